@@ -1,0 +1,31 @@
+# Two commands do all set-up on a fresh machine that has Python 3.11 and pip:
+#   make demo   installs, plays a whole bot-vs-bot Warlords game through real turn files, verifies it
+#   make test   installs and runs the test suite
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: demo test lint bench clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+	$(BIN)/pip install -q -e '.[test]'
+	touch $(STAMP)
+
+demo: $(STAMP)
+	$(BIN)/duelmail demo warlords --seed 7
+
+test: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/pytest
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+
+bench: $(STAMP)
+	$(BIN)/python bench/run_all.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache build *.egg-info

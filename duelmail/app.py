@@ -1,0 +1,270 @@
+"""What a player does, as library calls: create, join, play, receive, verify, demo.
+
+The CLI is a thin layer over these functions. Time and randomness are parameters.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import shutil
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+
+from duelmail.crypto.encoding import b64e
+from duelmail.engine.match import Duplicate, Event, Match
+from duelmail.errors import DuelmailError, FileRefused, IllegalMove
+from duelmail.games.base import get_game
+from duelmail.home import Home
+from duelmail.protocol.identity import Identity, PlayerCard
+from duelmail.protocol.turnfile import SignedFile, parse_any
+from duelmail.transport.archive import GameFolder, fold, read_files
+
+DEFAULT_TIME_CONTROL = {"days_per_move": 3, "forced_answer_hours": 24}
+
+
+@dataclass
+class Played:
+    folder: GameFolder
+    match: Match
+    file: SignedFile | None
+    path: Path | None
+    events: list[Event] = field(default_factory=list)
+
+
+def genesis_content(kind: str, cards: Sequence[PlayerCard], creator: int, options: dict, now: datetime,
+                    nonce: bytes, time_control: dict | None = None) -> dict:
+    game = get_game(kind)
+    opts = game.spec.resolve_options(options)
+    if not game.spec.min_players <= len(cards) <= game.spec.max_players:
+        raise DuelmailError(f"{kind} takes {game.spec.min_players}-{game.spec.max_players} players, "
+                            f"not {len(cards)}")
+    return {
+        "duelmail": 1, "kind": "genesis", "game_kind": kind, "rules_version": game.spec.rules_version,
+        "options": opts, "seats": [c.to_dict() for c in cards], "creator": creator,
+        "created": now.isoformat(timespec="seconds"), "nonce": b64e(nonce),
+        "time_control": dict(time_control or DEFAULT_TIME_CONTROL),
+    }
+
+
+def create_game(home: Home, identity: Identity, kind: str, cards: Sequence[PlayerCard], options: dict,
+                now: datetime, nonce: bytes, time_control: dict | None = None) -> Played:
+    keys = [c.key for c in cards]
+    if identity.public_key not in keys:
+        raise DuelmailError(f"you ({identity.name}) must hold one of the seats")
+    creator = keys.index(identity.public_key)
+    genesis = SignedFile.sign(genesis_content(kind, cards, creator, options, now, nonce, time_control), identity)
+    match = Match(genesis)
+    folder = home.folder_for(kind, match.gid)
+    path = folder.store(genesis, match)
+    home.set_me(folder, identity.name, creator)
+    return Played(folder, match, genesis, path)
+
+
+def join_game(home: Home, identity: Identity, genesis: SignedFile, now: datetime, where: str) -> Played:
+    match = Match(genesis, where)
+    seat = match.seat_of(identity)
+    if seat is None:
+        names = ", ".join(match.names())
+        raise DuelmailError(f"{where}: your key ({identity.name}) holds no seat in this game (seats: {names})")
+    folder = home.folder_for(match.game.spec.id, match.gid)
+    folder.store(genesis, match)
+    home.set_me(folder, identity.name, seat)
+    match = folder.fold()
+    match.attach(seat, identity)
+    return write_turn(folder, match, seat, identity, [], now)
+
+
+def open_game(home: Home, query: str | None, identity: Identity | None = None
+              ) -> tuple[GameFolder, Match, int | None]:
+    folder = home.find(query)
+    match = folder.fold()
+    seat = home.me(folder).get("seat")
+    if identity is not None:
+        seat = match.seat_of(identity)
+        if seat is not None:
+            match.attach(seat, identity)
+    return folder, match, seat
+
+
+def write_turn(folder: GameFolder, match: Match, seat: int, identity: Identity, actions: Sequence[str],
+               now: datetime) -> Played:
+    """Compose, check (by applying it), and store this seat's file. Nothing is written on error."""
+    f = match.compose(seat, identity, actions, now)
+    events = match.apply(f, "(your new file)")
+    path = folder.store(f, match, events)
+    return Played(folder, match, f, path, events)
+
+
+def bot_actions(match: Match, seat: int, identity: Identity, bot, rng: random.Random) -> list[str]:
+    """The actions a bot takes for ``seat`` in the open round (none if no decision is awaited)."""
+    actions: list[str] = []
+    for _ in range(500):
+        trial = match.draft(seat, identity, actions)
+        st = trial.state
+        if st.is_terminal() or seat not in st.deciders() or not trial.ready(seat):
+            return actions
+        if not (match.duties[seat].decide or actions or seat in st.deciders()):
+            return actions
+        actions.append(str(bot.choose(st, seat, trial.known(seat), rng)))
+    raise DuelmailError("the bot never finished its turn")
+
+
+@dataclass
+class Received:
+    path: str
+    round: int
+    seat: int
+    events: list[Event]
+    duplicate: bool = False
+
+
+def receive(folder_of: Callable[[SignedFile], GameFolder], paths: Sequence[Path]) -> list[Received]:
+    """Verify and apply incoming files, each against a fresh fold; stop at the first refusal."""
+    incoming: list[tuple[str, SignedFile]] = []
+    for p in paths:
+        try:
+            text = Path(p).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as e:
+            raise FileRefused(str(p), f"cannot read it ({e})", rule="P-format") from None
+        incoming += [(str(p), f) for f in parse_any(text, str(p))]
+    incoming.sort(key=lambda wf: (wf[1].game, wf[1].round, wf[1].seat))
+    out: list[Received] = []
+    for where, f in incoming:
+        folder = folder_of(f)
+        match = folder.fold()
+        try:
+            events = match.apply(f, where)
+        except Duplicate:
+            out.append(Received(where, f.round, f.seat, [], duplicate=True))
+            continue
+        folder.store(f, match, events)
+        out.append(Received(where, f.round, f.seat, events))
+    return out
+
+
+@dataclass
+class Verdict:
+    ok: bool
+    match: Match | None
+    lines: list[str]
+    error: str | None = None
+
+
+def verify_archive(path: Path) -> Verdict:
+    """Fold an archive from scratch: signatures, chain, deck steps, key shares, rules, and (if over) the audit."""
+    try:
+        match = fold(read_files(Path(path)))
+    except (DuelmailError, OSError) as e:
+        return Verdict(False, None, [f"FAILED: {e}"], str(e))
+    lines = [f"game {match.gid[:12]} ({match.game.spec.title}), {match.n} seats: {', '.join(match.names())}",
+             f"{sum(len(r) for r in match.rounds)} files in {len(match.rounds)} closed rounds: every signature, "
+             "chain link, deck pass, key share and move checked"]
+    ok = True
+    if match.state.is_terminal():
+        lines.append("result: " + match.state.outcome().describe(match.names()))
+    else:
+        lines.append("in progress: awaiting " + ", ".join(match.names()[s] for s in sorted(match.duties)))
+    if match.audit is not None:
+        lines += ["audit: " + line for line in match.audit.lines]
+        lines.append("audit: PASSED" if match.audit.ok else "audit: CHEATING FOUND")
+        ok = match.audit.ok
+    elif match.state.is_terminal():
+        lines.append("audit: incomplete, waiting for seeds from "
+                     + ", ".join(match.names()[s] for s in range(match.n) if s not in match.seeds))
+        ok = False
+    if match.violations:
+        ok = False
+        for v in match.violations:
+            lines.append(f"CHEAT by {match.names()[v.seat]} (seat {v.seat}) [{v.rule}]: {v.message}")
+    return Verdict(ok, match, lines)
+
+
+# -- the demo ---------------------------------------------------------------------------------
+@dataclass
+class DemoResult:
+    archive: Path
+    verdict: Verdict
+    files: int
+    decisions: int
+
+
+def demo_identity(seed: int, name: str) -> Identity:
+    return Identity.generate(name, f"{name}@example.org",
+                             seed=hashlib.sha256(f"duelmail demo {seed} {name}".encode()).digest())
+
+
+def run_demo(kind: str, out: Path, seed: int = 0, players: int = 2, options: dict | None = None,
+             bots: Sequence[str] | None = None, now: Callable[[], datetime] | None = None,
+             say: Callable[[str], None] = lambda s: None) -> DemoResult:
+    """Bots play a whole game between separate homes, passing real turn files through a mailbox folder."""
+    from duelmail.protocol.identity import now_utc
+
+    clock = now or now_utc
+    game = get_game(kind)
+    names = ["alice", "bob", "carol", "dave", "erin", "frank"][:players]
+    bots = list(bots or ["heuristic"] * players)
+    if out.exists():
+        shutil.rmtree(out)
+    mailbox = out / "mailbox"
+    mailbox.mkdir(parents=True)
+    homes = [Home(out / "homes" / n) for n in names]
+    ids = [demo_identity(seed, n) for n in names]
+    for h, i in zip(homes, ids, strict=True):
+        h.add_identity(i)
+    rng = random.Random(seed)
+    played = create_game(homes[0], ids[0], kind, [i.card for i in ids], options or {}, clock(),
+                         hashlib.sha256(f"nonce {seed}".encode()).digest()[:16])
+    say(f"{names[0]} opened a game of {game.spec.title} ({played.match.gid[:12]})")
+    shutil.copy(played.path, mailbox / f"000-{played.path.name}")
+    matches: list[Match | None] = [played.match] + [None] * (players - 1)
+    folders: list[GameFolder | None] = [played.folder] + [None] * (players - 1)
+    matches[0].attach(0, ids[0])
+    joins = []
+    for s in range(1, players):
+        j = join_game(homes[s], ids[s], played.file, clock(), str(played.path))
+        matches[s], folders[s] = j.match, j.folder
+        joins.append((s, j))
+    for s, j in joins:  # every home reads every other acceptance (they were written concurrently)
+        _deliver(j, s, matches, folders, mailbox)
+    files = 1 + (players - 1)
+    decisions = 1 + (players - 1)
+    bot_objs = [game.bots[b]() for b in bots]
+    for _ in range(20_000):
+        m = matches[0]
+        if m.finished:
+            break
+        for seat in sorted(m.duties):
+            mine = matches[seat]
+            actions = bot_actions(mine, seat, ids[seat], bot_objs[seat], rng)
+            try:
+                p = write_turn(folders[seat], mine, seat, ids[seat], actions, clock())
+            except IllegalMove as e:
+                raise DuelmailError(f"bot {bots[seat]} for seat {seat} made an illegal move: {e}") from None
+            files += 1
+            decisions += bool(actions)
+            for e in p.events:
+                if "pass on deck" not in e.text and "published keys" not in e.text:
+                    say(f"round {e.round:>3}  {names[e.seat]:<6} {e.text}")
+            _deliver(p, seat, matches, folders, mailbox)
+    else:
+        raise DuelmailError("the demo game did not end")
+    verdict = verify_archive(folders[0].path)
+    return DemoResult(folders[0].path, verdict, files, decisions)
+
+
+def _deliver(p: Played, sender: int, matches, folders, mailbox: Path) -> None:
+    """Post a file to the mailbox folder; every other home reads it from disk and applies it."""
+    target = mailbox / f"{p.file.round:04d}-{sender}-{p.path.name}"
+    shutil.copy(p.path, target)
+    for s, m in enumerate(matches):
+        if s == sender or m is None:
+            continue
+        (f,) = parse_any(target.read_text(), str(target))
+        try:
+            events = m.apply(f, str(target))
+        except Duplicate:
+            continue
+        folders[s].store(f, m, events)

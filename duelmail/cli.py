@@ -1,0 +1,559 @@
+"""The ``duelmail`` command: a thin click layer over ``duelmail.app``.
+
+Every library error (``DuelmailError``) becomes a one-line message and exit status 1.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+import random
+import sys
+import tempfile
+from datetime import UTC, datetime
+from pathlib import Path
+
+import click
+
+from duelmail import app
+from duelmail.errors import DuelmailError, IdentityError
+from duelmail.games.base import game_names, get_game
+from duelmail.home import Home
+from duelmail.protocol.identity import Identity, PlayerCard
+from duelmail.protocol.turnfile import parse_any
+
+
+def now() -> datetime:
+    return datetime.now(UTC)
+
+
+class Ctx:
+    def __init__(self, home: str | None, as_name: str | None):
+        self.home = Home(home)
+        self.as_name = as_name
+
+    def identity(self) -> Identity:
+        return self.home.load_identity(self.as_name, _passphrase)
+
+
+def _passphrase() -> str | None:
+    if os.environ.get("DUELMAIL_PASSPHRASE") is not None:
+        return os.environ["DUELMAIL_PASSPHRASE"]
+    if not sys.stdin.isatty():
+        raise IdentityError("this identity needs a passphrase: set DUELMAIL_PASSPHRASE (no terminal to ask)")
+    return click.prompt("Passphrase", hide_input=True)
+
+
+def handled(fn):
+    """Turn library errors into click errors (message + exit 1)."""
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        try:
+            return fn(*args, **kwargs)
+        except DuelmailError as e:
+            raise click.ClickException(str(e)) from None
+        except OSError as e:
+            raise click.ClickException(f"{e.filename or ''}: {e.strerror or e}") from None
+
+    return wrapper
+
+
+pass_ctx = click.make_pass_decorator(Ctx)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.option("--home", envvar="DUELMAIL_HOME", type=click.Path(file_okay=False),
+              help="Home folder for identities and games (default: $DUELMAIL_HOME or ~/.local/share/duelmail).")
+@click.option("--as", "as_name", envvar="DUELMAIL_AS", help="Which identity of this home to act as.")
+@click.version_option(package_name="duelmail")
+@click.pass_context
+def main(ctx, home, as_name):
+    """Play hidden-information card duels by email or git: signed turn files, no server, no dealer.
+
+    \b
+    Example:
+      duelmail id new alice --email alice@example.org
+      duelmail new warlords --seat alice --seat bob-card.toml
+    """
+    ctx.obj = Ctx(home, as_name)
+
+
+# -- identities -------------------------------------------------------------------------------------
+@main.group("id")
+def id_group():
+    """Create, show, share and back up your identity.
+
+    \b
+    Example:
+      duelmail id new alice --email alice@example.org
+      duelmail id card > alice-card.toml
+    """
+
+
+@id_group.command("new")
+@click.argument("name")
+@click.option("--email", required=True, help="Address other players send your turns to.")
+@click.option("--passphrase/--no-passphrase", default=False,
+              help="Protect the identity file with a passphrase (prompt, or $DUELMAIL_PASSPHRASE).")
+@pass_ctx
+@handled
+def id_new(ctx, name, email, passphrase):
+    """Create a new identity NAME in this home.
+
+    \b
+    Example:
+      duelmail id new alice --email alice@example.org
+    """
+    identity = Identity.generate(name, email)
+    secret = _passphrase() if passphrase else None
+    path = ctx.home.add_identity(identity, secret)
+    click.echo(f"created identity {name} <{email}>")
+    click.echo(f"fingerprint {identity.card.fingerprint}")
+    click.echo(f"secret file {path} (back it up: 'duelmail id export FILE')")
+
+
+@id_group.command("show")
+@pass_ctx
+@handled
+def id_show(ctx):
+    """Show the identity you act as.
+
+    \b
+    Example:
+      duelmail --as alice id show
+    """
+    ident = ctx.identity()
+    click.echo(f"{ident.name} <{ident.email}>")
+    click.echo(f"fingerprint {ident.card.fingerprint}")
+    others = [n for n in ctx.home.identity_names() if n != ident.name]
+    if others:
+        click.echo(f"other identities here: {', '.join(others)}")
+
+
+@id_group.command("card")
+@pass_ctx
+@handled
+def id_card(ctx):
+    """Print your public player card, to send to the people you play.
+
+    \b
+    Example:
+      duelmail id card > alice-card.toml
+    """
+    click.echo(ctx.identity().card.to_toml(), nl=False)
+
+
+@id_group.command("export")
+@click.argument("file", type=click.Path(dir_okay=False))
+@pass_ctx
+@handled
+def id_export(ctx, file):
+    """Write your identity (the one file to back up) to FILE.
+
+    \b
+    Example:
+      duelmail id export /media/usb/alice-identity.toml
+    """
+    from duelmail.util.fs import atomic_write
+
+    src = ctx.home.identity_path(ctx.as_name)
+    atomic_write(file, src.read_text(), mode=0o600)
+    click.echo(f"exported {src.stem} to {file} (keep it secret: it is your key and every game secret)")
+
+
+@id_group.command("import")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@click.option("--replace", is_flag=True, help="Overwrite an identity of the same name.")
+@pass_ctx
+@handled
+def id_import(ctx, file, replace):
+    """Restore an identity from a backup FILE.
+
+    \b
+    Example:
+      duelmail id import /media/usb/alice-identity.toml
+    """
+    text = Path(file).read_text()
+    secret = _passphrase() if Identity.is_encrypted(text) else None
+    ident = Identity.from_toml(text, file, secret)
+    ctx.home.add_identity(ident, secret, replace=replace)
+    click.echo(f"imported identity {ident.name} <{ident.email}>, fingerprint {ident.card.fingerprint}")
+
+
+# -- games ----------------------------------------------------------------------------------------
+def _parse_options(pairs) -> dict:
+    out = {}
+    for p in pairs:
+        k, _, v = p.partition("=")
+        out[k.strip()] = v.strip() if "=" in p else True
+    return out
+
+
+def _load_card(ctx: Ctx, text: str) -> PlayerCard:
+    if text in ctx.home.identity_names():
+        return ctx.home.load_identity(text, _passphrase).card
+    path = Path(text)
+    if path.is_file():
+        return PlayerCard.from_toml(path.read_text(), str(path))
+    raise IdentityError(f"--seat {text!r} is neither an identity of this home nor a player card file")
+
+
+@main.command("new")
+@click.argument("game", type=click.Choice(game_names()))
+@click.option("--seat", "seats", multiple=True, required=True,
+              help="A seat, in order: an identity of this home or a player card file. Repeat per player.")
+@click.option("--option", "options", multiple=True, help="Game option, K=V or a bare flag name.")
+@click.option("--out", type=click.Path(file_okay=False), help="Also copy the genesis file into this folder.")
+@pass_ctx
+@handled
+def new(ctx, game, seats, options, out):
+    """Open a new GAME and write its genesis file for the other seats.
+
+    \b
+    Example:
+      duelmail new warlords --seat alice --seat bob-card.toml --option reinforcements
+    """
+    ident = ctx.identity()
+    cards = [_load_card(ctx, s) for s in seats]
+    played = app.create_game(ctx.home, ident, game, cards, _parse_options(options), now(), os.urandom(16))
+    path = _copy_out(played.path, out)
+    click.echo(f"new game {played.match.gid[:12]} of {played.match.game.spec.title}")
+    click.echo(f"seats: {', '.join(played.match.names())}")
+    click.echo(f"send {path} to the other players")
+
+
+def _copy_out(path: Path, out: str | None) -> Path:
+    if not out:
+        return path
+    from duelmail.util.fs import atomic_write
+
+    return atomic_write(Path(out) / path.name, path.read_text())
+
+
+@main.command("join")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@click.option("--out", type=click.Path(file_okay=False), help="Also copy your answer into this folder.")
+@pass_ctx
+@handled
+def join(ctx, file, out):
+    """Accept the game whose genesis FILE you were sent.
+
+    \b
+    Example:
+      duelmail join genesis.toml
+    """
+    ident = ctx.identity()
+    files = parse_any(Path(file).read_text(), file)
+    genesis = next((f for f in files if f.kind == "genesis"), None)
+    if genesis is None:
+        raise click.ClickException(f"{file}: not a genesis file")
+    played = app.join_game(ctx.home, ident, genesis, now(), file)
+    click.echo(f"joined game {played.match.gid[:12]} as seat {played.file.seat} ({ident.name})")
+    click.echo(f"send {_copy_out(played.path, out)} to the other players")
+
+
+def _open(ctx: Ctx, game: str | None):
+    ident = ctx.identity()
+    folder, match, seat = app.open_game(ctx.home, game, ident)
+    return ident, folder, match, seat
+
+
+def _deadline(match) -> str:
+    from datetime import timedelta
+
+    tc = match.genesis.content.get("time_control", {})
+    if match.last_time is None or not tc:
+        return ""
+    d = match.duties
+    forced = d and not any(x.decide or x.join for x in d.values())
+    delta = timedelta(hours=tc.get("forced_answer_hours", 24)) if forced else \
+        timedelta(days=tc.get("days_per_move", 3))
+    return (match.last_time + delta).isoformat(timespec="minutes")
+
+
+@main.command("status")
+@click.argument("game", required=False)
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+@pass_ctx
+@handled
+def status(ctx, game, as_json):
+    """Who is awaited in GAME, for what, and by when.
+
+    \b
+    Example:
+      duelmail status
+      duelmail status 3f2a --json
+    """
+    ident, folder, match, seat = _open(ctx, game)
+    data = {
+        "game": match.gid, "kind": match.game.spec.id, "round": match.round, "you": seat,
+        "seats": match.names(),
+        "awaited": {str(s): d.describe(match.state.prompt(s) if d.decide else "") for s, d in
+                    sorted(match.duties.items())},
+        "your_turn": seat in match.duties, "deadline": _deadline(match),
+        "over": match.state.is_terminal(), "audited": match.audit is not None,
+        "result": match.state.outcome().describe(match.names()) if match.state.is_terminal() else None,
+    }
+    if as_json:
+        click.echo(json.dumps(data, indent=2))
+        return
+    click.echo(f"game {match.gid[:12]} ({match.game.spec.title}), round {match.round}, you are "
+               f"{match.names()[seat] if seat is not None else 'a spectator'}")
+    if data["result"]:
+        click.echo(f"game over: {data['result']}")
+    for s, what in data["awaited"].items():
+        who = "you" if int(s) == seat else match.names()[int(s)]
+        click.echo(f"awaiting {who}: {what}")
+    if data["deadline"]:
+        click.echo(f"deadline {data['deadline']}")
+    if match.audit is not None:
+        click.echo("audit: " + ("passed" if match.audit.ok else "CHEATING FOUND"))
+
+
+@main.command("show")
+@click.argument("game", required=False)
+@pass_ctx
+@handled
+def show(ctx, game):
+    """The table from your seat: your hand, face-down cards, discard tops.
+
+    \b
+    Example:
+      duelmail show
+    """
+    ident, folder, match, seat = _open(ctx, game)
+    view = match.draft(seat, ident) if seat in match.duties and not match.state.is_terminal() else match
+    click.echo(view.state.render(seat, view.known(seat)))
+
+
+@main.command("moves")
+@click.argument("game", required=False)
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+@pass_ctx
+@handled
+def moves(ctx, game, as_json):
+    """Your legal moves now, in the game's notation.
+
+    \b
+    Example:
+      duelmail moves
+    """
+    ident, folder, match, seat = _open(ctx, game)
+    pending = _pending(folder)
+    legal = []
+    if seat in match.duties:
+        view = match.draft(seat, ident, pending)
+        if seat in view.state.deciders() and view.ready(seat):
+            known = view.known(seat)
+            legal = [(str(a), view.state.describe(seat, a)) for a in view.state.legal_actions(seat, known)]
+    if as_json:
+        click.echo(json.dumps([{"move": m, "means": d} for m, d in legal], indent=2))
+        return
+    if not legal:
+        click.echo("no decision of yours is awaited" if seat not in match.duties else
+                   "nothing to decide: 'duelmail play' sends your decision-free answer")
+        return
+    for m, d in legal:
+        click.echo(f"{m:<28} {d}")
+
+
+def _pending(folder) -> list[str]:
+    import tomllib
+
+    p = folder.path / ".pending.toml"
+    return list(tomllib.loads(p.read_text()).get("actions", [])) if p.exists() else []
+
+
+def _set_pending(folder, actions: list[str]) -> None:
+    import tomlkit
+
+    from duelmail.util.fs import atomic_write
+
+    p = folder.path / ".pending.toml"
+    if actions:
+        atomic_write(p, tomlkit.dumps({"actions": actions}))
+    elif p.exists():
+        p.unlink()
+
+
+@main.command("play")
+@click.argument("moves", nargs=-1)
+@click.option("--game", "-g", help="Which game (default: the only one).")
+@click.option("--bot", help="Let a bot decide (random, heuristic).")
+@click.option("--seed", type=int, default=None, help="Seed for the bot's choices.")
+@click.option("--out", type=click.Path(file_okay=False), help="Also copy the new file into this folder.")
+@pass_ctx
+@handled
+def play(ctx, moves, game, bot, seed, out):
+    """Make your MOVES and write your next turn file.
+
+    Moves that do not finish your turn are kept until you add the rest. With no moves, sends
+    whatever needs no decision (key shares, deck passes, reveals).
+
+    \b
+    Example:
+      duelmail play "warlord a#3" "attack a#3 a#17"
+      duelmail play --bot heuristic
+    """
+    ident, folder, match, seat = _open(ctx, game)
+    if seat is None or seat not in match.duties:
+        raise click.ClickException(f"game {match.gid[:12]}: nothing is awaited from you in round {match.round}")
+    actions = _pending(folder) + [_resolve(match, seat, ident, m) for m in moves]
+    if bot:
+        b = match.game.bots.get(bot)
+        if b is None:
+            raise click.ClickException(f"no bot {bot!r} for {match.game.spec.id} "
+                                       f"(bots: {', '.join(match.game.bots)})")
+        rng = random.Random(seed)
+        actions = app.bot_actions(match, seat, ident, b(), rng) if not actions else actions
+    draft = match.draft(seat, ident, actions)
+    if not draft.state.is_terminal() and seat in draft.state.deciders() and draft.ready(seat) \
+            and (match.duties[seat].decide or actions):
+        _set_pending(folder, actions)
+        click.echo(f"noted: {', '.join(actions)}")
+        click.echo(f"your turn goes on: {draft.state.prompt(seat)} ('duelmail moves' lists them)")
+        return
+    played = app.write_turn(folder, match, seat, ident, actions, now())
+    _set_pending(folder, [])
+    for e in played.events:
+        click.echo(f"round {e.round}: {e.text}")
+    click.echo(f"wrote {_copy_out(played.path, out)}: send it to the other players")
+    _say_awaited(played.match, seat)
+
+
+def _resolve(match, seat, ident, text: str) -> str:
+    """Accept a move written with faces of your own cards (``attack - 9S``): turn faces into refs."""
+    import re
+
+    from duelmail.games.cards import Card, CardRef
+
+    known = match.known(seat)
+    by_face: dict[Card, list[CardRef]] = {}
+    for ref, card in known.items():
+        by_face.setdefault(card, []).append(ref)
+
+    def swap(m: re.Match) -> str:
+        token = m.group(0)
+        try:
+            card = Card.parse(token)
+        except DuelmailError:
+            return token
+        refs = by_face.get(card, [])
+        return str(refs[0]) if len(refs) == 1 else token
+
+    return re.sub(r"(?<![#\w])(10|[2-9JQKAT])[SHDC](?![\w#])|(?<![#\w])X[RB](?![\w#])", swap, text)
+
+
+def _say_awaited(match, seat) -> None:
+    from duelmail.transport.archive import awaited_text
+
+    if match.state.is_terminal():
+        click.echo("game over: " + match.state.outcome().describe(match.names()))
+    click.echo("now awaiting: " + awaited_text(match))
+
+
+@main.command("receive")
+@click.argument("files", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False))
+@click.option("--auto/--no-auto", default=True, show_default=True,
+              help="Write your decision-free answer (key shares, reveals) at once.")
+@click.option("--out", type=click.Path(file_okay=False), help="Copy any answer written into this folder.")
+@pass_ctx
+@handled
+def receive(ctx, files, auto, out):
+    """Verify incoming turn FILES and apply them; refuse a bad file and change nothing.
+
+    \b
+    Example:
+      duelmail receive ~/Downloads/r0007-s1.toml
+    """
+    ident = ctx.identity()
+
+    def folder_of(f):
+        for folder in ctx.home.game_folders():
+            if folder.path.name.endswith(f.game[:12]):
+                return folder
+        raise DuelmailError(f"no game {f.game[:12]} in {ctx.home.root}: join it first")
+
+    results = app.receive(folder_of, [Path(f) for f in files])
+    for r in results:
+        if r.duplicate:
+            click.echo(f"{r.path}: round {r.round} seat {r.seat} already applied (nothing changed)")
+            continue
+        click.echo(f"{r.path}: round {r.round} seat {r.seat} verified and applied")
+        for e in r.events:
+            click.echo(f"  {e.text}")
+    if not results:
+        return
+    folder = folder_of(parse_any(Path(files[-1]).read_text(), files[-1])[0])
+    match = folder.fold()
+    seat = match.seat_of(ident)
+    if seat is not None:
+        match.attach(seat, ident)
+    if seat in match.duties:
+        duty = match.duties[seat]
+        if auto and not duty.needs_human:
+            played = app.write_turn(folder, match, seat, ident, [], now())
+            click.echo(f"answered automatically ({duty.describe()}): {_copy_out(played.path, out)}")
+            _say_awaited(played.match, seat)
+            return
+        click.echo(f"your move: {duty.describe(match.state.prompt(seat) if duty.decide else '')}")
+    else:
+        _say_awaited(match, seat)
+
+
+@main.command("verify")
+@click.argument("path", type=click.Path(exists=True))
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+@handled
+def verify(path, as_json):
+    """Check a whole archive: signatures, chain, deck, rules, and the full audit once the game is over.
+
+    Exit status 0 only when everything holds.
+
+    \b
+    Example:
+      duelmail verify examples/warlords-demo
+    """
+    verdict = app.verify_archive(Path(path))
+    if as_json:
+        m = verdict.match
+        click.echo(json.dumps({
+            "ok": verdict.ok, "lines": verdict.lines, "error": verdict.error,
+            "game": m.gid if m else None,
+            "cheats": [{"seat": s, "rule": r, "message": t} for s, r, t in (m.audit.cheats if m and m.audit else [])],
+        }, indent=2))
+    else:
+        for line in verdict.lines:
+            click.echo(line)
+        click.echo("VERIFIED" if verdict.ok else "NOT VERIFIED")
+    sys.exit(0 if verdict.ok else 1)
+
+
+@main.command("demo")
+@click.argument("game", default="warlords", type=click.Choice(game_names()))
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed for the bots and identities.")
+@click.option("--players", type=int, default=2, show_default=True)
+@click.option("--option", "options", multiple=True, help="Game option, K=V or a bare flag name.")
+@click.option("--out", type=click.Path(file_okay=False), help="Where to play (default: a temporary folder).")
+@click.option("--quiet", "-q", is_flag=True, help="Print only the result.")
+@handled
+def demo(game, seed, players, options, out, quiet):
+    """Bots play a whole GAME through real turn files between separate homes, then verify it.
+
+    \b
+    Example:
+      duelmail demo warlords --seed 7
+    """
+    target = Path(out) if out else Path(tempfile.mkdtemp(prefix="duelmail-demo-"))
+    spec = get_game(game).spec
+    click.echo(f"demo: {players} bots play {spec.title} by files in {target}")
+    res = app.run_demo(game, target, seed=seed, players=players, options=_parse_options(options),
+                       say=(lambda s: None) if quiet else click.echo)
+    for line in res.verdict.lines:
+        click.echo(line)
+    click.echo(f"{res.files} turn files for {res.decisions} decisions")
+    click.echo(f"archive: {res.archive}")
+    click.echo("VERIFIED" if res.verdict.ok else "NOT VERIFIED")
+    sys.exit(0 if res.verdict.ok else 1)

@@ -1,0 +1,116 @@
+"""Deterministic derivation: HKDF, the per-game seed, and a seeded DRBG stream.
+
+Every secret a player uses in one game (deck permutations, scalars, keys, commitment salts, the
+memo key) derives from that game's seed, itself HKDF of the player's master secret. The game seed
+is published when the game ends so anyone can recompute every pass; HKDF is one-way, so it does
+not reveal the master secret or any other game's seed.
+"""
+
+from __future__ import annotations
+
+import builtins
+import hashlib
+
+import nacl.bindings as _nb
+from cryptography.hazmat.primitives import hashes
+from cryptography.hazmat.primitives.kdf.hkdf import HKDF
+
+from duelmail.crypto.encoding import lp
+from duelmail.errors import CryptoError
+
+HKDF_SALT = b"duelmail/v1"
+MIN_KEY_BYTES = 16
+
+
+def _check_key(key: bytes, what: str) -> None:
+    if not isinstance(key, (bytes, bytearray)):
+        raise CryptoError(f"{what}: expected bytes, got {type(key).__name__}")
+    if len(key) < MIN_KEY_BYTES:
+        raise CryptoError(f"{what}: {len(key)} bytes is too short (need at least {MIN_KEY_BYTES})")
+
+
+def hkdf(key: bytes, info: str | bytes, length: int = 32) -> bytes:
+    """HKDF-SHA256 of ``key`` with salt ``b"duelmail/v1"`` and context ``info`` (str as UTF-8)."""
+    _check_key(key, "hkdf key")
+    if isinstance(info, str):
+        info = info.encode("utf-8")
+    if not isinstance(info, (bytes, bytearray)):
+        raise CryptoError(f"hkdf info: expected str or bytes, got {type(info).__name__}")
+    if not 1 <= length <= 255 * 32:
+        raise CryptoError(f"hkdf length {length} is outside 1..8160")
+    return HKDF(algorithm=hashes.SHA256(), length=length, salt=HKDF_SALT, info=bytes(info)).derive(
+        bytes(key)
+    )
+
+
+def game_seed(master: bytes, game_id: str) -> bytes:
+    """The 32-byte seed of one game: HKDF(master, lp("duelmail/game-seed/v1", game_id))."""
+    _check_key(master, "master secret")
+    if not isinstance(game_id, str) or not game_id:
+        raise CryptoError(f"game id must be a non-empty string, got {game_id!r}")
+    return hkdf(master, lp("duelmail/game-seed/v1", game_id))
+
+
+class Stream:
+    """Deterministic random stream: block i = SHA-256(lp(seed, label, i)), i = 0, 1, 2, ...
+
+    Same (seed, label) -> same outputs, in the same order of calls. Labels separate uses.
+    """
+
+    def __init__(self, seed: bytes, label: str):
+        _check_key(seed, "stream seed")
+        if not isinstance(label, str) or not label:
+            raise CryptoError(f"stream label must be a non-empty string, got {label!r}")
+        self._seed = bytes(seed)
+        self._label = label
+        self._counter = 0
+        self._buf = b""
+
+    def bytes(self, n: int) -> bytes:
+        """The next ``n`` bytes of the stream."""
+        if n < 0:
+            raise CryptoError(f"cannot draw {n} bytes")
+        chunks = [self._buf]
+        have = len(self._buf)
+        while have < n:
+            block = hashlib.sha256(lp(self._seed, self._label, self._counter)).digest()
+            self._counter += 1
+            chunks.append(block)
+            have += len(block)
+        data = b"".join(chunks)
+        self._buf = data[n:]
+        return data[:n]
+
+    def randbelow(self, n: int) -> int:
+        """Uniform integer in ``[0, n)`` by rejection sampling over the fewest whole bytes.
+
+        ``n == 1`` returns 0 without consuming the stream.
+        """
+        if not isinstance(n, int) or n < 1:
+            raise CryptoError(f"randbelow needs a positive bound, got {n!r}")
+        if n == 1:
+            return 0
+        bits = (n - 1).bit_length()
+        nbytes = (bits + 7) // 8
+        mask = (1 << bits) - 1
+        while True:
+            x = int.from_bytes(self.bytes(nbytes), "big") & mask
+            if x < n:
+                return x
+
+    def permutation(self, n: int) -> list[int]:
+        """A uniform permutation of ``range(n)`` (Fisher-Yates, from the last index down)."""
+        if not isinstance(n, int) or n < 0:
+            raise CryptoError(f"permutation size must be a non-negative integer, got {n!r}")
+        out = list(range(n))
+        for i in range(n - 1, 0, -1):
+            j = self.randbelow(i + 1)
+            out[i], out[j] = out[j], out[i]
+        return out
+
+    def scalar(self) -> builtins.bytes:
+        """A uniform nonzero ed25519 scalar: 64 stream bytes reduced mod L (retried if zero)."""
+        while True:
+            s = _nb.crypto_core_ed25519_scalar_reduce(self.bytes(64))
+            if any(s):
+                return s

@@ -1,0 +1,72 @@
+"""Byte encodings shared by the crypto layer: unpadded URL-safe base64 and length-prefixing.
+
+``lp`` is the one input encoding of every hash in the layer. Each part becomes a 4-byte
+big-endian length followed by its bytes: ``bytes`` as is, ``str`` as UTF-8, ``int`` as 8 bytes
+big-endian (0 <= n < 2**64). Nothing is type-tagged, so ``lp(0) == lp(bytes(8))``: callers keep
+the type of each position fixed (every call site has a fixed shape), which makes ``lp`` injective
+for that shape. Domain separation comes from a leading tag string or bytes at each call site.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import re
+
+from duelmail.errors import CryptoError
+
+_B64_CHARS = re.compile(r"[A-Za-z0-9_-]*")
+_MAX_PART = 2**32 - 1
+
+
+def b64e(data: bytes) -> str:
+    """URL-safe base64 of ``data`` without ``=`` padding."""
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode("ascii")
+
+
+def b64d(text: str, what: str) -> bytes:
+    """Decode unpadded (or correctly padded) URL-safe base64; ``what`` names the field in errors.
+
+    Strict: any character outside the URL-safe alphabet, a wrong amount of padding, or a
+    non-canonical encoding (stray low bits in the last character) is refused, so one byte
+    string has exactly one accepted text.
+    """
+    if not isinstance(text, str):
+        raise CryptoError(f"{what}: expected base64 text, got {type(text).__name__}")
+    body = text.rstrip("=")
+    pad = len(text) - len(body)
+    if not _B64_CHARS.fullmatch(body) or len(body) % 4 == 1 or (pad and (pad > 2 or (len(body) + pad) % 4)):
+        raise CryptoError(f"{what}: not URL-safe base64: {_clip(text)!r}")
+    try:
+        data = base64.urlsafe_b64decode(body + "=" * (-len(body) % 4))
+    except (binascii.Error, ValueError) as exc:  # pragma: no cover - the checks above catch these
+        raise CryptoError(f"{what}: not URL-safe base64: {_clip(text)!r}") from exc
+    if b64e(data) != body:
+        raise CryptoError(f"{what}: non-canonical base64 (stray trailing bits): {_clip(text)!r}")
+    return data
+
+
+def lp(*parts: bytes | str | int) -> bytes:
+    """Length-prefixed concatenation: per part, 4-byte big-endian length + bytes (see module doc)."""
+    out = bytearray()
+    for i, part in enumerate(parts):
+        if isinstance(part, (bytes, bytearray, memoryview)):
+            raw = bytes(part)
+        elif isinstance(part, str):
+            raw = part.encode("utf-8")
+        elif isinstance(part, int) and not isinstance(part, bool):
+            if not 0 <= part < 2**64:
+                raise CryptoError(f"lp part {i}: integer {part} is outside 0..2**64-1")
+            raw = part.to_bytes(8, "big")
+        else:
+            raise CryptoError(f"lp part {i}: cannot encode {type(part).__name__} {part!r}")
+        if len(raw) > _MAX_PART:
+            raise CryptoError(f"lp part {i}: {len(raw)} bytes is too long")
+        out += len(raw).to_bytes(4, "big")
+        out += raw
+    return bytes(out)
+
+
+def _clip(text: str, limit: int = 60) -> str:
+    """``text`` cut to ``limit`` characters for an error message."""
+    return text if len(text) <= limit else text[:limit] + "..."

@@ -1,0 +1,259 @@
+"""The engine's book of mental-poker decks: which pass comes next, from whom, and every key.
+
+Each locked deck goes through a list of steps. At set-up, for lockers in shuffle order
+``o0 .. ok``: ``shuffle`` by o0 .. o(k-1), ``shuffle_lock`` by ok, then ``lock`` by o(k-1) .. o0.
+A reshuffle of cards that are partly locked adds ``unify`` steps first (every locker but o0
+swaps its per-position keys for one uniform scalar; o0 folds that into its shuffle).
+
+Each locker's layer on the deck is tracked as either one uniform scalar or a list of
+per-position keys, so every step is one point multiplication per card with a combined scalar.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from duelmail.crypto import deck as sra
+from duelmail.crypto import group
+from duelmail.errors import CheatDetected, CryptoError
+
+ONE = group.scalar_from_int(1)
+
+
+def base_of(deck_id: str) -> str:
+    return deck_id.split(".", 1)[0]
+
+
+@dataclass
+class Layer:
+    """One locker's current layer on every position: uniform scalar or per-position keys."""
+
+    uniform: bytes | None = ONE
+    keys: list[bytes] | None = None
+
+    def inverse_at(self, j: int) -> bytes:
+        return group.sinv(self.uniform if self.uniform is not None else self.keys[j])
+
+
+@dataclass
+class Step:
+    op: str  # shuffle | shuffle_lock | lock | unify
+    seat: int
+
+
+@dataclass
+class LockedDeck:
+    id: str
+    n: int
+    lockers: tuple[int, ...]
+    steps: list[Step]
+    points: list[bytes]
+    origin: list[tuple[str, int] | None]  # for a reshuffle: the source (deck, index) of each input
+    input_faces: list[int | None] = field(default_factory=list)  # known faces of a reshuffle's inputs
+    history: list[list[bytes]] = field(default_factory=list)  # points before each step, for the audit
+    done: int = 0
+    commits: dict[int, list[bytes]] = field(default_factory=dict)
+    keys: dict[int, dict[int, bytes]] = field(default_factory=dict)
+
+    @property
+    def base(self) -> str:
+        return base_of(self.id)
+
+    @property
+    def locked(self) -> bool:
+        return self.done == len(self.steps)
+
+    def next_step(self) -> Step | None:
+        return None if self.locked else self.steps[self.done]
+
+    def keyed_by(self, index: int) -> set[int]:
+        return {s for s, ks in self.keys.items() if index in ks}
+
+
+def setup_steps(order: Sequence[int], reshuffle: bool = False) -> list[Step]:
+    """The steps for lockers in shuffle ``order`` (last one shuffles and locks at once)."""
+    steps = [Step("unify", s) for s in order[1:]] if reshuffle else []
+    steps += [Step("shuffle", s) for s in order[:-1]]
+    steps.append(Step("shuffle_lock", order[-1]))
+    steps += [Step("lock", s) for s in reversed(order[:-1])]
+    return steps
+
+
+def shuffle_order(lockers: Sequence[int], creator: int, nseats: int) -> list[int]:
+    """Lockers starting with the seat after the creator; the creator (who cannot act in the
+    genesis, since the card points depend on the game id) shuffles last."""
+    return sorted(lockers, key=lambda s: (s - creator - 1) % nseats)
+
+
+SecretsOf = Callable[[str, int], sra.LockerSecrets]
+"""(deck id, deck size) -> one locker's derived secrets for that deck."""
+
+
+class DeckBook:
+    """Every locked deck of one game: published points, commitments and key shares."""
+
+    def __init__(self, game_id: str, creator: int, nseats: int):
+        self.game_id = game_id
+        self.creator = creator
+        self.nseats = nseats
+        self.decks: dict[str, LockedDeck] = {}
+        self._tables: dict[str, dict[bytes, int]] = {}
+        self.nfaces: dict[str, int] = {}
+
+    # -- creation ---------------------------------------------------------------
+    def table(self, base: str) -> dict[bytes, int]:
+        if base not in self._tables:
+            self._tables[base] = sra.card_table(self.game_id, base, self.nfaces[base])
+        return self._tables[base]
+
+    def add_fresh(self, deck_id: str, nfaces: int, lockers: Sequence[int]) -> LockedDeck:
+        self.nfaces[deck_id] = nfaces
+        points = [sra.card_point(self.game_id, deck_id, f) for f in range(nfaces)]
+        order = shuffle_order(lockers, self.creator, self.nseats)
+        deck = LockedDeck(deck_id, nfaces, tuple(order), setup_steps(order), points, [None] * nfaces)
+        self.decks[deck_id] = deck
+        return deck
+
+    def add_reshuffle(self, deck_id: str, sources: Sequence[tuple[str, int]],
+                      public: dict[tuple[str, int], int]) -> LockedDeck:
+        """A new pile from existing cards; ``public`` maps sources whose face is known to it.
+
+        A known card enters as its fresh card point; a locked one with its current point (and
+        every locker's per-position key on it, which the unify steps remove)."""
+        src_decks = {d for d, _ in sources}
+        lockers = {self.decks[d].lockers for d in src_decks}
+        bases = {self.decks[d].base for d in src_decks}
+        if len(lockers) != 1 or bases != {base_of(deck_id)}:
+            raise CryptoError(f"reshuffle {deck_id}: cards come from decks of another base or lockers")
+        order = list(next(iter(lockers)))
+        points, origin, known = [], [], []
+        for src in sources:
+            if src in public:
+                points.append(sra.card_point(self.game_id, base_of(deck_id), public[src]))
+                origin.append(None)
+                known.append(public[src])
+            else:
+                points.append(self.decks[src[0]].points[src[1]])
+                origin.append(src)
+                known.append(None)
+        deck = LockedDeck(deck_id, len(sources), tuple(order), setup_steps(order, reshuffle=True),
+                          points, origin, known)
+        self.decks[deck_id] = deck
+        return deck
+
+    def layer_for(self, deck_id: str, seat: int, secrets_of: SecretsOf) -> Layer:
+        """The layer ``seat`` has on a deck now, rebuilt from its own secrets and steps."""
+        deck = self.decks[deck_id]
+        if any(o is not None for o in deck.origin):
+            keys = [ONE if o is None else secrets_of(o[0], self.decks[o[0]].n).keys[o[1]] for o in deck.origin]
+            layer = Layer(uniform=None, keys=keys)
+        else:
+            layer = Layer()
+        mine = secrets_of(deck_id, deck.n)
+        for step in deck.steps[:deck.done]:
+            if step.seat == seat:
+                layer = next_layer(step.op, layer, mine)
+        return layer
+
+    # -- applying published steps ---------------------------------------------------
+    def apply_step(self, deck_id: str, seat: int, op: str, points: list[bytes],
+                   commits: list[bytes] | None) -> None:
+        deck = self.decks[deck_id]
+        step = deck.next_step()
+        if step is None or step.seat != seat or step.op != op:
+            want = f"{step.op} by seat {step.seat}" if step else "nothing (deck is locked)"
+            raise CryptoError(f"deck {deck_id}: got {op} by seat {seat}, expected {want}")
+        if len(points) != deck.n:
+            raise CryptoError(f"deck {deck_id}: {op} has {len(points)} cards, expected {deck.n}")
+        if op in ("shuffle_lock", "lock"):
+            if commits is None or len(commits) != deck.n:
+                raise CryptoError(f"deck {deck_id}: {op} must publish {deck.n} key commitments")
+            deck.commits[seat] = commits
+        elif commits is not None:
+            raise CryptoError(f"deck {deck_id}: {op} publishes no key commitments")
+        deck.history.append(deck.points)
+        deck.points = points
+        deck.done += 1
+
+    def record_key(self, deck_id: str, seat: int, index: int, key: bytes, where: str) -> bool:
+        """Check a key share against its commitment and keep it. False if it was already known."""
+        deck = self.decks.get(deck_id)
+        if deck is None:
+            raise CryptoError(f"{where}: no deck {deck_id!r}")
+        if seat not in deck.lockers:
+            raise CryptoError(f"{where}: seat {seat} holds no lock on deck {deck_id}")
+        if seat not in deck.commits:
+            raise CryptoError(f"{where}: seat {seat} has not locked deck {deck_id} yet")
+        if not 0 <= index < deck.n:
+            raise CryptoError(f"{where}: deck {deck_id} has no position {index}")
+        known = deck.keys.setdefault(seat, {})
+        if index in known:
+            if known[index] != key:
+                raise CheatDetected(seat, "P-keys", f"{where}: a second, different key for {deck_id}#{index}")
+            return False
+        if not sra.check_share(key, deck.commits[seat][index]):
+            raise CheatDetected(seat, "P-keys", f"{where}: key for {deck_id}#{index} does not match the "
+                                "commitment its locker published with the lock")
+        known[index] = key
+        return True
+
+    def open_face(self, deck_id: str, index: int, extra: dict[int, bytes] | None = None) -> int | None:
+        """The face at a position if every locker's key is known (published or in ``extra``)."""
+        deck = self.decks[deck_id]
+        keys = []
+        for s in deck.lockers:
+            k = deck.keys.get(s, {}).get(index) or (extra or {}).get(s)
+            if k is None:
+                return None
+            keys.append(k)
+        face = self.table(deck.base).get(sra.unlock(deck.points[index], keys))
+        if face is None:
+            raise CheatDetected(-1, "P-card", f"{deck_id}#{index} decrypts to a point that is no card: "
+                                "a shuffle or lock pass was forged (the audit names the seat)")
+        return face
+
+    # -- a locker's own work ----------------------------------------------------------
+    def compose_step(self, deck_id: str, seat: int, secrets_of: SecretsOf
+                     ) -> tuple[str, list[bytes], list[bytes] | None]:
+        """The output of this seat's next step, computed from its derived secrets."""
+        deck = self.decks[deck_id]
+        step = deck.next_step()
+        assert step is not None and step.seat == seat
+        layer = self.layer_for(deck_id, seat, secrets_of)
+        return step.op, *run_step(step.op, deck.points, layer, secrets_of(deck_id, deck.n))
+
+
+def run_step(op: str, points: list[bytes], layer: Layer, secrets: sra.LockerSecrets
+             ) -> tuple[list[bytes], list[bytes] | None]:
+    """One locker's step: (new points, key commitments or None)."""
+    n = len(points)
+    if op == "unify":
+        u = secrets.unify_scalar
+        return [group.point_mul(group.smul(u, layer.inverse_at(j)), points[j]) for j in range(n)], None
+    if op == "shuffle":
+        perm, v = secrets.perm, secrets.shuffle_scalar
+        if layer.uniform is not None:
+            return sra.shuffle_pass(points, perm, v), None
+        return [group.point_mul(group.smul(v, layer.inverse_at(perm[i])), points[perm[i]])
+                for i in range(n)], None
+    if op == "shuffle_lock":
+        perm, keys = secrets.perm, secrets.keys
+        out = [group.point_mul(group.smul(keys[i], layer.inverse_at(perm[i])), points[perm[i]])
+               for i in range(n)]
+        return out, sra.key_commitments(keys)
+    if op == "lock":
+        keys = secrets.keys
+        out = [group.point_mul(group.smul(keys[j], layer.inverse_at(j)), points[j]) for j in range(n)]
+        return out, sra.key_commitments(keys)
+    raise CryptoError(f"unknown deck step {op!r}")
+
+
+def next_layer(op: str, layer: Layer, secrets: sra.LockerSecrets) -> Layer:
+    if op == "unify":
+        return Layer(uniform=secrets.unify_scalar)
+    if op == "shuffle":
+        if layer.uniform is None:
+            return Layer(uniform=secrets.shuffle_scalar)
+        return Layer(uniform=group.smul(layer.uniform, secrets.shuffle_scalar))
+    return Layer(uniform=None, keys=list(secrets.keys))

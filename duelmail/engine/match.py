@@ -1,0 +1,556 @@
+"""A game folded from its log: ``state = fold(rules, genesis, turns)``.
+
+``Match`` checks and applies one signed file at a time (signature, game, chain, round, seat,
+deck steps, key shares, actions, timing of reveals) and knows, for the open round, which seats
+are awaited and for what (``Duty``). It composes a seat's next file with every decision-free
+part filled in (deck steps, every key share that seat owes, reveals), and, once every seat has
+published its per-game seed, audits the whole game.
+
+A ``Match`` that raised from ``apply`` is spent: fold again from the archive. Callers never
+write anything before ``apply`` has returned.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from duelmail.crypto import deck as sra
+from duelmail.crypto.derive import game_seed
+from duelmail.crypto.encoding import b64d, b64e
+from duelmail.engine.decks import DeckBook
+from duelmail.errors import CheatDetected, CryptoError, DuelmailError, FileRefused, IllegalMove, NotationError
+from duelmail.games.base import PUBLIC, Game, GameState, Violation, get_game
+from duelmail.games.cards import Card, CardRef
+from duelmail.protocol.canonical import digest
+from duelmail.protocol.identity import Identity, PlayerCard
+from duelmail.protocol.turnfile import SignedFile
+
+JOIN = "join"
+
+
+@dataclass
+class Duty:
+    """What one seat must send in the open round."""
+
+    join: bool = False
+    steps: list[str] = field(default_factory=list)  # deck ids with a pass for this seat
+    decide: bool = False
+    shares: set[CardRef] = field(default_factory=set)  # key shares the game is blocked on
+    seed: bool = False
+
+    @property
+    def needs_human(self) -> bool:
+        return self.decide or self.join
+
+    def describe(self, prompt: str = "") -> str:
+        parts = []
+        if self.join:
+            parts.append("accept the challenge")
+        if self.steps:
+            parts.append(f"shuffle/lock deck {', '.join(self.steps)}")
+        if self.decide:
+            parts.append(prompt or "decide")
+        if self.shares:
+            parts.append(f"key shares for {', '.join(str(r) for r in sorted(self.shares))}")
+        if self.seed:
+            parts.append("publish the game seed for the audit")
+        return "; ".join(parts)
+
+
+@dataclass(frozen=True)
+class Event:
+    round: int
+    seat: int
+    text: str
+
+
+class Duplicate(DuelmailError):
+    """The very same file is already in the log (receiving it again changes nothing)."""
+
+
+def round_hash(rnd: int, prev: str, files: dict[int, SignedFile]) -> str:
+    return digest({"round": rnd, "prev": prev, "files": {str(s): f.file_hash for s, f in sorted(files.items())}})
+
+
+def parse_time(text: str, where: str) -> datetime:
+    try:
+        t = datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except ValueError:
+        raise FileRefused(where, f"time {text!r} is not an ISO 8601 timestamp", rule="P-format") from None
+    if t.tzinfo is None:
+        raise FileRefused(where, f"time {text!r} has no time zone", rule="P-format")
+    return t
+
+
+def format_time(t: datetime) -> str:
+    return t.astimezone(datetime.now().astimezone().tzinfo).isoformat(timespec="seconds") \
+        if t.tzinfo is None else t.isoformat(timespec="seconds")
+
+
+class Match:
+    """One game, folded from its genesis and turns."""
+
+    def __init__(self, genesis: SignedFile, where: str = "genesis"):
+        c = genesis.content
+        if genesis.kind != "genesis":
+            raise FileRefused(where, "the first file of a game must be its genesis", rule="P-genesis")
+        try:
+            self.game: Game = get_game(c["game_kind"])
+        except NotationError as e:
+            raise FileRefused(where, str(e), rule="P-genesis") from None
+        if c["rules_version"] != self.game.spec.rules_version:
+            raise FileRefused(where, f"rules version {c['rules_version']} of {c['game_kind']}; this duelmail "
+                              f"plays version {self.game.spec.rules_version}", rule="P-genesis")
+        try:
+            self.cards = [PlayerCard.from_dict(d, f"{where} seat {i}") for i, d in enumerate(c["seats"])]
+            self.options = self.game.spec.resolve_options(c["options"])
+        except DuelmailError as e:
+            raise FileRefused(where, str(e), rule="P-genesis") from None
+        self.n = len(self.cards)
+        spec = self.game.spec
+        if not spec.min_players <= self.n <= spec.max_players:
+            raise FileRefused(where, f"{spec.id} takes {spec.min_players}-{spec.max_players} players, "
+                              f"not {self.n}", rule="P-genesis")
+        if len({card.key for card in self.cards}) != self.n:
+            raise FileRefused(where, "two seats share one public key", rule="P-genesis")
+        self.creator = c["creator"]
+        if not 0 <= self.creator < self.n:
+            raise FileRefused(where, f"creator seat {self.creator} does not exist", rule="P-genesis")
+        if not genesis.verify(self.cards[self.creator]):
+            raise FileRefused(where, f"genesis signature does not verify for seat {self.creator} "
+                              f"({self.cards[self.creator].name})", round=0, seat=self.creator,
+                              rule="P-signature")
+        self.genesis = genesis
+        self.gid = genesis.game_id
+        self.state: GameState = self.game.new_state(self.n, self.options)
+        self.specs = {d.id: d for d in self.game.decks(self.n, self.options)}
+        self.book = DeckBook(self.gid, self.creator, self.n)
+        for d in self.specs.values():
+            self.book.add_fresh(d.id, len(d.faces), d.lockers or tuple(range(self.n)))
+        self.round = 1
+        self.prev = self.gid
+        self.rounds: list[dict[int, SignedFile]] = [{self.creator: genesis}]
+        self.current: dict[int, SignedFile] = {}
+        self.faces: dict[CardRef, int] = {}  # face index of every ref opened publicly
+        self.seeds: dict[int, bytes] = {}
+        self.events: list[Event] = [Event(0, self.creator, f"{self.cards[self.creator].name} opened a game "
+                                          f"of {spec.title}")]
+        self.violations: list[Violation] = []
+        self.pending_shuffle = None
+        self.audit = None
+        self.last_time: datetime | None = parse_time(c["created"], where)
+        self.own: dict[int, bytes] = {}  # per-game seeds of the seats this process plays
+        self.duties: dict[int, Duty] = self._compute_duties()
+
+    # -- knowledge ---------------------------------------------------------------
+    def names(self) -> list[str]:
+        return [c.name for c in self.cards]
+
+    def card_of(self, ref: CardRef, face: int) -> Card:
+        return self.specs[ref.deck.split(".")[0]].faces[face]
+
+    def attach(self, seat: int, identity: Identity) -> None:
+        """Let this match act for ``seat`` (derive its per-game seed from the identity)."""
+        if identity.public_key != self.cards[seat].key:
+            raise DuelmailError(f"identity {identity.name!r} does not hold seat {seat} "
+                                f"({self.cards[seat].name}) in game {self.gid[:12]}")
+        self.own[seat] = game_seed(identity.master, self.gid)
+
+    def seat_of(self, identity: Identity) -> int | None:
+        for i, c in enumerate(self.cards):
+            if c.key == identity.public_key:
+                return i
+        return None
+
+    def _secrets_of(self, seed: bytes) -> Callable[[str, int], sra.LockerSecrets]:
+        cache: dict[str, sra.LockerSecrets] = {}
+
+        def get(deck_id: str, n: int) -> sra.LockerSecrets:
+            if deck_id not in cache:
+                cache[deck_id] = sra.LockerSecrets(seed, deck_id, n)
+            return cache[deck_id]
+
+        return get
+
+    def own_key(self, seat: int, ref: CardRef) -> bytes:
+        deck = self.book.decks[ref.deck]
+        return self._secrets_of(self.own[seat])(ref.deck, deck.n).keys[ref.index]
+
+    def known(self, seat: int | None) -> dict[CardRef, Card]:
+        """Public faces, plus every face ``seat`` can open with its own key."""
+        out = {r: self.card_of(r, f) for r, f in self.faces.items()}
+        if seat is None or seat not in self.own:
+            return out
+        for ref, who in self.state.visibility().items():
+            if who != seat or ref in out:
+                continue
+            face = self._private_face(seat, ref)
+            if face is not None:
+                out[ref] = self.card_of(ref, face)
+        return out
+
+    def _private_face(self, seat: int, ref: CardRef) -> int | None:
+        deck = self.book.decks.get(ref.deck)
+        if deck is None or not deck.locked:
+            return None
+        extra = {seat: self.own_key(seat, ref)} if seat in deck.lockers else {}
+        return self.book.open_face(ref.deck, ref.index, extra)
+
+    # -- who is awaited ------------------------------------------------------------------
+    def _final_positions(self, deck_id: str) -> bool:
+        deck = self.book.decks.get(deck_id)
+        return deck is not None and any(s.op == "shuffle_lock" for s in deck.steps[:deck.done])
+
+    def owed(self, seat: int, visibility=None) -> set[CardRef]:
+        """Key shares ``seat`` owes now: for refs shown to another seat or to everyone."""
+        out = set()
+        for ref, who in (visibility if visibility is not None else self.state.visibility()).items():
+            if who == seat:
+                continue
+            deck = self.book.decks.get(ref.deck)
+            if deck is None or seat not in deck.lockers or seat not in deck.commits:
+                continue
+            if ref.index not in deck.keys.get(seat, {}):
+                out.add(ref)
+        return out
+
+    def _missing_for(self, seat: int) -> dict[int, set[CardRef]]:
+        """Shares other seats still owe before ``seat`` can see what the rules show it."""
+        missing: dict[int, set[CardRef]] = {}
+        for ref, who in self.state.visibility().items():
+            if who != seat:
+                continue
+            deck = self.book.decks.get(ref.deck)
+            if deck is None:
+                continue
+            for s in deck.lockers:
+                if s != seat and ref.index not in deck.keys.get(s, {}):
+                    missing.setdefault(s, set()).add(ref)
+        return missing
+
+    def ready(self, seat: int) -> bool:
+        return not self._missing_for(seat)
+
+    def _compute_duties(self) -> dict[int, Duty]:
+        duties: dict[int, Duty] = {}
+
+        def duty(s: int) -> Duty:
+            return duties.setdefault(s, Duty())
+
+        if self.round == 1:
+            for s in range(self.n):
+                if s != self.creator:
+                    duty(s).join = True
+        stepping = False
+        for deck in self.book.decks.values():
+            step = deck.next_step()
+            if step is not None:
+                duty(step.seat).steps.append(deck.id)
+                stepping = True
+        if stepping or self.round == 1:
+            return duties
+        if self.state.is_terminal():
+            for s in range(self.n):
+                if s not in self.seeds:
+                    duty(s).seed = True
+            return duties
+        deciders = self.state.deciders()
+        for x in deciders:
+            missing = self._missing_for(x)
+            for s, refs in missing.items():
+                duty(s).shares |= refs
+            if not missing:
+                duty(x).decide = True
+        if not deciders:
+            public = self.state.public_faces()
+            for ref, who in self.state.visibility().items():
+                if who == PUBLIC and ref not in public:
+                    deck = self.book.decks[ref.deck]
+                    for s in deck.lockers:
+                        if ref.index not in deck.keys.get(s, {}):
+                            duty(s).shares.add(ref)
+        if not duties:
+            raise DuelmailError(f"game {self.gid[:12]} is stuck in round {self.round}: nobody is awaited "
+                                "(a bug in the rules or the engine)")
+        return duties
+
+    @property
+    def finished(self) -> bool:
+        return self.state.is_terminal() and len(self.seeds) == self.n and not self.current
+
+    # -- settling: chance and reveals -------------------------------------------------------
+    def _settle(self) -> None:
+        for _ in range(100_000):
+            shuffle = self.state.chance()
+            if shuffle is not None:
+                if self.pending_shuffle is None:
+                    sources = [(r.deck, r.index) for r in shuffle.refs]
+                    public = {(r.deck, r.index): self.faces[r] for r in shuffle.refs if r in self.faces}
+                    self.book.add_reshuffle(shuffle.new_deck, sources, public)
+                    self.pending_shuffle = shuffle
+                if not self.book.decks[shuffle.new_deck].locked:
+                    return
+                self.pending_shuffle = None
+                self.state.apply_shuffle(shuffle)
+                continue
+            progressed = False
+            public = self.state.public_faces()
+            for ref, who in sorted(self.state.visibility().items()):
+                if who != PUBLIC or ref in public:
+                    continue
+                deck = self.book.decks.get(ref.deck)
+                if deck is None or not deck.locked:
+                    continue
+                face = self.book.open_face(ref.deck, ref.index)
+                if face is None:
+                    continue
+                self.faces[ref] = face
+                found = self.state.reveal(ref, self.card_of(ref, face))
+                for v in found:
+                    self.events.append(Event(self.round, v.seat, f"CHEAT: {v.message} (rule {v.rule})"))
+                self.violations += found
+                progressed = True
+                break  # visibility may have changed
+            if not progressed:
+                return
+        raise DuelmailError("reveals never settle (a bug in the rules)")
+
+    # -- applying a file --------------------------------------------------------------------
+    def apply(self, f: SignedFile, where: str, strict: bool = True) -> list[Event]:
+        """Check ``f`` completely and apply it. Raises ``FileRefused``/``Duplicate``; see the class note."""
+        c = f.content
+        seat = c.get("seat", -1) if f.kind == "turn" else c.get("creator", -1)
+        rnd = f.round
+
+        def refuse(msg: str, rule: str) -> FileRefused:
+            return FileRefused(where, msg, round=rnd, seat=seat, rule=rule)
+
+        if f.kind == "genesis":
+            if f.game_id == self.gid:
+                raise Duplicate(f"{where}: this game's genesis is already known")
+            raise refuse(f"a genesis of another game ({f.game_id[:12]}); this is {self.gid[:12]}", "P-game")
+        if c["game"] != self.gid:
+            raise refuse(f"a file of game {c['game'][:12]}, not of this game {self.gid[:12]}", "P-game")
+        if not 0 <= seat < self.n:
+            raise refuse(f"there is no seat {seat} in this {self.n}-seat game", "P-seat")
+        if not f.verify(self.cards[seat]):
+            raise refuse(f"signature does not verify with {self.cards[seat].name}'s key "
+                         f"({self.cards[seat].fingerprint})", "P-signature")
+        if rnd < self.round:
+            old = self.rounds[rnd].get(seat)
+            if old is not None and old.file_hash == f.file_hash:
+                raise Duplicate(f"{where}: round {rnd} seat {seat} is already in the log")
+            if old is not None:
+                raise refuse(f"EQUIVOCATION: seat {seat} ({self.cards[seat].name}) signed two different files "
+                             f"for round {rnd}; both signatures verify, which proves it", "P-equivocation")
+            raise refuse(f"round {rnd} is closed and seat {seat} had no part in it (an old or replayed "
+                         "file)", "P-round")
+        if rnd > self.round:
+            raise refuse(f"this game is at round {self.round}; round {rnd} cannot be checked before the "
+                         "files between arrive", "P-round")
+        if c["prev"] != self.prev:
+            raise refuse("'prev' does not name the last closed round of this game (a file from a "
+                         "different history)", "P-chain")
+        if seat in self.current:
+            if self.current[seat].file_hash == f.file_hash:
+                raise Duplicate(f"{where}: round {rnd} seat {seat} is already in the log")
+            raise refuse(f"EQUIVOCATION: seat {seat} ({self.cards[seat].name}) signed two different files "
+                         f"for round {rnd}; both signatures verify, which proves it", "P-equivocation")
+        duty = self.duties.get(seat)
+        if duty is None:
+            waiting = ", ".join(f"seat {s}" for s in sorted(self.duties)) or "nobody"
+            raise refuse(f"seat {seat} is not awaited in round {rnd} (awaited: {waiting})", "P-turn")
+        t = parse_time(c["time"], where)
+        self.last_time = max(self.last_time, t) if self.last_time else t
+        try:
+            events = self._apply_body(f, seat, duty, strict)
+        except (CryptoError, IllegalMove, NotationError) as e:
+            rule = getattr(e, "rule", None) or ("P-crypto" if isinstance(e, CryptoError) else "notation")
+            raise refuse(str(e), rule) from None
+        except CheatDetected as e:
+            raise refuse(f"CHEAT: {e}", e.rule) from None
+        self.current[seat] = f
+        if set(self.current) >= set(self.duties):
+            self._close_round()
+        return events
+
+    def _apply_body(self, f: SignedFile, seat: int, duty: Duty, strict: bool) -> list[Event]:
+        c = f.content
+        rnd = self.round
+        events: list[Event] = []
+        actions = list(c["actions"])
+        if not all(isinstance(a, str) for a in actions):
+            raise NotationError("every action must be a string")
+        if duty.join:
+            if not actions or actions[0] != JOIN:
+                raise IllegalMove("P-join", f"round 1 awaits seat {seat}'s acceptance ('{JOIN}')")
+            actions.pop(0)
+            events.append(Event(rnd, seat, f"{self.cards[seat].name} accepted the game"))
+        # deck passes
+        given = c.get("deck", {})
+        if not isinstance(given, dict) or set(given) != set(duty.steps):
+            raise CryptoError(f"expected deck passes for {sorted(duty.steps) or 'no deck'}, "
+                              f"got {sorted(given) if isinstance(given, dict) else given!r}")
+        for deck_id in sorted(given):
+            p = given[deck_id]
+            deck = self.book.decks[deck_id]
+            if not isinstance(p, dict) or not isinstance(p.get("points"), str):
+                raise CryptoError(f"deck {deck_id}: a pass needs 'op' and 'points'")
+            pts = sra.decode_points(p["points"], deck.n, f"deck {deck_id} points")
+            commits = sra.decode_points(p["commits"], deck.n, f"deck {deck_id} commits") \
+                if "commits" in p else None
+            self.book.apply_step(deck_id, seat, str(p.get("op")), pts, commits)
+            events.append(Event(rnd, seat, f"{self.cards[seat].name}: {p.get('op')} pass on deck {deck_id}"))
+        # key shares
+        pre = dict(self.state.visibility())
+        keys = c.get("keys", {})
+        if not isinstance(keys, dict):
+            raise CryptoError("'keys' must be a table of ref = key")
+        refs = []
+        for text, value in keys.items():
+            ref = CardRef.parse(text)
+            if not isinstance(value, str):
+                raise CryptoError(f"key for {ref} must be a string")
+            key = sra.decode_scalars(value, 1, f"key for {ref}")[0]
+            if ref.deck not in self.book.decks:
+                raise CryptoError(f"key for {ref}: no such deck")
+            if seat not in self.book.decks[ref.deck].commits:
+                raise CryptoError(f"key for {ref}: seat {seat} has not locked deck {ref.deck} yet")
+            self.book.record_key(ref.deck, seat, ref.index, key, f"key for {ref}")
+            refs.append(ref)
+        # actions, with reveals settled before each
+        self._settle()
+        for text in actions:
+            if seat not in self.state.deciders():
+                raise IllegalMove("P-turn", f"action {text!r}: the rules do not await a decision from seat {seat}")
+            action = self.game.parse_action(text)
+            self.state.apply(seat, action)
+            events.append(Event(rnd, seat, self.state_describe(seat, action)))
+            self._settle()
+        # the per-game seed, for the audit, once the game is over
+        if "seed" in c:
+            if not self.state.is_terminal():
+                raise CheatDetected(seat, "P-seed", "published the per-game seed before the game ended")
+            seed = b64d(c["seed"], "seed")
+            if len(seed) != 32:
+                raise CryptoError("a per-game seed is 32 bytes")
+            self.seeds[seat] = seed
+        elif duty.seed and strict:
+            raise IllegalMove("P-seed", "the game is over: the file must publish the per-game seed")
+        if strict and duty.decide and not c["actions"]:
+            raise IllegalMove("P-turn", f"seat {seat} is awaited for a decision and the file has no action")
+        if strict and not self.state.is_terminal() and seat in self.state.deciders() and self.ready(seat) \
+                and (duty.decide or actions):
+            raise IllegalMove("P-turn", f"the file stops in the middle of seat {seat}'s turn: the rules still "
+                              f"wait for: {self.state.prompt(seat)}")
+        post = self.state.visibility()
+        for ref in refs:
+            if not (_shown_to_other(pre.get(ref), seat) or _shown_to_other(post.get(ref), seat)):
+                raise CheatDetected(seat, "P-peek", f"published its key for {ref}, which the rules show to "
+                                    "nobody else (an early peek at a locked card)")
+        if strict:
+            withheld = sorted(r for r in duty.shares if r.index not in self.book.decks[r.deck].keys.get(seat, {}))
+            if withheld:
+                raise IllegalMove("P-withheld", "the file withholds key shares the game is waiting for: "
+                                  + ", ".join(map(str, withheld)))
+        if refs:
+            events.append(Event(rnd, seat, f"{self.cards[seat].name} published keys for "
+                                f"{len(refs)} card{'s' if len(refs) != 1 else ''}"))
+        self.events += events
+        return events
+
+    def state_describe(self, seat, action) -> str:
+        return self.state.describe(seat, action)
+
+    def _close_round(self) -> None:
+        self.prev = round_hash(self.round, self.prev, self.current)
+        self.rounds.append(self.current)
+        self.current = {}
+        self.round += 1
+        self._settle()
+        if self.state.is_terminal() and len(self.seeds) == self.n:
+            from duelmail.engine.audit import audit_match
+
+            self.audit = audit_match(self)
+            self.duties = {}
+            return
+        self.duties = self._compute_duties()
+
+    # -- composing this seat's next file ------------------------------------------------------------
+    def clone(self) -> Match:
+        twin = copy.copy(self)
+        twin.state = self.state.clone()
+        twin.book = copy.copy(self.book)
+        twin.book.decks = {k: copy.copy(d) for k, d in self.book.decks.items()}
+        for d in twin.book.decks.values():
+            d.keys = {s: dict(ks) for s, ks in d.keys.items()}
+            d.commits = dict(d.commits)
+            d.history = list(d.history)
+        twin.current = dict(self.current)
+        twin.faces = dict(self.faces)
+        twin.seeds = dict(self.seeds)
+        twin.events = list(self.events)
+        twin.violations = list(self.violations)
+        twin.rounds = list(self.rounds)
+        twin.duties = {s: copy.deepcopy(d) for s, d in self.duties.items()}
+        return twin
+
+    def compose(self, seat: int, identity: Identity, actions: Iterable[str], now: datetime,
+                strict: bool = True) -> SignedFile:
+        """This seat's file for the open round: its actions plus every decision-free part."""
+        if seat not in self.duties:
+            raise DuelmailError(f"seat {seat} ({self.cards[seat].name}) is not awaited in round {self.round}")
+        if seat not in self.own:
+            self.attach(seat, identity)
+        duty = self.duties[seat]
+        secrets = self._secrets_of(self.own[seat])
+        content: dict = {
+            "duelmail": 1, "kind": "turn", "game": self.gid, "round": self.round, "prev": self.prev,
+            "seat": seat, "time": now.isoformat(timespec="seconds"),
+            "actions": ([JOIN] if duty.join else []) + list(actions),
+        }
+        if duty.steps:
+            deck = {}
+            for deck_id in duty.steps:
+                op, pts, commits = self.book.compose_step(deck_id, seat, secrets)
+                deck[deck_id] = {"op": op, "points": sra.encode_points(pts)}
+                if commits is not None:
+                    deck[deck_id]["commits"] = sra.encode_points(commits)
+            content["deck"] = deck
+        keys: dict[str, str] = {}
+        for _ in range(64):
+            if keys:
+                content["keys"] = dict(sorted(keys.items()))
+            trial = self.clone()
+            trial.own = self.own
+            f = SignedFile.sign(content, identity)
+            trial.apply(f, "(your new file)", strict=False)
+            owed = trial.owed(seat)
+            if trial.state.is_terminal() and "seed" not in content:
+                content["seed"] = b64e(self.own[seat])  # the game is over: open everything for the audit
+                continue
+            if not owed:
+                break
+            for ref in owed:
+                keys[str(ref)] = sra.encode_scalars([trial.own_key(seat, ref)])
+        else:
+            raise DuelmailError("key shares never settle (a bug)")
+        return SignedFile.sign(content, identity) if strict else f
+
+    def draft(self, seat: int, identity: Identity, actions: Iterable[str] = (),
+              now: datetime | None = None) -> Match:
+        """The match as it will stand once this seat's decision-free parts (and ``actions``) are applied."""
+        from duelmail.protocol.identity import now_utc
+
+        f = self.compose(seat, identity, actions, now or now_utc(), strict=False)
+        trial = self.clone()
+        trial.own = self.own
+        trial.apply(f, "(draft)", strict=False)
+        return trial
+
+
+def _shown_to_other(who: int | None, seat: int) -> bool:
+    return who is not None and (who == PUBLIC or who != seat)

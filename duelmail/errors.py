@@ -1,0 +1,58 @@
+"""The exception hierarchy. Every error names its input and context; the CLI prints the message."""
+
+from __future__ import annotations
+
+
+class DuelmailError(Exception):
+    """Base of every error duelmail raises on purpose."""
+
+
+class NotationError(DuelmailError, ValueError):
+    """Text that is not a valid action, card or reference."""
+
+
+class IllegalMove(DuelmailError):
+    """A move the rules forbid. ``rule`` is the digest rule id, e.g. ``W-7``."""
+
+    def __init__(self, rule: str, message: str):
+        self.rule = rule
+        super().__init__(f"{message} (rule {rule})")
+
+
+class CheatDetected(DuelmailError):
+    """Proof that a seat broke the protocol or the rules in a way only a cheat can."""
+
+    def __init__(self, seat: int, rule: str, message: str, round: int | None = None):
+        self.seat = seat
+        self.rule = rule
+        self.round = round
+        where = f"round {round}, " if round is not None else ""
+        super().__init__(f"cheat by seat {seat} ({where}rule {rule}): {message}")
+
+
+class CryptoError(DuelmailError):
+    """A malformed or invalid point, scalar, key, commitment or sealed box."""
+
+
+class FileRefused(DuelmailError):
+    """An incoming file failed a check. Names the file, the round, the seat and the rule."""
+
+    def __init__(self, path: str, message: str, round: int | None = None,
+                 seat: int | None = None, rule: str | None = None):
+        self.path, self.round, self.seat, self.rule = path, round, seat, rule
+        parts = [f"refused {path}"]
+        if round is not None:
+            parts.append(f"round {round}")
+        if seat is not None:
+            parts.append(f"seat {seat}")
+        head = ", ".join(parts)
+        tail = f" [{rule}]" if rule else ""
+        super().__init__(f"{head}: {message}{tail}")
+
+
+class IdentityError(DuelmailError):
+    """Missing, ambiguous or unreadable identity."""
+
+
+class GameNotFound(DuelmailError):
+    """No game (or more than one) matches what the user asked for."""

@@ -1,0 +1,269 @@
+"""The contract between the engine and a game's rules.
+
+A game is declared as data (``GameSpec``, ``DeckSpec``) and registered by name. Its state is a
+pure state machine: it never touches files, clocks, keys or the network. Hidden cards are
+``CardRef`` positions in locked decks; the rules learn a ref's face only through
+``GameState.reveal``. Chance is explicit: the rules ask for a ``Shuffle`` and the engine (the
+mental-poker deck, or the plain simulator in tests) performs it.
+
+The engine drives a state like this::
+
+    while not state.is_terminal():
+        if (s := state.chance()):            # a shuffle the rules await
+            ... run the deck protocol ...; state.apply_shuffle(s)
+        for ref, face in newly_public():     # every ref whose visibility is PUBLIC and whose
+            state.reveal(ref, face)          # keys are all published
+        for seat in state.deciders():        # seats whose decision the rules await
+            state.apply(seat, action)
+
+``visibility()`` is how the rules say who may see what: a ref mapped to a seat must become
+visible to that seat (its hand, its face-down cards), a ref mapped to ``PUBLIC`` must be
+turned face up. Refs not listed stay locked for everyone. The engine turns this into key-share
+obligations; the rules never see a key.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from duelmail.errors import DuelmailError, NotationError
+from duelmail.games.cards import Card, CardRef
+
+PUBLIC = -1
+"""Visibility marker: the ref must be turned face up for everyone."""
+
+
+@dataclass(frozen=True)
+class Option:
+    """A game option, set with ``--option name=value`` (a bare ``--option name`` sets a bool)."""
+
+    name: str
+    default: bool | int | str
+    help: str
+
+    def coerce(self, text: str | bool | int) -> bool | int | str:
+        if isinstance(self.default, bool):
+            if isinstance(text, bool):
+                return text
+            low = str(text).lower()
+            if low in ("1", "true", "yes", "on", ""):
+                return True
+            if low in ("0", "false", "no", "off"):
+                return False
+            raise NotationError(f"option {self.name}: expected true/false, got {text!r}")
+        if isinstance(self.default, int):
+            try:
+                return int(text)
+            except (TypeError, ValueError):
+                raise NotationError(f"option {self.name}: expected a whole number, got {text!r}") from None
+        return str(text)
+
+
+@dataclass(frozen=True)
+class DeckSpec:
+    """A deck the engine shuffles and locks at set-up. ``faces`` is its canonical card list."""
+
+    id: str
+    faces: tuple[Card, ...]
+    owner: int | None = None  # the seat that owns it (None: shared stock)
+    lockers: tuple[int, ...] | None = None  # seats that shuffle and lock it (None: every seat)
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    id: str
+    title: str
+    rules_version: int
+    min_players: int
+    max_players: int
+    options: tuple[Option, ...] = ()
+    digest: str = ""  # path of our rules digest, e.g. seeds/warlords.md
+
+    def resolve_options(self, given: Mapping[str, Any]) -> dict[str, bool | int | str]:
+        """Defaults overlaid with ``given``; unknown names are refused."""
+        known = {o.name: o for o in self.options}
+        out = {o.name: o.default for o in self.options}
+        for name, value in given.items():
+            if name not in known:
+                names = ", ".join(sorted(known)) or "none"
+                raise NotationError(f"{self.id} has no option {name!r} (options: {names})")
+            out[name] = known[name].coerce(value)
+        return out
+
+
+@dataclass(frozen=True)
+class Shuffle:
+    """A chance request: shuffle ``refs`` into a new locked pile called ``new_deck``.
+
+    After the engine performs it, the new pile's cards are ``CardRef(new_deck, i)`` for
+    ``i in range(len(refs))``, in shuffled order, faces unknown to everyone.
+    """
+
+    new_deck: str
+    refs: tuple[CardRef, ...]
+
+    def new_refs(self) -> tuple[CardRef, ...]:
+        return tuple(CardRef(self.new_deck, i) for i in range(len(self.refs)))
+
+
+@dataclass(frozen=True)
+class Violation:
+    """A broken claim found at a reveal: the seat cheated (e.g. a face-down 'Warlord' that is a 7)."""
+
+    seat: int
+    rule: str
+    message: str
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a game ended. ``winners`` may be empty (a draw)."""
+
+    winners: tuple[int, ...]
+    reason: str
+    cheaters: tuple[int, ...] = ()
+
+    def describe(self, names: Sequence[str] | None = None) -> str:
+        def name(s: int) -> str:
+            return names[s] if names else f"seat {s}"
+
+        if not self.winners:
+            return f"draw: {self.reason}"
+        return f"{' and '.join(name(s) for s in self.winners)} won: {self.reason}"
+
+
+class Action:
+    """Marker base for actions: immutable, hashable, ``parse(str(a)) == a`` via the game's parser."""
+
+
+class GameState(ABC):
+    """A game position. Mutable: ``apply`` changes it in place; use ``clone`` to branch."""
+
+    @abstractmethod
+    def clone(self) -> GameState: ...
+
+    # -- whose move ---------------------------------------------------------
+    @abstractmethod
+    def deciders(self) -> tuple[int, ...]:
+        """Seats whose decision the rules await now; empty while waiting for reveals or chance."""
+
+    def chance(self) -> Shuffle | None:
+        """A shuffle the rules await before anything else can happen, or None."""
+        return None
+
+    def apply_shuffle(self, shuffle: Shuffle) -> None:
+        raise DuelmailError(f"{type(self).__name__} never asks for a shuffle")
+
+    @abstractmethod
+    def legal_actions(self, seat: int, known: Mapping[CardRef, Card]) -> list[Action]:
+        """Every legal action for ``seat``; ``known`` holds the faces that seat can see."""
+
+    @abstractmethod
+    def apply(self, seat: int, action: Action) -> None:
+        """Apply a decision, checked against public knowledge only; raise ``IllegalMove`` naming the rule.
+
+        Claims about face-down cards (a 'Warlord' played face down) are recorded and
+        checked when the card is revealed.
+        """
+
+    # -- hidden information --------------------------------------------------
+    @abstractmethod
+    def visibility(self) -> Mapping[CardRef, int]:
+        """Refs that must be visible to one seat (value: that seat) or to everyone (``PUBLIC``)."""
+
+    @abstractmethod
+    def reveal(self, ref: CardRef, face: Card) -> list[Violation]:
+        """The engine tells the rules that ``ref`` is face up as ``face``.
+
+        Returns the claims this breaks (usually none). A broken claim is a cheat: the rules
+        also settle its consequence in the state (normally the cheater forfeits).
+        """
+
+    @abstractmethod
+    def public_faces(self) -> Mapping[CardRef, Card]:
+        """Every ref revealed so far."""
+
+    def audit(self, faces: Mapping[CardRef, Card]) -> list[Violation]:
+        """At the end, with every face known, check every claim ever made (revealed or not)."""
+        return []
+
+    # -- the end --------------------------------------------------------------
+    @abstractmethod
+    def is_terminal(self) -> bool: ...
+
+    @abstractmethod
+    def outcome(self) -> Outcome | None: ...
+
+    # -- words ------------------------------------------------------------------
+    def prompt(self, seat: int) -> str:
+        """What the rules wait for from ``seat``, in words ("defend against ...")."""
+        return "your move" if seat in self.deciders() else "nothing"
+
+    def describe(self, seat: int, action: Action) -> str:
+        """One line of prose for a log or an email summary."""
+        return f"seat {seat}: {action}"
+
+    @abstractmethod
+    def render(self, seat: int | None, known: Mapping[CardRef, Card]) -> str:
+        """The table as ``seat`` sees it (``None``: a spectator), with ``known`` faces filled in."""
+
+
+class Bot(ABC):
+    """Chooses actions for a seat from what that seat can see. Randomness is a parameter."""
+
+    name: ClassVar[str] = "bot"
+
+    @abstractmethod
+    def choose(self, state: GameState, seat: int, known: Mapping[CardRef, Card],
+               rng: random.Random) -> Action: ...
+
+
+class RandomBot(Bot):
+    name = "random"
+
+    def choose(self, state, seat, known, rng):
+        return rng.choice(state.legal_actions(seat, known))
+
+
+class Game(ABC):
+    """A game's entry in the registry: its spec, decks, starting state, notation and bots."""
+
+    spec: GameSpec
+    bots: Mapping[str, Callable[[], Bot]] = {}
+
+    @abstractmethod
+    def decks(self, nseats: int, options: Mapping[str, Any]) -> tuple[DeckSpec, ...]: ...
+
+    @abstractmethod
+    def new_state(self, nseats: int, options: Mapping[str, Any]) -> GameState: ...
+
+    @abstractmethod
+    def parse_action(self, text: str) -> Action:
+        """Parse the game's notation; raise ``NotationError`` quoting the text."""
+
+
+_REGISTRY: dict[str, Game] = {}
+
+
+def register(game: Game) -> Game:
+    _REGISTRY[game.spec.id] = game
+    return game
+
+
+def get_game(name: str) -> Game:
+    from duelmail import games  # noqa: F401  (imports every game module, which registers it)
+
+    try:
+        return _REGISTRY[name]
+    except KeyError:
+        raise NotationError(f"no game called {name!r} (games: {', '.join(sorted(_REGISTRY))})") from None
+
+
+def game_names() -> list[str]:
+    from duelmail import games  # noqa: F401
+
+    return sorted(_REGISTRY)

@@ -1,0 +1,123 @@
+"""A player's home: identities and games on this machine.
+
+Layout::
+
+    HOME/config.toml                default identity
+    HOME/identities/NAME.toml       secret identity files (mode 0600)
+    HOME/games/KIND-GAMEID/         one folder per game: genesis.toml, r0001-s1.toml, ...
+    HOME/games/KIND-GAMEID/.me.toml which identity plays which seat here; .pending.toml: moves
+                                    entered but not yet sent
+
+The default home is ``$DUELMAIL_HOME``, else ``$XDG_DATA_HOME/duelmail``, else
+``~/.local/share/duelmail``.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from collections.abc import Callable
+from pathlib import Path
+
+import tomlkit
+
+from duelmail.errors import GameNotFound, IdentityError
+from duelmail.protocol.identity import Identity, save_identity
+from duelmail.transport.archive import GameFolder
+from duelmail.util.fs import atomic_write
+
+
+def default_home() -> Path:
+    if os.environ.get("DUELMAIL_HOME"):
+        return Path(os.environ["DUELMAIL_HOME"])
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "duelmail"
+
+
+class Home:
+    def __init__(self, root: Path | str | None = None):
+        self.root = Path(root) if root else default_home()
+
+    # -- identities ------------------------------------------------------------------
+    @property
+    def id_dir(self) -> Path:
+        return self.root / "identities"
+
+    def identity_names(self) -> list[str]:
+        return sorted(p.stem for p in self.id_dir.glob("*.toml")) if self.id_dir.is_dir() else []
+
+    def _config(self) -> dict:
+        p = self.root / "config.toml"
+        return tomllib.loads(p.read_text()) if p.exists() else {}
+
+    def set_default(self, name: str) -> None:
+        cfg = self._config()
+        cfg["default"] = name
+        atomic_write(self.root / "config.toml", tomlkit.dumps(cfg))
+
+    def add_identity(self, identity: Identity, passphrase: str | None = None, replace: bool = False) -> Path:
+        path = self.id_dir / f"{identity.name}.toml"
+        if path.exists() and not replace:
+            raise IdentityError(f"identity {identity.name!r} already exists in {self.root}")
+        self.id_dir.mkdir(parents=True, exist_ok=True)
+        os.chmod(self.id_dir, 0o700)
+        save_identity(path, identity, passphrase)
+        if not self._config().get("default"):
+            self.set_default(identity.name)
+        return path
+
+    def identity_path(self, name: str | None) -> Path:
+        names = self.identity_names()
+        if not names:
+            raise IdentityError(f"no identity in {self.root}: create one with 'duelmail id new NAME --email ADDR'")
+        if name is None:
+            name = self._config().get("default")
+            if name not in names:
+                if len(names) > 1:
+                    raise IdentityError(f"several identities here ({', '.join(names)}): choose one with --as")
+                name = names[0]
+        if name not in names:
+            raise IdentityError(f"no identity {name!r} in {self.root} (have: {', '.join(names)})")
+        return self.id_dir / f"{name}.toml"
+
+    def load_identity(self, name: str | None, passphrase: Callable[[], str | None] = lambda: None) -> Identity:
+        path = self.identity_path(name)
+        text = path.read_text()
+        secret = passphrase() if Identity.is_encrypted(text) else None
+        return Identity.from_toml(text, str(path), secret)
+
+    # -- games ---------------------------------------------------------------------------
+    @property
+    def games_dir(self) -> Path:
+        return self.root / "games"
+
+    def game_folders(self) -> list[GameFolder]:
+        if not self.games_dir.is_dir():
+            return []
+        return [GameFolder(p) for p in sorted(self.games_dir.iterdir())
+                if p.is_dir() and (p / "genesis.toml").exists()]
+
+    def folder_for(self, kind: str, game_id: str) -> GameFolder:
+        return GameFolder(self.games_dir / f"{kind}-{game_id[:12]}")
+
+    def find(self, query: str | None) -> GameFolder:
+        folders = self.game_folders()
+        if not folders:
+            raise GameNotFound(f"no games in {self.root}: start one with 'duelmail new' or 'duelmail join FILE'")
+        if query is None:
+            if len(folders) == 1:
+                return folders[0]
+            names = ", ".join(f.path.name for f in folders)
+            raise GameNotFound(f"{len(folders)} games here; name one ({names})")
+        hits = [f for f in folders if query in f.path.name or f.path.name.split("-", 1)[-1].startswith(query)]
+        if len(hits) != 1:
+            names = ", ".join(f.path.name for f in (hits or folders))
+            raise GameNotFound(f"{'no' if not hits else 'more than one'} game matches {query!r} ({names})")
+        return hits[0]
+
+    def me(self, folder: GameFolder) -> dict:
+        p = folder.path / ".me.toml"
+        return tomllib.loads(p.read_text()) if p.exists() else {}
+
+    def set_me(self, folder: GameFolder, identity: str, seat: int) -> None:
+        atomic_write(folder.path / ".me.toml", tomlkit.dumps({"identity": identity, "seat": seat}))

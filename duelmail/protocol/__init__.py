@@ -1,0 +1,1 @@
+"""Turn files, their canonical form and signatures, armour for mail bodies, and identities."""

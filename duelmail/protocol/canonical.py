@@ -1,0 +1,57 @@
+"""The canonical encoding that signatures and hashes cover.
+
+A turn file is TOML for people; what is signed is the *parsed* content encoded canonically:
+JSON with sorted keys, no insignificant whitespace, UTF-8, and only strings, integers,
+booleans, lists and tables. So a mail client that re-wraps, re-quotes, re-indents or turns
+line ends into CRLF cannot break a signature, and a file that means something else cannot
+keep one.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+from duelmail.errors import DuelmailError
+
+
+class CanonicalError(DuelmailError, ValueError):
+    """A value the canonical form does not allow (a float, a date, a non-string key...)."""
+
+
+def _check(value: Any, where: str) -> Any:
+    if isinstance(value, bool) or isinstance(value, str):
+        return value
+    if isinstance(value, int):
+        if not -(2**63) <= value < 2**63:
+            raise CanonicalError(f"{where}: integer {value} out of range")
+        return value
+    if isinstance(value, dict):
+        out = {}
+        for k, v in value.items():
+            if not isinstance(k, str):
+                raise CanonicalError(f"{where}: key {k!r} is not a string")
+            out[k] = _check(v, f"{where}.{k}")
+        return out
+    if isinstance(value, (list, tuple)):
+        return [_check(v, f"{where}[{i}]") for i, v in enumerate(value)]
+    raise CanonicalError(f"{where}: {type(value).__name__} values are not allowed ({value!r})")
+
+
+def plain(value: Any) -> Any:
+    """Convert tomlkit containers to plain Python values (and check them)."""
+    if hasattr(value, "unwrap"):
+        value = value.unwrap()
+    return _check(value, "$")
+
+
+def canonical(value: Any) -> bytes:
+    """The canonical bytes of a value."""
+    return json.dumps(_check(value, "$"), sort_keys=True, separators=(",", ":"),
+                      ensure_ascii=False).encode()
+
+
+def digest(value: Any) -> str:
+    """Hex SHA-256 of the canonical bytes."""
+    return hashlib.sha256(canonical(value)).hexdigest()

@@ -1,0 +1,202 @@
+"""Signed files: the genesis and every turn.
+
+On disk a file is TOML with a comment header a person can read in an email. What is signed
+is the canonical encoding of the parsed content (see ``canonical``), so re-wrapping, CRLF or
+re-indentation cannot break a signature. ``armour`` wraps a file in BEGIN/END lines with
+base64 that survives being pasted into a mail body, quoted with "> " and re-wrapped.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import hashlib
+import re
+import tomllib
+import zlib
+from dataclasses import dataclass
+from typing import Any
+
+import tomlkit
+
+from duelmail.crypto.encoding import b64d, b64e
+from duelmail.errors import DuelmailError
+from duelmail.protocol.canonical import CanonicalError, canonical, digest, plain
+from duelmail.protocol.identity import Identity, PlayerCard
+
+FORMAT = 1
+SIGN_DOMAIN = b"duelmail/signed-file/v1\n"
+MAX_FILE = 1 << 20  # 1 MiB: no honest file comes near it
+BEGIN = "-----BEGIN DUELMAIL TURN-----"
+END = "-----END DUELMAIL TURN-----"
+
+
+class FormatError(DuelmailError, ValueError):
+    """Text that is not a well-formed duelmail file."""
+
+
+@dataclass(frozen=True)
+class SignedFile:
+    """A genesis or turn: plain content (without the signature) and the signature over it."""
+
+    content: dict[str, Any]
+    signature: bytes
+
+    # -- fields ---------------------------------------------------------------
+    @property
+    def kind(self) -> str:
+        return self.content["kind"]
+
+    @property
+    def game(self) -> str:
+        return self.game_id if self.kind == "genesis" else self.content["game"]
+
+    @property
+    def round(self) -> int:
+        return 0 if self.kind == "genesis" else self.content["round"]
+
+    @property
+    def seat(self) -> int:
+        return self.content["creator"] if self.kind == "genesis" else self.content["seat"]
+
+    @property
+    def game_id(self) -> str:
+        """For a genesis: the game id, the hash of its content."""
+        return digest(self.content)
+
+    @property
+    def file_hash(self) -> str:
+        """Hash of content and signature: what a round hash chains over."""
+        return hashlib.sha256(canonical(self.content) + self.signature).hexdigest()
+
+    # -- signing --------------------------------------------------------------
+    @staticmethod
+    def message(content: dict[str, Any]) -> bytes:
+        return SIGN_DOMAIN + canonical(content)
+
+    @classmethod
+    def sign(cls, content: dict[str, Any], identity: Identity) -> SignedFile:
+        content = plain(content)
+        return cls(content, identity.sign(cls.message(content)))
+
+    def verify(self, card: PlayerCard) -> bool:
+        return card.verify(self.signature, self.message(self.content))
+
+    # -- text -----------------------------------------------------------------
+    def to_toml(self, header: list[str] | None = None) -> str:
+        doc = tomlkit.document()
+        for line in header or []:
+            doc.add(tomlkit.comment(line))
+        tables = {k: v for k, v in self.content.items() if isinstance(v, dict)}
+        for key in _ordered(k for k in self.content if k not in tables):
+            doc[key] = self.content[key]
+        doc["signature"] = b64e(self.signature)
+        for key in sorted(tables):
+            doc[key] = _table(tables[key])
+        return tomlkit.dumps(doc)
+
+    def armour(self) -> str:
+        raw = zlib.compress(self.to_toml().encode(), 9)
+        body = base64.b64encode(raw).decode()
+        lines = [body[i:i + 64] for i in range(0, len(body), 64)]
+        head = f"Game: {self.game[:12]}  Round: {self.round}  Seat: {self.seat}"
+        return "\n".join([BEGIN, head, "", *lines, END]) + "\n"
+
+
+_FIRST = ["duelmail", "kind", "game", "game_kind", "rules_version", "round", "prev", "seat", "time",
+          "created", "creator", "actions"]
+
+
+def _ordered(keys):
+    keys = list(keys)
+    return [k for k in _FIRST if k in keys] + sorted(k for k in keys if k not in _FIRST)
+
+
+def _table(d: dict) -> Any:
+    t = tomlkit.table()
+    for k in sorted(d):
+        v = d[k]
+        t[k] = _table(v) if isinstance(v, dict) else v
+    return t
+
+
+def parse_toml(text: str, where: str) -> SignedFile:
+    """Parse one TOML file (any line ends, any indentation) into a ``SignedFile``."""
+    if len(text) > MAX_FILE:
+        raise FormatError(f"{where}: {len(text)} bytes is far larger than any duelmail file")
+    try:
+        data = tomllib.loads(text.replace("\r\n", "\n").replace("\r", "\n"))
+    except tomllib.TOMLDecodeError as e:
+        raise FormatError(f"{where}: not valid TOML ({e})") from None
+    if data.get("duelmail") != FORMAT:
+        raise FormatError(f"{where}: not a duelmail file (expected 'duelmail = {FORMAT}')")
+    sig = data.pop("signature", None)
+    if not isinstance(sig, str):
+        raise FormatError(f"{where}: no signature")
+    try:
+        content = plain(data)
+    except CanonicalError as e:
+        raise FormatError(f"{where}: {e}") from None
+    if content.get("kind") not in ("genesis", "turn"):
+        raise FormatError(f"{where}: unknown kind {content.get('kind')!r}")
+    _require(content, where)
+    return SignedFile(content, b64d(sig, f"{where} signature"))
+
+
+def _require(c: dict, where: str) -> None:
+    def need(key, typ):
+        if not isinstance(c.get(key), typ) or isinstance(c.get(key), bool) and typ is int:
+            raise FormatError(f"{where}: field {key!r} missing or not a {typ.__name__}")
+
+    if c["kind"] == "genesis":
+        for key, typ in [("game_kind", str), ("rules_version", int), ("created", str), ("creator", int),
+                         ("seats", list), ("options", dict), ("nonce", str)]:
+            need(key, typ)
+    else:
+        for key, typ in [("game", str), ("round", int), ("prev", str), ("seat", int), ("time", str),
+                         ("actions", list)]:
+            need(key, typ)
+        if c["round"] < 1 or c["seat"] < 0:
+            raise FormatError(f"{where}: round must be >= 1 and seat >= 0")
+
+
+_QUOTE = re.compile(r"^[\s>|]*")
+
+
+def unarmour(text: str, where: str) -> list[str]:
+    """Every armoured file in ``text`` (a mail body, perhaps quoted and re-wrapped), as TOML text."""
+    out: list[str] = []
+    lines = [_QUOTE.sub("", line).rstrip() for line in text.splitlines()]
+    i = 0
+    while i < len(lines):
+        if lines[i].strip() == BEGIN:
+            j = i + 1
+            chunks: list[str] = []
+            while j < len(lines) and lines[j].strip() != END:
+                line = lines[j].strip()
+                if ":" not in line:  # header lines ("Game: ...") are for people only
+                    chunks.append(line.replace(" ", ""))
+                j += 1
+            if j == len(lines):
+                raise FormatError(f"{where}: armour starting at line {i + 1} has no END line")
+            try:
+                raw = base64.b64decode("".join(chunks), validate=True)
+                d = zlib.decompressobj()
+                body = d.decompress(raw, MAX_FILE)
+                if d.unconsumed_tail:
+                    raise FormatError(f"{where}: armoured file at line {i + 1} is too large")
+                out.append(body.decode())
+            except (binascii.Error, zlib.error, UnicodeDecodeError) as e:
+                raise FormatError(f"{where}: armour at line {i + 1} is damaged ({e})") from None
+            i = j
+        i += 1
+    return out
+
+
+def parse_any(text: str, where: str) -> list[SignedFile]:
+    """Parse a TOML file, or every armoured file in a text; refuse text with neither."""
+    if BEGIN in text:
+        found = unarmour(text, where)
+        return [parse_toml(t, f"{where} (armour {n + 1})" if len(found) > 1 else where)
+                for n, t in enumerate(found)]
+    return [parse_toml(text, where)]

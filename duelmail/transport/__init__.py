@@ -1,0 +1,1 @@
+"""Carrying files between players: the local archive, and (later) mail and git."""

@@ -1,0 +1,115 @@
+"""A game on disk: a folder holding ``genesis.toml`` and one file per (round, seat).
+
+File names are ``r0007-s1.toml``: two seats answering the same round write different names,
+so concurrent git pushes never conflict. Folding the folder rebuilds the whole game; nothing
+else is needed (any cache is only a cache).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from duelmail.engine.match import Duplicate, Match
+from duelmail.errors import DuelmailError, FileRefused, GameNotFound
+from duelmail.protocol.turnfile import SignedFile, parse_any
+from duelmail.util.fs import atomic_write
+
+TURN_NAME = re.compile(r"r(\d{4,})-s(\d+)\.toml")
+
+
+def file_name(f: SignedFile) -> str:
+    return "genesis.toml" if f.kind == "genesis" else f"r{f.round:04d}-s{f.seat}.toml"
+
+
+def header_for(match: Match | None, f: SignedFile, events=()) -> list[str]:
+    """The comment lines a person reads at the top of a file (not signed; for humans only)."""
+    if f.kind == "genesis":
+        c = f.content
+        seats = ", ".join(f"{i}: {s['name']} <{s['email']}>" for i, s in enumerate(c["seats"]))
+        return [f"duelmail: new game of {c['game_kind']} ({f.game_id[:12]})", f"seats: {seats}",
+                f"options: {c['options'] or 'none'}",
+                "to accept: duelmail join THIS-FILE"]
+    lines = [f"duelmail: game {f.game[:12]}, round {f.round}, seat {f.seat}"
+             + (f" ({match.cards[f.seat].name})" if match else "")]
+    for e in events:
+        lines.append(f"  {e.text}")
+    if match is not None:
+        if match.finished:
+            lines.append("the game is over and audited")
+        elif match.state.is_terminal():
+            lines.append("game over: " + match.state.outcome().describe(match.names()))
+        else:
+            lines.append("now awaited: " + awaited_text(match))
+    lines.append("check and apply it: duelmail receive THIS-FILE")
+    return lines
+
+
+def awaited_text(match: Match) -> str:
+    if not match.duties:
+        return "nobody"
+    return "; ".join(f"{match.cards[s].name} ({d.describe(match.state.prompt(s) if d.decide else '')})"
+                     for s, d in sorted(match.duties.items()))
+
+
+def read_files(path: Path, archive_only: bool = False) -> list[tuple[str, SignedFile]]:
+    """Every duelmail file in a folder (or one file), parsed but not yet checked."""
+    if path.is_dir():
+        paths = sorted(p for p in path.iterdir() if not p.name.startswith(".") and (
+            p.name == "genesis.toml" or TURN_NAME.fullmatch(p.name)
+            or (not archive_only and p.suffix in (".toml", ".txt", ".asc"))))
+    else:
+        paths = [path]
+    out = []
+    for p in paths:
+        try:
+            text = p.read_text(encoding="utf-8", errors="strict")
+        except (OSError, UnicodeDecodeError) as e:
+            raise FileRefused(str(p), f"cannot read it ({e})", rule="P-format") from None
+        for f in parse_any(text, str(p)):
+            out.append((str(p), f))
+    return out
+
+
+def fold(files: list[tuple[str, SignedFile]], strict: bool = True) -> Match:
+    """Fold files (in any order) into a match: genesis first, then by round and seat."""
+    geneses = [(w, f) for w, f in files if f.kind == "genesis"]
+    if not geneses:
+        raise GameNotFound("no genesis file among " + (", ".join(sorted({w for w, _ in files})) or "no files"))
+    ids = {f.game_id for _, f in geneses}
+    if len(ids) > 1:
+        raise DuelmailError(f"files of {len(ids)} different games mixed together: {sorted(i[:12] for i in ids)}")
+    where, genesis = geneses[0]
+    match = Match(genesis, where)
+    turns = sorted(((w, f) for w, f in files if f.kind == "turn"), key=lambda wf: (wf[1].round, wf[1].seat))
+    for w, f in turns:
+        try:
+            match.apply(f, w, strict=strict)
+        except Duplicate:
+            continue
+    return match
+
+
+class GameFolder:
+    """One game's folder in a home (or any archive folder)."""
+
+    def __init__(self, path: Path):
+        self.path = Path(path)
+
+    @property
+    def genesis_path(self) -> Path:
+        return self.path / "genesis.toml"
+
+    def files(self) -> list[tuple[str, SignedFile]]:
+        return read_files(self.path, archive_only=True) if self.path.is_dir() else []
+
+    def fold(self) -> Match:
+        return fold(self.files())
+
+    def store(self, f: SignedFile, match: Match | None = None, events=()) -> Path:
+        """Write an accepted file atomically; the same file twice is a no-op."""
+        target = self.path / file_name(f)
+        text = f.to_toml(header_for(match, f, events))
+        if target.exists():
+            return target
+        return atomic_write(target, text)

@@ -1,0 +1,169 @@
+"""Encoding (b64, lp), HKDF, game seeds and the deterministic Stream."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from duelmail.crypto.derive import Stream, game_seed, hkdf
+from duelmail.crypto.encoding import b64d, b64e, lp
+from duelmail.crypto.group import L
+from duelmail.errors import CryptoError
+
+SEED = bytes(range(32))
+
+
+# --- encoding -------------------------------------------------------------------------------
+
+@given(st.binary(max_size=200))
+def test_b64_round_trip_without_padding(data):
+    text = b64e(data)
+    assert "=" not in text and "+" not in text and "/" not in text
+    assert b64d(text, "blob") == data
+
+
+def test_b64d_accepts_missing_and_correct_padding():
+    assert b64d("YQ", "x") == b"a"
+    assert b64d("YQ==", "x") == b"a"
+    assert b64d("YWI", "x") == b"ab"
+    assert b64d("YWI=", "x") == b"ab"
+    assert b64d("", "x") == b""
+
+
+@pytest.mark.parametrize("bad", ["YQ=", "YWI==", "YQ===", "Y", "a+b/", "ab cd", "YQ=Q", "====", "YR"])
+def test_b64d_refuses_bad_text_and_names_the_field(bad):
+    with pytest.raises(CryptoError, match="the field"):
+        b64d(bad, "the field")
+
+
+def test_b64d_refuses_non_string():
+    with pytest.raises(CryptoError, match="blob: expected base64 text, got bytes"):
+        b64d(b"YQ", "blob")
+
+
+def test_lp_layout():
+    assert lp(b"ab", "c", 1) == (b"\x00\x00\x00\x02ab" + b"\x00\x00\x00\x01c"
+                                 + b"\x00\x00\x00\x08" + (1).to_bytes(8, "big"))
+    assert lp() == b""
+
+
+@pytest.mark.parametrize("bad", [-1, 2**64, True, 1.5, None, ["x"]])
+def test_lp_refuses_other_types_and_ranges(bad):
+    with pytest.raises(CryptoError, match="lp part 1"):
+        lp(b"ok", bad)
+
+
+@given(st.lists(st.binary(max_size=8), max_size=4), st.lists(st.binary(max_size=8), max_size=4))
+def test_lp_injective_on_byte_lists(a, b):
+    assert (lp(*a) == lp(*b)) == (a == b)
+
+
+@given(st.tuples(st.text(max_size=6), st.integers(0, 2**64 - 1), st.binary(max_size=6)),
+       st.tuples(st.text(max_size=6), st.integers(0, 2**64 - 1), st.binary(max_size=6)))
+def test_lp_injective_on_str_int_bytes(a, b):
+    assert (lp(*a) == lp(*b)) == (a == b)
+
+
+@given(st.binary(max_size=6), st.binary(max_size=6), st.binary(max_size=6), st.binary(max_size=6))
+def test_lp_no_boundary_shifting(a, b, c, d):
+    assert (lp(a, b) == lp(c, d)) == ((a, b) == (c, d))
+
+
+# --- hkdf / game seed -----------------------------------------------------------------------
+
+def test_hkdf_deterministic_and_separated():
+    assert hkdf(SEED, "x") == hkdf(SEED, b"x")
+    assert len(hkdf(SEED, "x")) == 32 and len(hkdf(SEED, "x", 77)) == 77
+    assert hkdf(SEED, "x") != hkdf(SEED, "y")
+    assert hkdf(SEED, "x", 64)[:32] == hkdf(SEED, "x")
+
+
+@pytest.mark.parametrize("key", [b"", b"short", "a string of text that is long", None])
+def test_hkdf_refuses_weak_or_wrong_keys(key):
+    with pytest.raises(CryptoError, match="hkdf key"):
+        hkdf(key, "x")
+
+
+def test_hkdf_refuses_bad_length_and_info():
+    with pytest.raises(CryptoError, match="length 0"):
+        hkdf(SEED, "x", 0)
+    with pytest.raises(CryptoError, match="info"):
+        hkdf(SEED, 5)
+
+
+def test_game_seed():
+    s = game_seed(SEED, "game-1")
+    assert len(s) == 32
+    assert s == game_seed(SEED, "game-1")
+    assert s != game_seed(SEED, "game-2")
+    assert s != SEED and SEED not in s
+    assert s != game_seed(bytes(range(1, 33)), "game-1")
+    with pytest.raises(CryptoError, match="game id"):
+        game_seed(SEED, "")
+
+
+# --- Stream ---------------------------------------------------------------------------------
+
+def test_stream_deterministic_and_chunking_independent():
+    a = Stream(SEED, "lbl")
+    whole = a.bytes(100)
+    b = Stream(SEED, "lbl")
+    assert b.bytes(7) + b.bytes(0) + b.bytes(50) + b.bytes(43) == whole
+    assert Stream(SEED, "other").bytes(100) != whole
+    assert Stream(bytes(range(1, 33)), "lbl").bytes(100) != whole
+
+
+def test_stream_refuses_bad_inputs():
+    with pytest.raises(CryptoError, match="stream seed"):
+        Stream(b"tiny", "x")
+    with pytest.raises(CryptoError, match="label"):
+        Stream(SEED, "")
+    s = Stream(SEED, "x")
+    for bad in (0, -3):
+        with pytest.raises(CryptoError, match=f"got {bad}"):
+            s.randbelow(bad)
+    with pytest.raises(CryptoError, match="-1"):
+        s.permutation(-1)
+    with pytest.raises(CryptoError, match="-1"):
+        s.bytes(-1)
+
+
+def test_randbelow_one_consumes_nothing():
+    a, b = Stream(SEED, "x"), Stream(SEED, "x")
+    assert a.randbelow(1) == 0
+    assert a.bytes(5) == b.bytes(5)
+
+
+def test_randbelow_roughly_uniform():
+    s = Stream(SEED, "uniform")
+    counts = [0] * 3
+    for _ in range(3000):
+        counts[s.randbelow(3)] += 1
+    assert all(900 < c < 1100 for c in counts), counts
+
+
+@given(st.binary(min_size=16, max_size=40), st.integers(1, 2**70))
+def test_randbelow_in_range(seed, n):
+    s = Stream(seed, "rb")
+    for _ in range(5):
+        assert 0 <= s.randbelow(n) < n
+
+
+@given(st.binary(min_size=16, max_size=40), st.integers(0, 120))
+def test_permutation_is_a_permutation(seed, n):
+    perm = Stream(seed, "perm").permutation(n)
+    assert sorted(perm) == list(range(n))
+
+
+def test_permutation_varies_with_seed():
+    perms = {tuple(Stream(bytes([i]) * 32, "p").permutation(10)) for i in range(20)}
+    assert len(perms) == 20
+
+
+@given(st.binary(min_size=16, max_size=40))
+def test_scalar_canonical_nonzero(seed):
+    s = Stream(seed, "sc")
+    for _ in range(3):
+        x = s.scalar()
+        assert len(x) == 32 and 0 < int.from_bytes(x, "little") < L

@@ -1,0 +1,129 @@
+"""The prime-order group wrappers: scalar hygiene, point validation, unclamped invertible multiplication."""
+
+from __future__ import annotations
+
+import nacl.bindings as nb
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from duelmail.crypto import group as g
+from duelmail.errors import CryptoError
+
+P25519 = 2**255 - 19
+D = -121665 * pow(121666, -1, P25519) % P25519
+
+SMALL_ORDER = [bytes.fromhex(h) for h in [
+    "0100000000000000000000000000000000000000000000000000000000000000",  # identity
+    "0000000000000000000000000000000000000000000000000000000000000000",  # order 4
+    "0000000000000000000000000000000000000000000000000000000000000080",  # order 4
+    "ecffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f",  # order 2
+    "26e8958fc2b227b045c3f489f2ef98f0d5dfac05d3c63339b13802886d53fc05",  # order 8
+    "26e8958fc2b227b045c3f489f2ef98f0d5dfac05d3c63339b13802886d53fc85",  # order 8
+    "c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac037a",  # order 8
+    "c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac03fa",  # order 8
+]]
+NON_CANONICAL = [
+    (P25519 + 1).to_bytes(32, "little"),  # y = p + 1, i.e. the identity again
+    P25519.to_bytes(32, "little"),  # y = p, i.e. y = 0
+    b"\xff" * 32,
+]
+
+
+def _off_curve() -> bytes:
+    """The first y whose x^2 = (y^2 - 1) / (d y^2 + 1) is not a square: no point has it."""
+    for y in range(2, 1000):
+        x2 = (y * y - 1) * pow(D * y * y + 1, -1, P25519) % P25519
+        if pow(x2, (P25519 - 1) // 2, P25519) == P25519 - 1:
+            return y.to_bytes(32, "little")
+    raise AssertionError("no off-curve y found")
+
+
+P = g.hash_to_point("test", 1)
+TORSION_ADDED = [nb.crypto_core_ed25519_add(P, t) for t in SMALL_ORDER[1:]]  # P + each torsion point
+BAD_POINTS = SMALL_ORDER + NON_CANONICAL + TORSION_ADDED + [_off_curve(), b"\x01" * 31, b"", "str"]
+S = g.scalar_from_int(123456789)
+
+
+def test_L_matches_libsodium():
+    assert g.reduce64(g.L.to_bytes(64, "little")) == bytes(32)
+    assert g.reduce64((g.L + 5).to_bytes(64, "little")) == g.scalar_from_int(5)
+
+
+def test_scalar_int_round_trip():
+    assert g.scalar_to_int(g.scalar_from_int(7)) == 7
+    assert g.scalar_from_int(g.L + 7) == g.scalar_from_int(7)
+    assert g.scalar_from_int(-1) == (g.L - 1).to_bytes(32, "little")
+    with pytest.raises(CryptoError, match="zero mod L"):
+        g.scalar_from_int(g.L)
+
+
+@pytest.mark.parametrize("bad,msg", [
+    (g.L.to_bytes(32, "little"), "not canonical"),
+    ((g.L + 1).to_bytes(32, "little"), "not canonical"),
+    (b"\xff" * 32, "not canonical"),
+    (bytes(32), "is zero"),
+    (b"\x01" * 31, "must be 32 bytes"),
+    ("x" * 32, "must be 32 bytes"),
+])
+def test_check_scalar_refuses(bad, msg):
+    with pytest.raises(CryptoError, match=f"my scalar: .*{msg}"):
+        g.check_scalar(bad, "my scalar")
+    with pytest.raises(CryptoError):
+        g.point_mul(bad, P)
+    with pytest.raises(CryptoError):
+        g.base_mul(bad)
+
+
+def test_sinv_refuses_zero_and_inverts():
+    with pytest.raises(CryptoError, match="zero"):
+        g.sinv(bytes(32))
+    assert g.smul(S, g.sinv(S)) == g.scalar_from_int(1)
+
+
+def test_reduce64_needs_64_bytes():
+    with pytest.raises(CryptoError, match="64 bytes"):
+        g.reduce64(bytes(32))
+
+
+@pytest.mark.parametrize("bad", BAD_POINTS, ids=lambda b: b.hex()[:12] if isinstance(b, bytes) else repr(b))
+def test_bad_points_refused_everywhere(bad):
+    assert not g.valid_point(bad)
+    with pytest.raises(CryptoError, match="the hand"):
+        g.check_point(bad, "the hand")
+    with pytest.raises(CryptoError, match="point to multiply"):
+        g.point_mul(S, bad)
+
+
+def test_torsion_added_points_are_on_curve_but_refused():
+    # These decode fine (libsodium's add accepted them); only the subgroup check refuses them.
+    assert len(set(TORSION_ADDED)) == 7 and P not in TORSION_ADDED
+    for q in TORSION_ADDED:
+        with pytest.raises(CryptoError):
+            g.point_mul(g.scalar_from_int(1), q)
+
+
+@settings(max_examples=30)
+@given(st.integers(1, g.L - 1), st.integers(1, g.L - 1), st.text(max_size=10))
+def test_unclamped_multiplication_inverts_and_commutes(ai, bi, label):
+    a, b = g.scalar_from_int(ai), g.scalar_from_int(bi)
+    q = g.hash_to_point(label)
+    assert g.valid_point(q)
+    aq = g.point_mul(a, q)
+    assert g.valid_point(aq)
+    assert g.point_mul(g.sinv(a), aq) == q
+    assert g.point_mul(b, aq) == g.point_mul(a, g.point_mul(b, q)) == g.point_mul(g.smul(a, b), q)
+    assert g.point_mul(a, g.base_mul(b)) == g.base_mul(g.smul(a, b))
+
+
+def test_base_mul_of_one_is_the_base_point():
+    base = g.base_mul(g.scalar_from_int(1))
+    assert base.hex() == "5866666666666666666666666666666666666666666666666666666666666666"
+
+
+def test_hash_to_point_deterministic_and_separated():
+    assert g.hash_to_point("a", 1) == g.hash_to_point("a", 1)
+    assert g.hash_to_point("a", 1) != g.hash_to_point("a", 2)
+    assert g.hash_to_point("a", b"b") != g.hash_to_point("ab")
+    pts = {g.hash_to_point(b"card", i) for i in range(64)}
+    assert len(pts) == 64 and all(g.valid_point(p) for p in pts)
