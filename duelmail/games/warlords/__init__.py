@@ -1,0 +1,48 @@
+"""Warlords: a two-to-six player duel of Warlords, Armies and Aces (digest: ``seeds/warlords.md``)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from duelmail.games.base import DeckSpec, Game, GameSpec, Option, RandomBot, register
+from duelmail.games.cards import standard_deck
+from duelmail.games.warlords.bots import HeuristicBot
+from duelmail.games.warlords.notation import WarlordsAction, parse_action
+from duelmail.games.warlords.rules import ALLY_COLOUR, DECK_IDS, REINFORCE_COLOUR, WarlordsState, deck_id
+
+SPEC = GameSpec(
+    id="warlords",
+    title="Warlords",
+    rules_version=1,
+    min_players=2,
+    max_players=len(DECK_IDS),
+    options=(
+        Option("reinforcements", False, "each deck gets a red joker (XR) that reshuffles discards back (W-25)"),
+        Option("hidden-ally", False, "each deck gets a black joker (XB) that plays as any card (W-27)"),
+    ),
+    digest="seeds/warlords.md",
+)
+
+
+class WarlordsGame(Game):
+    spec = SPEC
+    bots = {"random": RandomBot, "heuristic": HeuristicBot}
+
+    def decks(self, nseats: int, options: Mapping[str, Any]) -> tuple[DeckSpec, ...]:
+        """One deck per seat, locked by its owner and the seat that attacks it (W-1, W-2)."""
+        opts = self.spec.resolve_options(options)
+        jokers = (REINFORCE_COLOUR if opts["reinforcements"] else "") + (ALLY_COLOUR if opts["hidden-ally"] else "")
+        faces = standard_deck(jokers)
+        return tuple(DeckSpec(deck_id(s), faces, owner=s, lockers=(s, (s - 1) % nseats))
+                     for s in range(nseats))
+
+    def new_state(self, nseats: int, options: Mapping[str, Any]) -> WarlordsState:
+        opts = self.spec.resolve_options(options)
+        return WarlordsState(nseats, bool(opts["reinforcements"]), bool(opts["hidden-ally"]))
+
+    def parse_action(self, text: str) -> WarlordsAction:
+        return parse_action(text)
+
+
+GAME = register(WarlordsGame())

@@ -1,0 +1,686 @@
+"""Warlords as a pure state machine (digest: ``seeds/warlords.md``; rule ids W-n refer to it).
+
+Every seat owns a deck (``a`` for seat 0, ``b`` for seat 1, ...). A draw pile is a list with its
+top at the end; hands, Warlords on the table and discard piles are lists of refs. Face-down
+plays are claims (``claims``: ref -> who claimed it and in what role), checked when the card is
+revealed and again by ``audit``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from duelmail.errors import DuelmailError, IllegalMove
+from duelmail.games.base import PUBLIC, GameState, Outcome, Shuffle, Violation
+from duelmail.games.cards import Card, CardRef
+from duelmail.games.warlords.notation import (
+    Accept,
+    Attack,
+    Defend,
+    EndTurn,
+    Exchange,
+    PlayAce,
+    PlayWarlord,
+    Reinforce,
+    Support,
+    WarlordsAction,
+)
+
+HAND_SIZE = 5
+MAX_WARLORDS = 2
+REINFORCE_CAP = 10
+RESCUE_CAP = 8
+DECK_IDS = "abcdef"
+
+# Phases. Who decides: PREP the seat whose turn it is, DEFEND/D_SUPPORT/LAST_CHANCE the defender,
+# A_SUPPORT the attacker; SHUFFLE waits for chance, REVEAL for the battle cards' faces.
+PREP, DEFEND, A_SUPPORT, D_SUPPORT, REVEAL, LAST_CHANCE, SHUFFLE, OVER = range(8)
+PHASE_NAMES = ("preparation", "defence", "attacker's support", "defender's support", "reveal",
+               "last chance", "reinforcement shuffle", "game over")
+
+# Roles a card can be played in (the claim a face-down play makes).
+WARLORD, ARMY, SUPPORT, ACE, JOKER = "Warlord", "Army", "Support", "Ace", "Reinforcements joker"
+REINFORCE_COLOUR, ALLY_COLOUR = "R", "B"  # XR is the Reinforcements joker, XB the Hidden Ally
+WARLORD_BONUS = {11: 1, 12: 2, 13: 3}
+BEST = {WARLORD: 3, ARMY: 10, SUPPORT: 3, ACE: 0, JOKER: 0}  # what a Hidden Ally counts as (W-27)
+
+
+def deck_id(seat: int) -> str:
+    return DECK_IDS[seat]
+
+
+def fits(face: Card, role: str, hidden_ally: bool = True) -> bool:
+    """May ``face`` honestly be played in ``role``? (W-6, W-27)"""
+    if face.is_joker:
+        if face.suit == ALLY_COLOUR:
+            return hidden_ally and role != JOKER
+        return role == JOKER
+    r = face.rank
+    if role == WARLORD:
+        return 11 <= r <= 13
+    if role == ARMY:
+        return 4 <= r <= 10
+    if role == SUPPORT:
+        return r in (2, 3)
+    if role == ACE:
+        return r == 14
+    return False
+
+
+def value(face: Card, role: str) -> int:
+    """Combat value of a card in its role: Warlord bonus, Army rank, Support bonus (W-6, W-27)."""
+    if face.is_joker:
+        return BEST[role]
+    if role == WARLORD:
+        return WARLORD_BONUS[face.rank]
+    return face.rank
+
+
+@dataclass(slots=True)
+class Battle:
+    """The battle in progress (W-10..W-20). Refs are face down until the reveal."""
+
+    attacker: int
+    defender: int
+    a_warlord: CardRef | None
+    a_army: CardRef
+    a_support: CardRef | None = None
+    d_warlord: CardRef | None = None
+    d_army: CardRef | None = None
+    d_support: CardRef | None = None
+    attack: int = 0
+    defence: int = 0
+    damage: int = 0
+
+    def copy(self) -> Battle:
+        return Battle(self.attacker, self.defender, self.a_warlord, self.a_army, self.a_support,
+                      self.d_warlord, self.d_army, self.d_support, self.attack, self.defence, self.damage)
+
+    def refs(self) -> list[CardRef]:
+        return [r for r in (self.a_warlord, self.a_army, self.a_support, self.d_warlord, self.d_army,
+                            self.d_support) if r is not None]
+
+
+class WarlordsState(GameState):
+    """A Warlords position: the whole table as refs, the faces revealed so far and every claim."""
+
+    def __init__(self, nseats: int, reinforcements: bool = False, hidden_ally: bool = False):
+        if not 2 <= nseats <= len(DECK_IDS):
+            raise DuelmailError(f"Warlords is for 2 to {len(DECK_IDS)} players, not {nseats}")
+        self.n = nseats
+        self.reinforcements = reinforcements
+        self.hidden_ally = hidden_ally
+        size = 52 + reinforcements + hidden_ally
+        self.hands: list[list[CardRef]] = []
+        self.piles: list[list[CardRef]] = []
+        for s in range(nseats):
+            d = deck_id(s)
+            self.hands.append([CardRef(d, i) for i in range(HAND_SIZE)])
+            self.piles.append([CardRef(d, i) for i in range(size - 1, HAND_SIZE - 1, -1)])
+        self.discards: list[list[CardRef]] = [[] for _ in range(nseats)]
+        self.locked: set[CardRef] = set()  # reinforcement leftovers: face-down discards (W-25)
+        self.warlords: list[list[CardRef]] = [[] for _ in range(nseats)]
+        self.face_up: set[CardRef] = set()  # Warlords turned face up: public until discarded (W-9)
+        self.used: set[CardRef] = set()  # Warlords that fought and are not renewed yet (W-9, W-21)
+        self.faces: dict[CardRef, Card] = {}
+        self.claims: dict[CardRef, tuple[int, str, str]] = {}  # ref -> (seat, role, rule)
+        self.active = [True] * nseats
+        self.generation = [0] * nseats
+        self.current = 0
+        self.turn = -1
+        self.phase = PREP
+        self.revenge = False  # this turn began with an empty draw pile (W-22, W-23)
+        self.rescue = False  # ... and a joker may still rescue the seat (W-26)
+        self.battle: Battle | None = None
+        self.pending: list[Shuffle] = []
+        self.plan: tuple | None = None  # how to lay out the reinforcement once shuffled
+        self.result: Outcome | None = None
+        self._start_turn(0)
+
+    def clone(self) -> WarlordsState:
+        c = object.__new__(WarlordsState)
+        c.__dict__.update(self.__dict__)
+        c.hands = [list(h) for h in self.hands]
+        c.piles = [list(p) for p in self.piles]
+        c.discards = [list(d) for d in self.discards]
+        c.warlords = [list(w) for w in self.warlords]
+        c.locked, c.face_up, c.used = set(self.locked), set(self.face_up), set(self.used)
+        c.faces, c.claims = dict(self.faces), dict(self.claims)
+        c.active, c.generation = list(self.active), list(self.generation)
+        c.battle = self.battle.copy() if self.battle else None
+        c.pending = list(self.pending)
+        return c
+
+    # -- whose move ----------------------------------------------------------------------------
+    def deciders(self) -> tuple[int, ...]:
+        p = self.phase
+        if p == PREP:
+            return (self.current,)
+        if p in (DEFEND, D_SUPPORT, LAST_CHANCE):
+            return (self.battle.defender,)
+        if p == A_SUPPORT:
+            return (self.battle.attacker,)
+        return ()
+
+    def chance(self) -> Shuffle | None:
+        return self.pending[0] if self.pending and self.phase == SHUFFLE else None
+
+    def target(self, seat: int) -> int:
+        """The seat ``seat`` attacks: the next seat still in the game (W-3, W-24)."""
+        t = (seat + 1) % self.n
+        while not self.active[t]:
+            t = (t + 1) % self.n
+        return t
+
+    def may_attack(self) -> bool:
+        """No attack in the first round except by the last seat (W-5)."""
+        return self.turn >= self.n - 1
+
+    def ready(self, seat: int) -> list[CardRef]:
+        """``seat``'s Warlords that may fight now (not used since their owner's renewal, W-9)."""
+        return [w for w in self.warlords[seat] if w not in self.used]
+
+    # -- legal actions -----------------------------------------------------------------------
+    def legal_actions(self, seat: int, known: Mapping[CardRef, Card]) -> list[WarlordsAction]:
+        if seat not in self.deciders():
+            return []
+        ha = self.hidden_ally
+        hand = self.hands[seat]
+        by_role: dict[str, list[CardRef]] = {WARLORD: [], ARMY: [], SUPPORT: [], ACE: [], JOKER: []}
+        for r in hand:
+            f = known.get(r)
+            if f is not None:
+                for role, refs in by_role.items():
+                    if fits(f, role, ha):
+                        refs.append(r)
+        aces = by_role[ACE]
+        p = self.phase
+        out: list[WarlordsAction] = []
+        if p == PREP:
+            mine = self.warlords[seat]
+            if len(mine) < MAX_WARLORDS:
+                out += [PlayWarlord(r) for r in by_role[WARLORD]]
+            out += [Exchange(o, r) for o in mine for r in by_role[WARLORD]]
+            for o in range(self.n):
+                if o != seat and self.active[o]:
+                    out += [PlayAce(a, t) for a in aces for t in self.warlords[o]]
+            if self.reinforcements and (not self.revenge or (self.rescue and self.discards[seat])):
+                out += [Reinforce(r) for r in by_role[JOKER]]
+            if self.may_attack():
+                out += [Attack(w, a) for w in [None, *self.ready(seat)] for a in by_role[ARMY]]
+            out.append(EndTurn())
+        elif p == DEFEND:
+            out += [Defend(w, a) for w in [None, *self.ready(seat)] for a in [None, *by_role[ARMY]]]
+            out += [PlayAce(a) for a in aces]
+        elif p == A_SUPPORT:
+            out += [Support(None)] + [Support(r) for r in by_role[SUPPORT]]
+        elif p == D_SUPPORT:
+            out.append(Support(None))
+            if self.battle.d_army is not None:
+                out += [Support(r) for r in by_role[SUPPORT]]
+            out += [PlayAce(a) for a in aces]
+        elif p == LAST_CHANCE:
+            out.append(Accept())
+            out += [PlayAce(a) for a in aces]
+        return out
+
+    # -- applying decisions ------------------------------------------------------------------
+    def apply(self, seat: int, action: WarlordsAction) -> None:
+        if self.phase == OVER:
+            raise IllegalMove("W-31", f"{action}: the game is over ({self.result.describe()})")
+        if seat not in self.deciders():
+            raise IllegalMove("W-4", f"{action}: not seat {seat}'s decision; {self._waiting()}")
+        p = self.phase
+        t = type(action)
+        if t is PlayAce:
+            if p == PREP:
+                self._ace_outside(seat, action)
+            else:
+                self._ace_in_battle(seat, action)
+            return
+        if p == PREP:
+            if t is PlayWarlord:
+                self._play_warlord(seat, action)
+            elif t is Exchange:
+                self._exchange(seat, action)
+            elif t is Reinforce:
+                self._reinforce(seat, action)
+            elif t is Attack:
+                self._attack(seat, action)
+            elif t is EndTurn:
+                self._end_turn()
+            else:
+                self._wrong_phase(seat, action)
+        elif p == DEFEND and t is Defend:
+            self._defend(seat, action)
+        elif p in (A_SUPPORT, D_SUPPORT) and t is Support:
+            self._support(seat, action)
+        elif p == LAST_CHANCE and t is Accept:
+            self._finish_battle(won=True)
+        else:
+            self._wrong_phase(seat, action)
+
+    def _wrong_phase(self, seat: int, action: WarlordsAction) -> None:
+        rule = RULE_OF.get(type(action), "W-4")
+        raise IllegalMove(rule, f"{action}: not possible now, seat {seat} must {self.prompt(seat)}")
+
+    def _waiting(self) -> str:
+        d = self.deciders()
+        if not d:
+            return f"waiting for the {PHASE_NAMES[self.phase]}"
+        return f"waiting for seat {d[0]} to {self.prompt(d[0])}"
+
+    def _take(self, seat: int, ref: CardRef, action: WarlordsAction, rule: str, what: str) -> None:
+        """Remove ``ref`` from ``seat``'s hand, or refuse the action."""
+        try:
+            self.hands[seat].remove(ref)
+        except ValueError:
+            raise IllegalMove(rule, f"{action}: {ref} ({what}) is not in seat {seat}'s hand") from None
+
+    def _claim(self, seat: int, ref: CardRef, role: str, rule: str) -> None:
+        self.claims[ref] = (seat, role, rule)
+
+    def _play_warlord(self, seat: int, a: PlayWarlord) -> None:
+        mine = self.warlords[seat]
+        if len(mine) >= MAX_WARLORDS:
+            raise IllegalMove("W-7", f"{a}: seat {seat} already has {MAX_WARLORDS} Warlords "
+                              f"({', '.join(map(str, mine))}); exchange one instead")
+        self._take(seat, a.card, a, "W-7", "the Warlord")
+        self._claim(seat, a.card, WARLORD, "W-7")
+        mine.append(a.card)
+        self.rescue = False
+
+    def _exchange(self, seat: int, a: Exchange) -> None:
+        mine = self.warlords[seat]
+        if a.old not in mine:
+            raise IllegalMove("W-8", f"{a}: {a.old} is not one of seat {seat}'s Warlords "
+                              f"({', '.join(map(str, mine)) or 'none'})")
+        self._take(seat, a.new, a, "W-8", "the new Warlord")
+        self._claim(seat, a.new, WARLORD, "W-8")
+        mine[mine.index(a.old)] = a.new
+        self._discard_warlord(seat, a.old)
+        self.rescue = False
+
+    def _discard_warlord(self, seat: int, ref: CardRef) -> None:
+        self.used.discard(ref)
+        self.face_up.discard(ref)
+        self.discards[seat].append(ref)
+
+    def _ace_outside(self, seat: int, a: PlayAce) -> None:
+        if a.target is None:
+            raise IllegalMove("W-18", f"{a}: outside battle an Ace must name the Warlord it discards "
+                              f"(ace ACE TARGET)")
+        owner = next((o for o in range(self.n) if a.target in self.warlords[o]), None)
+        if owner is None or owner == seat or not self.active[owner]:
+            raise IllegalMove("W-18", f"{a}: {a.target} is not a Warlord of an opponent still in the game")
+        self._take(seat, a.card, a, "W-18", "the Ace")
+        self._claim(seat, a.card, ACE, "W-18")
+        self.discards[seat].append(a.card)
+        self.warlords[owner].remove(a.target)
+        self._discard_warlord(owner, a.target)
+        self.rescue = False
+
+    def _reinforce(self, seat: int, a: Reinforce) -> None:
+        if not self.reinforcements:
+            raise IllegalMove("W-25", f"{a}: this game is played without the reinforcements option")
+        if self.revenge and not self.rescue:
+            raise IllegalMove("W-26", f"{a}: in a turn that began with an empty draw pile a joker may only "
+                              f"be played as the turn's first action")
+        if self.revenge and not self.discards[seat]:
+            raise IllegalMove("W-26", f"{a}: seat {seat}'s discard pile is empty, nothing to reinforce with")
+        self._take(seat, a.card, a, "W-25", "the joker")
+        self._claim(seat, a.card, JOKER, "W-25")
+        cap = RESCUE_CAP if self.revenge else REINFORCE_CAP
+        drawn, taken = self.piles[seat], self.discards[seat]
+        k = min(cap, len(taken))
+        self.discards[seat] = [a.card]
+        if not drawn and not taken:
+            return
+        self.piles[seat] = []
+        if k == len(taken):  # everything comes back: one shuffle of draw pile and discards
+            self.pending = [Shuffle(self._new_deck(seat), tuple(drawn) + tuple(taken))]
+            self.plan = (seat, k, None)
+        else:  # pick k discards at random (shuffle 1), then shuffle them into the draw pile (shuffle 2)
+            pick = Shuffle(self._new_deck(seat), tuple(taken))
+            self.pending = [pick]
+            if drawn:
+                self.pending.append(Shuffle(self._new_deck(seat), tuple(drawn) + pick.new_refs()[:k]))
+            self.plan = (seat, k, pick)
+        self.phase = SHUFFLE
+
+    def _new_deck(self, seat: int) -> str:
+        self.generation[seat] += 1
+        return f"{deck_id(seat)}.{self.generation[seat]}"
+
+    def apply_shuffle(self, shuffle: Shuffle) -> None:
+        if self.phase != SHUFFLE or shuffle != self.pending[0]:
+            raise DuelmailError(f"unexpected shuffle into {shuffle.new_deck}: Warlords awaits "
+                                f"{self.pending[0].new_deck if self.pending else 'no shuffle'}")
+        self.pending.pop(0)
+        if self.pending:
+            return
+        seat, k, pick = self.plan
+        last = shuffle.new_refs()
+        if pick is not None:
+            picked = pick.new_refs()
+            left = picked[k:]
+            self.locked.update(left)
+            self.discards[seat][:0] = left
+            if shuffle is pick:  # the draw pile was empty: the k picked cards are the draw pile
+                last = picked[:k]
+        self.piles[seat] = list(reversed(last))
+        self.plan = None
+        self.phase = PREP
+        if self.rescue and self.piles[seat]:  # W-26: rescued, the seat draws and plays on
+            self.hands[seat].append(self.piles[seat].pop())
+            self.revenge = False
+        self.rescue = False
+
+    def _attack(self, seat: int, a: Attack) -> None:
+        if not self.may_attack():
+            raise IllegalMove("W-5", f"{a}: no attacks in the first round except by the last seat "
+                              f"(seat {self.n - 1})")
+        if a.warlord is not None:
+            if a.warlord not in self.warlords[seat]:
+                raise IllegalMove("W-10", f"{a}: {a.warlord} is not one of seat {seat}'s Warlords")
+            if a.warlord in self.used:
+                raise IllegalMove("W-9", f"{a}: the Warlord {a.warlord} defended and may not attack "
+                                  f"before seat {seat}'s renewal")
+        self._take(seat, a.army, a, "W-10", "the Army")
+        self._claim(seat, a.army, ARMY, "W-10")
+        self.battle = Battle(seat, self.target(seat), a.warlord, a.army)
+        self.phase = DEFEND
+        self.rescue = False
+
+    def _defend(self, seat: int, a: Defend) -> None:
+        if a.warlord is not None:
+            if a.warlord not in self.warlords[seat]:
+                raise IllegalMove("W-11", f"{a}: {a.warlord} is not one of seat {seat}'s Warlords")
+            if a.warlord in self.used:
+                raise IllegalMove("W-9", f"{a}: the Warlord {a.warlord} is used until seat {seat}'s renewal")
+        if a.army is not None:
+            self._take(seat, a.army, a, "W-11", "the Army")
+            self._claim(seat, a.army, ARMY, "W-11")
+        b = self.battle
+        b.d_warlord, b.d_army = a.warlord, a.army
+        self.phase = A_SUPPORT
+
+    def _support(self, seat: int, a: Support) -> None:
+        b = self.battle
+        if a.card is not None:
+            if self.phase == D_SUPPORT and b.d_army is None:
+                raise IllegalMove("W-12", f"{a}: a Support works only with an Army, and seat {seat} "
+                                  f"defends without one")
+            self._take(seat, a.card, a, "W-12", "the Support")
+            self._claim(seat, a.card, SUPPORT, "W-12")
+        if self.phase == A_SUPPORT:
+            b.a_support = a.card
+            self.phase = D_SUPPORT
+        else:
+            b.d_support = a.card
+            self._open_battle()
+
+    def _open_battle(self) -> None:
+        """W-13: every battle card turns face up; the defender's next draw is reserved (W-29)."""
+        b = self.battle
+        for w in (b.a_warlord, b.d_warlord):
+            if w is not None:
+                self.face_up.add(w)
+        self.phase = REVEAL
+        self._maybe_resolve()
+
+    def _maybe_resolve(self) -> None:
+        b = self.battle
+        faces = self.faces
+        if any(r not in faces for r in b.refs()):
+            return
+        b.attack = value(faces[b.a_army], ARMY)
+        if b.a_warlord is not None:
+            b.attack += value(faces[b.a_warlord], WARLORD)
+        if b.a_support is not None:
+            b.attack += value(faces[b.a_support], SUPPORT)
+        if b.d_army is not None:
+            b.defence = value(faces[b.d_army], ARMY)
+            if b.d_support is not None:
+                b.defence += value(faces[b.d_support], SUPPORT)
+        if b.d_warlord is not None:
+            b.defence += value(faces[b.d_warlord], WARLORD)
+        if b.attack > b.defence:
+            b.damage = (b.attack - b.defence + 1) // 2  # W-15
+            self.phase = LAST_CHANCE
+        else:
+            self._finish_battle(won=False)
+
+    def _finish_battle(self, won: bool) -> None:
+        """W-15..W-17: damage or the price of failing, then the attacker's turn ends."""
+        b = self.battle
+        self._discard_battle_cards(b, defender_too=True)
+        if b.d_warlord is not None:
+            self.used.add(b.d_warlord)
+        if won:
+            self._mill(b.defender, b.damage, beneath_top=True)
+        else:
+            self._pay_failure(b)
+        self.battle = None
+        self._end_turn()
+
+    def _discard_battle_cards(self, b: Battle, defender_too: bool) -> None:
+        da = self.discards[b.attacker]
+        da.append(b.a_army)
+        if b.a_support is not None:
+            da.append(b.a_support)
+        if defender_too:
+            dd = self.discards[b.defender]
+            for r in (b.d_army, b.d_support):
+                if r is not None:
+                    dd.append(r)
+
+    def _pay_failure(self, b: Battle) -> None:
+        """W-16: the attacker loses its Warlord, or without one mills a card."""
+        if b.a_warlord is not None:
+            self.warlords[b.attacker].remove(b.a_warlord)
+            self._discard_warlord(b.attacker, b.a_warlord)
+        else:
+            self._mill(b.attacker, 1, beneath_top=False)
+
+    def _ace_in_battle(self, seat: int, a: PlayAce) -> None:
+        b = self.battle
+        if seat != b.defender:
+            raise IllegalMove("W-19", f"{a}: an attacker may never play an Ace in battle")
+        if a.target is not None:
+            raise IllegalMove("W-19", f"{a}: in battle an Ace names no target (write: ace {a.card})")
+        self._take(seat, a.card, a, "W-19", "the Ace")
+        self._claim(seat, a.card, ACE, "W-19")
+        self.discards[seat].append(a.card)
+        late = self.phase != DEFEND
+        self._discard_battle_cards(b, defender_too=late)
+        if late and b.d_warlord is not None:
+            self.face_up.add(b.d_warlord)
+            self.used.add(b.d_warlord)
+        self._pay_failure(b)
+        self.battle = None
+        self._end_turn()
+
+    def _mill(self, seat: int, k: int, beneath_top: bool) -> None:
+        """Move ``k`` cards from the draw pile to the discard pile face up (W-15, W-29)."""
+        pile = self.piles[seat]
+        k = min(k, len(pile))
+        if k <= 0:
+            return
+        if beneath_top and len(pile) > k:
+            milled = pile[-1 - k:-1]
+            del pile[-1 - k:-1]
+        else:
+            milled = pile[-k:]
+            del pile[-k:]
+        milled.reverse()
+        self.discards[seat].extend(milled)
+
+    # -- turns -------------------------------------------------------------------------------
+    def _end_turn(self) -> None:
+        seat = self.current
+        for w in self.warlords[seat]:
+            self.used.discard(w)  # W-21 renewal
+        if self.revenge:
+            self.active[seat] = False  # W-23: out after the revenge turn
+        left = [s for s in range(self.n) if self.active[s]]
+        if len(left) == 1:
+            self.phase = OVER
+            self.battle = None
+            self.result = Outcome((left[0],), f"seat {left[0]} is the last player with a draw pile")
+            return
+        self._start_turn(self.target(seat))
+
+    def _start_turn(self, seat: int) -> None:
+        self.turn += 1
+        self.current = seat
+        self.phase = PREP
+        pile = self.piles[seat]
+        if pile:
+            self.hands[seat].append(pile.pop())
+            self.revenge = self.rescue = False
+        else:  # W-22: out; W-23 revenge turn, unless a joker rescues the seat first (W-26)
+            self.revenge = True
+            self.rescue = self.reinforcements
+
+    # -- hidden information ------------------------------------------------------------------
+    def visibility(self) -> dict[CardRef, int]:
+        vis: dict[CardRef, int] = {}
+        face_up, locked = self.face_up, self.locked
+        for s in range(self.n):
+            for r in self.hands[s]:
+                vis[r] = s
+            for r in self.warlords[s]:
+                vis[r] = PUBLIC if r in face_up else s
+            for r in self.discards[s]:
+                if r not in locked:
+                    vis[r] = PUBLIC
+        b = self.battle
+        if b is not None:
+            if self.phase in (REVEAL, LAST_CHANCE):
+                for r in b.refs():
+                    vis[r] = PUBLIC
+                pile = self.piles[b.defender]
+                if pile:
+                    vis[pile[-1]] = b.defender  # W-29 the reserved draw
+            else:
+                for r in (b.a_army, b.a_support):
+                    if r is not None:
+                        vis[r] = b.attacker
+                for r in (b.d_army, b.d_support):
+                    if r is not None:
+                        vis[r] = b.defender
+        return vis
+
+    def public_faces(self) -> Mapping[CardRef, Card]:
+        return self.faces
+
+    def reveal(self, ref: CardRef, face: Card) -> list[Violation]:
+        if ref in self.faces:
+            return []
+        self.faces[ref] = face
+        claim = self.claims.get(ref)
+        if claim is not None and not fits(face, claim[1], self.hidden_ally):
+            v = self._violation(ref, face, claim)
+            self._forfeit(v)
+            return [v]
+        if self.phase == REVEAL:
+            self._maybe_resolve()
+        return []
+
+    def _violation(self, ref: CardRef, face: Card, claim: tuple[int, str, str]) -> Violation:
+        seat, role, rule = claim
+        how = "" if role in (ACE, JOKER) else " face down"
+        return Violation(seat, rule, f"seat {seat} played {ref}{how} as {_article(role)} {role}, "
+                                     f"but it is {face}")
+
+    def _forfeit(self, v: Violation) -> None:
+        """W-30: a proven false claim ends the game; the cheater loses, the others still in win."""
+        prev = self.result
+        cheaters = tuple(sorted({v.seat, *(prev.cheaters if prev else ())}))
+        pool = [s for s in range(self.n) if self.active[s]] if prev is None else list(prev.winners)
+        winners = tuple(s for s in pool if s not in cheaters)
+        if not winners:  # found after the end, against the winner: every honest seat wins
+            winners = tuple(s for s in range(self.n) if s not in cheaters)
+        self.result = Outcome(winners, f"seat {v.seat} cheated: {v.message} (rule {v.rule})", cheaters)
+        self.phase = OVER
+        self.battle = None
+        self.pending = []
+
+    def audit(self, faces: Mapping[CardRef, Card]) -> list[Violation]:
+        out = []
+        for ref, claim in self.claims.items():
+            face = faces.get(ref)
+            if face is not None and not fits(face, claim[1], self.hidden_ally):
+                out.append(self._violation(ref, face, claim))
+        return out
+
+    # -- the end ------------------------------------------------------------------------------
+    def is_terminal(self) -> bool:
+        return self.phase == OVER
+
+    def outcome(self) -> Outcome | None:
+        return self.result
+
+    # -- words --------------------------------------------------------------------------------
+    def prompt(self, seat: int) -> str:
+        if seat not in self.deciders():
+            return "wait"
+        p, b = self.phase, self.battle
+        if p == PREP:
+            head = "revenge turn: prepare" if self.revenge else "prepare (warlord, exchange, ace, joker)"
+            if self.rescue:
+                head = "your draw pile is empty: play a joker first to stay in (joker REF), or " + head
+            if self.may_attack():
+                return f"{head}, then attack seat {self.target(seat)} or end"
+            return f"{head}, then end (no attack in the first round)"
+        if p == DEFEND:
+            lead = b.a_warlord or "no Warlord"
+            return (f"defend against seat {b.attacker} (Warlord {lead}, Army face down): "
+                    f"defend WARLORD|- ARMY|-, or ace REF")
+        if p == A_SUPPORT:
+            return "add a Support to your attack: support REF|-"
+        if p == D_SUPPORT:
+            return "add a Support to your defence (only with an Army): support REF|-, or ace REF"
+        return f"the attack ({b.attack} against {b.defence}) deals {b.damage} damage: accept, or ace REF"
+
+    def describe(self, seat: int, action: WarlordsAction) -> str:
+        """One line of prose; face-down cards are named by ref only."""
+        t = type(action)
+        if t is PlayWarlord:
+            what = f"plays {action.card} face down as a Warlord"
+        elif t is Exchange:
+            what = f"exchanges the Warlord {action.old} for {action.new} (face down)"
+        elif t is PlayAce:
+            what = f"plays the Ace {action.card}" + (f" against the Warlord {action.target}" if action.target
+                                                      else " in battle")
+        elif t is Reinforce:
+            what = f"plays the joker {action.card} to reinforce"
+        elif t is Attack:
+            lead = f"the Warlord {action.warlord}" if action.warlord else "no Warlord"
+            what = f"attacks with {lead} and the Army {action.army} face down"
+        elif t is Defend:
+            parts = [f"the Warlord {action.warlord}" if action.warlord else "",
+                     f"the Army {action.army} face down" if action.army else ""]
+            what = "defends with " + " and ".join(p for p in parts if p) if any(parts) else "does not defend"
+        elif t is Support:
+            what = f"adds the Support {action.card} face down" if action.card else "adds no Support"
+        elif t is Accept:
+            what = "accepts the damage"
+        else:
+            what = "ends the turn"
+        return f"seat {seat} {what}"
+
+    def render(self, seat: int | None, known: Mapping[CardRef, Card]) -> str:
+        from duelmail.games.warlords.render import render
+
+        return render(self, seat, known)
+
+
+RULE_OF = {PlayWarlord: "W-7", Exchange: "W-8", Reinforce: "W-25", Attack: "W-10", EndTurn: "W-4",
+           Defend: "W-11", Support: "W-12", Accept: "W-20", PlayAce: "W-19"}
+
+
+def _article(word: str) -> str:
+    return "an" if word[0] in "AEIOU" else "a"

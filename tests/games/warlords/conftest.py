@@ -1,0 +1,66 @@
+"""Helpers for the Warlords tests: rigged deals (chosen cards at chosen positions) and short plays."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from duelmail.games.base import get_game
+from duelmail.games.cards import Card, CardRef
+from duelmail.games.simulate import Table
+
+GAME = get_game("warlords")
+
+
+def rigged(n: int = 2, cards: dict[int, str] | None = None, options: dict | None = None,
+           seed: int = 0) -> Table:
+    """A dealt table where seat s's deck starts with ``cards[s]`` (positions #0, #1, ...).
+
+    Positions #0..#4 are the hand, #5 is the first draw, #6 the next, and so on. The rest of
+    each deck is shuffled with ``seed``.
+    """
+    opts = GAME.spec.resolve_options(options or {})
+    rng = random.Random(seed)
+    truth: dict[CardRef, Card] = {}
+    for deck in GAME.decks(n, opts):
+        wanted = [Card.parse(c) for c in (cards or {}).get(deck.owner, "").split()]
+        rest = list(deck.faces)
+        for c in wanted:
+            rest.remove(c)
+        rng.shuffle(rest)
+        for i, face in enumerate(wanted + rest):
+            truth[CardRef(deck.id, i)] = face
+    table = Table(GAME, GAME.new_state(n, opts), truth, [{} for _ in range(n)], rng)
+    table.settle()
+    return table
+
+
+def play(table: Table, seat: int, *texts: str) -> None:
+    """Apply one or more actions (notation) for ``seat``."""
+    for text in texts:
+        table.play(seat, GAME.parse_action(text))
+
+
+def ref(text: str) -> CardRef:
+    return CardRef.parse(text)
+
+
+@pytest.fixture
+def game():
+    return GAME
+
+
+@pytest.fixture(name="rig")
+def _rig():
+    return rigged
+
+
+@pytest.fixture(name="play")
+def _play():
+    return play
+
+
+@pytest.fixture(name="ref")
+def _ref():
+    return ref

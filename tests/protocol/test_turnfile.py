@@ -1,0 +1,106 @@
+"""Turn files survive what mail clients do to them; anything that changes meaning breaks the signature."""
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from duelmail.errors import DuelmailError
+from duelmail.protocol.canonical import CanonicalError, canonical
+from duelmail.protocol.identity import Identity
+from duelmail.protocol.turnfile import BEGIN, END, FormatError, SignedFile, parse_any, parse_toml, unarmour
+
+ALICE = Identity.generate("alice", "alice@example.org", seed=b"\x01" * 32)
+CONTENT = {"duelmail": 1, "kind": "turn", "game": "ab" * 32, "round": 3, "prev": "cd" * 32, "seat": 0,
+           "time": "2026-11-21T12:00:00+00:00", "actions": ["attack a#3 a#17", "end"],
+           "keys": {"b#4": "x" * 43}, "deck": {"a": {"op": "lock", "points": "p" * 300}}}
+
+
+def signed() -> SignedFile:
+    return SignedFile.sign(CONTENT, ALICE)
+
+
+def test_toml_round_trip_and_header_is_comment_only():
+    f = signed()
+    text = f.to_toml(["a header line a person reads", "who moved: alice"])
+    assert text.startswith("# a header line")
+    back = parse_toml(text, "t.toml")
+    assert back == f and back.verify(ALICE.card)
+
+
+def test_crlf_and_reindented_file_still_verifies():
+    text = signed().to_toml(["hello"])
+    crlf = text.replace("\n", "\r\n")
+    indented = "\n".join("    " + line if line.strip() else line for line in text.splitlines())
+    for variant in (crlf, indented):
+        assert parse_toml(variant, "v").verify(ALICE.card)
+
+
+def test_changed_meaning_breaks_the_signature():
+    text = signed().to_toml()
+    changed = parse_toml(text.replace("attack a#3 a#17", "attack a#3 a#18"), "t")
+    assert not changed.verify(ALICE.card)
+
+
+def test_armour_survives_quoting_and_rewrapping():
+    armour = signed().armour()
+    quoted = "\n".join("> " + line for line in armour.splitlines())
+    rewrapped_lines = []
+    for line in quoted.splitlines():  # a mail client that breaks long lines at 30 characters
+        while len(line) > 32 and BEGIN not in line and END not in line:
+            rewrapped_lines.append(line[:32])
+            line = "> " + line[32:]
+        rewrapped_lines.append(line)
+    body = "Hi Bob, my move is below.\n\n" + "\n".join(rewrapped_lines) + "\n\n-- \nAlice\n"
+    (back,) = parse_any(body, "mail body")
+    assert back == signed() and back.verify(ALICE.card)
+    twice = parse_any(body + "\n> " + body, "thread")
+    assert len(twice) == 2
+
+
+def test_damaged_armour_is_refused_with_where():
+    armour = signed().armour()
+    lines = armour.splitlines()
+    lines[4] = lines[4][:-4] + "!!!!"
+    with pytest.raises(FormatError, match="mail.txt.*damaged"):
+        unarmour("\n".join(lines), "mail.txt")
+    with pytest.raises(FormatError, match="no END"):
+        unarmour(BEGIN + "\nAAAA\n", "mail.txt")
+
+
+def test_not_duelmail_files_are_refused():
+    with pytest.raises(FormatError, match="x.toml: not valid TOML"):
+        parse_toml("this is = = not toml", "x.toml")
+    with pytest.raises(FormatError, match="not a duelmail file"):
+        parse_toml('name = "x"', "x.toml")
+    with pytest.raises(FormatError, match="no signature"):
+        parse_toml("duelmail = 1\nkind = 'turn'", "x.toml")
+    with pytest.raises(FormatError, match="'round' missing"):
+        parse_toml(signed().to_toml().replace("round = 3", "round = 'three'"), "x.toml")
+
+
+def test_canonical_refuses_floats_and_dates():
+    with pytest.raises(CanonicalError, match="float"):
+        canonical({"a": 1.5})
+    with pytest.raises(CanonicalError, match="not a string"):
+        canonical({1: 2})
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=400))
+def test_parser_never_crashes_on_garbage(text):
+    try:
+        parse_any(text, "fuzz")
+    except DuelmailError:
+        pass
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.binary(min_size=1, max_size=200))
+def test_armour_decoder_never_crashes(blob):
+    import base64
+
+    body = BEGIN + "\n" + base64.b64encode(blob).decode() + "\n" + END
+    try:
+        parse_any(body, "fuzz")
+    except DuelmailError:
+        pass
