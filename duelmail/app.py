@@ -121,8 +121,27 @@ class Received:
     duplicate: bool = False
 
 
-def receive(folder_of: Callable[[SignedFile], GameFolder], paths: Sequence[Path]) -> list[Received]:
-    """Verify and apply incoming files, each against a fresh fold; stop at the first refusal."""
+def game_folder_for(home: Home, identity: Identity | None, f: SignedFile, where: str = "file") -> GameFolder:
+    """The home folder of the game a file belongs to; a genesis of a new game starts one."""
+    for folder in home.game_folders():
+        if folder.path.name.endswith("-" + f.game[:12]):
+            return folder
+    if f.kind != "genesis":
+        raise FileRefused(where, f"no game {f.game[:12]} in {home.root}: join it (or receive its genesis) first",
+                          round=f.round, seat=f.seat, rule="P-game")
+    match = Match(f)
+    folder = home.folder_for(match.game.spec.id, match.gid)
+    folder.store(f, match)
+    seat = match.seat_of(identity) if identity else None
+    if seat is not None:
+        home.set_me(folder, identity.name, seat)
+    return folder
+
+
+def receive(home: Home, identity: Identity | None, paths: Sequence[Path]) -> list[Received]:
+    """Verify and apply incoming files, each against a fresh fold; stop at the first refusal.
+
+    A genesis adds its game (re-reading a log after restoring an identity starts here)."""
     incoming: list[tuple[str, SignedFile]] = []
     for p in paths:
         try:
@@ -133,7 +152,10 @@ def receive(folder_of: Callable[[SignedFile], GameFolder], paths: Sequence[Path]
     incoming.sort(key=lambda wf: (wf[1].game, wf[1].round, wf[1].seat))
     out: list[Received] = []
     for where, f in incoming:
-        folder = folder_of(f)
+        folder = game_folder_for(home, identity, f, where)
+        if f.kind == "genesis":
+            out.append(Received(where, 0, f.seat, [], duplicate=True))
+            continue
         match = folder.fold()
         try:
             events = match.apply(f, where)

@@ -16,12 +16,24 @@ from pathlib import Path
 
 import click
 
-from duelmail import app
 from duelmail.errors import DuelmailError, IdentityError
-from duelmail.games.base import game_names, get_game
 from duelmail.home import Home
 from duelmail.protocol.identity import Identity, PlayerCard
 from duelmail.protocol.turnfile import parse_any
+
+
+def _app():
+    from duelmail import app
+
+    return app
+
+
+def _check_game(ctx, param, value):
+    from duelmail.games.base import game_names
+
+    if value is not None and value not in game_names():
+        raise click.BadParameter(f"{value!r} is not a game (games: {', '.join(game_names())})")
+    return value
 
 
 def now() -> datetime:
@@ -33,7 +45,7 @@ class Ctx:
         self.home = Home(home)
         self.as_name = as_name
 
-    def identity(self) -> Identity:
+    def identity(self):
         return self.home.load_identity(self.as_name, _passphrase)
 
 
@@ -201,7 +213,7 @@ def _load_card(ctx: Ctx, text: str) -> PlayerCard:
 
 
 @main.command("new")
-@click.argument("game", type=click.Choice(game_names()))
+@click.argument("game", callback=_check_game)
 @click.option("--seat", "seats", multiple=True, required=True,
               help="A seat, in order: an identity of this home or a player card file. Repeat per player.")
 @click.option("--option", "options", multiple=True, help="Game option, K=V or a bare flag name.")
@@ -217,7 +229,7 @@ def new(ctx, game, seats, options, out):
     """
     ident = ctx.identity()
     cards = [_load_card(ctx, s) for s in seats]
-    played = app.create_game(ctx.home, ident, game, cards, _parse_options(options), now(), os.urandom(16))
+    played = _app().create_game(ctx.home, ident, game, cards, _parse_options(options), now(), os.urandom(16))
     path = _copy_out(played.path, out)
     click.echo(f"new game {played.match.gid[:12]} of {played.match.game.spec.title}")
     click.echo(f"seats: {', '.join(played.match.names())}")
@@ -249,14 +261,14 @@ def join(ctx, file, out):
     genesis = next((f for f in files if f.kind == "genesis"), None)
     if genesis is None:
         raise click.ClickException(f"{file}: not a genesis file")
-    played = app.join_game(ctx.home, ident, genesis, now(), file)
+    played = _app().join_game(ctx.home, ident, genesis, now(), file)
     click.echo(f"joined game {played.match.gid[:12]} as seat {played.file.seat} ({ident.name})")
     click.echo(f"send {_copy_out(played.path, out)} to the other players")
 
 
 def _open(ctx: Ctx, game: str | None):
     ident = ctx.identity()
-    folder, match, seat = app.open_game(ctx.home, game, ident)
+    folder, match, seat = _app().open_game(ctx.home, game, ident)
     return ident, folder, match, seat
 
 
@@ -286,30 +298,61 @@ def status(ctx, game, as_json):
       duelmail status
       duelmail status 3f2a --json
     """
-    ident, folder, match, seat = _open(ctx, game)
-    data = {
-        "game": match.gid, "kind": match.game.spec.id, "round": match.round, "you": seat,
-        "seats": match.names(),
-        "awaited": {str(s): d.describe(match.state.prompt(s) if d.decide else "") for s, d in
-                    sorted(match.duties.items())},
-        "your_turn": seat in match.duties, "deadline": _deadline(match),
-        "over": match.state.is_terminal(), "audited": match.audit is not None,
-        "result": match.state.outcome().describe(match.names()) if match.state.is_terminal() else None,
-    }
+    folder = ctx.home.find(game)
+    seat = ctx.home.me(folder).get("seat")
+    data = _cached_status(folder, seat) if ctx.as_name is None else None
+    if data is None:
+        ident, folder, match, seat = _open(ctx, folder.path.name)
+        data = _status_data(match, seat)
+        _store_status(folder, seat, data)
     if as_json:
         click.echo(json.dumps(data, indent=2))
         return
-    click.echo(f"game {match.gid[:12]} ({match.game.spec.title}), round {match.round}, you are "
-               f"{match.names()[seat] if seat is not None else 'a spectator'}")
+    you = data["seats"][seat] if seat is not None else "a spectator"
+    click.echo(f"game {data['game'][:12]} ({data['title']}), round {data['round']}, you are {you}")
     if data["result"]:
         click.echo(f"game over: {data['result']}")
     for s, what in data["awaited"].items():
-        who = "you" if int(s) == seat else match.names()[int(s)]
+        who = "you" if int(s) == seat else data["seats"][int(s)]
         click.echo(f"awaiting {who}: {what}")
     if data["deadline"]:
         click.echo(f"deadline {data['deadline']}")
-    if match.audit is not None:
-        click.echo("audit: " + ("passed" if match.audit.ok else "CHEATING FOUND"))
+    if data["audited"]:
+        click.echo("audit: " + ("passed" if data["audit_ok"] else "CHEATING FOUND"))
+
+
+def _status_data(match, seat) -> dict:
+    over = match.state.is_terminal()
+    return {
+        "game": match.gid, "kind": match.game.spec.id, "title": match.game.spec.title, "round": match.round,
+        "you": seat, "seats": match.names(),
+        "awaited": {str(s): d.describe(match.state.prompt(s) if d.decide else "") for s, d in
+                    sorted(match.duties.items())},
+        "your_turn": seat in match.duties, "deadline": _deadline(match),
+        "over": over, "audited": match.audit is not None,
+        "audit_ok": bool(match.audit and match.audit.ok),
+        "result": match.state.outcome().describe(match.names()) if over else None,
+    }
+
+
+def _cached_status(folder, seat) -> dict | None:
+    """The status cache: only a cache, keyed by the game's file listing; deleting it loses nothing."""
+    p = folder.path / ".status.json"
+    try:
+        cached = json.loads(p.read_text())
+    except (OSError, ValueError):
+        return None
+    return cached.get("data") if cached.get("key") == f"{folder.listing_key()}|{seat}" else None
+
+
+def _store_status(folder, seat, data) -> None:
+    from duelmail.util.fs import atomic_write
+
+    try:
+        atomic_write(folder.path / ".status.json",
+                     json.dumps({"key": f"{folder.listing_key()}|{seat}", "data": data}))
+    except OSError:
+        pass  # a read-only archive still answers, just without the cache
 
 
 @main.command("show")
@@ -407,7 +450,7 @@ def play(ctx, moves, game, bot, seed, out):
             raise click.ClickException(f"no bot {bot!r} for {match.game.spec.id} "
                                        f"(bots: {', '.join(match.game.bots)})")
         rng = random.Random(seed)
-        actions = app.bot_actions(match, seat, ident, b(), rng) if not actions else actions
+        actions = _app().bot_actions(match, seat, ident, b(), rng) if not actions else actions
     draft = match.draft(seat, ident, actions)
     if not draft.state.is_terminal() and seat in draft.state.deciders() and draft.ready(seat) \
             and (match.duties[seat].decide or actions):
@@ -415,8 +458,9 @@ def play(ctx, moves, game, bot, seed, out):
         click.echo(f"noted: {', '.join(actions)}")
         click.echo(f"your turn goes on: {draft.state.prompt(seat)} ('duelmail moves' lists them)")
         return
-    played = app.write_turn(folder, match, seat, ident, actions, now())
+    played = _app().write_turn(folder, match, seat, ident, actions, now())
     _set_pending(folder, [])
+    _store_status(folder, seat, _status_data(played.match, seat))
     for e in played.events:
         click.echo(f"round {e.round}: {e.text}")
     click.echo(f"wrote {_copy_out(played.path, out)}: send it to the other players")
@@ -469,14 +513,7 @@ def receive(ctx, files, auto, out):
       duelmail receive ~/Downloads/r0007-s1.toml
     """
     ident = ctx.identity()
-
-    def folder_of(f):
-        for folder in ctx.home.game_folders():
-            if folder.path.name.endswith(f.game[:12]):
-                return folder
-        raise DuelmailError(f"no game {f.game[:12]} in {ctx.home.root}: join it first")
-
-    results = app.receive(folder_of, [Path(f) for f in files])
+    results = _app().receive(ctx.home, ident, [Path(f) for f in files])
     for r in results:
         if r.duplicate:
             click.echo(f"{r.path}: round {r.round} seat {r.seat} already applied (nothing changed)")
@@ -486,7 +523,7 @@ def receive(ctx, files, auto, out):
             click.echo(f"  {e.text}")
     if not results:
         return
-    folder = folder_of(parse_any(Path(files[-1]).read_text(), files[-1])[0])
+    folder = _app().game_folder_for(ctx.home, ident, parse_any(Path(files[-1]).read_text(), files[-1])[-1])
     match = folder.fold()
     seat = match.seat_of(ident)
     if seat is not None:
@@ -494,13 +531,15 @@ def receive(ctx, files, auto, out):
     if seat in match.duties:
         duty = match.duties[seat]
         if auto and not duty.needs_human:
-            played = app.write_turn(folder, match, seat, ident, [], now())
+            played = _app().write_turn(folder, match, seat, ident, [], now())
+            _store_status(folder, seat, _status_data(played.match, seat))
             click.echo(f"answered automatically ({duty.describe()}): {_copy_out(played.path, out)}")
             _say_awaited(played.match, seat)
             return
         click.echo(f"your move: {duty.describe(match.state.prompt(seat) if duty.decide else '')}")
     else:
         _say_awaited(match, seat)
+    _store_status(folder, seat, _status_data(match, seat))
 
 
 @main.command("verify")
@@ -516,7 +555,7 @@ def verify(path, as_json):
     Example:
       duelmail verify examples/warlords-demo
     """
-    verdict = app.verify_archive(Path(path))
+    verdict = _app().verify_archive(Path(path))
     if as_json:
         m = verdict.match
         click.echo(json.dumps({
@@ -532,7 +571,7 @@ def verify(path, as_json):
 
 
 @main.command("demo")
-@click.argument("game", default="warlords", type=click.Choice(game_names()))
+@click.argument("game", default="warlords", callback=_check_game)
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed for the bots and identities.")
 @click.option("--players", type=int, default=2, show_default=True)
 @click.option("--option", "options", multiple=True, help="Game option, K=V or a bare flag name.")
@@ -547,9 +586,11 @@ def demo(game, seed, players, options, out, quiet):
       duelmail demo warlords --seed 7
     """
     target = Path(out) if out else Path(tempfile.mkdtemp(prefix="duelmail-demo-"))
+    from duelmail.games.base import get_game
+
     spec = get_game(game).spec
     click.echo(f"demo: {players} bots play {spec.title} by files in {target}")
-    res = app.run_demo(game, target, seed=seed, players=players, options=_parse_options(options),
+    res = _app().run_demo(game, target, seed=seed, players=players, options=_parse_options(options),
                        say=(lambda s: None) if quiet else click.echo)
     for line in res.verdict.lines:
         click.echo(line)

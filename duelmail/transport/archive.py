@@ -9,11 +9,14 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from duelmail.engine.match import Duplicate, Match
 from duelmail.errors import DuelmailError, FileRefused, GameNotFound
 from duelmail.protocol.turnfile import SignedFile, parse_any
 from duelmail.util.fs import atomic_write
+
+if TYPE_CHECKING:
+    from duelmail.engine.match import Match
 
 TURN_NAME = re.compile(r"r(\d{4,})-s(\d+)\.toml")
 
@@ -73,6 +76,8 @@ def read_files(path: Path, archive_only: bool = False) -> list[tuple[str, Signed
 
 def fold(files: list[tuple[str, SignedFile]], strict: bool = True) -> Match:
     """Fold files (in any order) into a match: genesis first, then by round and seat."""
+    from duelmail.engine.match import Duplicate, Match
+
     geneses = [(w, f) for w, f in files if f.kind == "genesis"]
     if not geneses:
         raise GameNotFound("no genesis file among " + (", ".join(sorted({w for w, _ in files})) or "no files"))
@@ -105,6 +110,12 @@ class GameFolder:
 
     def fold(self) -> Match:
         return fold(self.files())
+
+    def listing_key(self) -> str:
+        """Changes whenever a file of the game is added or changed (the status cache's key)."""
+        parts = sorted(f"{p.name}:{p.stat().st_size}:{p.stat().st_mtime_ns}" for p in self.path.iterdir()
+                       if p.name == "genesis.toml" or TURN_NAME.fullmatch(p.name))
+        return ";".join(parts)
 
     def store(self, f: SignedFile, match: Match | None = None, events=()) -> Path:
         """Write an accepted file atomically; the same file twice is a no-op."""

@@ -1,75 +1,13 @@
-"""Drive several seats of one game in memory, each with its own Match, passing signed files."""
-
-from __future__ import annotations
-
-import hashlib
-import random
-from datetime import UTC, datetime, timedelta
+"""The in-memory driver, with the High Card test game registered."""
 
 import toy  # noqa: F401  (registers the High Card test game)
 
-from duelmail.app import bot_actions, demo_identity, genesis_content
-from duelmail.engine.match import Match
-from duelmail.games.base import RandomBot, get_game
-from duelmail.protocol.turnfile import SignedFile
-
-T0 = datetime(2026, 11, 21, 12, 0, tzinfo=UTC)
+from duelmail.engine.selfplay import T0, SelfPlay
 
 
-class Players:
-    def __init__(self, game: str = "highcard", n: int = 2, options: dict | None = None, seed: int = 0,
-                 bots=None):
-        self.ids = [demo_identity(seed, f"p{i}") for i in range(n)]
-        self.clock = T0
-        content = genesis_content(game, [i.card for i in self.ids], 0, options or {}, self.clock,
-                                  hashlib.sha256(f"{game}{seed}".encode()).digest()[:16])
-        self.genesis = SignedFile.sign(content, self.ids[0])
-        self.matches = [Match(self.genesis) for _ in range(n)]
-        for s, m in enumerate(self.matches):
-            m.attach(s, self.ids[s])
-        self.files: list[SignedFile] = [self.genesis]
-        self.rng = random.Random(seed)
-        g = get_game(game)
-        self.bots = bots or [RandomBot() if "heuristic" not in g.bots else g.bots["heuristic"]() for _ in range(n)]
+class Players(SelfPlay):
+    def __init__(self, game: str = "highcard", **kw):
+        super().__init__(game, **kw)
 
-    @property
-    def match(self) -> Match:
-        return self.matches[0]
 
-    def tick(self) -> datetime:
-        self.clock += timedelta(minutes=5)
-        return self.clock
-
-    def compose(self, seat: int, actions=None) -> SignedFile:
-        m = self.matches[seat]
-        if actions is None:
-            actions = bot_actions(m, seat, self.ids[seat], self.bots[seat], self.rng)
-        return m.compose(seat, self.ids[seat], actions, self.tick())
-
-    def deliver(self, f: SignedFile) -> None:
-        for m in self.matches:
-            m.apply(f, f"r{f.round}-s{f.seat}")
-        self.files.append(f)
-
-    def step(self) -> list[SignedFile]:
-        """Every awaited seat of the open round sends its file."""
-        out = []
-        for seat in sorted(self.match.duties):
-            f = self.compose(seat)
-            self.deliver(f)
-            out.append(f)
-        return out
-
-    def run(self, until=lambda m: m.finished, limit: int = 5000) -> None:
-        for _ in range(limit):
-            if until(self.match):
-                return
-            self.step()
-        raise AssertionError("game did not reach the wanted point")
-
-    def fresh(self) -> Match:
-        """A new fold of every file so far (what a receiver's fresh process sees)."""
-        m = Match(self.genesis)
-        for f in self.files[1:]:
-            m.apply(f, f"r{f.round}-s{f.seat}")
-        return m
+__all__ = ["Players", "T0"]

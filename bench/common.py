@@ -1,0 +1,41 @@
+"""Shared helpers for the benchmarks: timing, and archives built by bot play (cached under bench/.cache)."""
+
+from __future__ import annotations
+
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+CACHE = Path(__file__).parent / ".cache"
+
+
+def timeit(fn, repeat: int = 5) -> float:
+    """Median wall time of ``fn()`` in seconds."""
+    times = []
+    for _ in range(repeat):
+        t = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t)
+    return statistics.median(times)
+
+
+def long_archive(min_files: int) -> Path:
+    """A folder holding one real game of at least ``min_files`` files (six heuristic bots, both options)."""
+    from duelmail.engine.selfplay import SelfPlay
+    from duelmail.transport.archive import GameFolder
+
+    target = CACHE / f"archive-{min_files}"
+    if (target / "genesis.toml").exists():
+        return target
+    for seed in range(100):
+        sp = SelfPlay("warlords", n=6, options={"reinforcements": True, "hidden-ally": True}, seed=seed)
+        sp.run()
+        if len(sp.files) >= min_files:
+            folder = GameFolder(target)
+            for f in sp.files:
+                folder.store(f)
+            return target
+    raise RuntimeError(f"no seed gave a game of {min_files} files")

@@ -1,0 +1,191 @@
+"""The CLI: two homes play Warlords by files; every refusal exits 1, names the problem and changes nothing."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import click
+import pytest
+from click.testing import CliRunner
+
+from duelmail.cli import main
+
+runner = CliRunner()
+
+
+def dm(home: Path, *args: str, code: int = 0) -> str:
+    result = runner.invoke(main, ["--home", str(home), *args], catch_exceptions=False)
+    assert result.exit_code == code, result.output
+    return result.output
+
+
+def snapshot(home: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(home)): p.read_bytes() for p in sorted(home.rglob("*"))
+            if p.is_file() and p.name != ".status.json"}
+
+
+class Table:
+    """Alice and Bob, each with a home; files pass through an outbox folder like attachments."""
+
+    def __init__(self, tmp: Path):
+        self.tmp = tmp
+        self.alice, self.bob, self.out = tmp / "alice", tmp / "bob", tmp / "outbox"
+        dm(self.alice, "id", "new", "alice", "--email", "alice@example.org")
+        dm(self.bob, "id", "new", "bob", "--email", "bob@example.org")
+        (tmp / "bob-card.toml").write_text(dm(self.bob, "id", "card"))
+        dm(self.alice, "new", "warlords", "--seat", "alice", "--seat", str(tmp / "bob-card.toml"),
+           "--out", str(self.out))
+        dm(self.bob, "join", str(self.out / "genesis.toml"), "--out", str(self.out))
+        self.inbox = {self.alice: [self.out / "r0001-s1.toml"], self.bob: []}
+
+    def other(self, home):
+        return self.bob if home == self.alice else self.alice
+
+    def status(self, home) -> dict:
+        return json.loads(dm(home, "status", "--json"))
+
+    def deliver(self, home) -> None:
+        """``home`` receives what waits for it; any automatic answer goes to the other home."""
+        before = set(self.out.iterdir())
+        if self.inbox[home]:
+            dm(home, "receive", *map(str, self.inbox[home]), "--out", str(self.out))
+            self.inbox[home] = []
+        self.inbox[self.other(home)] += sorted(set(self.out.iterdir()) - before)
+
+    def turn(self, home, seed: int) -> None:
+        before = set(self.out.iterdir())
+        dm(home, "play", "--bot", "heuristic", "--seed", str(seed), "--out", str(self.out))
+        self.inbox[self.other(home)] += sorted(set(self.out.iterdir()) - before)
+
+    def settle(self) -> None:
+        for _ in range(6):
+            for home in (self.alice, self.bob):
+                self.deliver(home)
+            if not any(self.inbox.values()):
+                return
+
+    def play_turns(self, count: int) -> None:
+        for i in range(count):
+            self.settle()
+            st = self.status(self.alice)
+            if st["over"]:
+                return
+            for s in st["awaited"]:
+                self.turn(self.alice if s == "0" else self.bob, i)
+        self.settle()
+
+
+def test_every_command_has_help_with_an_example():
+    def walk(cmd, path):
+        if isinstance(cmd, click.Group):
+            for name, sub in cmd.commands.items():
+                yield from walk(sub, [*path, name])
+        else:
+            yield path, cmd
+
+    commands = list(walk(main, []))
+    assert len(commands) >= 12
+    for path, cmd in commands:
+        assert "Example:" in (cmd.help or ""), f"'duelmail {' '.join(path)}' has no Example block"
+        out = runner.invoke(main, [*path, "--help"])
+        assert out.exit_code == 0 and "Example:" in out.output
+
+
+def test_two_homes_play_a_whole_game_by_files(tmp_path):
+    t = Table(tmp_path)
+    t.play_turns(400)
+    a, b = t.status(t.alice), t.status(t.bob)
+    assert a["over"] and b["over"] and a["audited"] and a["audit_ok"]
+    assert a["result"] == b["result"]
+    out = dm(tmp_path, "verify", str(next((t.alice / "games").iterdir())))
+    assert "audit: PASSED" in out and "VERIFIED" in out
+    # both homes hold the same signed files
+    names = sorted(p.name for p in next((t.alice / "games").iterdir()).glob("[gr]*.toml"))
+    assert names == sorted(p.name for p in next((t.bob / "games").iterdir()).glob("[gr]*.toml"))
+
+
+@pytest.fixture
+def midgame(tmp_path):
+    t = Table(tmp_path)
+    t.play_turns(6)
+    return t
+
+
+def _next_file(t: Table):
+    """Produce the next file for whoever is awaited, without delivering it."""
+    st = t.status(t.alice)
+    seat = next(iter(st["awaited"]))
+    home = t.alice if seat == "0" else t.bob
+    before = set(t.out.iterdir())
+    dm(home, "play", "--bot", "heuristic", "--out", str(t.out))
+    (new,) = sorted(set(t.out.iterdir()) - before)
+    return home, t.other(home), new
+
+
+def _refused(home: Path, path: Path, *needles: str) -> None:
+    before = snapshot(home)
+    out = dm(home, "receive", str(path), code=1)
+    assert str(path) in out
+    for n in needles:
+        assert n in out, out
+    assert snapshot(home) == before  # nothing changed
+
+
+def test_flipped_byte_is_refused_and_changes_nothing(midgame):
+    t = midgame
+    _, receiver, new = _next_file(t)
+    text = new.read_text()
+    i = text.index('signature = "') + 20
+    bad = t.tmp / "bad.toml"
+    bad.write_text(text[:i] + ("A" if text[i] != "A" else "B") + text[i + 1:])
+    _refused(receiver, bad, "signature does not verify", "[P-signature]", "round")
+
+
+def test_file_from_another_game_is_refused(midgame, tmp_path_factory):
+    other = Table(tmp_path_factory.mktemp("other"))
+    _refused(midgame.alice, other.out / "r0001-s1.toml", "no game")
+
+
+def test_replayed_old_turn_changes_nothing(midgame):
+    t = midgame
+    old = t.out / "r0002-s0.toml"
+    before = snapshot(t.bob)
+    out = dm(t.bob, "receive", str(old))
+    assert "already applied (nothing changed)" in out
+    assert snapshot(t.bob) == before
+
+
+def test_illegal_move_is_refused_naming_its_rule(midgame):
+    t = midgame
+    st = t.status(t.alice)
+    seat = next(iter(st["awaited"]))
+    home = t.alice if seat == "0" else t.bob
+    before = snapshot(home)
+    out = dm(home, "play", "attack a#1 a#1 extra", code=1)
+    assert "attack a#1 a#1 extra" in out
+    assert snapshot(home) == before
+
+
+def test_game_state_is_only_a_cache_and_identity_backup_restores_the_hand(midgame):
+    t = midgame
+    seat = "1"
+    dm(t.bob, "id", "export", str(t.tmp / "bob-backup.toml"))
+    hand_before = dm(t.bob, "show")
+    archive = t.tmp / "bob-archive"
+    shutil.copytree(next((t.bob / "games").iterdir()), archive)
+    shutil.rmtree(t.bob)  # the laptop is lost
+    dm(t.bob, "id", "import", str(t.tmp / "bob-backup.toml"))
+    files = [archive / "genesis.toml", *sorted(archive.glob("r*.toml"))]
+    dm(t.bob, "receive", *map(str, files))
+    assert dm(t.bob, "show") == hand_before
+    assert t.status(t.bob)["you"] == int(seat)
+
+
+def test_errors_are_messages_not_tracebacks(tmp_path):
+    out = dm(tmp_path, "status", code=1)
+    assert "no identity" in out or "no games" in out
+    dm(tmp_path, "id", "new", "zed", "--email", "z@example.org")
+    assert "no games" in dm(tmp_path, "status", code=1)
+    assert "is not a game" in dm(tmp_path, "new", "chess", "--seat", "zed", code=2)
