@@ -19,7 +19,7 @@ demo: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/ruff check .
-	$(BIN)/pytest
+	$(BIN)/pytest -n 2
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

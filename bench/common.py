@@ -30,7 +30,7 @@ def long_archive(min_files: int) -> Path:
     target = CACHE / f"archive-{min_files}"
     if (target / "genesis.toml").exists():
         return target
-    for seed in range(100):
+    for seed in range(20):
         sp = SelfPlay("warlords", n=6, options={"reinforcements": True, "hidden-ally": True}, seed=seed)
         sp.run()
         if len(sp.files) >= min_files:

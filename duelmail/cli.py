@@ -326,7 +326,7 @@ def _status_data(match, seat) -> dict:
     return {
         "game": match.gid, "kind": match.game.spec.id, "title": match.game.spec.title, "round": match.round,
         "you": seat, "seats": match.names(),
-        "awaited": {str(s): d.describe(match.state.prompt(s) if d.decide else "") for s, d in
+        "awaited": {str(s): d.describe(match.named(match.state.prompt(s)) if d.decide else "") for s, d in
                     sorted(match.duties.items())},
         "your_turn": seat in match.duties, "deadline": _deadline(match),
         "over": over, "audited": match.audit is not None,
@@ -390,7 +390,8 @@ def moves(ctx, game, as_json):
         view = match.draft(seat, ident, pending)
         if seat in view.state.deciders() and view.ready(seat):
             known = view.known(seat)
-            legal = [(str(a), view.state.describe(seat, a)) for a in view.state.legal_actions(seat, known)]
+            legal = [(str(a), _faces(view.named(view.state.describe(seat, a)), known))
+                     for a in view.state.legal_actions(seat, known)]
     if as_json:
         click.echo(json.dumps([{"move": m, "means": d} for m, d in legal], indent=2))
         return
@@ -400,6 +401,19 @@ def moves(ctx, game, as_json):
         return
     for m, d in legal:
         click.echo(f"{m:<28} {d}")
+
+
+def _faces(text: str, known) -> str:
+    """Write the face you can see after each ref: ``a#17`` becomes ``a#17 (9S)``."""
+    import re
+
+    from duelmail.games.cards import CardRef
+
+    def add(m: re.Match) -> str:
+        face = known.get(CardRef.parse(m.group(0)))
+        return f"{m.group(0)} ({face})" if face else m.group(0)
+
+    return re.sub(r"[a-z]+[0-9]*(?:\.[0-9]+)?#[0-9]+", add, text)
 
 
 def _pending(folder) -> list[str]:
@@ -456,7 +470,7 @@ def play(ctx, moves, game, bot, seed, out):
             and (match.duties[seat].decide or actions):
         _set_pending(folder, actions)
         click.echo(f"noted: {', '.join(actions)}")
-        click.echo(f"your turn goes on: {draft.state.prompt(seat)} ('duelmail moves' lists them)")
+        click.echo(f"your turn goes on: {draft.named(draft.state.prompt(seat))} ('duelmail moves' lists them)")
         return
     played = _app().write_turn(folder, match, seat, ident, actions, now())
     _set_pending(folder, [])
@@ -473,7 +487,8 @@ def _resolve(match, seat, ident, text: str) -> str:
 
     from duelmail.games.cards import Card, CardRef
 
-    known = match.known(seat)
+    view = match.draft(seat, ident) if seat in match.duties else match
+    known = view.known(seat)
     by_face: dict[Card, list[CardRef]] = {}
     for ref, card in known.items():
         by_face.setdefault(card, []).append(ref)
@@ -484,10 +499,15 @@ def _resolve(match, seat, ident, text: str) -> str:
             card = Card.parse(token)
         except DuelmailError:
             return token
-        refs = by_face.get(card, [])
-        return str(refs[0]) if len(refs) == 1 else token
+        refs = [r for r in by_face.get(card, []) if view.state.visibility().get(r) == seat] or \
+            by_face.get(card, [])
+        if len(refs) == 1:
+            return str(refs[0])
+        if not refs:
+            raise DuelmailError(f"move {text!r}: you see no {card} on your side ('duelmail show' lists your cards)")
+        raise DuelmailError(f"move {text!r}: {card} could be {', '.join(map(str, refs))}; name one of them")
 
-    return re.sub(r"(?<![#\w])(10|[2-9JQKAT])[SHDC](?![\w#])|(?<![#\w])X[RB](?![\w#])", swap, text)
+    return re.sub(r"(?<![#\w])(?:10|[2-9JQKAT])[SHDC](?![\w#])|(?<![#\w])X[RB](?![\w#])", swap, text)
 
 
 def _say_awaited(match, seat) -> None:
@@ -536,7 +556,7 @@ def receive(ctx, files, auto, out):
             click.echo(f"answered automatically ({duty.describe()}): {_copy_out(played.path, out)}")
             _say_awaited(played.match, seat)
             return
-        click.echo(f"your move: {duty.describe(match.state.prompt(seat) if duty.decide else '')}")
+        click.echo(f"your move: {duty.describe(match.named(match.state.prompt(seat)) if duty.decide else '')}")
     else:
         _say_awaited(match, seat)
     _store_status(folder, seat, _status_data(match, seat))

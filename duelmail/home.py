@@ -22,7 +22,7 @@ from pathlib import Path
 import tomlkit
 
 from duelmail.errors import GameNotFound, IdentityError
-from duelmail.protocol.identity import Identity, save_identity
+from duelmail.protocol.identity import NAME_RE, Identity, save_identity
 from duelmail.transport.archive import GameFolder
 from duelmail.util.fs import atomic_write
 
@@ -56,6 +56,8 @@ class Home:
         atomic_write(self.root / "config.toml", tomlkit.dumps(cfg))
 
     def add_identity(self, identity: Identity, passphrase: str | None = None, replace: bool = False) -> Path:
+        if not NAME_RE.fullmatch(identity.name):
+            raise IdentityError(f"bad identity name {identity.name!r}")
         path = self.id_dir / f"{identity.name}.toml"
         if path.exists() and not replace:
             raise IdentityError(f"identity {identity.name!r} already exists in {self.root}")

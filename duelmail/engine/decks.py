@@ -2,8 +2,9 @@
 
 Each locked deck goes through a list of steps. At set-up, for lockers in shuffle order
 ``o0 .. ok``: ``shuffle`` by o0 .. o(k-1), ``shuffle_lock`` by ok, then ``lock`` by o(k-1) .. o0.
-A reshuffle of cards that are partly locked adds ``unify`` steps first (every locker but o0
-swaps its per-position keys for one uniform scalar; o0 folds that into its shuffle).
+A reshuffle adds ``unify`` steps first (every locker but o0 swaps its per-position keys on the
+input cards for one uniform scalar; o0 folds that into its shuffle). Cards whose face is public
+enter as fresh card points, with key 1 for every locker.
 
 Each locker's layer on the deck is tracked as either one uniform scalar or a list of
 per-position keys, so every step is one point multiplication per card with a combined scalar.

@@ -13,6 +13,7 @@ write anything before ``apply`` has returned.
 from __future__ import annotations
 
 import copy
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -84,10 +85,6 @@ def parse_time(text: str, where: str) -> datetime:
         raise FileRefused(where, f"time {text!r} has no time zone", rule="P-format")
     return t
 
-
-def format_time(t: datetime) -> str:
-    return t.astimezone(datetime.now().astimezone().tzinfo).isoformat(timespec="seconds") \
-        if t.tzinfo is None else t.isoformat(timespec="seconds")
 
 
 class Match:
@@ -200,13 +197,13 @@ class Match:
         return self.book.open_face(ref.deck, ref.index, extra)
 
     # -- who is awaited ------------------------------------------------------------------
-    def _final_positions(self, deck_id: str) -> bool:
-        deck = self.book.decks.get(deck_id)
-        return deck is not None and any(s.op == "shuffle_lock" for s in deck.steps[:deck.done])
-
     def owed(self, seat: int, visibility=None) -> set[CardRef]:
-        """Key shares ``seat`` owes now: for refs shown to another seat or to everyone."""
-        out = set()
+        """Key shares ``seat`` owes now: for refs shown to another seat or to everyone.
+
+        None once the game is over: the per-game seeds published for the audit open every card."""
+        out: set[CardRef] = set()
+        if self.state.is_terminal():
+            return out
         for ref, who in (visibility if visibility is not None else self.state.visibility()).items():
             if who == seat:
                 continue
@@ -298,9 +295,8 @@ class Match:
                 continue
             progressed = False
             public = self.state.public_faces()
-            for ref, who in sorted(self.state.visibility().items()):
-                if who != PUBLIC or ref in public:
-                    continue
+            candidates = [r for r, who in self.state.visibility().items() if who == PUBLIC and r not in public]
+            for ref in sorted(candidates):  # a fixed order, so every fold reveals alike
                 deck = self.book.decks.get(ref.deck)
                 if deck is None or not deck.locked:
                     continue
@@ -447,7 +443,7 @@ class Match:
             raise IllegalMove("P-turn", f"the file stops in the middle of seat {seat}'s turn: the rules still "
                               f"wait for: {self.state.prompt(seat)}")
         post = self.state.visibility()
-        for ref in refs:
+        for ref in refs if not self.state.is_terminal() else ():  # at the end every card opens anyway
             if not (_shown_to_other(pre.get(ref), seat) or _shown_to_other(post.get(ref), seat)):
                 raise CheatDetected(seat, "P-peek", f"published its key for {ref}, which the rules show to "
                                     "nobody else (an early peek at a locked card)")
@@ -463,7 +459,14 @@ class Match:
         return events
 
     def state_describe(self, seat, action) -> str:
-        return self.state.describe(seat, action)
+        return self.named(self.state.describe(seat, action))
+
+    def named(self, text: str) -> str:
+        """Rules speak of seats; people read names."""
+        return re.sub(r"\bseat (\d+)\b", lambda m: self._name(int(m.group(1))), text)
+
+    def _name(self, seat: int) -> str:
+        return self.cards[seat].name if 0 <= seat < self.n else f"seat {seat}"
 
     def _close_round(self) -> None:
         self.prev = round_hash(self.round, self.prev, self.current)
@@ -501,6 +504,11 @@ class Match:
     def compose(self, seat: int, identity: Identity, actions: Iterable[str], now: datetime,
                 strict: bool = True) -> SignedFile:
         """This seat's file for the open round: its actions plus every decision-free part."""
+        return self._compose(seat, identity, actions, now)[0]
+
+    def _compose(self, seat: int, identity: Identity, actions: Iterable[str], now: datetime
+                 ) -> tuple[SignedFile, Match]:
+        """The file, and a twin of this match with it applied (leniently: the file may be partial)."""
         if seat not in self.duties:
             raise DuelmailError(f"seat {seat} ({self.cards[seat].name}) is not awaited in round {self.round}")
         if seat not in self.own:
@@ -520,7 +528,8 @@ class Match:
                 if commits is not None:
                     deck[deck_id]["commits"] = sra.encode_points(commits)
             content["deck"] = deck
-        keys: dict[str, str] = {}
+        # every share owed already; the trial below finds any the actions and reveals add
+        keys = {str(ref): sra.encode_scalars([self.own_key(seat, ref)]) for ref in self.owed(seat)}
         for _ in range(64):
             if keys:
                 content["keys"] = dict(sorted(keys.items()))
@@ -528,28 +537,22 @@ class Match:
             trial.own = self.own
             f = SignedFile.sign(content, identity)
             trial.apply(f, "(your new file)", strict=False)
-            owed = trial.owed(seat)
             if trial.state.is_terminal() and "seed" not in content:
                 content["seed"] = b64e(self.own[seat])  # the game is over: open everything for the audit
                 continue
+            owed = trial.owed(seat)
             if not owed:
-                break
+                return f, trial
             for ref in owed:
                 keys[str(ref)] = sra.encode_scalars([trial.own_key(seat, ref)])
-        else:
-            raise DuelmailError("key shares never settle (a bug)")
-        return SignedFile.sign(content, identity) if strict else f
+        raise DuelmailError("key shares never settle (a bug)")
 
     def draft(self, seat: int, identity: Identity, actions: Iterable[str] = (),
               now: datetime | None = None) -> Match:
         """The match as it will stand once this seat's decision-free parts (and ``actions``) are applied."""
         from duelmail.protocol.identity import now_utc
 
-        f = self.compose(seat, identity, actions, now or now_utc(), strict=False)
-        trial = self.clone()
-        trial.own = self.own
-        trial.apply(f, "(draft)", strict=False)
-        return trial
+        return self._compose(seat, identity, actions, now or now_utc())[1]
 
 
 def _shown_to_other(who: int | None, seat: int) -> bool:

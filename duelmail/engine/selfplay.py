@@ -16,12 +16,13 @@ from duelmail.games.base import Bot, RandomBot, get_game
 from duelmail.protocol.turnfile import SignedFile
 
 T0 = datetime(2026, 11, 21, 12, 0, tzinfo=UTC)
+NAMES = ["alice", "bob", "carol", "dave", "erin", "frank"]
 
 
 class SelfPlay:
     def __init__(self, game: str = "warlords", n: int = 2, options: dict | None = None, seed: int = 0,
                  bots: Sequence[Bot] | None = None):
-        self.ids = [demo_identity(seed, f"p{i}") for i in range(n)]
+        self.ids = [demo_identity(seed, name) for name in NAMES[:n]]
         self.clock = T0
         content = genesis_content(game, [i.card for i in self.ids], 0, options or {}, self.clock,
                                   hashlib.sha256(f"{game}{seed}".encode()).digest()[:16])

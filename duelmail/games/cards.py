@@ -1,7 +1,7 @@
 """French playing cards and card references, shared by every game.
 
 A ``Card`` is a face (``KH``, ``10S``, ``AD``, jokers ``XR``/``XB``). A ``CardRef`` is a
-position in a locked deck (``a17`` = deck ``a``, position 17): the rules move refs around
+position in a locked deck (``a#17`` = deck ``a``, position 17): the rules move refs around
 and learn a ref's face only when the engine reveals it.
 """
 

@@ -179,7 +179,9 @@ class Identity:
             raise IdentityError(f"{where}: identity file has no secret")
         if len(seed) != 32:
             raise IdentityError(f"{where}: identity seed must be 32 bytes")
-        return cls(name, data.get("email", ""), seed)
+        if not isinstance(name, str) or not NAME_RE.fullmatch(name):
+            raise IdentityError(f"{where}: bad identity name {name!r}: use letters, digits, '.', '_' or '-'")
+        return cls(name, str(data.get("email", "")), seed)
 
     @staticmethod
     def is_encrypted(text: str) -> bool:

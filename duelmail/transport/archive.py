@@ -51,7 +51,7 @@ def header_for(match: Match | None, f: SignedFile, events=()) -> list[str]:
 def awaited_text(match: Match) -> str:
     if not match.duties:
         return "nobody"
-    return "; ".join(f"{match.cards[s].name} ({d.describe(match.state.prompt(s) if d.decide else '')})"
+    return "; ".join(f"{match.cards[s].name} ({d.describe(match.named(match.state.prompt(s)) if d.decide else '')})"
                      for s, d in sorted(match.duties.items()))
 
 

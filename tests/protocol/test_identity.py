@@ -48,3 +48,10 @@ def test_several_identities_need_a_choice(tmp_path):
         home.load_identity("zz")
     with pytest.raises(IdentityError, match="already exists"):
         home.add_identity(Identity.generate("a1", "a@x"))
+
+
+def test_import_refuses_a_name_that_would_escape_the_home(tmp_path):
+    evil = Identity("x", "x@example.org", b"\x05" * 32).to_toml().replace('name = "x"', 'name = "../../evil"')
+    with pytest.raises(IdentityError, match="bad identity name"):
+        Identity.from_toml(evil, "evil.toml")
+    assert not (tmp_path.parent / "evil.toml").exists()

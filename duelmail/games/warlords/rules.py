@@ -73,7 +73,7 @@ def value(face: Card, role: str) -> int:
     if face.is_joker:
         return BEST[role]
     if role == WARLORD:
-        return WARLORD_BONUS[face.rank]
+        return WARLORD_BONUS.get(face.rank, 0)  # a lie (a 7 as a Warlord) counts nothing; W-30 catches it
     return face.rank
 
 

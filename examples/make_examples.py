@@ -1,0 +1,51 @@
+"""Regenerate the example archives from fixed seeds: python examples/make_examples.py
+
+- warlords-game/: a whole two-player game of Warlords between heuristic bots, audited.
+- warlords-cheat/: a game in which bob plays a 7 face down as a Warlord; the reveal or the audit
+  catches it and `duelmail verify` names him.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from duelmail.engine.selfplay import SelfPlay
+from duelmail.transport.archive import GameFolder
+
+HERE = Path(__file__).parent
+
+
+def save(sp: SelfPlay, name: str) -> Path:
+    target = HERE / name
+    if target.exists():
+        shutil.rmtree(target)
+    folder = GameFolder(target)
+    replay = SelfPlay.__new__(SelfPlay)
+    match = sp.fresh()
+    del replay
+    for f in sp.files:
+        folder.store(f, match if f.kind == "turn" else None)
+    return target
+
+
+def honest() -> Path:
+    return save(SelfPlay("warlords", n=2, seed=7).run(), "warlords-game")
+
+
+def cheat() -> Path:
+    for seed in range(50):
+        sp = SelfPlay("warlords", n=2, seed=seed)
+        sp.run(until=lambda m: 1 in m.duties and m.duties[1].decide and m.state.phase == 0)
+        known = sp.matches[1].draft(1, sp.ids[1]).known(1)
+        fakes = [r for r in sp.matches[1].state.hands[1] if known.get(r) and known[r].rank < 11]
+        if fakes and not sp.matches[1].state.warlords[1]:
+            sp.deliver(sp.compose(1, [f"warlord {fakes[0]}", "end"]))
+            sp.run()
+            return save(sp, "warlords-cheat")
+    raise RuntimeError("no seed gave bob a chance to cheat")
+
+
+if __name__ == "__main__":
+    for path in (honest(), cheat()):
+        print(f"wrote {path}")
