@@ -87,7 +87,7 @@ def test_signature_by_the_wrong_key_is_refused():
     p = Players(seed=1)
     f = p.compose(1)
     forged = resign(f, p.ids[0])  # seat 0 signs a file that claims to be seat 1's
-    assert "p1" in str(refused(p.fresh(), forged, "P-signature"))
+    assert "bob" in str(refused(p.fresh(), forged, "P-signature"))
 
 
 def test_file_from_another_game_is_refused():
