@@ -79,11 +79,16 @@ def audit_match(match: Match) -> AuditReport:
             report.cheat(-1, "P-audit-deck", f"deck {deck.id} is not a permutation of its cards "
                          f"(duplicated faces {dup}); see the pass that failed above")
     report.lines.insert(0, f"recomputed {passes} deck passes from {len(match.seeds)} published seeds")
+    choices = _open_every_sealed_choice(match, report)
     if report.ok:
         cards = {ref: match.card_of(ref, f) for ref, f in report.faces.items()}
         for v in match.state.audit(cards):
             report.cheat(v.seat, v.rule, v.message)
         report.lines.append(f"checked every claim on {len(cards)} cards against the rules")
+        for v in match.state.audit_sealed(choices):
+            report.cheat(v.seat, v.rule, v.message)
+        if match.commitments:
+            report.lines.append(f"opened and checked {len(choices)} sealed choices against their commitments")
     for v in match.violations:
         if (v.seat, v.rule, v.message) not in report.cheats:
             report.cheat(v.seat, v.rule, v.message)
@@ -95,3 +100,36 @@ def _input_face(match: Match, report: AuditReport, deck, j: int) -> int | None:
     if origin is None:
         return deck.input_faces[j]
     return report.faces.get(CardRef(*origin))
+
+
+def _open_every_sealed_choice(match: Match, report: AuditReport) -> dict:
+    """Open every seat's memos with its published seed; each must match its commitment and opening."""
+    import json
+
+    from duelmail.crypto.commit import commit, commit_salt
+    from duelmail.crypto.seal import memo_key, open_sealed
+    from duelmail.engine.match import memo_aad
+    from duelmail.errors import DuelmailError
+
+    found: dict[tuple[int, str], str] = {}
+    for seat, memos in match.memos.items():
+        seed = match.seeds[seat]
+        for rnd, box in memos:
+            try:
+                found.update({(seat, lb): t for lb, t in json.loads(
+                    open_sealed(memo_key(seed), box, memo_aad(match.gid, rnd, seat))).items()})
+            except (DuelmailError, ValueError):
+                report.cheat(seat, "P-audit-memo", f"the memo of round {rnd} does not open with the published seed")
+    choices = {}
+    for (seat, label), (made, h) in match.commitments.items():
+        text = found.get((seat, label))
+        if text is None or commit(label, match.gid, made, seat, commit_salt(match.seeds[seat], label, made),
+                                  text.encode()) != h:
+            report.cheat(seat, "P-audit-memo", f"sealed choice {label!r} (round {made}) has no memo that matches "
+                         "its commitment")
+            continue
+        if (seat, label) in match.opened and match.opened[(seat, label)] != text:
+            report.cheat(seat, "P-audit-memo", f"sealed choice {label!r} was opened as "
+                         f"{match.opened[(seat, label)]!r} but committed as {text!r}")
+        choices[(seat, label)] = match.game.parse_action(text)
+    return choices

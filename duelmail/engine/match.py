@@ -13,23 +13,32 @@ write anything before ``apply`` has returned.
 from __future__ import annotations
 
 import copy
+import hashlib
+import json
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 
 from duelmail.crypto import deck as sra
-from duelmail.crypto.derive import game_seed
-from duelmail.crypto.encoding import b64d, b64e
+from duelmail.crypto.commit import check_opening, commit, commit_salt
+from duelmail.crypto.derive import game_seed, hkdf
+from duelmail.crypto.encoding import b64d, b64e, lp
+from duelmail.crypto.seal import memo_key, open_sealed, seal
 from duelmail.engine.decks import DeckBook
 from duelmail.errors import CheatDetected, CryptoError, DuelmailError, FileRefused, IllegalMove, NotationError
-from duelmail.games.base import PUBLIC, Game, GameState, Violation, get_game
+from duelmail.games.base import PUBLIC, Game, GameState, Sealed, Violation, get_game
 from duelmail.games.cards import Card, CardRef
 from duelmail.protocol.canonical import digest
 from duelmail.protocol.identity import Identity, PlayerCard
 from duelmail.protocol.turnfile import SignedFile
 
 JOIN = "join"
+SEALED = "sealed "
+
+
+def memo_aad(game_id: str, rnd: int, seat: int) -> bytes:
+    return lp(b"duelmail/memo/v1", game_id, rnd, seat)
 
 
 @dataclass
@@ -40,6 +49,7 @@ class Duty:
     steps: list[str] = field(default_factory=list)  # deck ids with a pass for this seat
     decide: bool = False
     shares: set[CardRef] = field(default_factory=set)  # key shares the game is blocked on
+    opens: set[str] = field(default_factory=set)  # sealed choices the rules want opened
     seed: bool = False
 
     @property
@@ -56,6 +66,8 @@ class Duty:
             parts.append(prompt or "decide")
         if self.shares:
             parts.append(f"key shares for {', '.join(str(r) for r in sorted(self.shares))}")
+        if self.opens:
+            parts.append(f"open sealed {', '.join(sorted(self.opens))}")
         if self.seed:
             parts.append("publish the game seed for the audit")
         return "; ".join(parts)
@@ -133,6 +145,9 @@ class Match:
         self.current: dict[int, SignedFile] = {}
         self.faces: dict[CardRef, int] = {}  # face index of every ref opened publicly
         self.seeds: dict[int, bytes] = {}
+        self.commitments: dict[tuple[int, str], tuple[int, str]] = {}  # (seat, label) -> (round, hash)
+        self.opened: dict[tuple[int, str], str] = {}  # (seat, label) -> the real action's text
+        self.memos: dict[int, list[tuple[int, str]]] = {}  # seat -> [(round, sealed memo)]
         self.events: list[Event] = [Event(0, self.creator, f"{self.cards[self.creator].name} opened a game "
                                           f"of {spec.title}")]
         self.violations: list[Violation] = []
@@ -254,6 +269,10 @@ class Match:
                 if s not in self.seeds:
                     duty(s).seed = True
             return duties
+        for s, labels in self.state.openings().items():
+            todo = {lb for lb in labels if (s, lb) not in self.opened}
+            if todo:
+                duty(s).opens |= todo
         deciders = self.state.deciders()
         for x in deciders:
             missing = self._missing_for(x)
@@ -417,15 +436,26 @@ class Match:
                 raise CryptoError(f"key for {ref}: seat {seat} has not locked deck {ref.deck} yet")
             self.book.record_key(ref.deck, seat, ref.index, key, f"key for {ref}")
             refs.append(ref)
-        # actions, with reveals settled before each
+        # sealed choices: commitments to new ones and a memo for their author; openings whenever wanted
+        opens = self._record_sealed(c, seat, rnd, actions)
+        # actions, with reveals settled (and openings applied) before each
         self._settle()
+        events += self._open_wanted(opens, seat, rnd)
         for text in actions:
             if seat not in self.state.deciders():
                 raise IllegalMove("P-turn", f"action {text!r}: the rules do not await a decision from seat {seat}")
-            action = self.game.parse_action(text)
+            if text.startswith(SEALED):
+                action = Sealed(text[len(SEALED):])
+            else:
+                action = self.game.parse_action(text)
+                if action.sealed():
+                    raise IllegalMove("P-sealed", f"action {text!r} is a secret choice: it must travel sealed")
             self.state.apply(seat, action)
             events.append(Event(rnd, seat, self.state_describe(seat, action)))
             self._settle()
+            events += self._open_wanted(opens, seat, rnd)
+        if opens:
+            raise IllegalMove("P-open", f"opens {', '.join(sorted(opens))} before the rules ask for it")
         # the per-game seed, for the audit, once the game is over
         if "seed" in c:
             if not self.state.is_terminal():
@@ -448,6 +478,10 @@ class Match:
                 raise CheatDetected(seat, "P-peek", f"published its key for {ref}, which the rules show to "
                                     "nobody else (an early peek at a locked card)")
         if strict:
+            unopened = sorted(lb for lb in duty.opens if (seat, lb) not in self.opened)
+            if unopened:
+                raise IllegalMove("P-withheld", "the file does not open the sealed choices the game is waiting "
+                                  "for: " + ", ".join(unopened))
             withheld = sorted(r for r in duty.shares if r.index not in self.book.decks[r.deck].keys.get(seat, {}))
             if withheld:
                 raise IllegalMove("P-withheld", "the file withholds key shares the game is waiting for: "
@@ -457,6 +491,65 @@ class Match:
                                 f"{len(refs)} card{'s' if len(refs) != 1 else ''}"))
         self.events += events
         return events
+
+    def _record_sealed(self, c: dict, seat: int, rnd: int, actions: list[str]) -> dict:
+        """Record the file's commitments and memo; return its openings, checked for shape."""
+        labels = [a[len(SEALED):] for a in actions if a.startswith(SEALED)]
+        commits = c.get("commits", {})
+        if not isinstance(commits, dict) or sorted(commits) != sorted(labels) or len(set(labels)) != len(labels):
+            raise IllegalMove("P-commit", f"sealed choices {labels} need exactly one commitment each "
+                              f"(the file has {sorted(commits) if isinstance(commits, dict) else commits!r})")
+        for label, h in commits.items():
+            if not isinstance(h, str) or not re.fullmatch(r"[0-9a-f]{64}", h):
+                raise IllegalMove("P-commit", f"commitment for {label!r} is not 64 hex digits")
+            if (seat, label) in self.commitments:
+                raise IllegalMove("P-commit", f"seat {seat} already committed to {label!r} in round "
+                                  f"{self.commitments[(seat, label)][0]}")
+            self.commitments[(seat, label)] = (rnd, h)
+        if "memo" in c:
+            if not isinstance(c["memo"], str):
+                raise CryptoError("'memo' must be a string")
+            self.memos.setdefault(seat, []).append((rnd, c["memo"]))
+        opens = c.get("opens", {})
+        if not isinstance(opens, dict):
+            raise IllegalMove("P-open", "'opens' must be a table of label = {value, salt}")
+        for label, o in opens.items():
+            if (seat, label) not in self.commitments:
+                raise IllegalMove("P-open", f"opens {label!r}, which seat {seat} never committed to")
+            if (seat, label) in self.opened:
+                raise IllegalMove("P-open", f"{label!r} is already open")
+            if not isinstance(o, dict) or not isinstance(o.get("value"), str) or not isinstance(o.get("salt"), str):
+                raise IllegalMove("P-open", f"opening of {label!r} needs 'value' and 'salt'")
+        return dict(opens)
+
+    def _open_wanted(self, opens: dict, seat: int, rnd: int) -> list[Event]:
+        """Apply every opening in ``opens`` that the rules want now (and drop it from ``opens``)."""
+        events = []
+        for label in sorted(set(opens) & set(self.state.openings().get(seat, ()))):
+            o = opens.pop(label)
+            made, h = self.commitments[(seat, label)]
+            if not check_opening(h, label, self.gid, made, seat, b64d(o["salt"], "salt"), o["value"].encode()):
+                raise CheatDetected(seat, "P-open", f"the opening of {label!r} ({o['value']!r}) does not match the "
+                                    f"commitment made in round {made}")
+            action = self.game.parse_action(o["value"])
+            if action.sealed() != label:
+                raise CheatDetected(seat, "P-open", f"{o['value']!r} is not a secret choice labelled {label!r}")
+            try:
+                self.state.apply_open(seat, label, action)
+            except IllegalMove as e:
+                raise CheatDetected(seat, e.rule, f"committed to an illegal choice {o['value']!r}: {e}") from None
+            self.opened[(seat, label)] = o["value"]
+            events.append(Event(rnd, seat, self.named(f"seat {seat} opened {label}: {o['value']}")))
+            self._settle()
+        return events
+
+    def sealed_choices(self, seat: int) -> dict[str, str]:
+        """This seat's own sealed choices (label -> action text), recovered from its memos in the log."""
+        out: dict[str, str] = {}
+        key = memo_key(self.own[seat])
+        for rnd, box in self.memos.get(seat, []):
+            out.update(json.loads(open_sealed(key, box, memo_aad(self.gid, rnd, seat))))
+        return out
 
     def state_describe(self, seat, action) -> str:
         return self.named(self.state.describe(seat, action))
@@ -495,6 +588,9 @@ class Match:
         twin.current = dict(self.current)
         twin.faces = dict(self.faces)
         twin.seeds = dict(self.seeds)
+        twin.commitments = dict(self.commitments)
+        twin.opened = dict(self.opened)
+        twin.memos = {k: list(v) for k, v in self.memos.items()}
         twin.events = list(self.events)
         twin.violations = list(self.violations)
         twin.rounds = list(self.rounds)
@@ -515,11 +611,28 @@ class Match:
             self.attach(seat, identity)
         duty = self.duties[seat]
         secrets = self._secrets_of(self.own[seat])
+        public, secret = [], {}
+        for text in actions:
+            label = self.game.parse_action(text).sealed()
+            if label:
+                secret[label] = text
+                public.append(SEALED + label)
+            else:
+                public.append(text)
         content: dict = {
             "duelmail": 1, "kind": "turn", "game": self.gid, "round": self.round, "prev": self.prev,
             "seat": seat, "time": now.isoformat(timespec="seconds"),
-            "actions": ([JOIN] if duty.join else []) + list(actions),
+            "actions": ([JOIN] if duty.join else []) + public,
         }
+        seed = self.own[seat]
+        if secret:
+            content["commits"] = {
+                label: commit(label, self.gid, self.round, seat, commit_salt(seed, label, self.round), text.encode())
+                for label, text in secret.items()}
+            plain = json.dumps(secret, sort_keys=True).encode()
+            nonce = hkdf(memo_key(seed), b"memo-nonce" + hashlib.sha256(plain).digest() + lp(self.round), 12)
+            content["memo"] = seal(memo_key(seed), plain, memo_aad(self.gid, self.round, seat), nonce)
+        mine = None
         if duty.steps:
             deck = {}
             for deck_id in duty.steps:
@@ -539,6 +652,15 @@ class Match:
             trial.apply(f, "(your new file)", strict=False)
             if trial.state.is_terminal() and "seed" not in content:
                 content["seed"] = b64e(self.own[seat])  # the game is over: open everything for the audit
+                continue
+            to_open = [lb for lb in trial.state.openings().get(seat, ()) if (seat, lb) not in trial.opened]
+            if to_open:
+                mine = mine if mine is not None else self.sealed_choices(seat)
+                opens = content.setdefault("opens", {})
+                for lb in to_open:
+                    made = self.commitments.get((seat, lb), (self.round, ""))[0]
+                    opens[lb] = {"value": mine.get(lb, secret.get(lb, "")),
+                                 "salt": b64e(commit_salt(seed, lb, made))}
                 continue
             owed = trial.owed(seat)
             if not owed:

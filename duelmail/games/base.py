@@ -137,7 +137,27 @@ class Outcome:
 
 
 class Action:
-    """Marker base for actions: immutable, hashable, ``parse(str(a)) == a`` via the game's parser."""
+    """Marker base for actions: immutable, hashable, ``parse(str(a)) == a`` via the game's parser.
+
+    A *secret* choice (a dice plan, a bid) returns a label from ``sealed()``: the engine then
+    writes ``sealed LABEL`` in the public log with a commitment to the real action, seals the
+    real action to its author (a memo only the author's identity opens), and hands the rules
+    ``Sealed(label)``. When ``GameState.openings()`` asks for the label, the engine opens the
+    commitment and calls ``GameState.apply_open`` with the real action.
+    """
+
+    def sealed(self) -> str | None:
+        return None
+
+
+@dataclass(frozen=True)
+class Sealed(Action):
+    """The public face of a secret choice: only its label is known until it is opened."""
+
+    label: str
+
+    def __str__(self) -> str:
+        return f"sealed {self.label}"
 
 
 class GameState(ABC):
@@ -187,8 +207,20 @@ class GameState(ABC):
     def public_faces(self) -> Mapping[CardRef, Card]:
         """Every ref revealed so far."""
 
+    def openings(self) -> Mapping[int, tuple[str, ...]]:
+        """Sealed choices the rules need opened now: seat -> labels (decision-free for that seat)."""
+        return {}
+
+    def apply_open(self, seat: int, label: str, action: Action) -> None:
+        """The engine opened ``seat``'s sealed choice ``label``: it was ``action`` (commitment checked)."""
+        raise DuelmailError(f"{type(self).__name__} has no sealed choices")
+
     def audit(self, faces: Mapping[CardRef, Card]) -> list[Violation]:
         """At the end, with every face known, check every claim ever made (revealed or not)."""
+        return []
+
+    def audit_sealed(self, choices: Mapping[tuple[int, str], Action]) -> list[Violation]:
+        """At the end, with every sealed choice opened (seat, label) -> action, check them all."""
         return []
 
     # -- the end --------------------------------------------------------------

@@ -23,6 +23,7 @@ from duelmail.games.base import (
     Option,
     Outcome,
     RandomBot,
+    Sealed,
     Shuffle,
     Violation,
     register,
@@ -38,9 +39,25 @@ class Say(Action):
         return self.word
 
 
+@dataclass(frozen=True)
+class Bid(Action):
+    """A secret bid (1-3) that every seat commits at once, added to its card at the end."""
+
+    amount: int
+
+    def __str__(self):
+        return f"bid {self.amount}"
+
+    def sealed(self):
+        return "bid"
+
+
 class HighCardState(GameState):
-    def __init__(self, n: int, reshuffle: bool):
+    def __init__(self, n: int, reshuffle: bool, bidding: bool = False):
         self.n = n
+        self.bidding = bidding
+        self.committed: set[int] = set()
+        self.bids: dict[int, int] = {}
         self.reshuffle = reshuffle
         self.stock = [CardRef("s", i) for i in range(13)]
         self.hands = {s: self.stock.pop(0) for s in range(n)}
@@ -55,13 +72,25 @@ class HighCardState(GameState):
 
     def clone(self):
         twin = HighCardState.__new__(HighCardState)
-        twin.__dict__ = {k: (v.copy() if isinstance(v, (list, dict)) else v) for k, v in self.__dict__.items()}
+        twin.__dict__ = {k: (v.copy() if isinstance(v, (list, dict, set)) else v) for k, v in self.__dict__.items()}
         return twin
 
     def deciders(self):
         if self.result or self.pending or self.turn >= self.n:
             return ()
+        if self.bidding and len(self.bids) < self.n:
+            return tuple(s for s in range(self.n) if s not in self.committed)
         return (self.turn,)
+
+    def openings(self):
+        if self.bidding and len(self.committed) == self.n:
+            return {s: ("bid",) for s in range(self.n) if s not in self.bids}
+        return {}
+
+    def apply_open(self, seat, label, action):
+        if not 1 <= action.amount <= 3:
+            raise IllegalMove("H-5", f"a bid is 1 to 3, not {action.amount}")
+        self.bids[seat] = action.amount
 
     def chance(self):
         return self.pending
@@ -77,6 +106,8 @@ class HighCardState(GameState):
         self._maybe_show()
 
     def legal_actions(self, seat, known):
+        if self.bidding and len(self.bids) < self.n:
+            return [Bid(a) for a in (1, 2, 3)]
         acts = [Say("keep"), Say("swap")]
         if known.get(self.hands[seat]) and known[self.hands[seat]].rank >= 10:
             acts.append(Say("claim-high"))
@@ -85,6 +116,11 @@ class HighCardState(GameState):
     def apply(self, seat, action):
         if seat not in self.deciders():
             raise IllegalMove("H-1", f"{action}: not seat {seat}'s turn")
+        if isinstance(action, Sealed):
+            self.committed.add(seat)
+            return
+        if isinstance(action, Bid):
+            raise IllegalMove("H-5", "a bid must travel sealed")
         if action.word == "keep":
             self.turn += 1
             self._maybe_show()
@@ -110,7 +146,7 @@ class HighCardState(GameState):
 
     def _maybe_end(self):
         if self.shown and all(self.hands[s] in self.faces for s in range(self.n)) and not self.result:
-            best = max(range(self.n), key=lambda s: self.faces[self.hands[s]].rank)
+            best = max(range(self.n), key=lambda s: self.faces[self.hands[s]].rank + self.bids.get(s, 0))
             self.result = Outcome((best,), f"highest card {self.faces[self.hands[best]]}")
 
     def visibility(self):
@@ -148,16 +184,22 @@ class HighCardState(GameState):
 
 class HighCard(Game):
     spec = GameSpec("highcard", "High Card (test game)", 1, 2, 6,
-                    (Option("reshuffle", False, "reshuffle before a swap"),))
+                    (Option("reshuffle", False, "reshuffle before a swap"),
+                     Option("bid", False, "every seat commits a secret bid first")))
     bots = {"random": RandomBot}
 
     def decks(self, nseats, options):
         return (DeckSpec("s", tuple(Card(r, "S") for r in range(2, 15))),)
 
     def new_state(self, nseats, options):
-        return HighCardState(nseats, bool(options["reshuffle"]))
+        return HighCardState(nseats, bool(options["reshuffle"]), bool(options["bid"]))
 
     def parse_action(self, text):
+        if text.startswith("bid "):
+            try:
+                return Bid(int(text[4:]))
+            except ValueError:
+                raise NotationError(f"not a bid: {text!r}") from None
         if text not in ("keep", "swap", "claim-high"):
             raise NotationError(f"not a High Card move: {text!r}")
         return Say(text)
