@@ -9,6 +9,7 @@ import functools
 import json
 import os
 import random
+import re
 import sys
 import tempfile
 from datetime import UTC, datetime
@@ -444,7 +445,7 @@ def _set_pending(folder, actions: list[str]) -> None:
 @pass_ctx
 @handled
 def play(ctx, moves, game, bot, seed, out):
-    """Make your MOVES and write your next turn file.
+    """Make your MOVES and write your next turn file (in GAME: --game, or a game id after the moves).
 
     Moves that do not finish your turn are kept until you add the rest. With no moves, sends
     whatever needs no decision (key shares, deck passes, reveals).
@@ -454,6 +455,9 @@ def play(ctx, moves, game, bot, seed, out):
       duelmail play "warlord a#3" "attack a#3 a#17"
       duelmail play --bot heuristic
     """
+    moves = list(moves)
+    if moves and game is None and re.fullmatch(r"(?:[a-z]+-)?[0-9a-f]{6,64}", moves[-1]):
+        game = moves.pop()  # 'duelmail play MOVE... GAME': a game id (or folder name) last
     ident, folder, match, seat = _open(ctx, game)
     if seat is None or seat not in match.duties:
         raise click.ClickException(f"game {match.gid[:12]}: nothing is awaited from you in round {match.round}")

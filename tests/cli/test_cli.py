@@ -189,3 +189,32 @@ def test_errors_are_messages_not_tracebacks(tmp_path):
     dm(tmp_path, "id", "new", "zed", "--email", "z@example.org")
     assert "no games" in dm(tmp_path, "status", code=1)
     assert "is not a game" in dm(tmp_path, "new", "chess", "--seat", "zed", code=2)
+
+
+def test_passphrase_protected_identity(tmp_path, monkeypatch):
+    monkeypatch.setenv("DUELMAIL_PASSPHRASE", "correct horse battery")
+    out = dm(tmp_path, "id", "new", "pat", "--email", "pat@example.org", "--passphrase")
+    assert "created identity pat" in out
+    secret = (tmp_path / "identities" / "pat.toml").read_text()
+    assert "box" in secret and "seed =" not in secret
+    assert "pat <pat@example.org>" in dm(tmp_path, "id", "show")
+    monkeypatch.setenv("DUELMAIL_PASSPHRASE", "wrong")
+    assert "wrong passphrase" in dm(tmp_path, "id", "show", code=1)
+    monkeypatch.delenv("DUELMAIL_PASSPHRASE")
+    assert "DUELMAIL_PASSPHRASE" in dm(tmp_path, "id", "show", code=1)
+
+
+def test_several_identities_and_as(tmp_path):
+    dm(tmp_path, "id", "new", "one", "--email", "1@example.org")
+    dm(tmp_path, "id", "new", "two", "--email", "2@example.org")
+    assert dm(tmp_path, "--as", "two", "id", "show").startswith("two <2@example.org>")
+    assert "other identities here: two" in dm(tmp_path, "id", "show")
+
+
+def test_play_accepts_the_game_after_the_moves(midgame):
+    t = midgame
+    st = t.status(t.alice)
+    home = t.alice if "0" in st["awaited"] else t.bob
+    first = json.loads(dm(home, "moves", "--json"))[0]["move"]
+    out = dm(home, "play", first, st["game"][:12])
+    assert "noted" in out or "wrote" in out

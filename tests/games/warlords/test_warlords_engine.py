@@ -29,6 +29,14 @@ def test_seeded_random_game_folds_and_verifies(seed):
     assert sp.fresh().prev == m.prev
 
 
+def test_six_players_lock_each_deck_with_two_seats():
+    """W-1, W-24: six seats; each deck locked by its owner and the seat before (its attacker)."""
+    sp = SelfPlay("warlords", n=6, seed=6, bots=[RandomBot() for _ in range(6)])
+    assert set(sp.match.book.decks["a"].lockers) == {0, 5}
+    sp.run()
+    assert sp.match.finished and sp.match.audit.ok, sp.match.audit.lines
+
+
 @pytest.mark.parametrize("players", [3, 4])
 def test_multiplayer_games_with_reinforcements_verify(players):
     """W-24, W-25: the circle, eliminations and reshuffles of mixed face-up and locked cards."""
