@@ -186,7 +186,7 @@ def verify_archive(path: Path) -> Verdict:
              "chain link, deck pass, key share and move checked"]
     ok = True
     if match.state.is_terminal():
-        lines.append("result: " + match.state.outcome().describe(match.names()))
+        lines.append("result: " + match.named(match.state.outcome().describe(match.names())))
     else:
         lines.append("in progress: awaiting " + ", ".join(match.names()[s] for s in sorted(match.duties)))
     if match.audit is not None:
@@ -222,9 +222,11 @@ def run_demo(kind: str, out: Path, seed: int = 0, players: int = 2, options: dic
              bots: Sequence[str] | None = None, now: Callable[[], datetime] | None = None,
              say: Callable[[str], None] = lambda s: None) -> DemoResult:
     """Bots play a whole game between separate homes, passing real turn files through a mailbox folder."""
-    from duelmail.protocol.identity import now_utc
+    from datetime import UTC, timedelta
 
-    clock = now or now_utc
+    ticks = iter(range(1_000_000))
+    start = datetime(2026, 11, 21, 12, 0, tzinfo=UTC)
+    clock = now or (lambda: start + timedelta(minutes=7 * next(ticks)))  # the same seed plays the same game
     game = get_game(kind)
     names = ["alice", "bob", "carol", "dave", "erin", "frank"][:players]
     bots = list(bots or ["heuristic"] * players)

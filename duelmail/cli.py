@@ -332,7 +332,7 @@ def _status_data(match, seat) -> dict:
         "your_turn": seat in match.duties, "deadline": _deadline(match),
         "over": over, "audited": match.audit is not None,
         "audit_ok": bool(match.audit and match.audit.ok),
-        "result": match.state.outcome().describe(match.names()) if over else None,
+        "result": match.named(match.state.outcome().describe(match.names())) if over else None,
     }
 
 
@@ -518,7 +518,7 @@ def _say_awaited(match, seat) -> None:
     from duelmail.transport.archive import awaited_text
 
     if match.state.is_terminal():
-        click.echo("game over: " + match.state.outcome().describe(match.names()))
+        click.echo("game over: " + match.named(match.state.outcome().describe(match.names())))
     click.echo("now awaiting: " + awaited_text(match))
 
 

@@ -41,7 +41,7 @@ def header_for(match: Match | None, f: SignedFile, events=()) -> list[str]:
         if match.finished:
             lines.append("the game is over and audited")
         elif match.state.is_terminal():
-            lines.append("game over: " + match.state.outcome().describe(match.names()))
+            lines.append("game over: " + match.named(match.state.outcome().describe(match.names())))
         else:
             lines.append("now awaited: " + awaited_text(match))
     lines.append("check and apply it: duelmail receive THIS-FILE")

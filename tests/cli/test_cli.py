@@ -218,3 +218,14 @@ def test_play_accepts_the_game_after_the_moves(midgame):
     first = json.loads(dm(home, "moves", "--json"))[0]["move"]
     out = dm(home, "play", first, st["game"][:12])
     assert "noted" in out or "wrote" in out
+
+
+def test_demo_plays_verifies_and_is_reproducible(tmp_path):
+    outs = []
+    for name in ("one", "two"):
+        result = runner.invoke(main, ["demo", "warlords", "--seed", "5", "--quiet", "--out", str(tmp_path / name)])
+        assert result.exit_code == 0, result.output
+        assert "audit: PASSED" in result.output and "VERIFIED" in result.output
+        outs.append(result.output.replace(str(tmp_path / name), "DIR"))
+    assert outs[0] == outs[1]
+    assert "archive: DIR/homes/alice/games/warlords-" in outs[0]
