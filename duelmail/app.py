@@ -90,10 +90,26 @@ def open_game(home: Home, query: str | None, identity: Identity | None = None
 
 
 def write_turn(folder: GameFolder, match: Match, seat: int, identity: Identity, actions: Sequence[str],
-               now: datetime) -> Played:
+               now: datetime, vacation: dict | None = None) -> Played:
     """Compose, check (by applying it), and store this seat's file. Nothing is written on error."""
-    f = match.compose(seat, identity, actions, now)
-    events = match.apply(f, "(your new file)")
+    f = match.compose(seat, identity, actions, now, extra={"vacation": vacation} if vacation else None)
+    events = match.apply(f, "(your new file)", now=now)
+    path = folder.store(f, match, events)
+    return Played(folder, match, f, path, events)
+
+
+def write_claim(folder: GameFolder, match: Match, seat: int | None, identity: Identity, now: datetime) -> Played:
+    """Sign a timeout claim against the first seat whose deadline has passed; refuse if none has."""
+    if seat is None:
+        raise DuelmailError("only a seat of the game can claim a timeout")
+    overdue = [s for s in match.overdue(now) if s != seat]
+    if not overdue:
+        dues = ", ".join(f"{match.cards[s].name} {d.isoformat()}" for s, d in match.deadlines().items() if s != seat)
+        raise DuelmailError(f"too early: nobody else is past a deadline (deadlines: {dues or 'none'})")
+    content = {"duelmail": 1, "kind": "claim", "game": match.gid, "round": match.round, "prev": match.prev,
+               "seat": seat, "time": now.isoformat(timespec="seconds"), "against": overdue[0]}
+    f = SignedFile.sign(content, identity)
+    events = match.apply(f, "(your claim)", now=now)
     path = folder.store(f, match, events)
     return Played(folder, match, f, path, events)
 
@@ -104,7 +120,7 @@ def bot_actions(match: Match, seat: int, identity: Identity, bot, rng: random.Ra
     for _ in range(500):
         trial = match.draft(seat, identity, actions)
         st = trial.state
-        if st.is_terminal() or seat not in st.deciders() or not trial.ready(seat):
+        if trial.over() or seat not in st.deciders() or not trial.ready(seat):
             return actions
         if not (match.duties[seat].decide or actions or seat in st.deciders()):
             return actions
@@ -138,9 +154,12 @@ def game_folder_for(home: Home, identity: Identity | None, f: SignedFile, where:
     return folder
 
 
-def receive(home: Home, identity: Identity | None, paths: Sequence[Path]) -> list[Received]:
-    """Verify and apply incoming files, each against a fresh fold; stop at the first refusal.
+def receive(home: Home, identity: Identity | None, paths: Sequence[Path], now: datetime | None = None
+            ) -> list[Received]:
+    """Verify and apply incoming files; stop at the first refusal, having written nothing for it.
 
+    Each file is checked by folding the game's archive with the file added: the result depends only
+    on the set of files, so a timeout claim and a late move settle the same way in every home.
     A genesis adds its game (re-reading a log after restoring an identity starts here)."""
     incoming: list[tuple[str, SignedFile]] = []
     for p in paths:
@@ -149,19 +168,22 @@ def receive(home: Home, identity: Identity | None, paths: Sequence[Path]) -> lis
         except (OSError, UnicodeDecodeError) as e:
             raise FileRefused(str(p), f"cannot read it ({e})", rule="P-format") from None
         incoming += [(str(p), f) for f in parse_any(text, str(p))]
-    incoming.sort(key=lambda wf: (wf[1].game, wf[1].round, wf[1].seat))
+    incoming.sort(key=lambda wf: (wf[1].game, wf[1].round, wf[1].kind != "claim", wf[1].seat))
     out: list[Received] = []
     for where, f in incoming:
         folder = game_folder_for(home, identity, f, where)
         if f.kind == "genesis":
             out.append(Received(where, 0, f.seat, [], duplicate=True))
             continue
-        match = folder.fold()
-        try:
-            events = match.apply(f, where)
-        except Duplicate:
+        existing = folder.files()
+        if any(g.file_hash == f.file_hash for _, g in existing):
             out.append(Received(where, f.round, f.seat, [], duplicate=True))
             continue
+        known = len(fold(existing).events)
+        match = fold([*existing, (where, f)], now=now)
+        if f.file_hash in match.void:
+            raise FileRefused(where, match.void[f.file_hash][1], round=f.round, seat=f.seat, rule="P-timeout")
+        events = match.events[known:]
         folder.store(f, match, events)
         out.append(Received(where, f.round, f.seat, events))
     return out
@@ -185,15 +207,15 @@ def verify_archive(path: Path) -> Verdict:
              f"{sum(len(r) for r in match.rounds)} files in {len(match.rounds)} closed rounds: every signature, "
              "chain link, deck pass, key share and move checked"]
     ok = True
-    if match.state.is_terminal():
-        lines.append("result: " + match.named(match.state.outcome().describe(match.names())))
+    if match.over():
+        lines.append("result: " + match.describe_outcome())
     else:
         lines.append("in progress: awaiting " + ", ".join(match.names()[s] for s in sorted(match.duties)))
     if match.audit is not None:
         lines += ["audit: " + line for line in match.audit.lines]
         lines.append("audit: PASSED" if match.audit.ok else "audit: CHEATING FOUND")
         ok = match.audit.ok
-    elif match.state.is_terminal():
+    elif match.over():
         lines.append("audit: incomplete, waiting for seeds from "
                      + ", ".join(match.names()[s] for s in range(match.n) if s not in match.seeds))
         ok = False

@@ -12,7 +12,7 @@ import random
 import re
 import sys
 import tempfile
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import click
@@ -273,66 +273,96 @@ def _open(ctx: Ctx, game: str | None):
     return ident, folder, match, seat
 
 
-def _deadline(match) -> str:
-    from datetime import timedelta
-
-    tc = match.genesis.content.get("time_control", {})
-    if match.last_time is None or not tc:
-        return ""
-    d = match.duties
-    forced = d and not any(x.decide or x.join for x in d.values())
-    delta = timedelta(hours=tc.get("forced_answer_hours", 24)) if forced else \
-        timedelta(days=tc.get("days_per_move", 3))
-    return (match.last_time + delta).isoformat(timespec="minutes")
+def _left(due: datetime, at: datetime) -> str:
+    secs = int((due - at).total_seconds())
+    sign, secs = ("", secs) if secs >= 0 else ("overdue by ", -secs)
+    d, rem = divmod(secs, 86400)
+    h, rem = divmod(rem, 3600)
+    m = rem // 60
+    text = f"{d}d {h}h" if d else f"{h}h {m}m" if h else f"{m}m {rem % 60}s" if m else f"{rem % 60}s"
+    return f"{sign}{text}" + ("" if sign else " left")
 
 
 @main.command("status")
 @click.argument("game", required=False)
+@click.option("--all", "all_games", is_flag=True, help="Every game in this home, soonest deadline first.")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 @pass_ctx
 @handled
-def status(ctx, game, as_json):
+def status(ctx, game, all_games, as_json):
     """Who is awaited in GAME, for what, and by when.
 
     \b
     Example:
       duelmail status
+      duelmail status --all
       duelmail status 3f2a --json
     """
-    folder = ctx.home.find(game)
+    folders = ctx.home.game_folders() if all_games else [ctx.home.find(game)]
+    if all_games and not folders:
+        raise click.ClickException(f"no games in {ctx.home.root}")
+    rows = [_status_of(ctx, folder) for folder in folders]
+    t = now()
+    if all_games:
+        rows.sort(key=lambda d: min((a["deadline"] for a in d["awaited"].values() if a["deadline"]),
+                                    default="9999"))
+        if as_json:
+            click.echo(json.dumps(rows, indent=2))
+            return
+        for d in rows:
+            if d["over"]:
+                click.echo(f"{d['game'][:12]} {d['kind']:<9} over: {d['result']}")
+                continue
+            soon = min(((a["deadline"], n) for n, a in d["awaited"].items() if a["deadline"]), default=None)
+            who = ", ".join("you" if int(s) == d["you"] else d["seats"][int(s)] for s in d["awaited"])
+            when = f", due {soon[0]} ({_left(datetime.fromisoformat(soon[0]), t)})" if soon else ""
+            click.echo(f"{d['game'][:12]} {d['kind']:<9} round {d['round']}: awaiting {who}{when}")
+        return
+    data = rows[0]
+    if as_json:
+        click.echo(json.dumps(data, indent=2))
+        return
+    seat = data["you"]
+    you = data["seats"][seat] if seat is not None else "a spectator"
+    click.echo(f"game {data['game'][:12]} ({data['title']}), round {data['round']}, you are {you}")
+    if data["result"]:
+        click.echo(f"game over: {data['result']}")
+    for s, a in data["awaited"].items():
+        who = "you" if int(s) == seat else data["seats"][int(s)]
+        due = ""
+        if a["deadline"]:
+            left = datetime.fromisoformat(a["deadline"]) - t
+            remind = " (reminder: due soon)" if timedelta(0) <= left <= timedelta(hours=data["reminder_hours"]) else ""
+            late = " - a timeout can be claimed ('duelmail claim')" if left < timedelta(0) and int(s) != seat else ""
+            due = f"; due {a['deadline']}, {_left(datetime.fromisoformat(a['deadline']), t)}{remind}{late}"
+        click.echo(f"awaiting {who}: {a['what']}{due}")
+    if data["audited"]:
+        click.echo("audit: " + ("passed" if data["audit_ok"] else "CHEATING FOUND"))
+
+
+def _status_of(ctx, folder) -> dict:
     seat = ctx.home.me(folder).get("seat")
     data = _cached_status(folder, seat) if ctx.as_name is None else None
     if data is None:
         ident, folder, match, seat = _open(ctx, folder.path.name)
         data = _status_data(match, seat)
         _store_status(folder, seat, data)
-    if as_json:
-        click.echo(json.dumps(data, indent=2))
-        return
-    you = data["seats"][seat] if seat is not None else "a spectator"
-    click.echo(f"game {data['game'][:12]} ({data['title']}), round {data['round']}, you are {you}")
-    if data["result"]:
-        click.echo(f"game over: {data['result']}")
-    for s, what in data["awaited"].items():
-        who = "you" if int(s) == seat else data["seats"][int(s)]
-        click.echo(f"awaiting {who}: {what}")
-    if data["deadline"]:
-        click.echo(f"deadline {data['deadline']}")
-    if data["audited"]:
-        click.echo("audit: " + ("passed" if data["audit_ok"] else "CHEATING FOUND"))
+    return data
 
 
 def _status_data(match, seat) -> dict:
-    over = match.state.is_terminal()
+    over = match.over()
+    deadlines = match.deadlines()
     return {
         "game": match.gid, "kind": match.game.spec.id, "title": match.game.spec.title, "round": match.round,
         "you": seat, "seats": match.names(),
-        "awaited": {str(s): d.describe(match.named(match.state.prompt(s)) if d.decide else "") for s, d in
-                    sorted(match.duties.items())},
-        "your_turn": seat in match.duties, "deadline": _deadline(match),
+        "awaited": {str(s): {"what": d.describe(match.named(match.state.prompt(s)) if d.decide else ""),
+                             "deadline": deadlines[s].isoformat() if s in deadlines else None}
+                    for s, d in sorted(match.duties.items())},
+        "your_turn": seat in match.duties, "reminder_hours": match.tc.reminder_hours,
         "over": over, "audited": match.audit is not None,
         "audit_ok": bool(match.audit and match.audit.ok),
-        "result": match.named(match.state.outcome().describe(match.names())) if over else None,
+        "result": match.describe_outcome() if over else None,
     }
 
 
@@ -343,7 +373,7 @@ def _cached_status(folder, seat) -> dict | None:
         cached = json.loads(p.read_text())
     except (OSError, ValueError):
         return None
-    return cached.get("data") if cached.get("key") == f"{folder.listing_key()}|{seat}" else None
+    return cached.get("data") if cached.get("key") == f"{folder.listing_key()}|{seat}|2" else None
 
 
 def _store_status(folder, seat, data) -> None:
@@ -351,9 +381,27 @@ def _store_status(folder, seat, data) -> None:
 
     try:
         atomic_write(folder.path / ".status.json",
-                     json.dumps({"key": f"{folder.listing_key()}|{seat}", "data": data}))
+                     json.dumps({"key": f"{folder.listing_key()}|{seat}|2", "data": data}))
     except OSError:
         pass  # a read-only archive still answers, just without the cache
+
+
+@main.command("claim")
+@click.argument("game", required=False)
+@click.option("--out", type=click.Path(file_okay=False), help="Also copy the claim into this folder.")
+@pass_ctx
+@handled
+def claim(ctx, game, out):
+    """Claim the timeout of a seat whose deadline has passed (signed; the time control settles it).
+
+    \b
+    Example:
+      duelmail claim 3f2a
+    """
+    ident, folder, match, seat = _open(ctx, game)
+    played = _app().write_claim(folder, match, seat, ident, now())
+    click.echo(f"round {match.round - 1}: {played.events[-1].text}")
+    click.echo(f"wrote {_copy_out(played.path, out)}: send it to the other players")
 
 
 @main.command("show")
@@ -368,7 +416,7 @@ def show(ctx, game):
       duelmail show
     """
     ident, folder, match, seat = _open(ctx, game)
-    view = match.draft(seat, ident) if seat in match.duties and not match.state.is_terminal() else match
+    view = match.draft(seat, ident) if seat in match.duties and not match.over() else match
     click.echo(view.state.render(seat, view.known(seat)))
 
 
@@ -402,6 +450,18 @@ def moves(ctx, game, as_json):
         return
     for m, d in legal:
         click.echo(f"{m:<28} {d}")
+
+
+def _vacation(text: str | None) -> dict | None:
+    if not text:
+        return None
+    start, _, days = text.rpartition(":")
+    try:
+        when = datetime.fromisoformat(start)
+        when = when if when.tzinfo else when.replace(tzinfo=UTC)
+        return {"start": when.isoformat(), "days": int(days)}
+    except ValueError:
+        raise click.BadParameter(f"{text!r}: expected START:DAYS, e.g. 2026-12-20:7", param_hint="--vacation") from None
 
 
 def _faces(text: str, known) -> str:
@@ -442,9 +502,11 @@ def _set_pending(folder, actions: list[str]) -> None:
 @click.option("--bot", help="Let a bot decide (random, heuristic).")
 @click.option("--seed", type=int, default=None, help="Seed for the bot's choices.")
 @click.option("--out", type=click.Path(file_okay=False), help="Also copy the new file into this folder.")
+@click.option("--vacation", metavar="START:DAYS",
+              help="Announce a vacation in this file (e.g. 2026-12-20:7): your clock stops for those days.")
 @pass_ctx
 @handled
-def play(ctx, moves, game, bot, seed, out):
+def play(ctx, moves, game, bot, seed, out, vacation):
     """Make your MOVES and write your next turn file (in GAME: --game, or a game id after the moves).
 
     Moves that do not finish your turn are kept until you add the rest. With no moves, sends
@@ -470,13 +532,13 @@ def play(ctx, moves, game, bot, seed, out):
         rng = random.Random(seed)
         actions = _app().bot_actions(match, seat, ident, b(), rng) if not actions else actions
     draft = match.draft(seat, ident, actions)
-    if not draft.state.is_terminal() and seat in draft.state.deciders() and draft.ready(seat) \
+    if not draft.over() and seat in draft.state.deciders() and draft.ready(seat) \
             and (match.duties[seat].decide or actions):
         _set_pending(folder, actions)
         click.echo(f"noted: {', '.join(actions)}")
         click.echo(f"your turn goes on: {draft.named(draft.state.prompt(seat))} ('duelmail moves' lists them)")
         return
-    played = _app().write_turn(folder, match, seat, ident, actions, now())
+    played = _app().write_turn(folder, match, seat, ident, actions, now(), vacation=_vacation(vacation))
     _set_pending(folder, [])
     _store_status(folder, seat, _status_data(played.match, seat))
     for e in played.events:
@@ -517,8 +579,8 @@ def _resolve(match, seat, ident, text: str) -> str:
 def _say_awaited(match, seat) -> None:
     from duelmail.transport.archive import awaited_text
 
-    if match.state.is_terminal():
-        click.echo("game over: " + match.named(match.state.outcome().describe(match.names())))
+    if match.over():
+        click.echo("game over: " + match.describe_outcome())
     click.echo("now awaiting: " + awaited_text(match))
 
 
@@ -537,7 +599,7 @@ def receive(ctx, files, auto, out):
       duelmail receive ~/Downloads/r0007-s1.toml
     """
     ident = ctx.identity()
-    results = _app().receive(ctx.home, ident, [Path(f) for f in files])
+    results = _app().receive(ctx.home, ident, [Path(f) for f in files], now=now())
     for r in results:
         if r.duplicate:
             click.echo(f"{r.path}: round {r.round} seat {r.seat} already applied (nothing changed)")

@@ -18,16 +18,17 @@ import json
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from duelmail.crypto import deck as sra
 from duelmail.crypto.commit import check_opening, commit, commit_salt
 from duelmail.crypto.derive import game_seed, hkdf
 from duelmail.crypto.encoding import b64d, b64e, lp
 from duelmail.crypto.seal import memo_key, open_sealed, seal
+from duelmail.engine.clock import FUTURE_TOLERANCE, TimeControl, check_vacation, paused_deadline, time_used
 from duelmail.engine.decks import DeckBook
 from duelmail.errors import CheatDetected, CryptoError, DuelmailError, FileRefused, IllegalMove, NotationError
-from duelmail.games.base import PUBLIC, Game, GameState, Sealed, Violation, get_game
+from duelmail.games.base import PUBLIC, Game, GameState, Outcome, Sealed, Violation, get_game
 from duelmail.games.cards import Card, CardRef
 from duelmail.protocol.canonical import digest
 from duelmail.protocol.identity import Identity, PlayerCard
@@ -84,8 +85,11 @@ class Duplicate(DuelmailError):
     """The very same file is already in the log (receiving it again changes nothing)."""
 
 
-def round_hash(rnd: int, prev: str, files: dict[int, SignedFile]) -> str:
-    return digest({"round": rnd, "prev": prev, "files": {str(s): f.file_hash for s, f in sorted(files.items())}})
+def round_hash(rnd: int, prev: str, files: dict[int, SignedFile], claims: dict[int, SignedFile] | None = None) -> str:
+    body = {"round": rnd, "prev": prev, "files": {str(s): f.file_hash for s, f in sorted(files.items())}}
+    if claims:
+        body["claims"] = {str(s): f.file_hash for s, f in sorted(claims.items())}
+    return digest(body)
 
 
 def parse_time(text: str, where: str) -> datetime:
@@ -132,6 +136,10 @@ class Match:
             raise FileRefused(where, f"genesis signature does not verify for seat {self.creator} "
                               f"({self.cards[self.creator].name})", round=0, seat=self.creator,
                               rule="P-signature")
+        try:
+            self.tc = TimeControl.from_dict(c.get("time_control"), f"{where} time_control")
+        except DuelmailError as e:
+            raise FileRefused(where, str(e), rule="P-genesis") from None
         self.genesis = genesis
         self.gid = genesis.game_id
         self.state: GameState = self.game.new_state(self.n, self.options)
@@ -154,6 +162,13 @@ class Match:
         self.pending_shuffle = None
         self.audit = None
         self.last_time: datetime | None = parse_time(c["created"], where)
+        self.opened_at: datetime = self.last_time  # when the open round opened: the latest time of the last round
+        self.bank = {s: timedelta(days=self.tc.bank_days) for s in range(self.n)}
+        self.vacations: dict[int, list[tuple[datetime, datetime]]] = {s: [] for s in range(self.n)}
+        self.current_claims: dict[int, SignedFile] = {}
+        self.timed_out: dict[int, tuple[int, int, datetime, datetime]] = {}  # round -> against, by, deadline, time
+        self.forced_outcome: Outcome | None = None
+        self.claims_by_round: dict[int, dict[int, SignedFile]] = {}
         self.own: dict[int, bytes] = {}  # per-game seeds of the seats this process plays
         self.duties: dict[int, Duty] = self._compute_duties()
 
@@ -217,7 +232,7 @@ class Match:
 
         None once the game is over: the per-game seeds published for the audit open every card."""
         out: set[CardRef] = set()
-        if self.state.is_terminal():
+        if self.over():
             return out
         for ref, who in (visibility if visibility is not None else self.state.visibility()).items():
             if who == seat:
@@ -264,7 +279,7 @@ class Match:
                 stepping = True
         if stepping or self.round == 1:
             return duties
-        if self.state.is_terminal():
+        if self.over():
             for s in range(self.n):
                 if s not in self.seeds:
                     duty(s).seed = True
@@ -293,9 +308,34 @@ class Match:
                                 "(a bug in the rules or the engine)")
         return duties
 
+    def over(self) -> bool:
+        """The game has ended: by its rules, or by a timeout the time control settles."""
+        return self.forced_outcome is not None or self.state.is_terminal()
+
+    def outcome(self) -> Outcome | None:
+        return self.forced_outcome or self.state.outcome()
+
+    def describe_outcome(self) -> str:
+        return self.named(self.outcome().describe(self.names()))
+
+    # -- the clock ----------------------------------------------------------------------------
+    def deadline(self, seat: int) -> datetime | None:
+        """When ``seat``'s part of the open round is due (None if it owes nothing)."""
+        duty = self.duties.get(seat)
+        if duty is None or seat in self.current:
+            return None
+        allowance = self.tc.per_move + max(self.bank[seat], timedelta(0)) if duty.needs_human else self.tc.forced
+        return paused_deadline(self.opened_at, allowance, self.vacations[seat])
+
+    def deadlines(self) -> dict[int, datetime]:
+        return {s: d for s in sorted(self.duties) if (d := self.deadline(s)) is not None}
+
+    def overdue(self, now: datetime) -> list[int]:
+        return [s for s, d in self.deadlines().items() if now > d]
+
     @property
     def finished(self) -> bool:
-        return self.state.is_terminal() and len(self.seeds) == self.n and not self.current
+        return self.over() and len(self.seeds) == self.n and not self.current
 
     # -- settling: chance and reveals -------------------------------------------------------
     def _settle(self) -> None:
@@ -334,10 +374,12 @@ class Match:
         raise DuelmailError("reveals never settle (a bug in the rules)")
 
     # -- applying a file --------------------------------------------------------------------
-    def apply(self, f: SignedFile, where: str, strict: bool = True) -> list[Event]:
-        """Check ``f`` completely and apply it. Raises ``FileRefused``/``Duplicate``; see the class note."""
+    def apply(self, f: SignedFile, where: str, strict: bool = True, now: datetime | None = None) -> list[Event]:
+        """Check ``f`` completely and apply it. Raises ``FileRefused``/``Duplicate``; see the class note.
+
+        ``now`` is the receiver's clock: a file signed further in the future than clocks drift is refused."""
         c = f.content
-        seat = c.get("seat", -1) if f.kind == "turn" else c.get("creator", -1)
+        seat = c.get("seat", -1) if f.kind != "genesis" else c.get("creator", -1)
         rnd = f.round
 
         def refuse(msg: str, rule: str) -> FileRefused:
@@ -354,6 +396,13 @@ class Match:
         if not f.verify(self.cards[seat]):
             raise refuse(f"signature does not verify with {self.cards[seat].name}'s key "
                          f"({self.cards[seat].fingerprint})", "P-signature")
+        if f.kind == "claim":
+            return self._apply_claim(f, where, seat, refuse, now)
+        if rnd < self.round and rnd in self.timed_out and self.timed_out[rnd][0] == seat:
+            against, by, due, when = self.timed_out[rnd]
+            raise refuse(f"seat {seat} ({self.cards[seat].name}) ran out of time in round {rnd}: the deadline was "
+                         f"{due.isoformat()} and {self.cards[by].name} claimed the timeout at {when.isoformat()}; "
+                         "a move after a valid claim does not count", "P-timeout")
         if rnd < self.round:
             old = self.rounds[rnd].get(seat)
             if old is not None and old.file_hash == f.file_hash:
@@ -378,8 +427,8 @@ class Match:
         if duty is None:
             waiting = ", ".join(f"seat {s}" for s in sorted(self.duties)) or "nobody"
             raise refuse(f"seat {seat} is not awaited in round {rnd} (awaited: {waiting})", "P-turn")
-        t = parse_time(c["time"], where)
-        self.last_time = max(self.last_time, t) if self.last_time else t
+        t = self._check_time(c["time"], where, refuse, now)
+        due = self.deadline(seat)
         try:
             events = self._apply_body(f, seat, duty, strict)
         except (CryptoError, IllegalMove, NotationError) as e:
@@ -387,10 +436,70 @@ class Match:
             raise refuse(str(e), rule) from None
         except CheatDetected as e:
             raise refuse(f"CHEAT: {e}", e.rule) from None
+        self.last_time = max(self.last_time, t) if self.last_time else t
+        if duty.needs_human:  # the move's clock: time past days_per_move comes out of the bank
+            used = time_used(self.opened_at, t, self.vacations[seat])
+            self.bank[seat] += timedelta(hours=self.tc.extra_hours_per_move) - max(used - self.tc.per_move,
+                                                                                    timedelta(0))
+        if due is not None and t > due:
+            events.append(Event(rnd, seat, f"{self.cards[seat].name} moved after the deadline ({due.isoformat()}); "
+                                "no timeout had been claimed"))
+            self.events.append(events[-1])
         self.current[seat] = f
         if set(self.current) >= set(self.duties):
             self._close_round()
         return events
+
+    def _check_time(self, text: str, where: str, refuse, now: datetime | None) -> datetime:
+        t = parse_time(text, where)
+        if t < self.opened_at - FUTURE_TOLERANCE:
+            raise refuse(f"signed at {t.isoformat()}, before round {self.round} opened ({self.opened_at.isoformat()})",
+                         "P-time")
+        if now is not None and t > now + FUTURE_TOLERANCE:
+            raise refuse(f"signed at {t.isoformat()}, in the future (it is {now.isoformat()} here)", "P-time")
+        return t
+
+    def _apply_claim(self, f: SignedFile, where: str, seat: int, refuse, now: datetime | None) -> list[Event]:
+        """A timeout claim: ``seat`` says seat ``against`` let its deadline pass in the open round."""
+        c = f.content
+        if c["game"] != self.gid:
+            raise refuse(f"a claim in game {c['game'][:12]}, not in this game {self.gid[:12]}", "P-game")
+        if not 0 <= seat < self.n or not f.verify(self.cards[seat]):
+            raise refuse("claim signature does not verify with the claimant's key", "P-signature")
+        if f.round != self.round or c["prev"] != self.prev:
+            raise refuse(f"a claim must name the open round ({self.round}) and its 'prev'", "P-round")
+        if seat in self.current_claims:
+            if self.current_claims[seat].file_hash == f.file_hash:
+                raise Duplicate(f"{where}: this claim is already in the log")
+            raise refuse(f"EQUIVOCATION: seat {seat} signed two different claims in round {self.round}",
+                         "P-equivocation")
+        against = c["against"]
+        due = self.deadline(against) if 0 <= against < self.n else None
+        if due is None or against == seat:
+            raise refuse(f"seat {against} owes nothing in round {self.round}: there is no deadline to claim",
+                         "P-timeout")
+        t = self._check_time(c["time"], where, refuse, now)
+        if t <= due:
+            raise refuse(f"too early: {self.cards[against].name}'s deadline is {due.isoformat()}, the claim was "
+                         f"signed at {t.isoformat()}", "P-timeout")
+        duty = self.duties[against]
+        default = self.state.default_action(against) if duty.decide and not self.over() else None
+        if default is not None:
+            self.state.apply(against, default)
+            text = f"{self.cards[seat].name} claimed {self.cards[against].name}'s timeout: the default answer " \
+                   f"'{default}' is played"
+        else:
+            winners = tuple(s for s in range(self.n) if s != against)
+            self.forced_outcome = Outcome(winners, f"{self.cards[against].name} ran out of time (deadline "
+                                          f"{due.isoformat()}, claimed by {self.cards[seat].name})")
+            text = f"{self.cards[seat].name} claimed {self.cards[against].name}'s timeout: the game is forfeit"
+        self.timed_out[self.round] = (against, seat, due, t)
+        self.current_claims[seat] = f
+        self.last_time = max(self.last_time, t) if self.last_time else t
+        event = Event(self.round, seat, text)
+        self.events.append(event)
+        self._close_round()
+        return [event]
 
     def _apply_body(self, f: SignedFile, seat: int, duty: Duty, strict: bool) -> list[Event]:
         c = f.content
@@ -436,6 +545,18 @@ class Match:
                 raise CryptoError(f"key for {ref}: seat {seat} has not locked deck {ref.deck} yet")
             self.book.record_key(ref.deck, seat, ref.index, key, f"key for {ref}")
             refs.append(ref)
+        if "vacation" in c:
+            v = c["vacation"]
+            if not isinstance(v, dict) or not isinstance(v.get("start"), str):
+                raise IllegalMove("P-vacation", "'vacation' needs 'start' (a time) and 'days'")
+            try:
+                self.vacations[seat].append(check_vacation(
+                    self.vacations[seat], parse_time(v["start"], "vacation"), v.get("days"),
+                    self.tc.vacation_days_per_year, parse_time(c["time"], "time")))
+            except DuelmailError as e:
+                raise IllegalMove("P-vacation", str(e)) from None
+            events.append(Event(rnd, seat, f"{self.cards[seat].name} takes {v.get('days')} days of vacation from "
+                                f"{v['start']}"))
         # sealed choices: commitments to new ones and a memo for their author; openings whenever wanted
         opens = self._record_sealed(c, seat, rnd, actions)
         # actions, with reveals settled (and openings applied) before each
@@ -458,7 +579,7 @@ class Match:
             raise IllegalMove("P-open", f"opens {', '.join(sorted(opens))} before the rules ask for it")
         # the per-game seed, for the audit, once the game is over
         if "seed" in c:
-            if not self.state.is_terminal():
+            if not self.over():
                 raise CheatDetected(seat, "P-seed", "published the per-game seed before the game ended")
             seed = b64d(c["seed"], "seed")
             if len(seed) != 32:
@@ -468,12 +589,12 @@ class Match:
             raise IllegalMove("P-seed", "the game is over: the file must publish the per-game seed")
         if strict and duty.decide and not c["actions"]:
             raise IllegalMove("P-turn", f"seat {seat} is awaited for a decision and the file has no action")
-        if strict and not self.state.is_terminal() and seat in self.state.deciders() and self.ready(seat) \
+        if strict and not self.over() and seat in self.state.deciders() and self.ready(seat) \
                 and (duty.decide or actions):
             raise IllegalMove("P-turn", f"the file stops in the middle of seat {seat}'s turn: the rules still "
                               f"wait for: {self.state.prompt(seat)}")
         post = self.state.visibility()
-        for ref in refs if not self.state.is_terminal() else ():  # at the end every card opens anyway
+        for ref in refs if not self.over() else ():  # at the end every card opens anyway
             if not (_shown_to_other(pre.get(ref), seat) or _shown_to_other(post.get(ref), seat)):
                 raise CheatDetected(seat, "P-peek", f"published its key for {ref}, which the rules show to "
                                     "nobody else (an early peek at a locked card)")
@@ -562,12 +683,16 @@ class Match:
         return self.cards[seat].name if 0 <= seat < self.n else f"seat {seat}"
 
     def _close_round(self) -> None:
-        self.prev = round_hash(self.round, self.prev, self.current)
+        self.prev = round_hash(self.round, self.prev, self.current, self.current_claims)
+        times = [parse_time(f.content["time"], "log") for f in [*self.current.values(), *self.current_claims.values()]]
+        self.opened_at = max([self.opened_at, *times])
         self.rounds.append(self.current)
+        self.claims_by_round[self.round] = self.current_claims
         self.current = {}
+        self.current_claims = {}
         self.round += 1
         self._settle()
-        if self.state.is_terminal() and len(self.seeds) == self.n:
+        if self.over() and len(self.seeds) == self.n:
             from duelmail.engine.audit import audit_match
 
             self.audit = audit_match(self)
@@ -589,6 +714,11 @@ class Match:
         twin.faces = dict(self.faces)
         twin.seeds = dict(self.seeds)
         twin.commitments = dict(self.commitments)
+        twin.bank = dict(self.bank)
+        twin.vacations = {k: list(v) for k, v in self.vacations.items()}
+        twin.current_claims = dict(self.current_claims)
+        twin.timed_out = dict(self.timed_out)
+        twin.claims_by_round = dict(self.claims_by_round)
         twin.opened = dict(self.opened)
         twin.memos = {k: list(v) for k, v in self.memos.items()}
         twin.events = list(self.events)
@@ -598,12 +728,14 @@ class Match:
         return twin
 
     def compose(self, seat: int, identity: Identity, actions: Iterable[str], now: datetime,
-                strict: bool = True) -> SignedFile:
-        """This seat's file for the open round: its actions plus every decision-free part."""
-        return self._compose(seat, identity, actions, now)[0]
+                extra: dict | None = None) -> SignedFile:
+        """This seat's file for the open round: its actions plus every decision-free part.
 
-    def _compose(self, seat: int, identity: Identity, actions: Iterable[str], now: datetime
-                 ) -> tuple[SignedFile, Match]:
+        ``extra`` adds fields of the sender's own (a ``vacation`` announcement)."""
+        return self._compose(seat, identity, actions, now, extra)[0]
+
+    def _compose(self, seat: int, identity: Identity, actions: Iterable[str], now: datetime,
+                 extra: dict | None = None) -> tuple[SignedFile, Match]:
         """The file, and a twin of this match with it applied (leniently: the file may be partial)."""
         if seat not in self.duties:
             raise DuelmailError(f"seat {seat} ({self.cards[seat].name}) is not awaited in round {self.round}")
@@ -623,6 +755,7 @@ class Match:
             "duelmail": 1, "kind": "turn", "game": self.gid, "round": self.round, "prev": self.prev,
             "seat": seat, "time": now.isoformat(timespec="seconds"),
             "actions": ([JOIN] if duty.join else []) + public,
+            **(extra or {}),
         }
         seed = self.own[seat]
         if secret:
@@ -650,7 +783,7 @@ class Match:
             trial.own = self.own
             f = SignedFile.sign(content, identity)
             trial.apply(f, "(your new file)", strict=False)
-            if trial.state.is_terminal() and "seed" not in content:
+            if trial.over() and "seed" not in content:
                 content["seed"] = b64e(self.own[seat])  # the game is over: open everything for the audit
                 continue
             to_open = [lb for lb in trial.state.openings().get(seat, ()) if (seat, lb) not in trial.opened]
@@ -672,9 +805,7 @@ class Match:
     def draft(self, seat: int, identity: Identity, actions: Iterable[str] = (),
               now: datetime | None = None) -> Match:
         """The match as it will stand once this seat's decision-free parts (and ``actions``) are applied."""
-        from duelmail.protocol.identity import now_utc
-
-        return self._compose(seat, identity, actions, now or now_utc())[1]
+        return self._compose(seat, identity, actions, now or max(self.opened_at, self.last_time))[1]
 
 
 def _shown_to_other(who: int | None, seat: int) -> bool:

@@ -207,6 +207,10 @@ class GameState(ABC):
     def public_faces(self) -> Mapping[CardRef, Card]:
         """Every ref revealed so far."""
 
+    def default_action(self, seat: int) -> Action | None:
+        """The answer played for ``seat`` when it lets a deadline pass (None: the seat forfeits)."""
+        return None
+
     def openings(self) -> Mapping[int, tuple[str, ...]]:
         """Sealed choices the rules need opened now: seat -> labels (decision-free for that seat)."""
         return {}

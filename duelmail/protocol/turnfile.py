@@ -137,7 +137,7 @@ def parse_toml(text: str, where: str) -> SignedFile:
         content = plain(data)
     except CanonicalError as e:
         raise FormatError(f"{where}: {e}") from None
-    if content.get("kind") not in ("genesis", "turn"):
+    if content.get("kind") not in ("genesis", "turn", "claim"):
         raise FormatError(f"{where}: unknown kind {content.get('kind')!r}")
     _require(content, where)
     return SignedFile(content, b64d(sig, f"{where} signature"))
@@ -153,8 +153,9 @@ def _require(c: dict, where: str) -> None:
                          ("seats", list), ("options", dict), ("nonce", str)]:
             need(key, typ)
     else:
-        for key, typ in [("game", str), ("round", int), ("prev", str), ("seat", int), ("time", str),
-                         ("actions", list)]:
+        fields = [("game", str), ("round", int), ("prev", str), ("seat", int), ("time", str)]
+        fields.append(("actions", list) if c["kind"] == "turn" else ("against", int))
+        for key, typ in fields:
             need(key, typ)
         if c["round"] < 1 or c["seat"] < 0:
             raise FormatError(f"{where}: round must be >= 1 and seat >= 0")

@@ -18,15 +18,20 @@ from duelmail.util.fs import atomic_write
 if TYPE_CHECKING:
     from duelmail.engine.match import Match
 
-TURN_NAME = re.compile(r"r(\d{4,})-s(\d+)\.toml")
+TURN_NAME = re.compile(r"r(\d{4,})-s(\d+)(-claim)?\.toml")
 
 
 def file_name(f: SignedFile) -> str:
-    return "genesis.toml" if f.kind == "genesis" else f"r{f.round:04d}-s{f.seat}.toml"
+    if f.kind == "genesis":
+        return "genesis.toml"
+    return f"r{f.round:04d}-s{f.seat}{'-claim' if f.kind == 'claim' else ''}.toml"
 
 
 def header_for(match: Match | None, f: SignedFile, events=()) -> list[str]:
     """The comment lines a person reads at the top of a file (not signed; for humans only)."""
+    if f.kind == "claim":
+        return [f"duelmail: timeout claim in game {f.game[:12]}, round {f.round}, by seat {f.seat} against seat "
+                f"{f.content['against']}", "check and apply it: duelmail receive THIS-FILE"]
     if f.kind == "genesis":
         c = f.content
         seats = ", ".join(f"{i}: {s['name']} <{s['email']}>" for i, s in enumerate(c["seats"]))
@@ -40,8 +45,8 @@ def header_for(match: Match | None, f: SignedFile, events=()) -> list[str]:
     if match is not None:
         if match.finished:
             lines.append("the game is over and audited")
-        elif match.state.is_terminal():
-            lines.append("game over: " + match.named(match.state.outcome().describe(match.names())))
+        elif match.over():
+            lines.append("game over: " + match.describe_outcome())
         else:
             lines.append("now awaited: " + awaited_text(match))
     lines.append("check and apply it: duelmail receive THIS-FILE")
@@ -74,9 +79,16 @@ def read_files(path: Path, archive_only: bool = False) -> list[tuple[str, Signed
     return out
 
 
-def fold(files: list[tuple[str, SignedFile]], strict: bool = True) -> Match:
-    """Fold files (in any order) into a match: genesis first, then by round and seat."""
+def fold(files: list[tuple[str, SignedFile]], strict: bool = True, now=None) -> Match:
+    """Fold files (in any order) into a match: genesis first, then round by round.
+
+    The result depends on the set of files, not on the order they arrived in. Within a round, a
+    timeout claim is weighed before the claimed seat's move: a move signed by its deadline voids
+    the claim; otherwise the claim stands and a late move is void. ``match.void`` lists the files
+    set aside, with the reason; ``match.applied`` holds the hashes of the files that count."""
     from duelmail.engine.match import Duplicate, Match
+    from duelmail.engine.match import parse_time as _time
+    from duelmail.errors import FileRefused
 
     geneses = [(w, f) for w, f in files if f.kind == "genesis"]
     if not geneses:
@@ -86,12 +98,33 @@ def fold(files: list[tuple[str, SignedFile]], strict: bool = True) -> Match:
         raise DuelmailError(f"files of {len(ids)} different games mixed together: {sorted(i[:12] for i in ids)}")
     where, genesis = geneses[0]
     match = Match(genesis, where)
-    turns = sorted(((w, f) for w, f in files if f.kind == "turn"), key=lambda wf: (wf[1].round, wf[1].seat))
-    for w, f in turns:
+    match.applied = {genesis.file_hash}
+    match.void = {}
+    rest = sorted(((w, f) for w, f in files if f.kind != "genesis"),
+                  key=lambda wf: (wf[1].round, wf[1].kind != "claim", wf[1].seat))
+    for w, f in rest:
+        if f.kind == "claim" and f.round == match.round:
+            against = f.content["against"]
+            answer = next((g for _, g in rest if g.kind == "turn" and g.round == f.round and g.seat == against),
+                          None)
+            due = match.deadline(against)
+            if answer is not None and due is not None and _time(answer.content["time"], w) <= due:
+                match.void[f.file_hash] = (w, f"{match.cards[against].name}'s move was signed by the deadline "
+                                              f"({due.isoformat()}): the timeout claim does not stand")
+                continue
         try:
-            match.apply(f, w, strict=strict)
+            match.apply(f, w, strict=strict, now=now)
         except Duplicate:
             continue
+        except FileRefused as e:
+            if e.rule == "P-timeout" and f.kind == "turn":
+                match.void[f.file_hash] = (w, str(e))
+                continue
+            if f.kind == "claim" and f.round < match.round and match.round - 1 in match.timed_out:
+                match.void[f.file_hash] = (w, "another claim settled this round first")
+                continue
+            raise
+        match.applied.add(f.file_hash)
     return match
 
 

@@ -229,3 +229,50 @@ def test_demo_plays_verifies_and_is_reproducible(tmp_path):
         outs.append(result.output.replace(str(tmp_path / name), "DIR"))
     assert outs[0] == outs[1]
     assert "archive: DIR/homes/alice/games/warlords-" in outs[0]
+
+
+def test_deadlines_reminders_and_timeout_claims(tmp_path):
+    from datetime import datetime, timedelta
+
+    from freezegun import freeze_time
+
+    with freeze_time("2026-11-21 12:00:00") as clock:
+        t = Table(tmp_path)
+        t.play_turns(3)
+        st = t.status(t.alice)
+        late_seat = next(iter(st["awaited"]))
+        sleeper, claimant = (t.alice, t.bob) if late_seat == "0" else (t.bob, t.alice)
+        due = datetime.fromisoformat(st["awaited"][late_seat]["deadline"])
+        clock.move_to(due - timedelta(hours=2))
+        assert "reminder: due soon" in dm(sleeper, "status") and "2h 0m left" in dm(sleeper, "status")
+        clock.move_to(due - timedelta(seconds=1))
+        assert "too early" in dm(claimant, "claim", code=1)
+        clock.move_to(due + timedelta(seconds=1))
+        assert "overdue by 1s" in dm(claimant, "status") and "duelmail claim" in dm(claimant, "status")
+        out = dm(claimant, "claim", "--out", str(t.out))
+        assert "ran out of time" in out or "forfeit" in out
+        assert t.status(claimant)["over"]
+        # the sleeper wakes up and moves without having seen the claim: the claimant's home refuses it
+        before = set(t.out.iterdir())
+        dm(sleeper, "play", "--bot", "heuristic", "--out", str(t.out))
+        (late,) = sorted(set(t.out.iterdir()) - before - {p for p in t.out.iterdir() if "claim" in p.name})
+        refusal = dm(claimant, "receive", str(late), code=1)
+        assert "[P-timeout]" in refusal and "ran out of time" in refusal
+        # and the sleeper's home, given the claim, settles the same way: its late move is void
+        claim_file = next(p for p in t.out.iterdir() if "claim" in p.name)
+        dm(sleeper, "receive", str(claim_file))
+        assert t.status(sleeper)["over"] and t.status(sleeper)["result"] == t.status(claimant)["result"]
+
+
+def test_status_all_lists_games_soonest_deadline_first(tmp_path):
+    a = Table(tmp_path / "one")
+    b = Table(tmp_path / "two")
+    for src in (b.alice,):
+        for folder in (src / "games").iterdir():
+            shutil.copytree(folder, a.alice / "games" / folder.name)
+    out = dm(a.alice, "status", "--all")
+    lines = [line for line in out.splitlines() if "round" in line]
+    assert len(lines) == 2 and all("due 20" in line for line in lines)
+    rows = json.loads(dm(a.alice, "status", "--all", "--json"))
+    dues = [min(x["deadline"] for x in r["awaited"].values() if x["deadline"]) for r in rows]
+    assert dues == sorted(dues)

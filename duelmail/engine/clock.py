@@ -1,0 +1,104 @@
+"""Time control: deadlines from the signed times in the log, banks, increments and vacations.
+
+Every figure comes from the files themselves (each file's signed ``time``); the receiver's own
+clock is used only to say how much time is left and to refuse files from the future.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from duelmail.errors import DuelmailError
+
+FUTURE_TOLERANCE = timedelta(hours=1)  # clocks disagree a little; a file from further ahead is refused
+
+
+class TimeControlError(DuelmailError, ValueError):
+    """A time control or vacation that does not make sense."""
+
+
+@dataclass(frozen=True)
+class TimeControl:
+    """How long each seat has. Days and hours may be fractional in spirit, but are whole numbers on file."""
+
+    days_per_move: int = 3
+    extra_hours_per_move: int = 0  # added to the bank after every move (a Fischer increment)
+    bank_days: int = 0  # a reserve spent when a move takes longer than days_per_move
+    forced_answer_hours: int = 24  # for a file with no decision in it (key shares, reveals, openings)
+    reminder_hours: int = 24  # status flags a deadline this close
+    vacation_days_per_year: int = 14
+    on_timeout: str = "forfeit"  # the outcome a valid timeout claim brings
+
+    FIELDS = ("days_per_move", "extra_hours_per_move", "bank_days", "forced_answer_hours", "reminder_hours",
+              "vacation_days_per_year")
+
+    @classmethod
+    def from_dict(cls, d: dict | None, where: str = "time_control") -> TimeControl:
+        d = dict(d or {})
+        unknown = set(d) - set(cls.FIELDS) - {"on_timeout"}
+        if unknown:
+            raise TimeControlError(f"{where}: unknown time control {sorted(unknown)} (known: {', '.join(cls.FIELDS)})")
+        for k in cls.FIELDS:
+            if k in d and (not isinstance(d[k], int) or isinstance(d[k], bool) or d[k] < 0):
+                raise TimeControlError(f"{where}: {k} must be a whole number >= 0, not {d[k]!r}")
+        if d.get("days_per_move", 1) == 0 and d.get("bank_days", 0) == 0:
+            raise TimeControlError(f"{where}: a move needs some time: days_per_move or bank_days above 0")
+        if d.get("on_timeout", "forfeit") != "forfeit":
+            raise TimeControlError(f"{where}: on_timeout can only be 'forfeit' (the default answer applies first)")
+        return cls(**d)
+
+    def to_dict(self) -> dict:
+        return {k: getattr(self, k) for k in self.FIELDS}
+
+    @property
+    def per_move(self) -> timedelta:
+        return timedelta(days=self.days_per_move)
+
+    @property
+    def forced(self) -> timedelta:
+        return timedelta(hours=self.forced_answer_hours)
+
+
+def paused_deadline(start: datetime, allowance: timedelta, vacations: Iterable[tuple[datetime, datetime]]) -> datetime:
+    """``start + allowance``, with the clock stopped during every vacation."""
+    t, left = start, allowance
+    for v_start, v_end in sorted(vacations):
+        if v_end <= t:
+            continue
+        if v_start >= t + left:
+            break
+        if v_start > t:
+            left -= v_start - t
+        t = v_end
+    return t + left
+
+
+def time_used(start: datetime, end: datetime, vacations: Iterable[tuple[datetime, datetime]]) -> timedelta:
+    """Clock time between ``start`` and ``end``, not counting vacations."""
+    used = end - start
+    for v_start, v_end in vacations:
+        lo, hi = max(start, v_start), min(end, v_end)
+        if hi > lo:
+            used -= hi - lo
+    return max(used, timedelta(0))
+
+
+def check_vacation(existing: list[tuple[datetime, datetime]], start: datetime, days: int, allowance: int,
+                   sent: datetime) -> tuple[datetime, datetime]:
+    """A new vacation, checked: whole days, announced before it starts, within the yearly allowance."""
+    if not isinstance(days, int) or isinstance(days, bool) or days < 1:
+        raise TimeControlError(f"a vacation is one or more whole days, not {days!r}")
+    if start < sent:
+        raise TimeControlError(f"a vacation must be announced before it starts ({start.isoformat()} is before "
+                               f"the file's time {sent.isoformat()})")
+    end = start + timedelta(days=days)
+    if any(s < end and start < e for s, e in existing):
+        raise TimeControlError("a vacation may not overlap another")
+    year = start.year
+    taken = sum((e - s).days for s, e in existing if s.year == year)
+    if taken + days > allowance:
+        raise TimeControlError(f"{days} vacation days would make {taken + days} in {year}; "
+                               f"the allowance is {allowance}")
+    return start, end

@@ -1,0 +1,192 @@
+"""Time control: deadlines, banks, increments, vacations and timeout claims, at every boundary."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta, timezone
+
+import pytest
+from helpers import Players
+
+from duelmail.engine.clock import TimeControl, TimeControlError, check_vacation, paused_deadline, time_used
+from duelmail.engine.match import Match
+from duelmail.errors import FileRefused
+from duelmail.protocol.turnfile import SignedFile
+from duelmail.transport.archive import fold
+
+SEC = timedelta(seconds=1)
+DAY = timedelta(days=1)
+
+
+def game(seed=1, **tc) -> Players:
+    p = Players(n=2, seed=seed)
+    if tc:  # rebuild the genesis with this time control
+        from duelmail.app import genesis_content
+
+        content = genesis_content("highcard", [i.card for i in p.ids], 0, {}, p.clock, b"tc" * 8,
+                                  {"days_per_move": 3, "forced_answer_hours": 24, **tc})
+        p.genesis = SignedFile.sign(content, p.ids[0])
+        p.matches = [Match(p.genesis) for _ in p.ids]
+        for s, m in enumerate(p.matches):
+            m.attach(s, p.ids[s])
+        p.files = [p.genesis]
+    return p
+
+
+def to_decision(p: Players) -> int:
+    p.run(until=lambda m: any(d.decide for d in m.duties.values()))
+    return next(s for s, d in p.match.duties.items() if d.decide)
+
+
+def claim(p: Players, by: int, against: int, when: datetime) -> SignedFile:
+    m = p.match
+    return SignedFile.sign({"duelmail": 1, "kind": "claim", "game": m.gid, "round": m.round, "prev": m.prev,
+                            "seat": by, "time": when.isoformat(), "against": against}, p.ids[by])
+
+
+def move_at(p: Players, seat: int, when: datetime, actions=None) -> SignedFile:
+    p.clock = when - timedelta(minutes=5)  # the next tick signs at ``when``
+    return p.compose(seat, actions)
+
+
+def test_claim_one_second_early_is_refused_and_one_second_late_wins():
+    p = game()
+    x = to_decision(p)
+    due = p.match.deadline(x)
+    assert due == p.match.opened_at + 3 * DAY
+    with pytest.raises(FileRefused) as info:
+        p.fresh().apply(claim(p, 1 - x, x, due), "early.toml")
+    assert info.value.rule == "P-timeout" and "too early" in str(info.value) and due.isoformat() in str(info.value)
+    m = p.fresh()
+    m.apply(claim(p, 1 - x, x, due + SEC), "claim.toml")
+    assert m.over() and m.outcome().winners == (1 - x,) and "ran out of time" in m.describe_outcome()
+
+
+def test_forced_answers_have_the_short_deadline():
+    p = game()
+    p.run(until=lambda m: m.duties and not any(d.needs_human for d in m.duties.values()))
+    seat = sorted(p.match.duties)[0]
+    assert p.match.deadline(seat) == p.match.opened_at + timedelta(hours=24)
+
+
+def test_move_after_a_valid_claim_is_refused_with_the_reason():
+    p = game()
+    x = to_decision(p)
+    due = p.match.deadline(x)
+    late = move_at(p, x, due + 2 * SEC)
+    m = p.fresh()
+    m.apply(claim(p, 1 - x, x, due + SEC), "claim.toml")
+    with pytest.raises(FileRefused) as info:
+        m.apply(late, "late.toml")
+    assert info.value.rule == "P-timeout" and "ran out of time" in str(info.value)
+
+
+def test_late_move_without_a_claim_counts():
+    p = game()
+    x = to_decision(p)
+    late = move_at(p, x, p.match.deadline(x) + DAY)
+    m = p.fresh()
+    m.apply(late, "late.toml")
+    assert any("after the deadline" in e.text for e in m.events)
+
+
+@pytest.mark.parametrize("order", ["claim first", "move first"])
+def test_claim_and_late_move_settle_alike_in_any_order(order):
+    p = game()
+    x = to_decision(p)
+    due = p.match.deadline(x)
+    files = [("late.toml", move_at(p, x, due + 5 * SEC)), ("claim.toml", claim(p, 1 - x, x, due + SEC))]
+    if order == "claim first":
+        files.reverse()
+    m = fold([("genesis.toml", p.genesis), *((f"f{i}", f) for i, f in enumerate(p.files[1:])), *files])
+    assert m.over() and m.outcome().winners == (1 - x,)
+    assert [w for w, _ in m.void.values()] == ["late.toml"]
+
+
+def test_move_signed_in_time_beats_a_claim_that_arrives_first():
+    p = game()
+    x = to_decision(p)
+    due = p.match.deadline(x)
+    timely = move_at(p, x, due - SEC)  # signed in time, delivered late
+    m = fold([("genesis.toml", p.genesis), *((f"f{i}", f) for i, f in enumerate(p.files[1:])),
+              ("claim.toml", claim(p, 1 - x, x, due + DAY)), ("move.toml", timely)])
+    assert not m.forced_outcome and [w for w, _ in m.void.values()] == ["claim.toml"]
+
+
+def test_bank_absorbs_a_slow_move_and_increment_refills_it():
+    p = game(bank_days=2, extra_hours_per_move=6)
+    x = to_decision(p)
+    opened = p.match.opened_at
+    assert p.match.deadline(x) == opened + 5 * DAY  # 3 days a move + 2 in the bank
+    p.deliver(move_at(p, x, opened + 4 * DAY))  # one day over: the bank pays it, then gains 6 hours
+    assert p.match.bank[x] == DAY + timedelta(hours=6)
+
+
+def test_vacation_crossing_a_deadline_stops_the_clock():
+    p = game(vacation_days_per_year=10)
+    x = to_decision(p)
+    opened = p.match.opened_at
+    m = p.fresh()
+    m.vacations[x] = [check_vacation([], opened + 2 * DAY, 4, 10, opened)]
+    due = m.deadline(x)
+    assert due == opened + 7 * DAY  # 2 days, 4 paused, 1 more
+    for when, ok in ((opened + 3 * DAY + SEC, False), (due, False), (due + SEC, True)):
+        twin = p.fresh()
+        twin.vacations[x] = list(m.vacations[x])
+        if ok:
+            twin.apply(claim(p, 1 - x, x, when), "c.toml")
+            assert twin.over()
+        else:
+            with pytest.raises(FileRefused, match="too early"):
+                twin.apply(claim(p, 1 - x, x, when), "c.toml")
+
+
+def test_vacation_announced_in_a_file_and_its_allowance():
+    p = game(vacation_days_per_year=5)
+    x = to_decision(p)
+    start = p.match.opened_at + DAY
+    f = move_at(p, x, p.match.opened_at + timedelta(hours=1))
+    content = {**f.content, "vacation": {"start": start.isoformat(), "days": 3}}
+    m = p.fresh()
+    m.apply(SignedFile.sign(content, p.ids[x]), "v.toml")
+    assert m.vacations[x] == [(start, start + 3 * DAY)]
+    too_long = {**f.content, "vacation": {"start": start.isoformat(), "days": 6}}
+    with pytest.raises(FileRefused) as info:
+        p.fresh().apply(SignedFile.sign(too_long, p.ids[x]), "v.toml")
+    assert info.value.rule == "P-vacation" and "allowance is 5" in str(info.value)
+    backdated = {**f.content, "vacation": {"start": (p.match.opened_at - DAY).isoformat(), "days": 1}}
+    with pytest.raises(FileRefused, match="before it starts"):
+        p.fresh().apply(SignedFile.sign(backdated, p.ids[x]), "v.toml")
+
+
+def test_clocks_in_different_time_zones_compare_as_instants():
+    p = game()
+    x = to_decision(p)
+    due = p.match.deadline(x)
+    tokyo, new_york = timezone(timedelta(hours=9)), timezone(timedelta(hours=-5))
+    with pytest.raises(FileRefused, match="too early"):
+        p.fresh().apply(claim(p, 1 - x, x, (due - SEC).astimezone(tokyo)), "c.toml")
+    m = p.fresh()
+    m.apply(claim(p, 1 - x, x, (due + SEC).astimezone(new_york)), "c.toml")
+    assert m.over()
+
+
+def test_file_from_the_future_is_refused():
+    p = game()
+    x = to_decision(p)
+    f = move_at(p, x, p.match.opened_at + DAY)
+    with pytest.raises(FileRefused) as info:
+        p.fresh().apply(f, "future.toml", now=p.match.opened_at + timedelta(hours=2))
+    assert info.value.rule == "P-time" and "future" in str(info.value)
+
+
+def test_clock_arithmetic():
+    t0 = datetime(2026, 1, 1, tzinfo=UTC)
+    vac = [(t0 + DAY, t0 + 3 * DAY)]
+    assert paused_deadline(t0, 2 * DAY, vac) == t0 + 4 * DAY
+    assert paused_deadline(t0, DAY / 2, vac) == t0 + DAY / 2  # ends before the vacation
+    assert paused_deadline(t0 + 2 * DAY, DAY, vac) == t0 + 4 * DAY  # starts inside it
+    assert time_used(t0, t0 + 4 * DAY, vac) == 2 * DAY
+    with pytest.raises(TimeControlError, match="overlap"):
+        check_vacation(vac, t0 + 2 * DAY, 1, 30, t0)
+    with pytest.raises(TimeControlError, match="unknown time control"):
+        TimeControl.from_dict({"days": 3})
