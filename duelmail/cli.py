@@ -522,7 +522,9 @@ def play(ctx, moves, game, bot, seed, out, vacation):
         game = moves.pop()  # 'duelmail play MOVE... GAME': a game id (or folder name) last
     ident, folder, match, seat = _open(ctx, game)
     if seat is None or seat not in match.duties:
-        raise click.ClickException(f"game {match.gid[:12]}: nothing is awaited from you in round {match.round}")
+        mine = sorted(p for p in folder.path.glob(f"r*-s{seat}.toml")) if seat is not None else []
+        last = f"; your last file is {mine[-1]} (send it again if it did not go out)" if mine else ""
+        raise click.ClickException(f"game {match.gid[:12]}: nothing is awaited from you in round {match.round}{last}")
     actions = _pending(folder) + [_resolve(match, seat, ident, m) for m in moves]
     if bot:
         b = match.game.bots.get(bot)

@@ -1,0 +1,260 @@
+"""A cheating-bot harness: play a game honestly up to a point, let one seat cheat, and record
+when and how the honest seats catch it (on arrival, at a reveal, at the audit, or by a timeout).
+
+Every cheat here works at the protocol level, so it applies to every game; games add their own
+(a face-down card that breaks its rules, a false instant-win claim) through ``GAME_CHEATS``.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import timedelta
+
+from duelmail.crypto import deck as sra
+from duelmail.crypto import group
+from duelmail.engine.match import Match
+from duelmail.engine.selfplay import SelfPlay
+from duelmail.errors import CheatDetected, DuelmailError, FileRefused
+from duelmail.games.cards import CardRef
+from duelmail.protocol.turnfile import SignedFile
+
+
+@dataclass
+class Caught:
+    cheat: str
+    game: str
+    when: str  # "on arrival", "at a reveal", "at the audit", "by a timeout claim", or "NOT CAUGHT"
+    rule: str
+    round: int | None
+    seat: int | None
+    detail: str
+
+    @property
+    def caught(self) -> bool:
+        return self.when != "NOT CAUGHT"
+
+
+class Skip(DuelmailError):
+    """This cheat has no opportunity in this game (e.g. no sealed choices)."""
+
+
+def _refusal(cheat: str, game: str, e: FileRefused) -> Caught:
+    return Caught(cheat, game, "on arrival", e.rule or "?", e.round, e.seat, str(e))
+
+
+def _resign(f: SignedFile, identity, **changes) -> SignedFile:
+    content = copy.deepcopy(f.content)
+    content.update(changes)
+    return SignedFile.sign(content, identity)
+
+
+def _deliver_or_catch(sp: SelfPlay, f: SignedFile, cheat: str, then_play: bool = False) -> Caught:
+    """Deliver a cheating file to a fresh fold (an honest receiver); a refusal is a catch.
+
+    If it is accepted, either play on to the end (``then_play``) or report it as not caught."""
+    try:
+        sp.fresh().apply(f, f"r{f.round:04d}-s{f.seat}.toml")
+    except FileRefused as e:
+        return _refusal(cheat, sp.match.game.spec.id, e)
+    sp.deliver(f)
+    if then_play:
+        return _finish(sp, cheat)
+    return Caught(cheat, sp.match.game.spec.id, "NOT CAUGHT", "", f.round, f.seat, "accepted on arrival")
+
+
+def _until_file_with(sp: SelfPlay, pred: Callable[[SignedFile], bool], limit: int = 2000) -> tuple[int, SignedFile]:
+    """Play honestly until the next file some awaited seat would send satisfies ``pred``; return it unsent."""
+    for _ in range(limit):
+        if sp.match.over():
+            break
+        for seat in sorted(sp.match.duties):
+            f = sp.compose(seat)
+            if pred(f):
+                return seat, f
+            sp.deliver(f)
+    raise Skip("no opportunity for this cheat in this game")
+
+
+def _finish(sp: SelfPlay, cheat: str) -> Caught:
+    """Play on honestly to the end; report how the cheat surfaced (or that it did not)."""
+    game = sp.match.game.spec.id
+    try:
+        sp.run(limit=20_000)
+    except FileRefused as e:
+        return Caught(cheat, game, "at a reveal" if e.rule in ("P-card",) else "on arrival", e.rule or "?",
+                      e.round, e.seat, str(e))
+    except CheatDetected as e:
+        return Caught(cheat, game, "at a reveal", e.rule, e.round, e.seat, str(e))
+    m = sp.match
+    for v in m.violations:
+        return Caught(cheat, game, "at a reveal", v.rule, None, v.seat, v.message)
+    if m.audit is not None and not m.audit.ok:
+        seat, rule, msg = m.audit.cheats[0]
+        return Caught(cheat, game, "at the audit", rule, None, seat, msg)
+    return Caught(cheat, game, "NOT CAUGHT", "", None, None, "the game ended and the audit passed")
+
+
+# -- the cheats ------------------------------------------------------------------------------------
+def flipped_byte(sp: SelfPlay) -> Caught:
+    seat, f = _until_file_with(sp, lambda f: f.round > 3)
+    sig = bytearray(f.signature)
+    sig[5] ^= 0x40
+    return _deliver_or_catch(sp, SignedFile(f.content, bytes(sig)), "forged signature")
+
+
+def altered_file(sp: SelfPlay) -> Caught:
+    seat, f = _until_file_with(sp, lambda f: f.round > 3)
+    content = copy.deepcopy(f.content)
+    content["time"] = (content["time"][:-6] + "+01:00")
+    return _deliver_or_catch(sp, SignedFile(content, f.signature), "altered file")
+
+
+def wrong_key_signature(sp: SelfPlay) -> Caught:
+    seat, f = _until_file_with(sp, lambda f: f.round > 3)
+    return _deliver_or_catch(sp, _resign(f, sp.ids[(seat + 1) % len(sp.ids)]), "signed with another seat's key")
+
+
+def equivocation(sp: SelfPlay) -> Caught:
+    seat, f = _until_file_with(sp, lambda f: f.round > 3)
+    sp.deliver(f)
+    twin = _resign(f, sp.ids[seat], time=f.content["time"][:-6] + "+00:30")
+    try:
+        sp.fresh().apply(twin, "twin.toml")
+    except FileRefused as e:
+        return _refusal("equivocation", sp.match.game.spec.id, e)
+    return Caught("equivocation", sp.match.game.spec.id, "NOT CAUGHT", "", None, None, "second file accepted")
+
+
+def out_of_turn(sp: SelfPlay) -> Caught:
+    seat, f = _until_file_with(sp, lambda f: f.round > 3 and len(sp.match.duties) == 1)
+    other = next(s for s in range(len(sp.ids)) if s not in sp.match.duties)
+    return _deliver_or_catch(sp, _resign(f, sp.ids[other], seat=other, keys={}), "move out of turn")
+
+
+def from_another_game(sp: SelfPlay) -> Caught:
+    other = SelfPlay(sp.match.game.spec.id, n=len(sp.ids), seed=999, options=dict(sp.match.options))
+    seat, f = _until_file_with(other, lambda f: f.round > 3)
+    return _deliver_or_catch(sp, f, "file from another game")
+
+
+def wrong_key_share(sp: SelfPlay) -> Caught:
+    seat, f = _until_file_with(sp, lambda f: bool(f.content.get("keys")))
+    keys = dict(f.content["keys"])
+    keys[sorted(keys)[0]] = sra.encode_scalars([group.scalar_from_int(424242)])
+    return _deliver_or_catch(sp, _resign(f, sp.ids[seat], keys=keys), "wrong key share")
+
+
+def withheld_key_share(sp: SelfPlay) -> Caught:
+    def blocking(f: SignedFile) -> bool:
+        duty = sp.match.duties.get(f.seat)
+        return bool(duty and duty.shares and f.content.get("keys"))
+
+    seat, f = _until_file_with(sp, blocking)
+    content = {k: v for k, v in f.content.items() if k != "keys"}
+    return _deliver_or_catch(sp, SignedFile.sign(content, sp.ids[seat]), "withheld key share")
+
+
+def early_peek(sp: SelfPlay) -> Caught:
+    seat, f = _until_file_with(sp, lambda f: bool(f.content.get("keys")) and f.round > 4)
+    m: Match = sp.matches[seat]
+    vis = m.state.visibility()
+    hidden = next((CardRef(d.id, j) for d in m.book.decks.values() if seat in d.commits
+                   for j in reversed(range(d.n)) if CardRef(d.id, j) not in vis  # deep in a pile
+                   and j not in d.keys.get(seat, {})), None)
+    if hidden is None:
+        raise Skip("no locked card to peek at")
+    keys = {**f.content["keys"], str(hidden): sra.encode_scalars([m.own_key(seat, hidden)])}
+    return _deliver_or_catch(sp, _resign(f, sp.ids[seat], keys=dict(sorted(keys.items()))), "early peek")
+
+
+def _forge_pass(sp: SelfPlay, mutate, cheat: str) -> Caught:
+    seat, f = _until_file_with(sp, lambda f: bool(f.content.get("deck")) and f.round > 1)
+    content = copy.deepcopy(f.content)
+    deck_id = sorted(content["deck"])[0]
+    pts = sra.decode_points(content["deck"][deck_id]["points"], None, "pass")
+    content["deck"][deck_id]["points"] = sra.encode_points(mutate(pts))
+    return _deliver_or_catch(sp, SignedFile.sign(content, sp.ids[seat]), cheat, then_play=True)
+
+
+def shuffle_drops_a_card(sp: SelfPlay) -> Caught:
+    return _forge_pass(sp, lambda pts: pts[:-1], "shuffle drops a card")
+
+
+def shuffle_duplicates_a_card(sp: SelfPlay) -> Caught:
+    return _forge_pass(sp, lambda pts: [pts[0], pts[0], *pts[2:]], "shuffle duplicates a card")
+
+
+def withheld_audit_seed(sp: SelfPlay) -> Caught:
+    sp.run(until=lambda m: m.over() and m.duties and all(d.seed for d in m.duties.values()))
+    m = sp.match
+    cheater = sorted(m.duties)[0]
+    due = m.deadline(cheater)
+    claimant = next(s for s in range(len(sp.ids)) if s != cheater)
+    claim = SignedFile.sign({"duelmail": 1, "kind": "claim", "game": m.gid, "round": m.round, "prev": m.prev,
+                             "seat": claimant, "time": (due + timedelta(seconds=1)).isoformat(),
+                             "against": cheater}, sp.ids[claimant])
+    sp.deliver(claim)
+    if sp.match.outcome() and cheater not in sp.match.outcome().winners:
+        return Caught("withheld audit seed", m.game.spec.id, "by a timeout claim", "P-timeout", claim.round,
+                      cheater, sp.match.describe_outcome())
+    return Caught("withheld audit seed", m.game.spec.id, "NOT CAUGHT", "", None, None, "")
+
+
+COMMON_CHEATS: dict[str, Callable[[SelfPlay], Caught]] = {
+    "forged signature (flipped byte)": flipped_byte,
+    "altered file": altered_file,
+    "signed with another seat's key": wrong_key_signature,
+    "file from another game": from_another_game,
+    "equivocation": equivocation,
+    "move out of turn": out_of_turn,
+    "wrong key share": wrong_key_share,
+    "withheld key share": withheld_key_share,
+    "early peek at a locked card": early_peek,
+    "shuffle drops a card": shuffle_drops_a_card,
+    "shuffle duplicates a card": shuffle_duplicates_a_card,
+    "withheld audit seed": withheld_audit_seed,
+}
+
+def face_down_lie(sp: SelfPlay) -> Caught:
+    """Warlords: play a card that is no King, Queen or Jack face down as a Warlord (W-7, W-30)."""
+    for _ in range(400):
+        m = sp.match
+        deciding = [s for s, d in m.duties.items() if d.decide]
+        if deciding and m.state.phase == 0:
+            seat = deciding[0]
+            mine = sp.matches[seat]
+            known = mine.draft(seat, sp.ids[seat]).known(seat)
+            fakes = [r for r in mine.state.hands[seat] if known.get(r) and known[r].rank < 11]
+            if fakes and not mine.state.warlords[seat]:
+                f = sp.compose(seat, [f"warlord {fakes[0]}", "end"])
+                return _deliver_or_catch(sp, f, "face-down card that breaks its rules", then_play=True)
+        if m.over():
+            break
+        sp.step()
+    raise Skip("no chance to lie about a face-down Warlord")
+
+
+GAME_CHEATS: dict[str, dict[str, Callable[[SelfPlay], Caught]]] = {
+    "warlords": {"face-down card that breaks its rules": face_down_lie},
+}
+"""Game-specific cheats: game id -> name -> cheat. Games add theirs here."""
+
+
+def run_cheat(game: str, name: str, cheat: Callable[[SelfPlay], Caught], seed: int = 0, players: int = 2) -> Caught:
+    sp = SelfPlay(game, n=players, seed=seed)
+    try:
+        result = cheat(sp)
+    except Skip as e:
+        return Caught(name, game, "n/a", "", None, None, str(e))
+    result.cheat, result.game = name, game
+    return result
+
+
+def cheat_table(games: list[str], seed: int = 0) -> list[Caught]:
+    rows = []
+    for game in games:
+        for name, cheat in {**COMMON_CHEATS, **GAME_CHEATS.get(game, {})}.items():
+            rows.append(run_cheat(game, name, cheat, seed))
+    return rows

@@ -1,0 +1,63 @@
+"""Run the duelmail CLI, and SIGKILL it at the N-th occurrence of a point inside its file writes.
+
+Usage: python killer.py POINT N duelmail-args...   POINT is one of
+  write    half-way through writing a temporary file
+  replace  just before the temporary file replaces the real one
+  after    just after the replace, before anything else is written
+"""
+
+import os
+import signal
+import sys
+
+point, nth, args = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
+seen = 0
+
+
+def maybe_die(here: str) -> None:
+    global seen
+    if here == point:
+        seen += 1
+        if seen == nth:
+            os.kill(os.getpid(), signal.SIGKILL)
+
+
+real_fdopen, real_replace = os.fdopen, os.replace
+
+
+class HalfWriter:
+    def __init__(self, fh):
+        self.fh = fh
+
+    def write(self, data):
+        if point == "write" and seen + 1 == nth:
+            self.fh.write(data[: len(data) // 2])
+            self.fh.flush()
+        maybe_die("write")
+        return self.fh.write(data)
+
+    def __getattr__(self, name):
+        return getattr(self.fh, name)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return self.fh.__exit__(*exc)
+
+
+def fdopen(fd, *a, **kw):
+    return HalfWriter(real_fdopen(fd, *a, **kw))
+
+
+def replace(src, dst):
+    maybe_die("replace")
+    real_replace(src, dst)
+    maybe_die("after")
+
+
+os.fdopen, os.replace = fdopen, replace
+from duelmail.cli import main  # noqa: E402
+
+sys.argv = ["duelmail", *args]
+main()

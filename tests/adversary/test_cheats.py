@@ -1,0 +1,23 @@
+"""Every cheat the protocol must catch is caught, and the catch names the rule (and, on arrival,
+the round and the seat). The table these tests check is the one docs/adversaries.md reports."""
+
+from __future__ import annotations
+
+import pytest
+
+from duelmail.adversary import COMMON_CHEATS, GAME_CHEATS, run_cheat
+
+CASES = [(game, name) for game in ("warlords",) for name in {**COMMON_CHEATS, **GAME_CHEATS.get(game, {})}]
+
+
+@pytest.mark.parametrize(("game", "name"), CASES)
+def test_cheat_is_caught(game, name):
+    cheat = {**COMMON_CHEATS, **GAME_CHEATS.get(game, {})}[name]
+    result = run_cheat(game, name, cheat, seed=3)
+    assert result.caught and result.when != "n/a", result
+    assert result.rule
+    if result.when == "on arrival":
+        assert result.round is not None and result.seat is not None
+        assert f"round {result.round}" in result.detail and f"seat {result.seat}" in result.detail
+    if result.when in ("at the audit", "by a timeout claim") or name == "face-down card that breaks its rules":
+        assert result.seat is not None and result.seat >= 0
