@@ -39,8 +39,8 @@ def main(games: int = 500, players: int = 2) -> dict:
     files = sum(r[0] for r in results)
     decisions = sum(r[1] for r in results)
     kinds = sum((r[2] for r in results), Counter())
-    play = files - kinds["set-up pass"] - kinds["audit seed"] - 1 * games  # genesis
-    play_dec = decisions - games * players  # genesis and acceptances
+    play = files - kinds["set-up pass"] - kinds["audit seed"] - games * players  # genesis and acceptances
+    play_dec = decisions - games * players
     out = {
         "games": games, "players": players, "files": files, "decisions": decisions,
         "ratio": files / decisions, "ratio_in_play": play / play_dec, "kinds": dict(kinds),

@@ -24,10 +24,11 @@ cheating file is refused by `duelmail receive` with the rule, round and seat; no
 TAIL = """
 Notes
 
-- **Shuffle duplicates a card**: without zero-knowledge proofs (issue 10) a forged pass is only
-  visible when a card decrypts to no card. That happens at the first reveal or draw of a damaged
-  position (`P-card`, seat not yet known), and otherwise at the audit, which recomputes every pass
-  from the published seeds and names the seat (`P-audit-pass`).
+- **Forged passes** (a card dropped, duplicated or substituted, an off-subgroup point, a proof copied
+  from another game): every shuffle, lock and unify pass carries a zero-knowledge proof
+  (docs/proofs.md) bound to the game, round, seat, deck and pass, so a forged pass is refused on
+  arrival, naming the seat. The end-of-game audit still recomputes every pass from the published
+  seeds, as a second line (tests/engine/test_match.py checks it on files whose proofs were skipped).
 - **Withheld audit seed**: a seat that will not publish its per-game seed at the end lets its
   forced-answer deadline pass. The other seat's signed timeout claim then makes it forfeit,
   whatever the board said.

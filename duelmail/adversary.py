@@ -186,13 +186,41 @@ def shuffle_duplicates_a_card(sp: SelfPlay) -> Caught:
     return _forge_pass(sp, lambda pts: [pts[0], pts[0], *pts[2:]], "shuffle duplicates a card")
 
 
+def shuffle_substitutes_a_card(sp: SelfPlay) -> Caught:
+    def substitute(pts):
+        m = sp.match
+        deck = next(iter(m.book.decks.values()))
+        return [sra.card_point(m.gid, deck.base, 0), *pts[1:]]
+
+    return _forge_pass(sp, substitute, "shuffle substitutes a card")
+
+
+SMALL_ORDER = bytes.fromhex("ecffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f")  # y = -1, order 2
+
+
+def off_subgroup_point(sp: SelfPlay) -> Caught:
+    return _forge_pass(sp, lambda pts: [SMALL_ORDER, *pts[1:]], "off-subgroup point in a pass")
+
+
+def proof_from_another_game(sp: SelfPlay) -> Caught:
+    other = SelfPlay(sp.match.game.spec.id, n=len(sp.ids), seed=999, options=dict(sp.match.options))
+    _, theirs = _until_file_with(other, lambda f: bool(f.content.get("deck")) and f.round > 1)
+    seat, f = _until_file_with(sp, lambda f: bool(f.content.get("deck")) and f.round > 1)
+    content = copy.deepcopy(f.content)
+    for deck_id, table in content["deck"].items():
+        if deck_id in theirs.content["deck"]:
+            table["proof"] = theirs.content["deck"][deck_id]["proof"]
+    return _deliver_or_catch(sp, SignedFile.sign(content, sp.ids[seat]), "proof copied from another game",
+                             then_play=True)
+
+
 def withheld_audit_seed(sp: SelfPlay) -> Caught:
     sp.run(until=lambda m: m.over() and m.duties and all(d.seed for d in m.duties.values()))
     m = sp.match
     cheater = sorted(m.duties)[0]
     due = m.deadline(cheater)
     claimant = next(s for s in range(len(sp.ids)) if s != cheater)
-    claim = SignedFile.sign({"duelmail": 1, "kind": "claim", "game": m.gid, "round": m.round, "prev": m.prev,
+    claim = SignedFile.sign({"duelmail": 1, "kind": "claim", "game": m.game_ref, "round": m.round, "prev": m.prev,
                              "seat": claimant, "time": (due + timedelta(seconds=1)).isoformat(),
                              "against": cheater}, sp.ids[claimant])
     sp.deliver(claim)
@@ -214,6 +242,9 @@ COMMON_CHEATS: dict[str, Callable[[SelfPlay], Caught]] = {
     "early peek at a locked card": early_peek,
     "shuffle drops a card": shuffle_drops_a_card,
     "shuffle duplicates a card": shuffle_duplicates_a_card,
+    "shuffle substitutes a card": shuffle_substitutes_a_card,
+    "off-subgroup point in a pass": off_subgroup_point,
+    "proof copied from another game": proof_from_another_game,
     "withheld audit seed": withheld_audit_seed,
 }
 

@@ -106,7 +106,7 @@ def write_claim(folder: GameFolder, match: Match, seat: int | None, identity: Id
     if not overdue:
         dues = ", ".join(f"{match.cards[s].name} {d.isoformat()}" for s, d in match.deadlines().items() if s != seat)
         raise DuelmailError(f"too early: nobody else is past a deadline (deadlines: {dues or 'none'})")
-    content = {"duelmail": 1, "kind": "claim", "game": match.gid, "round": match.round, "prev": match.prev,
+    content = {"duelmail": 1, "kind": "claim", "game": match.game_ref, "round": match.round, "prev": match.prev,
                "seat": seat, "time": now.isoformat(timespec="seconds"), "against": overdue[0]}
     f = SignedFile.sign(content, identity)
     events = match.apply(f, "(your claim)", now=now)
@@ -168,7 +168,7 @@ def receive(home: Home, identity: Identity | None, paths: Sequence[Path], now: d
         except (OSError, UnicodeDecodeError) as e:
             raise FileRefused(str(p), f"cannot read it ({e})", rule="P-format") from None
         incoming += [(str(p), f) for f in parse_any(text, str(p))]
-    incoming.sort(key=lambda wf: (wf[1].game, wf[1].round, wf[1].kind != "claim", wf[1].seat))
+    incoming.sort(key=lambda wf: (wf[1].game[:16], wf[1].round, wf[1].kind != "claim", wf[1].seat))
     out: list[Received] = []
     for where, f in incoming:
         folder = game_folder_for(home, identity, f, where)

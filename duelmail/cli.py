@@ -575,7 +575,7 @@ def _resolve(match, seat, ident, text: str) -> str:
             raise DuelmailError(f"move {text!r}: you see no {card} on your side ('duelmail show' lists your cards)")
         raise DuelmailError(f"move {text!r}: {card} could be {', '.join(map(str, refs))}; name one of them")
 
-    return re.sub(r"(?<![#\w])(?:10|[2-9JQKAT])[SHDC](?![\w#])|(?<![#\w])X[RB](?![\w#])", swap, text)
+    return re.sub(r"(?<![#\w=])(?:10|[2-9JQKAT])[SHDC](?![\w#])|(?<![#\w=])X[RB](?![\w#])", swap, text)
 
 
 def _say_awaited(match, seat) -> None:
@@ -686,3 +686,8 @@ def demo(game, seed, players, options, out, quiet):
     click.echo(f"archive: {res.archive}")
     click.echo("VERIFIED" if res.verdict.ok else "NOT VERIFIED")
     sys.exit(0 if res.verdict.ok else 1)
+
+
+from duelmail.cli_replay import replay  # noqa: E402  (a command of its own module)
+
+main.add_command(replay)

@@ -1,8 +1,9 @@
 """Regenerate the example archives from fixed seeds: python examples/make_examples.py
 
 - warlords-game/: a whole two-player game of Warlords between heuristic bots, audited.
-- warlords-cheat/: a game in which bob plays a 7 face down as a Warlord; the reveal or the audit
-  catches it and `duelmail verify` names him.
+- warlords-cheat/: a game in which bob plays a card that is no Warlord face down as a Warlord; the
+  reveal or the audit catches it and `duelmail verify` names him.
+- summoner-game/: a whole game of Summoner (the playing card duel) between heuristic bots.
 """
 
 from __future__ import annotations
@@ -21,9 +22,7 @@ def save(sp: SelfPlay, name: str) -> Path:
     if target.exists():
         shutil.rmtree(target)
     folder = GameFolder(target)
-    replay = SelfPlay.__new__(SelfPlay)
     match = sp.fresh()
-    del replay
     for f in sp.files:
         folder.store(f, match if f.kind == "turn" else None)
     return target
@@ -46,6 +45,10 @@ def cheat() -> Path:
     raise RuntimeError("no seed gave bob a chance to cheat")
 
 
+def summoner() -> Path:
+    return save(SelfPlay("summoner", n=2, seed=7).run(), "summoner-game")
+
+
 if __name__ == "__main__":
-    for path in (honest(), cheat()):
+    for path in (honest(), cheat(), summoner()):
         print(f"wrote {path}")

@@ -2,9 +2,13 @@
 
 Each locked deck goes through a list of steps. At set-up, for lockers in shuffle order
 ``o0 .. ok``: ``shuffle`` by o0 .. o(k-1), ``shuffle_lock`` by ok, then ``lock`` by o(k-1) .. o0.
-A reshuffle adds ``unify`` steps first (every locker but o0 swaps its per-position keys on the
-input cards for one uniform scalar; o0 folds that into its shuffle). Cards whose face is public
-enter as fresh card points, with key 1 for every locker.
+A reshuffle adds ``unify`` steps first: every locker, in order, swaps its per-position keys on the
+input cards for one uniform scalar. Cards whose face is public enter as fresh card points, with
+key 1 (commitment G) for every locker.
+
+Every step carries a zero-knowledge proof (``crypto/proofs.py``) checked on arrival against this
+book's own record of each locker's layer commitment, bound to the game, round, seat, deck and
+step index: a forged pass is refused before anything is applied.
 
 Each locker's layer on the deck is tracked as either one uniform scalar or a list of
 per-position keys, so every step is one point multiplication per card with a combined scalar.
@@ -16,7 +20,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from duelmail.crypto import deck as sra
-from duelmail.crypto import group
+from duelmail.crypto import group, proofs
+from duelmail.crypto.encoding import lp
 from duelmail.errors import CheatDetected, CryptoError
 
 ONE = group.scalar_from_int(1)
@@ -56,6 +61,7 @@ class LockedDeck:
     done: int = 0
     commits: dict[int, list[bytes]] = field(default_factory=dict)
     keys: dict[int, dict[int, bytes]] = field(default_factory=dict)
+    layer_commits: dict[int, bytes] = field(default_factory=dict)  # C_s = c_s·G for a uniform layer
 
     @property
     def base(self) -> str:
@@ -74,7 +80,7 @@ class LockedDeck:
 
 def setup_steps(order: Sequence[int], reshuffle: bool = False) -> list[Step]:
     """The steps for lockers in shuffle ``order`` (last one shuffles and locks at once)."""
-    steps = [Step("unify", s) for s in order[1:]] if reshuffle else []
+    steps = [Step("unify", s) for s in order] if reshuffle else []
     steps += [Step("shuffle", s) for s in order[:-1]]
     steps.append(Step("shuffle_lock", order[-1]))
     steps += [Step("lock", s) for s in reversed(order[:-1])]
@@ -158,8 +164,21 @@ class DeckBook:
         return layer
 
     # -- applying published steps ---------------------------------------------------
-    def apply_step(self, deck_id: str, seat: int, op: str, points: list[bytes],
-                   commits: list[bytes] | None) -> None:
+    def step_context(self, deck_id: str, rnd: int, seat: int) -> bytes:
+        """What every proof of the next step is bound to: game, round, seat, deck and step index."""
+        return lp(b"duelmail/pass/v1", self.game_id, rnd, seat, deck_id, self.decks[deck_id].done)
+
+    def layer_commit(self, deck_id: str, seat: int) -> bytes:
+        return self.decks[deck_id].layer_commits.get(seat, proofs.G)
+
+    def old_key_commits(self, deck_id: str, seat: int) -> list[bytes]:
+        """For a unify: this locker's commitment to its key on every input card (G for a face-up card)."""
+        deck = self.decks[deck_id]
+        return [proofs.G if o is None else self.decks[o[0]].commits[seat][o[1]] for o in deck.origin]
+
+    def apply_step(self, deck_id: str, seat: int, op: str, points: list[bytes], commits: list[bytes] | None,
+                   layer: bytes | None = None, proof: str | None = None, rnd: int = 0, check: bool = True) -> None:
+        """Apply a published step; with ``check``, its proof must hold (else a provable cheat)."""
         deck = self.decks[deck_id]
         step = deck.next_step()
         if step is None or step.seat != seat or step.op != op:
@@ -170,9 +189,31 @@ class DeckBook:
         if op in ("shuffle_lock", "lock"):
             if commits is None or len(commits) != deck.n:
                 raise CryptoError(f"deck {deck_id}: {op} must publish {deck.n} key commitments")
-            deck.commits[seat] = commits
         elif commits is not None:
             raise CryptoError(f"deck {deck_id}: {op} publishes no key commitments")
+        if (layer is None) != (op not in ("shuffle", "unify")):
+            raise CryptoError(f"deck {deck_id}: {op} {'must' if op in ('shuffle', 'unify') else 'does not'} "
+                              "publish a layer commitment")
+        if check:
+            if not isinstance(proof, str):
+                raise CryptoError(f"deck {deck_id}: the {op} pass carries no proof")
+            ctx = self.step_context(deck_id, rnd, seat)
+            x, c = deck.points, self.layer_commit(deck_id, seat)
+            if op == "shuffle":
+                ok = proofs.verify_shuffle(x, points, layer, proof, ctx, base=c)
+            elif op == "shuffle_lock":
+                ok = proofs.verify_shuffle_lock(x, points, commits, c, proof, ctx)
+            elif op == "lock":
+                ok = proofs.verify_lock(x, points, commits, c, proof, ctx)
+            else:
+                ok = proofs.verify_unify(x, points, self.old_key_commits(deck_id, seat), layer, proof, ctx)
+            if not ok:
+                raise CheatDetected(seat, "P-proof", f"deck {deck_id}: the proof of the {op} pass does not hold "
+                                    "(a forged pass: a card swapped, dropped, duplicated or keyed off its commitment)")
+        if commits is not None:
+            deck.commits[seat] = commits
+        if layer is not None:
+            deck.layer_commits[seat] = layer
         deck.history.append(deck.points)
         deck.points = points
         deck.done += 1
@@ -215,14 +256,38 @@ class DeckBook:
         return face
 
     # -- a locker's own work ----------------------------------------------------------
-    def compose_step(self, deck_id: str, seat: int, secrets_of: SecretsOf
-                     ) -> tuple[str, list[bytes], list[bytes] | None]:
-        """The output of this seat's next step, computed from its derived secrets."""
+    def compose_step(self, deck_id: str, seat: int, secrets_of: SecretsOf, rnd: int) -> dict[str, str]:
+        """This seat's next step, computed from its derived secrets, with its proof: the file's table."""
         deck = self.decks[deck_id]
         step = deck.next_step()
         assert step is not None and step.seat == seat
         layer = self.layer_for(deck_id, seat, secrets_of)
-        return step.op, *run_step(step.op, deck.points, layer, secrets_of(deck_id, deck.n))
+        mine = secrets_of(deck_id, deck.n)
+        x, c_pub, ctx = deck.points, self.layer_commit(deck_id, seat), self.step_context(deck_id, rnd, seat)
+        out: dict[str, str] = {"op": step.op}
+        if step.op == "shuffle":
+            y, _ = run_step("shuffle", x, layer, mine)
+            big_s = group.point_mul(mine.shuffle_scalar, c_pub)
+            out["layer"] = sra.encode_points([big_s])
+            out["proof"] = proofs.prove_shuffle(x, y, mine.perm, mine.shuffle_scalar, ctx, base=c_pub)
+        elif step.op == "unify":
+            y, _ = run_step("unify", x, layer, mine)
+            u = mine.unify_scalar
+            factors = [group.smul(u, layer.inverse_at(j)) for j in range(deck.n)]
+            big_u = group.base_mul(u)
+            out["layer"] = sra.encode_points([big_u])
+            out["proof"] = proofs.prove_unify(x, y, self.old_key_commits(deck_id, seat), big_u, factors, ctx)
+        else:
+            y, commits = run_step(step.op, x, layer, mine)
+            if step.op == "shuffle_lock":
+                factors = [group.smul(mine.keys[i], layer.inverse_at(mine.perm[i])) for i in range(deck.n)]
+                out["proof"] = proofs.prove_shuffle_lock(x, y, commits, c_pub, mine.perm, factors, ctx)
+            else:
+                factors = [group.smul(mine.keys[j], layer.inverse_at(j)) for j in range(deck.n)]
+                out["proof"] = proofs.prove_lock(x, y, commits, c_pub, factors, ctx)
+            out["commits"] = sra.encode_points(commits)
+        out["points"] = sra.encode_points(y)
+        return out
 
 
 def run_step(op: str, points: list[bytes], layer: Layer, secrets: sra.LockerSecrets

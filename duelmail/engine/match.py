@@ -35,6 +35,7 @@ from duelmail.protocol.identity import Identity, PlayerCard
 from duelmail.protocol.turnfile import SignedFile
 
 JOIN = "join"
+_SECRETS: dict[tuple[bytes, str, int], sra.LockerSecrets] = {}  # a pure function of its key: safe to share
 SEALED = "sealed "
 
 
@@ -89,7 +90,7 @@ def round_hash(rnd: int, prev: str, files: dict[int, SignedFile], claims: dict[i
     body = {"round": rnd, "prev": prev, "files": {str(s): f.file_hash for s, f in sorted(files.items())}}
     if claims:
         body["claims"] = {str(s): f.file_hash for s, f in sorted(claims.items())}
-    return digest(body)
+    return b64e(bytes.fromhex(digest(body)))
 
 
 def parse_time(text: str, where: str) -> datetime:
@@ -148,7 +149,7 @@ class Match:
         for d in self.specs.values():
             self.book.add_fresh(d.id, len(d.faces), d.lockers or tuple(range(self.n)))
         self.round = 1
-        self.prev = self.gid
+        self.prev = b64e(bytes.fromhex(self.gid))  # round 0's hash is the game id
         self.rounds: list[dict[int, SignedFile]] = [{self.creator: genesis}]
         self.current: dict[int, SignedFile] = {}
         self.faces: dict[CardRef, int] = {}  # face index of every ref opened publicly
@@ -172,6 +173,12 @@ class Match:
         self.own: dict[int, bytes] = {}  # per-game seeds of the seats this process plays
         self.duties: dict[int, Duty] = self._compute_duties()
 
+    @property
+    def game_ref(self) -> str:
+        """How turn files name their game: the id's first 16 hex digits. Enough to route a file;
+        the binding is ``prev``, whose chain starts at the full id, and every proof's context."""
+        return self.gid[:16]
+
     # -- knowledge ---------------------------------------------------------------
     def names(self) -> list[str]:
         return [c.name for c in self.cards]
@@ -193,12 +200,13 @@ class Match:
         return None
 
     def _secrets_of(self, seed: bytes) -> Callable[[str, int], sra.LockerSecrets]:
-        cache: dict[str, sra.LockerSecrets] = {}
+        """One locker's derived deck secrets, computed once per process (they only depend on the seed)."""
 
         def get(deck_id: str, n: int) -> sra.LockerSecrets:
-            if deck_id not in cache:
-                cache[deck_id] = sra.LockerSecrets(seed, deck_id, n)
-            return cache[deck_id]
+            key = (seed, deck_id, n)
+            if key not in _SECRETS:
+                _SECRETS[key] = sra.LockerSecrets(seed, deck_id, n)
+            return _SECRETS[key]
 
         return get
 
@@ -389,7 +397,7 @@ class Match:
             if f.game_id == self.gid:
                 raise Duplicate(f"{where}: this game's genesis is already known")
             raise refuse(f"a genesis of another game ({f.game_id[:12]}); this is {self.gid[:12]}", "P-game")
-        if c["game"] != self.gid:
+        if c["game"] != self.game_ref:
             raise refuse(f"a file of game {c['game'][:12]}, not of this game {self.gid[:12]}", "P-game")
         if not 0 <= seat < self.n:
             raise refuse(f"there is no seat {seat} in this {self.n}-seat game", "P-seat")
@@ -462,7 +470,7 @@ class Match:
     def _apply_claim(self, f: SignedFile, where: str, seat: int, refuse, now: datetime | None) -> list[Event]:
         """A timeout claim: ``seat`` says seat ``against`` let its deadline pass in the open round."""
         c = f.content
-        if c["game"] != self.gid:
+        if c["game"] != self.game_ref:
             raise refuse(f"a claim in game {c['game'][:12]}, not in this game {self.gid[:12]}", "P-game")
         if not 0 <= seat < self.n or not f.verify(self.cards[seat]):
             raise refuse("claim signature does not verify with the claimant's key", "P-signature")
@@ -526,7 +534,9 @@ class Match:
             pts = sra.decode_points(p["points"], deck.n, f"deck {deck_id} points")
             commits = sra.decode_points(p["commits"], deck.n, f"deck {deck_id} commits") \
                 if "commits" in p else None
-            self.book.apply_step(deck_id, seat, str(p.get("op")), pts, commits)
+            layer = sra.decode_points(p["layer"], 1, f"deck {deck_id} layer")[0] if "layer" in p else None
+            self.book.apply_step(deck_id, seat, str(p.get("op")), pts, commits, layer, p.get("proof"), rnd,
+                                 check=strict)
             events.append(Event(rnd, seat, f"{self.cards[seat].name}: {p.get('op')} pass on deck {deck_id}"))
         # key shares
         pre = dict(self.state.visibility())
@@ -710,6 +720,7 @@ class Match:
             d.keys = {s: dict(ks) for s, ks in d.keys.items()}
             d.commits = dict(d.commits)
             d.history = list(d.history)
+            d.layer_commits = dict(d.layer_commits)
         twin.current = dict(self.current)
         twin.faces = dict(self.faces)
         twin.seeds = dict(self.seeds)
@@ -752,7 +763,7 @@ class Match:
             else:
                 public.append(text)
         content: dict = {
-            "duelmail": 1, "kind": "turn", "game": self.gid, "round": self.round, "prev": self.prev,
+            "duelmail": 1, "kind": "turn", "game": self.game_ref, "round": self.round, "prev": self.prev,
             "seat": seat, "time": now.isoformat(timespec="seconds"),
             "actions": ([JOIN] if duty.join else []) + public,
             **(extra or {}),
@@ -767,13 +778,8 @@ class Match:
             content["memo"] = seal(memo_key(seed), plain, memo_aad(self.gid, self.round, seat), nonce)
         mine = None
         if duty.steps:
-            deck = {}
-            for deck_id in duty.steps:
-                op, pts, commits = self.book.compose_step(deck_id, seat, secrets)
-                deck[deck_id] = {"op": op, "points": sra.encode_points(pts)}
-                if commits is not None:
-                    deck[deck_id]["commits"] = sra.encode_points(commits)
-            content["deck"] = deck
+            content["deck"] = {deck_id: self.book.compose_step(deck_id, seat, secrets, self.round)
+                               for deck_id in duty.steps}
         # every share owed already; the trial below finds any the actions and reveals add
         keys = {str(ref): sra.encode_scalars([self.own_key(seat, ref)]) for ref in self.owed(seat)}
         for _ in range(64):

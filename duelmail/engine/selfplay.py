@@ -31,7 +31,7 @@ class SelfPlay:
         for s, m in enumerate(self.matches):
             m.attach(s, self.ids[s])
         self.files: list[SignedFile] = [self.genesis]
-        self.decisions = 0
+        self.decisions = 1  # the genesis: choosing to play is a decision
         self.rng = random.Random(seed)
         g = get_game(game)
         self.bots = list(bots) if bots else [g.bots.get("heuristic", RandomBot)() for _ in range(n)]

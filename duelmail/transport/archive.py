@@ -31,7 +31,7 @@ def header_for(match: Match | None, f: SignedFile, events=()) -> list[str]:
     """The comment lines a person reads at the top of a file (not signed; for humans only)."""
     if f.kind == "claim":
         return [f"duelmail: timeout claim in game {f.game[:12]}, round {f.round}, by seat {f.seat} against seat "
-                f"{f.content['against']}", "check and apply it: duelmail receive THIS-FILE"]
+                f"{f.content['against']}"]
     if f.kind == "genesis":
         c = f.content
         seats = ", ".join(f"{i}: {s['name']} <{s['email']}>" for i, s in enumerate(c["seats"]))
@@ -49,7 +49,6 @@ def header_for(match: Match | None, f: SignedFile, events=()) -> list[str]:
             lines.append("game over: " + match.describe_outcome())
         else:
             lines.append("now awaited: " + awaited_text(match))
-    lines.append("check and apply it: duelmail receive THIS-FILE")
     return lines
 
 

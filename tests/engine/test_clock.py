@@ -39,7 +39,7 @@ def to_decision(p: Players) -> int:
 
 def claim(p: Players, by: int, against: int, when: datetime) -> SignedFile:
     m = p.match
-    return SignedFile.sign({"duelmail": 1, "kind": "claim", "game": m.gid, "round": m.round, "prev": m.prev,
+    return SignedFile.sign({"duelmail": 1, "kind": "claim", "game": m.game_ref, "round": m.round, "prev": m.prev,
                             "seat": by, "time": when.isoformat(), "against": against}, p.ids[by])
 
 

@@ -194,21 +194,36 @@ def test_withheld_key_share_is_refused():
     assert "withholds" in str(err)
 
 
-def _forge_deck_step(p: Players, mutate) -> None:
-    """Seat 1 (the cheater) sends its first deck pass with mutated points, signed by itself."""
+def _forged_deck_step(p: Players, mutate) -> SignedFile:
+    """Seat 1 (the cheater) writes its first deck pass with mutated points, signed by itself."""
     f = p.compose(1)
     content = copy.deepcopy(f.content)
     pts = sra.decode_points(content["deck"]["s"]["points"], None, "x")
     content["deck"]["s"]["points"] = sra.encode_points(mutate(pts))
-    p.deliver(SignedFile.sign(content, p.ids[1]))
+    return SignedFile.sign(content, p.ids[1])
+
+
+def _accept_unchecked(p: Players, f: SignedFile) -> None:
+    """Receivers that skip proof checks (as an archive from before proofs would need): defence in depth."""
+    for m in p.matches:
+        m.apply(f, "forged.toml", strict=False)
+    p.files.append(f)
+
+
+def test_forged_shuffle_is_refused_on_arrival_by_its_proof():
+    for mutate in (lambda pts: [pts[0], pts[0], *pts[2:]], lambda pts: [pts[1], pts[0], *pts[2:]],
+                   lambda pts: [group.hash_to_point(b"junk"), *pts[1:]]):
+        p = Players(seed=4)
+        err = refused(p.fresh(), _forged_deck_step(p, mutate), "P-proof")
+        assert "seat 1" in str(err) and "round 1" in str(err) and "proof" in str(err)
 
 
 def test_duplicated_card_in_a_shuffle_is_caught_at_the_audit():
     p = Players(seed=4)
-    _forge_deck_step(p, lambda pts: [pts[0], pts[0], *pts[2:]])
+    _accept_unchecked(p, _forged_deck_step(p, lambda pts: [pts[0], pts[0], *pts[2:]]))
     try:
         p.run()
-    except FileRefused as e:  # the duplicate may also surface when both copies are revealed
+    except (FileRefused, CheatDetected) as e:  # the duplicate may also surface when both copies are revealed
         assert "CHEAT" in str(e) or "no card" in str(e)
         return
     audit = p.match.audit
@@ -219,7 +234,7 @@ def test_duplicated_card_in_a_shuffle_is_caught_at_the_audit():
 def test_card_that_decrypts_to_no_card_is_refused():
     p = Players(seed=4)
     junk = group.hash_to_point(b"junk")
-    _forge_deck_step(p, lambda pts: [junk] * len(pts))
+    _accept_unchecked(p, _forged_deck_step(p, lambda pts: [junk] * len(pts)))
     # whoever first strips the junk (a drawer privately, or everyone at a reveal) is stopped
     with pytest.raises((FileRefused, CheatDetected)) as info:
         p.run()

@@ -114,7 +114,7 @@ def test_committing_to_an_illegal_choice_is_caught_at_the_opening():
         p.deliver(p.compose(s))
     p.run(until=lambda mm: seat in mm.duties and mm.duties[seat].opens)
     honest = p.fresh()
-    opening = {"duelmail": 1, "kind": "turn", "game": honest.gid, "round": honest.round, "prev": honest.prev,
+    opening = {"duelmail": 1, "kind": "turn", "game": honest.game_ref, "round": honest.round, "prev": honest.prev,
                "seat": seat, "time": p.tick().isoformat(), "actions": [],
                "opens": {"bid": {"value": "bid 9", "salt": b64e(commit_salt(seed, "bid", made))}}}
     with pytest.raises(FileRefused) as info:

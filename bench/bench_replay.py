@@ -1,0 +1,151 @@
+"""Replay time: read, fold with a snapshot per round, and write the HTML page, for long real archives.
+
+The target: replaying and rendering a 1,000-round archive to HTML in under 2 s. No Warlords game
+reaches 1,000 rounds (every turn draws a card, so the decks bound a game: six heuristic bots with both
+joker options give about 500 rounds, two bots about 200), so the figure for 1,000 rounds is
+extrapolated from real archives, two ways: proportionally (time per round of the whole game, end-of-game
+audit included, times 1,000) and by a linear fit over prefixes of the game (the audit counted once).
+Both are printed with the parts they are made of: reading the files, the engine's fold alone (which
+verifies every signature, deck pass and key share), the snapshots the replay adds, and the page.
+
+    python bench/bench_replay.py [--cpu]
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import common
+from common import CACHE
+
+CLOCK = time.perf_counter  # wall time; ``--cpu``: process CPU time, steadier on a machine others share
+
+
+def timeit(fn, repeat: int = 3) -> float:
+    """Median time of ``fn()`` in seconds, on ``CLOCK``."""
+    times = []
+    for _ in range(repeat):
+        t = CLOCK()
+        fn()
+        times.append(CLOCK() - t)
+    return sorted(times)[len(times) // 2]
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def two_player_archive() -> Path:
+    """A long two-player game (both joker options), cached like ``common.long_archive``."""
+    from duelmail.engine.selfplay import SelfPlay
+    from duelmail.transport.archive import GameFolder
+
+    target = CACHE / "replay-2p-seed3"
+    if not (target / "genesis.toml").exists():
+        sp = SelfPlay("warlords", n=2, options={"reinforcements": True, "hidden-ally": True}, seed=3).run()
+        folder = GameFolder(target)
+        for f in sp.files:
+            folder.store(f)
+    return target
+
+
+def measure(files, repeat: int = 3) -> dict:
+    from duelmail.replay import build_replay, render_html
+    from duelmail.transport.archive import fold
+
+    replay = build_replay(files)
+    page = render_html(replay)
+    return {
+        "rounds": replay.steps[-1].round, "steps": len(replay.steps), "kb": len(page.encode()) / 1024,
+        "fold": timeit(lambda: fold(files), repeat),
+        "replay": timeit(lambda: build_replay(files), repeat),
+        "html": timeit(lambda: render_html(replay), repeat),
+        "audited": replay.audited,
+    }
+
+
+def report(name: str, path: Path) -> dict:
+    from duelmail.transport.archive import read_files
+
+    read = timeit(lambda: read_files(path), 3)
+    files = read_files(path)
+    m = measure(files)
+    m["read"] = read
+    total = read + m["replay"] + m["html"]
+    m["total"] = total
+    print(f"{name}: {len(files)} files, {m['rounds']} rounds, audited: {m['audited']}")
+    print(f"  read and parse the files        {read * 1000:7.0f} ms")
+    print(f"  engine fold alone (reference)   {m['fold'] * 1000:7.0f} ms")
+    print(f"  fold with a snapshot per round  {m['replay'] * 1000:7.0f} ms  (snapshots add "
+          f"{(m['replay'] - m['fold']) * 1000:.0f} ms)")
+    print(f"  render every view, write page   {m['html'] * 1000:7.0f} ms  ({m['kb']:.0f} KB of HTML)")
+    print(f"  total                           {total * 1000:7.0f} ms  = {total / m['rounds'] * 1000:.2f} ms a round")
+    return m
+
+
+def prefixes(path: Path) -> tuple[float, float]:
+    """Least-squares slope and intercept of read+replay+page time over prefixes of a game (in progress)."""
+    from duelmail.transport.archive import read_files
+
+    files = read_files(path)
+    last = max(f.round for _, f in files)
+    points = []
+    for frac in (0.25, 0.5, 0.75):
+        cut = int(last * frac)
+        part = [(w, f) for w, f in files if f.round <= cut]
+        m = measure(part, repeat=2)
+        t = m["replay"] + m["html"] + len(part) / len(files) * timeit(lambda: read_files(path), 1)
+        points.append((m["rounds"], t))
+        print(f"  prefix of {m['rounds']:4d} rounds (in progress): {t * 1000:6.0f} ms")
+    n = len(points)
+    mx = sum(x for x, _ in points) / n
+    my = sum(y for _, y in points) / n
+    slope = sum((x - mx) * (y - my) for x, y in points) / sum((x - mx) ** 2 for x, _ in points)
+    return slope, my - slope * mx
+
+
+def cold_cli(path: Path) -> tuple[float, float]:
+    """Wall and CPU time of a fresh process: ``duelmail replay PATH --html FILE`` (imports included)."""
+    import resource
+
+    with tempfile.TemporaryDirectory() as tmp:
+        code = "import sys; from duelmail.cli_replay import replay; replay(sys.argv[1:])"
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        t = time.perf_counter()
+        subprocess.run([sys.executable, "-c", code, str(path), "--html", f"{tmp}/r.html"], cwd=ROOT, check=True,
+                       capture_output=True)
+        wall = time.perf_counter() - t
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        return wall, (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+
+
+def main() -> dict:
+    import os
+
+    global CLOCK
+    if "--cpu" in sys.argv:
+        CLOCK = time.process_time
+    load = os.getloadavg()[0]
+    print(f"load average {load:.1f} on {os.cpu_count()} cores (other work on the machine slows every figure); "
+          f"timing {'process CPU time' if CLOCK is time.process_time else 'wall time'}")
+    six = report("six players (common.long_archive)", common.long_archive(500))
+    slope, _ = prefixes(common.long_archive(500))
+    two = report("two players", two_player_archive())
+    cold, cold_cpu = cold_cli(common.long_archive(500))
+    print(f"cold process, duelmail replay --html on the six-player game: {cold * 1000:.0f} ms wall, "
+          f"{cold_cpu * 1000:.0f} ms CPU")
+    print("extrapolated to 1,000 rounds (target: under 2 s):")
+    for name, m in (("six players", six), ("two players", two)):
+        prop = m["total"] / m["rounds"] * 1000
+        engine = (m["read"] + m["fold"]) / m["rounds"] * 1000
+        print(f"  {name}: {prop:.2f} s proportionally (of which reading and the engine's fold {engine:.2f} s, "
+              f"the replay's own work {prop - engine:.2f} s)")
+    fit = six["total"] + slope * (1000 - six["rounds"])
+    print(f"  six players, linear fit over prefixes ({slope * 1000:.2f} ms a round, the audit once): {fit:.2f} s")
+    return {"six": six, "two": two, "slope": slope, "fit": fit, "cold": cold}
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,40 @@
+"""Summoner: a two-player duel of summoned playing cards, life points and jokers (digest: ``seeds/summoner.md``)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from duelmail.games.base import DeckSpec, Game, GameSpec, Option, RandomBot, register
+from duelmail.games.summoner.bots import HeuristicBot
+from duelmail.games.summoner.notation import SummonerAction, parse_action
+from duelmail.games.summoner.rules import DECK, DEFAULT_LIFE, FACES, SummonerState
+
+SPEC = GameSpec(
+    id="summoner",
+    title="Summoner (playing card duel)",
+    rules_version=1,
+    min_players=2,
+    max_players=2,
+    options=(Option("life", DEFAULT_LIFE, "life points each player starts with (S-2)"),),
+    digest="seeds/summoner.md",
+)
+
+
+class SummonerGame(Game):
+    spec = SPEC
+    bots = {"random": RandomBot, "heuristic": HeuristicBot}
+
+    def decks(self, nseats: int, options: Mapping[str, Any]) -> tuple[DeckSpec, ...]:
+        """One shared deck of 110 cards, shuffled and locked by both seats (S-1)."""
+        return (DeckSpec(DECK, FACES),)
+
+    def new_state(self, nseats: int, options: Mapping[str, Any]) -> SummonerState:
+        opts = self.spec.resolve_options(options)
+        return SummonerState(int(opts["life"]))
+
+    def parse_action(self, text: str) -> SummonerAction:
+        return parse_action(text)
+
+
+GAME = register(SummonerGame())

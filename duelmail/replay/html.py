@@ -1,0 +1,140 @@
+"""One self-contained HTML page for a replay: inline CSS, JavaScript and SVG, the steps as JSON.
+
+Python does the game work once: every step's table is rendered by the game's own
+``GameState.render`` for each view (a spectator, each seat, and once audited each seat with
+every face), and the lines are interned so a long game stays small. The page's script draws each
+line, turning card tokens (``QH``, ``10S``, ``XR``) into SVG playing cards and ``[??]`` into a
+card back, so every game is drawn without code of its own.
+
+A game may add a richer view: a function ``html_view(state, seat, known) -> str`` in the game's
+package or its ``render`` module returns an HTML fragment (a battlefield map, say) shown above the
+text table. It must escape whatever it takes from the archive.
+"""
+
+from __future__ import annotations
+
+import html
+import importlib
+import json
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+from duelmail.replay.model import TECHNICAL, Replay, Step
+from duelmail.replay.page import PAGE
+
+HOOK = "html_view"
+
+
+def view_hook(replay: Replay) -> Callable | None:
+    """The game's optional ``html_view`` (in its package, else its ``render`` module)."""
+    module = importlib.import_module(type(replay.match.game).__module__)
+    hook = getattr(module, HOOK, None)
+    if hook is None:
+        try:
+            hook = getattr(importlib.import_module(module.__name__ + ".render"), HOOK, None)
+        except ImportError:
+            hook = None
+    return hook if callable(hook) else None
+
+
+class _Interner:
+    """Strings to small ints: lines of text, whole texts (tuples of line ids), hook fragments."""
+
+    def __init__(self):
+        self.lines: dict[str, int] = {}
+        self.texts: dict[tuple[int, ...], int] = {}
+        self.by_text: dict[str, int] = {}
+        self.frags: dict[str, int] = {}
+
+    def text(self, s: str) -> int:
+        tid = self.by_text.get(s)
+        if tid is None:
+            lines = self.lines
+            key = tuple(lines.setdefault(line, len(lines)) for line in s.split("\n"))
+            tid = self.texts.setdefault(key, len(self.texts))
+            self.by_text[s] = tid
+        return tid
+
+    def frag(self, s: str) -> int:
+        return self.frags.setdefault(s, len(self.frags))
+
+
+def _kind(text: str) -> int:
+    """0: play, 1: protocol bookkeeping, 2: a cheat."""
+    if text.startswith("CHEAT") or "EQUIVOCATION" in text:
+        return 2
+    return 1 if TECHNICAL.search(text) else 0
+
+
+def _summary(replay: Replay, step: Step) -> str:
+    if step.index == 0:
+        return step.events[0].text if step.events else "the game is opened"
+    play = [e.text for e in step.events if _kind(e.text) != 1]
+    if play:
+        cheats = [t for t in play if _kind(t) == 2]
+        return (cheats or play)[0] + (f" (+{len(play) - 1})" if len(play) > 1 else "")
+    return "deck passes and key shares" if step.events else "nothing happened"
+
+
+def page_data(replay: Replay) -> dict:
+    """Everything the page shows, as plain JSON-able data."""
+    m = replay.match
+    hook = view_hook(replay)
+    inter = _Interner()
+    audited = replay.audited
+    n = replay.n
+    steps = []
+    for step in replay.steps:
+        views: dict = {"t": inter.text(replay.render(step, None)),
+                       "s": [inter.text(replay.render(step, s)) for s in range(n)]}
+        if audited:
+            views["a"] = [inter.text(replay.render_all(step, s)) for s in range(n)]
+        if hook is not None:
+            frags = {"t": hook(step.state, None, replay.known(step, None))}
+            for s in range(n):
+                frags[f"s{s}"] = hook(step.state, s, replay.known(step, s))
+                if audited:
+                    frags[f"a{s}"] = hook(step.state, s, replay.all_faces)
+            views["h"] = {k: inter.frag(v) for k, v in frags.items() if v}
+        steps.append({
+            "r": step.round, "p": step.partial, "o": step.over, "w": list(step.awaited),
+            "f": list(step.files), "tm": step.time, "x": _summary(replay, step),
+            "e": [[e.seat, e.text, _kind(e.text)] for e in step.events],
+            "v": views,
+        })
+    word, lines = replay.verdict()
+    cheats = []
+    if m.audit is not None:
+        cheats = [{"seat": s, "rule": r, "message": m.named(t)} for s, r, t in m.audit.cheats]
+    decks = [{"id": d, "cards": [str(c) if c is not None else "??" for c in cards]}
+             for d, cards in replay.deck_orders().items()]
+    return {
+        "title": replay.title, "game": m.game.spec.id, "gid": m.gid, "names": replay.names,
+        "audited": audited, "over": m.over(), "outcome": replay.outcome(),
+        "verdict": {"word": word, "lines": lines, "cheats": cheats, "void": replay.set_aside()},
+        "lines": list(inter.lines), "texts": list(inter.texts), "frags": list(inter.frags),
+        "steps": steps, "decks": decks,
+    }
+
+
+def _script_json(data: dict) -> str:
+    """JSON safe inside a <script> element: no '<', '>' or '&' appears literally."""
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026") \
+        .replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
+
+
+def render_html(replay: Replay) -> str:
+    """The whole page as one string (no network, no external assets)."""
+    data = page_data(replay)
+    names = " vs ".join(replay.names)
+    title = f"{replay.title}: {names} ({replay.match.gid[:12]})"
+    fills = {"TITLE": html.escape(title), "DATA": _script_json(data)}
+    return re.sub(r"\{\{(TITLE|DATA)\}\}", lambda m: fills[m.group(1)], PAGE)  # one pass: fills are not rescanned
+
+
+def write_html(replay: Replay, path: str | Path) -> Path:
+    from duelmail.util.fs import atomic_write
+
+    return atomic_write(Path(path), render_html(replay))

@@ -1,0 +1,305 @@
+"""A replay: the archive folded once, with a snapshot after every closed round.
+
+``build_replay(files)`` folds an archive exactly as ``transport.archive.fold`` does (same order,
+same handling of timeout claims) and, each time a round closes, records a ``Step``: a clone of the
+rules' state, the faces public by then, the events of the round in words, and for every seat the
+refs that seat could open by then (the rules showed the ref to it and every other locker of its deck
+had published a key for it). That costs one state clone and one pass over the visibility per
+round: linear in the archive.
+
+Faces come from two places only. Public faces are public. Private faces are known to nobody but
+their holder until the game is over and every seat has published its per-game seed; then the
+audit recomputes every card (``AuditReport.faces``) and the replay may show each seat's cards as
+that seat saw them, and everything (all hands, every deck's order). Before the audit a replay shows
+public information only, whatever view is asked for.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from duelmail.engine.match import Event, Match
+from duelmail.games.base import GameState
+from duelmail.games.cards import Card, CardRef
+from duelmail.protocol.turnfile import SignedFile
+
+TECHNICAL = re.compile(r"pass on deck|published keys for \d+ card|published the per-game seed for the audit")
+"""Events that are protocol bookkeeping (deck passes, key shares) rather than play."""
+
+REF = re.compile(r"[a-z]+[0-9]*(?:\.[0-9]+)?#[0-9]+")
+"""A card reference in rendered text (``a#3``, ``a.2#17``)."""
+
+SEAT = re.compile(r"\b(seat|Seat) (\d+)\b")
+
+
+@dataclass(frozen=True)
+class Step:
+    """The game as it stood when round ``round`` closed (``round`` 0: just after the genesis).
+
+    ``seen[s]``: every ref seat ``s`` could open by then; ``holding[s]``: the refs the rules show to
+    ``s`` alone right then (its hand, its face-down cards).
+
+    ``partial`` marks a last step for a round still open (some of its files have arrived)."""
+
+    index: int
+    round: int
+    state: GameState
+    public: Mapping[CardRef, Card]
+    seen: tuple[frozenset[CardRef], ...]
+    holding: tuple[tuple[CardRef, ...], ...]
+    events: tuple[Event, ...]
+    awaited: tuple[int, ...]
+    over: bool
+    files: tuple[str, ...] = ()
+    time: str = ""
+    partial: bool = False
+
+    def play_events(self) -> list[Event]:
+        return [e for e in self.events if not TECHNICAL.search(e.text)]
+
+
+@dataclass
+class Replay:
+    """Every step of one archived game, and what may be shown of it."""
+
+    match: Match
+    steps: list[Step]
+    all_faces: dict[CardRef, Card] = field(default_factory=dict)
+    _named: dict[str, str] = field(default_factory=dict, repr=False)
+    _private: dict[int, tuple] = field(default_factory=dict, repr=False)
+
+    # -- what the archive says --------------------------------------------------------------
+    @property
+    def audited(self) -> bool:
+        """The game is over and every seed is published: every card is known to everyone."""
+        return self.match.audit is not None
+
+    @property
+    def names(self) -> list[str]:
+        return self.match.names()
+
+    @property
+    def n(self) -> int:
+        return self.match.n
+
+    @property
+    def title(self) -> str:
+        return self.match.game.spec.title
+
+    def verdict(self) -> tuple[str, list[str]]:
+        """A one-word verdict (PASSED, CHEATING FOUND, IN PROGRESS, AWAITING SEEDS) and the audit's lines."""
+        m = self.match
+        lines = []
+        if m.audit is not None:
+            lines = list(m.audit.lines)
+            word = "PASSED" if m.audit.ok and not m.violations else "CHEATING FOUND"
+        elif m.over():
+            word = "AWAITING SEEDS"
+            lines = ["the audit waits for the per-game seeds of "
+                     + ", ".join(self.names[s] for s in range(m.n) if s not in m.seeds)]
+        else:
+            word = "IN PROGRESS"
+        for v in m.violations:
+            line = f"CHEAT by seat {v.seat} [{v.rule}]: {v.message}"
+            if line not in lines:
+                lines.append(line)
+        return word, [m.named(line) for line in lines]
+
+    def set_aside(self) -> list[str]:
+        """Files the fold set aside (a late move after a timeout claim, a claim a timely move voided), in words."""
+        void = getattr(self.match, "void", {})
+        return [f"{Path(where).name}: {self.match.named(why)}" for where, why in void.values()]
+
+    def outcome(self) -> str:
+        m = self.match
+        return m.describe_outcome() if m.over() else "in progress"
+
+    # -- navigation -----------------------------------------------------------------------------
+    def step_for_round(self, rnd: int) -> int:
+        """Index of the step showing round ``rnd`` closed (the nearest one when rounds are missing)."""
+        for s in self.steps:
+            if s.round >= rnd:
+                return s.index
+        return self.steps[-1].index
+
+    # -- knowledge and rendering ----------------------------------------------------------------
+    def known(self, step: Step, seat: int | None, everything: bool = False) -> Mapping[CardRef, Card]:
+        """Faces shown for ``seat`` at ``step``: public ones, plus (once audited) those that seat could see,
+        or every face with ``everything``. Before the audit: public faces only. Do not change the result."""
+        if not self.audited:
+            return step.public
+        if everything:
+            return self.all_faces
+        if seat is None:
+            return step.public
+        seen = step.seen[seat]
+        private = self._private.get(id(seen))
+        if private is None or private[0] is not seen:
+            faces = self.all_faces
+            private = (seen, {r: faces[r] for r in seen if r in faces})
+            self._private[id(seen)] = private
+        return {**step.public, **private[1]}
+
+    def render(self, step: Step, seat: int | None, everything: bool = False) -> str:
+        """The game's own text table for ``seat`` (None: a spectator), with names for seats."""
+        return self.named(step.state.render(seat, self.known(step, seat, everything)))
+
+    def render_all(self, step: Step, seat: int) -> str:
+        """Once audited: ``seat``'s own table with every face, and any card it holds that the table does not
+        mention (``holds``), so a game whose tables never list a hand still shows it."""
+        text = self.render(step, seat, everything=True)
+        on_view = set(REF.findall(text))
+        faces = self.all_faces
+        rest = [f"{faces.get(r, '[??]')} {r}" for r in step.holding[seat] if str(r) not in on_view]
+        return text + (f"\n{self.names[seat]} holds: {'  '.join(rest)}" if rest else "")
+
+    def named(self, text: str) -> str:
+        """Seat numbers in a rules' text become names: ``seat 1`` -> ``bob``, ``Seat 1`` -> ``Seat 1 (bob)``."""
+        cache = self._named
+        out = []
+        for line in text.split("\n"):
+            done = cache.get(line)
+            if done is None:
+                done = cache[line] = SEAT.sub(self._seat_name, line)
+            out.append(done)
+        return "\n".join(out)
+
+    def _seat_name(self, m: re.Match) -> str:
+        names = self.names
+        s = int(m.group(2))
+        if not 0 <= s < len(names):
+            return m.group(0)
+        return f"{m.group(1)} {s} ({names[s]})" if m.group(1) == "Seat" else names[s]
+
+    def deck_orders(self) -> dict[str, list[Card | None]]:
+        """Every deck's cards in position order, as the audit recomputed them (empty before the audit)."""
+        if not self.audited:
+            return {}
+        out: dict[str, list[Card | None]] = {}
+        for deck_id, deck in self.match.book.decks.items():
+            out[deck_id] = [self.all_faces.get(CardRef(deck_id, i)) for i in range(deck.n)]
+        return out
+
+
+def build_replay(files: list[tuple[str, SignedFile]], strict: bool = True, now=None) -> Replay:
+    """Fold ``files`` (as ``transport.archive.fold`` does) recording a ``Step`` whenever a round closes."""
+    from duelmail.engine.match import Duplicate
+    from duelmail.engine.match import parse_time as _time
+    from duelmail.errors import DuelmailError, FileRefused, GameNotFound
+
+    geneses = [(w, f) for w, f in files if f.kind == "genesis"]
+    if not geneses:
+        raise GameNotFound("no genesis file among " + (", ".join(sorted({w for w, _ in files})) or "no files"))
+    ids = {f.game_id for _, f in geneses}
+    if len(ids) > 1:
+        raise DuelmailError(f"files of {len(ids)} different games mixed together: {sorted(i[:12] for i in ids)}")
+    where, genesis = geneses[0]
+    match = Match(genesis, where)
+    match.applied = {genesis.file_hash}
+    match.void = {}
+    recorder = _Recorder(match)
+    recorder.snap(0, [where], partial=False)
+    names: dict[int, list[str]] = {}
+    rest = sorted(((w, f) for w, f in files if f.kind != "genesis"),
+                  key=lambda wf: (wf[1].round, wf[1].kind != "claim", wf[1].seat))
+    for w, f in rest:
+        if f.kind == "claim" and f.round == match.round:
+            against = f.content["against"]
+            answer = next((g for _, g in rest if g.kind == "turn" and g.round == f.round and g.seat == against),
+                          None)
+            due = match.deadline(against)
+            if answer is not None and due is not None and _time(answer.content["time"], w) <= due:
+                match.void[f.file_hash] = (w, f"{match.cards[against].name}'s move was signed by the deadline "
+                                              f"({due.isoformat()}): the timeout claim does not stand")
+                continue
+        before = match.round
+        try:
+            match.apply(f, w, strict=strict, now=now)
+        except Duplicate:
+            continue
+        except FileRefused as e:
+            if e.rule == "P-timeout" and f.kind == "turn":
+                match.void[f.file_hash] = (w, str(e))
+                continue
+            if f.kind == "claim" and f.round < match.round and match.round - 1 in match.timed_out:
+                match.void[f.file_hash] = (w, "another claim settled this round first")
+                continue
+            raise
+        match.applied.add(f.file_hash)
+        names.setdefault(f.round, []).append(w)
+        for rnd in range(before, match.round):  # a file closes at most its own round
+            recorder.snap(rnd, names.pop(rnd, []), partial=False)
+    if match.current or match.current_claims:
+        recorder.snap(match.round, names.pop(match.round, []), partial=True)
+    replay = Replay(match, recorder.steps)
+    if match.audit is not None:
+        replay.all_faces = {ref: match.card_of(ref, face) for ref, face in match.audit.faces.items()
+                            if face is not None}
+    return replay
+
+
+def load_replay(path: str | Path) -> Replay:
+    """The replay of the archive in a folder (or a single file holding a whole game)."""
+    from duelmail.transport.archive import read_files
+
+    return build_replay(read_files(Path(path)))
+
+
+class _Recorder:
+    """Takes the snapshots: incremental public faces, cumulative per-seat sight, events since the last one."""
+
+    def __init__(self, match: Match):
+        self.match = match
+        self.steps: list[Step] = []
+        self.public: dict[CardRef, Card] = {}
+        self.seen: list[set[CardRef]] = [set() for _ in range(match.n)]
+        self.frozen: list[frozenset[CardRef]] = [frozenset() for _ in range(match.n)]
+        self.nevents = 0
+        self.nfaces = 0
+
+    def snap(self, rnd: int, files: list[str], partial: bool) -> None:
+        m = self.match
+        state = m.state
+        public = self.public
+        public.update(state.public_faces())
+        if len(m.faces) != self.nfaces:
+            for ref, face in m.faces.items():
+                if ref not in public:
+                    public[ref] = m.card_of(ref, face)
+            self.nfaces = len(m.faces)
+        decks = m.book.decks
+        grown = set()
+        holding: list[list[CardRef]] = [[] for _ in range(m.n)]
+        for ref, who in state.visibility().items():
+            if who < 0:
+                continue
+            holding[who].append(ref)
+            if ref in self.seen[who]:
+                continue
+            deck = decks.get(ref.deck)
+            if deck is None or not deck.locked:
+                continue
+            i = ref.index
+            if all(i in deck.keys.get(s, ()) for s in deck.lockers if s != who):
+                self.seen[who].add(ref)
+                grown.add(who)
+        for s in grown:
+            self.frozen[s] = frozenset(self.seen[s])
+        events = [Event(e.round, e.seat, m.named(e.text)) for e in m.events[self.nevents:]]
+        self.nevents = len(m.events)
+        if 0 < rnd < len(m.rounds) and not partial:
+            for seat, f in sorted(m.rounds[rnd].items()):
+                if "seed" in f.content:
+                    events.append(Event(rnd, seat, f"{m.cards[seat].name} published the per-game seed for the audit"))
+        time = ""
+        if rnd and rnd < len(m.rounds) and not partial:
+            times = [f.content.get("time", "") for f in m.rounds[rnd].values()]
+            time = max(times) if times else ""
+        self.steps.append(Step(
+            index=len(self.steps), round=rnd, state=state.clone(), public=dict(public), seen=tuple(self.frozen),
+            holding=tuple(map(tuple, holding)),
+            events=tuple(events), awaited=tuple(sorted(m.duties)), over=m.over(),
+            files=tuple(Path(w).name for w in files), time=time, partial=partial))

@@ -1,0 +1,138 @@
+"""The page in a real headless Chromium (Debian's, driven by Playwright): step controls, keys, the timeline,
+the cards shown at a given round for each view, and a screenshot.
+
+Needs the ``playwright`` package and a Chromium binary (``/usr/bin/chromium``, or $DUELMAIL_CHROMIUM); the
+browser bundled by ``playwright install`` is not used. Outside CI the test is skipped when either is
+missing; in CI (``CI`` set) it fails instead, so a missing install cannot pass unnoticed.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+from replay_archives import GAME, cheat
+
+from duelmail.replay import load_replay, write_html
+
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+        "--disable-sync", "--no-first-run"]
+CARD = re.compile(r"\[\?\?\]|(?<![\w#.])(?:10|[2-9JQKA])[SHDC](?![\w#])|(?<![\w#.])X[RB](?![\w#])")
+
+
+def _missing(why: str):
+    if os.environ.get("CI"):
+        pytest.fail(f"the browser test cannot run in CI: {why}")
+    pytest.skip(why)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        _missing("the playwright package is not installed (pip install playwright)")
+    exe = os.environ.get("DUELMAIL_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+    if not Path(exe).exists():
+        _missing(f"no Chromium at {exe} (apt-get install chromium)")
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=exe, args=ARGS)
+        yield b
+        b.close()
+
+
+def cards_shown(page) -> list[str]:
+    return page.locator("#board svg.card").evaluate_all("els => els.map(e => e.dataset.card)")
+
+
+def expected_cards(text: str) -> list[str]:
+    return ["??" if t == "[??]" else t for t in CARD.findall(text)]
+
+
+def test_step_controls_keys_timeline_and_cards(browser, tmp_path):
+    c = cheat()
+    replay = c.replay
+    n, last = len(replay.steps), replay.steps[-1].round
+    path = write_html(replay, tmp_path / "cheat.html")
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    problems, requests = [], []
+    page.on("pageerror", lambda e: problems.append(str(e)))
+    page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
+    page.on("request", lambda r: requests.append(r.url))
+    page.goto(path.as_uri())
+    label = page.locator("#round-label")
+
+    def at() -> str:
+        return label.inner_text()
+
+    assert at() == f"Start \u00b7 step 1 of {n}"
+    assert page.locator("#verdict").inner_text() == "Audit: CHEATING FOUND"
+    page.click("#next")
+    assert at().startswith("Round 1 ")
+    page.keyboard.press("ArrowRight")
+    assert at().startswith("Round 2 ")
+    page.keyboard.press("ArrowLeft")
+    assert at().startswith("Round 1 ")
+    page.click("#prev")
+    assert at().startswith("Start") and page.locator("#prev").is_disabled()
+    page.keyboard.press("End")
+    assert at().startswith(f"Round {last} ") and page.locator("#next").is_disabled()
+    page.keyboard.press("Home")
+    assert at().startswith("Start")
+
+    step = c.played  # the timeline: the round in which bob plays his false Warlord face down
+    page.click(f"#tl li[data-i='{step.index}']")
+    assert at().startswith(f"Round {step.round} ")
+    assert f"bob plays {c.fake} face down as a Warlord" in page.locator("#event-list").inner_text()
+    table = cards_shown(page)
+    assert table == expected_cards(replay.render(step, None)) == ["??", "??"]  # two face-down Warlords
+    page.click("#views button[data-view='s1']")
+    bob = cards_shown(page)
+    assert bob == expected_cards(replay.render(step, 1))
+    assert bob == ["??", str(c.face), *(str(replay.all_faces[r]) for r in c.hand(1))]
+    page.keyboard.press("1")  # alice's view: her hand, bob's Warlord face down
+    alice = cards_shown(page)
+    assert alice == expected_cards(replay.render(step, 0))
+    assert alice[0] == str(replay.all_faces[c.alice_warlord]) and "??" in alice
+    page.keyboard.press("a")  # everything, from the audit
+    everything = cards_shown(page)
+    assert everything == expected_cards(replay.render_all(step, 0) + "\n" + replay.render_all(step, 1))
+    assert "??" not in everything
+    assert {str(c.face), alice[0], *bob[2:]} <= set(everything)
+    label_of = page.locator(f"#board svg.card[data-card='{c.face}']").first.get_attribute("aria-label")
+    assert label_of.endswith({"S": "of spades", "H": "of hearts", "D": "of diamonds", "C": "of clubs"}[c.face.suit])
+    page.keyboard.press("t")
+    assert cards_shown(page) == table
+
+    page.locator("#slider").fill(str(c.caught.index))
+    assert at().startswith(f"Round {c.caught.round} ")
+    assert f"CHEAT: bob played {c.fake} face down as a Warlord, but it is {c.face}" in \
+        page.locator("#event-list").inner_text()
+    page.keyboard.press("2")  # the slider has the focus: digits still switch the view, arrows move the slider
+    assert page.locator("#views button.on").inner_text() == "bob"
+    assert page.locator("#board h3").inner_text().lower() == "bob's view"
+    page.keyboard.press("ArrowLeft")
+    assert at().startswith(f"Round {replay.steps[c.caught.index - 1].round} ")
+    page.keyboard.press("ArrowRight")
+    shot = tmp_path / "replay.png"
+    page.screenshot(path=str(shot), full_page=True)
+    assert shot.stat().st_size > 20_000
+    assert not problems, problems
+    assert requests and all(u.startswith("file:") for u in requests), requests  # no network at all
+    page.close()
+
+
+def test_a_link_opens_a_round_and_view(browser, tmp_path):
+    replay = load_replay(GAME)
+    path = write_html(replay, tmp_path / "game.html")
+    page = browser.new_page()
+    page.goto(path.as_uri() + "#step=12&view=s0")
+    assert page.locator("#round-label").inner_text().startswith("Round 12 ")
+    assert page.locator("#views button.on").inner_text() == "alice"
+    assert cards_shown(page) == expected_cards(replay.render(replay.steps[12], 0))
+    assert page.locator("#verdict").inner_text() == "Audit: PASSED"
+    assert page.locator("#tl li").count() == len(replay.steps)
+    page.close()
