@@ -146,14 +146,36 @@ def wrong_key_share(sp: SelfPlay) -> Caught:
     return _deliver_or_catch(sp, _resign(f, sp.ids[seat], keys=keys), "wrong key share")
 
 
-def withheld_key_share(sp: SelfPlay) -> Caught:
+def withheld_blocking_share(sp: SelfPlay) -> Caught:
+    """Withhold the key shares a file was awaited for: refused on arrival."""
+
     def blocking(f: SignedFile) -> bool:
         duty = sp.match.duties.get(f.seat)
         return bool(duty and duty.shares and f.content.get("keys"))
 
     seat, f = _until_file_with(sp, blocking)
     content = {k: v for k, v in f.content.items() if k != "keys"}
-    return _deliver_or_catch(sp, SignedFile.sign(content, sp.ids[seat]), "withheld key share")
+    return _deliver_or_catch(sp, SignedFile.sign(content, sp.ids[seat]), "withheld key share the game waits for")
+
+
+def withheld_key_share(sp: SelfPlay) -> Caught:
+    """Withhold the shares that ride along with a move: the seat is awaited again for them."""
+    seat, f = _until_file_with(sp, lambda f: bool(f.content.get("keys")) and bool(f.content["actions"])
+                               and f.round > 3)
+    content = {k: v for k, v in f.content.items() if k != "keys"}
+    stripped = SignedFile.sign(content, sp.ids[seat])
+    game = sp.match.game.spec.id
+    try:
+        sp.fresh().apply(stripped, f"r{f.round:04d}-s{seat}.toml")
+    except FileRefused as e:
+        return _refusal("withheld key share", game, e)
+    sp.deliver(stripped)
+    duty = sp.match.duties.get(seat)
+    if duty is not None and duty.shares:
+        return Caught("withheld key share", game, "on arrival: awaited again", "P-withheld", stripped.round, seat,
+                      f"round {stripped.round}: the game waits for seat {seat}'s shares ({duty.describe()}), due in "
+                      f"{sp.match.tc.forced_answer_hours} hours; past that, a timeout claim")
+    return Caught("withheld key share", game, "NOT CAUGHT", "", stripped.round, seat, "accepted and not awaited")
 
 
 def early_peek(sp: SelfPlay) -> Caught:
@@ -238,7 +260,8 @@ COMMON_CHEATS: dict[str, Callable[[SelfPlay], Caught]] = {
     "equivocation": equivocation,
     "move out of turn": out_of_turn,
     "wrong key share": wrong_key_share,
-    "withheld key share": withheld_key_share,
+    "withheld key share (awaited for it)": withheld_blocking_share,
+    "withheld key share (riding with a move)": withheld_key_share,
     "early peek at a locked card": early_peek,
     "shuffle drops a card": shuffle_drops_a_card,
     "shuffle duplicates a card": shuffle_duplicates_a_card,
@@ -267,8 +290,30 @@ def face_down_lie(sp: SelfPlay) -> Caught:
     raise Skip("no chance to lie about a face-down Warlord")
 
 
+def false_instant_win(sp: SelfPlay) -> Caught:
+    """Summoner: claim the instant win with cards that are no jokers (S-22, S-26)."""
+    from duelmail.games.summoner.rules import BATTLE, POST, PRE
+
+    for _ in range(400):
+        m = sp.match
+        deciding = [s for s, d in m.duties.items() if d.decide]
+        if deciding and m.state.current == deciding[0] and m.state.phase in (PRE, BATTLE, POST):
+            seat = deciding[0]
+            mine = sp.matches[seat]
+            known = mine.draft(seat, sp.ids[seat]).known(seat)
+            fakes = [r for r in mine.state.hands[seat] if known.get(r) and not known[r].is_joker][:2]
+            if len(fakes) == 2:
+                f = sp.compose(seat, [f"win {fakes[0]}=xr {fakes[1]}=xr"])
+                return _deliver_or_catch(sp, f, "false instant-win claim", then_play=True)
+        if m.over():
+            break
+        sp.step()
+    raise Skip("no chance to claim a false win")
+
+
 GAME_CHEATS: dict[str, dict[str, Callable[[SelfPlay], Caught]]] = {
     "warlords": {"face-down card that breaks its rules": face_down_lie},
+    "summoner": {"false instant-win claim": false_instant_win},
 }
 """Game-specific cheats: game id -> name -> cheat. Games add theirs here."""
 

@@ -7,16 +7,20 @@ import pytest
 
 from duelmail.adversary import COMMON_CHEATS, GAME_CHEATS, run_cheat
 
-CASES = [(game, name) for game in ("warlords",) for name in {**COMMON_CHEATS, **GAME_CHEATS.get(game, {})}]
+NO_CHANCE = {("summoner", "withheld key share (awaited for it)")}  # summoner never waits on shares alone
+CASES = [(game, name) for game in ("warlords", "summoner") for name in {**COMMON_CHEATS, **GAME_CHEATS.get(game, {})}]
 
 
 @pytest.mark.parametrize(("game", "name"), CASES)
 def test_cheat_is_caught(game, name):
     cheat = {**COMMON_CHEATS, **GAME_CHEATS.get(game, {})}[name]
     result = run_cheat(game, name, cheat, seed=3)
-    assert result.caught and result.when != "n/a", result
+    if result.when == "n/a":  # only where the game never offers the chance, and says why
+        assert (game, name) in NO_CHANCE, result
+        return
+    assert result.caught, result
     assert result.rule
-    if result.when == "on arrival":
+    if result.when.startswith("on arrival"):
         assert result.round is not None and result.seat is not None
         assert f"round {result.round}" in result.detail and f"seat {result.seat}" in result.detail
     if result.when in ("at the audit", "by a timeout claim") or name == "face-down card that breaks its rules":
