@@ -1,0 +1,66 @@
+"""Helpers for the Grid Duel tests: rigged deals (named cards at chosen positions) and short plays."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from duelmail.games.base import get_game
+from duelmail.games.cards import Card, CardRef
+from duelmail.games.grid.library import deck
+from duelmail.games.simulate import Table
+
+GAME = get_game("grid")
+DECKS = ("vanguard", "bastion", "hive", "pack", "tempest")
+
+
+def rigged(cards: dict[int, str] | None = None, deck0: str = "vanguard", deck1: str = "bastion",
+           seed: int = 0) -> Table:
+    """A dealt table where seat s's deck starts with the cards named in ``cards[s]`` (comma separated).
+
+    Positions #0..#3 are the hand, #4 the first draw, #5 the next, and so on; the rest of each
+    deck is shuffled with ``seed``. A name picks the first unused card of that name.
+    """
+    opts = GAME.spec.resolve_options({"deck0": deck0, "deck1": deck1})
+    rng = random.Random(seed)
+    truth: dict[CardRef, Card] = {}
+    for s, name in enumerate((deck0, deck1)):
+        rest = list(deck(name).cards(s))
+        wanted = []
+        for want in filter(None, (w.strip() for w in (cards or {}).get(s, "").split(","))):
+            pick = next(fc for fc in rest if fc[1].name == want)
+            rest.remove(pick)
+            wanted.append(pick[0])
+        tail = [f for f, _ in rest]
+        rng.shuffle(tail)
+        for i, face in enumerate(wanted + tail):
+            truth[CardRef("ab"[s], i)] = face
+    table = Table(GAME, GAME.new_state(2, opts), truth, [{}, {}], rng)
+    table.settle()
+    return table
+
+
+def play(table: Table, seat: int, *texts: str) -> None:
+    """Apply one or more actions (notation) for ``seat``."""
+    for text in texts:
+        table.play(seat, GAME.parse_action(text))
+
+
+def ref(text: str) -> CardRef:
+    return CardRef.parse(text)
+
+
+@pytest.fixture
+def game():
+    return GAME
+
+
+@pytest.fixture(name="rig")
+def _rig():
+    return rigged
+
+
+@pytest.fixture(name="play")
+def _play():
+    return play
