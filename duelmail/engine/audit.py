@@ -1,5 +1,8 @@
 """The end-of-game audit: with every seat's per-game seed published, recompute every deck pass,
-every key commitment and every card, then let the rules check every claim ever made."""
+every key and layer commitment and every card, then let the rules check every claim ever made.
+
+A pass the audit recomputes exactly makes its proof's statement true, so a replay of an audited
+game may leave the proofs unchecked (``transport.archive.fold(defer_proofs=True)``)."""
 
 from __future__ import annotations
 
@@ -8,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from duelmail.crypto import deck as sra
+from duelmail.crypto import group, proofs
 from duelmail.engine.decks import ONE, Layer, next_layer, run_step
 from duelmail.games.cards import CardRef
 
@@ -42,6 +46,7 @@ def audit_match(match: Match) -> AuditReport:
             else:
                 layers[s] = Layer()
         bad_seat = None
+        layer_commits = {s: proofs.G for s in deck.lockers}
         for k, step in enumerate(deck.steps[:deck.done]):
             before = deck.history[k]
             after = deck.history[k + 1] if k + 1 < len(deck.history) else deck.points
@@ -58,6 +63,16 @@ def audit_match(match: Match) -> AuditReport:
                              "the published seed")
                 bad_seat = step.seat
                 break
+            if step.op in ("shuffle", "unify"):
+                scalar = mine.shuffle_scalar if step.op == "shuffle" else mine.unify_scalar
+                want = group.point_mul(scalar, layer_commits[step.seat]) if step.op == "shuffle" \
+                    else group.base_mul(scalar)
+                if k < len(deck.published_layers) and deck.published_layers[k] != want:
+                    report.cheat(step.seat, "P-audit-pass", f"deck {deck.id}: the layer commitment of the "
+                                 f"{step.op} pass does not follow from the published seed")
+                    bad_seat = step.seat
+                    break
+                layer_commits[step.seat] = want
             layers[step.seat] = next_layer(step.op, layers[step.seat], mine)
         if bad_seat is not None or not deck.locked:
             continue

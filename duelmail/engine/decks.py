@@ -62,6 +62,7 @@ class LockedDeck:
     commits: dict[int, list[bytes]] = field(default_factory=dict)
     keys: dict[int, dict[int, bytes]] = field(default_factory=dict)
     layer_commits: dict[int, bytes] = field(default_factory=dict)  # C_s = c_s·G for a uniform layer
+    published_layers: list[bytes | None] = field(default_factory=list)  # the layer commitment of each step
 
     @property
     def base(self) -> str:
@@ -97,6 +98,40 @@ SecretsOf = Callable[[str, int], sra.LockerSecrets]
 """(deck id, deck size) -> one locker's derived secrets for that deck."""
 
 
+@dataclass(frozen=True)
+class DeferredProof:
+    """One pass's proof with everything its check needs, as it stood when the pass was applied."""
+
+    deck_id: str
+    seat: int
+    op: str
+    rnd: int
+    context: bytes
+    before: list[bytes]
+    after: list[bytes]
+    commits: list[bytes] | None
+    layer: bytes | None
+    base: bytes  # the locker's layer commitment before this pass
+    old_key_commits: list[bytes] | None
+    proof: str
+
+    def check(self) -> None:
+        """Raise ``CheatDetected`` (``P-proof``) unless the proof holds."""
+        x, y, c = self.before, self.after, self.base
+        if self.op == "shuffle":
+            ok = proofs.verify_shuffle(x, y, self.layer, self.proof, self.context, base=c)
+        elif self.op == "shuffle_lock":
+            ok = proofs.verify_shuffle_lock(x, y, self.commits, c, self.proof, self.context)
+        elif self.op == "lock":
+            ok = proofs.verify_lock(x, y, self.commits, c, self.proof, self.context)
+        else:
+            ok = proofs.verify_unify(x, y, self.old_key_commits, self.layer, self.proof, self.context)
+        if not ok:
+            raise CheatDetected(self.seat, "P-proof", f"deck {self.deck_id}: the proof of the {self.op} pass does "
+                                "not hold (a forged pass: a card swapped, dropped, duplicated or keyed off its "
+                                "commitment)")
+
+
 class DeckBook:
     """Every locked deck of one game: published points, commitments and key shares."""
 
@@ -107,6 +142,7 @@ class DeckBook:
         self.decks: dict[str, LockedDeck] = {}
         self._tables: dict[str, dict[bytes, int]] = {}
         self.nfaces: dict[str, int] = {}
+        self.deferred: list[DeferredProof] | None = None  # a list: proofs are queued, not checked (replay)
 
     # -- creation ---------------------------------------------------------------
     def table(self, base: str) -> dict[bytes, int]:
@@ -197,23 +233,18 @@ class DeckBook:
         if check:
             if not isinstance(proof, str):
                 raise CryptoError(f"deck {deck_id}: the {op} pass carries no proof")
-            ctx = self.step_context(deck_id, rnd, seat)
-            x, c = deck.points, self.layer_commit(deck_id, seat)
-            if op == "shuffle":
-                ok = proofs.verify_shuffle(x, points, layer, proof, ctx, base=c)
-            elif op == "shuffle_lock":
-                ok = proofs.verify_shuffle_lock(x, points, commits, c, proof, ctx)
-            elif op == "lock":
-                ok = proofs.verify_lock(x, points, commits, c, proof, ctx)
+            pending = DeferredProof(deck_id, seat, op, rnd, self.step_context(deck_id, rnd, seat), deck.points,
+                                    points, commits, layer, self.layer_commit(deck_id, seat),
+                                    self.old_key_commits(deck_id, seat) if op == "unify" else None, proof)
+            if self.deferred is None:
+                pending.check()
             else:
-                ok = proofs.verify_unify(x, points, self.old_key_commits(deck_id, seat), layer, proof, ctx)
-            if not ok:
-                raise CheatDetected(seat, "P-proof", f"deck {deck_id}: the proof of the {op} pass does not hold "
-                                    "(a forged pass: a card swapped, dropped, duplicated or keyed off its commitment)")
+                self.deferred.append(pending)
         if commits is not None:
             deck.commits[seat] = commits
         if layer is not None:
             deck.layer_commits[seat] = layer
+        deck.published_layers.append(layer)
         deck.history.append(deck.points)
         deck.points = points
         deck.done += 1

@@ -162,6 +162,7 @@ class Match:
         self.violations: list[Violation] = []
         self.pending_shuffle = None
         self.audit = None
+        self.proofs = "every pass proof checked as its file was applied"
         self.last_time: datetime | None = parse_time(c["created"], where)
         self.opened_at: datetime = self.last_time  # when the open round opened: the latest time of the last round
         self.bank = {s: timedelta(days=self.tc.bank_days) for s in range(self.n)}
@@ -721,6 +722,7 @@ class Match:
             d.commits = dict(d.commits)
             d.history = list(d.history)
             d.layer_commits = dict(d.layer_commits)
+            d.published_layers = list(d.published_layers)
         twin.current = dict(self.current)
         twin.faces = dict(self.faces)
         twin.seeds = dict(self.seeds)

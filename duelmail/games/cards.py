@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from duelmail.errors import NotationError
 
@@ -39,15 +40,15 @@ class Card:
                 raise NotationError(f"joker colour must be R or B, not {self.suit!r}")
         elif not (2 <= self.rank <= 14) or self.suit not in SUITS:
             raise NotationError(f"no such card: rank {self.rank!r}, suit {self.suit!r}")
+        name = "X" + self.suit if self.rank == JOKER else RANK_NAMES.get(self.rank, str(self.rank)) + self.suit
+        object.__setattr__(self, "_name", name)  # not a field: equality and hashing stay (rank, suit)
 
     @property
     def is_joker(self) -> bool:
         return self.rank == JOKER
 
     def __str__(self) -> str:
-        if self.is_joker:
-            return "X" + self.suit
-        return RANK_NAMES.get(self.rank, str(self.rank)) + self.suit
+        return self._name
 
     def __repr__(self) -> str:
         return f"Card.parse({str(self)!r})"
@@ -75,12 +76,12 @@ def standard_deck(jokers: str = "") -> tuple[Card, ...]:
 _REF = re.compile(r"([a-z]+[0-9]*(?:\.[0-9]+)?)#([0-9]+)")
 
 
-@dataclass(frozen=True, order=True)
-class CardRef:
+class CardRef(NamedTuple):
     """A position in a locked deck: ``deck`` id and ``index``. Text form ``deck#index``.
 
     Deck ids are lowercase letters, optionally followed by digits and ``.generation``
-    (a reshuffled pile gets a new id such as ``a.1``).
+    (a reshuffled pile gets a new id such as ``a.1``). A named tuple, so hashing and comparing
+    (every visibility map and known-faces lookup) run in C.
 
     >>> CardRef.parse("a#17")
     CardRef.parse('a#17')

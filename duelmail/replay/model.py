@@ -1,7 +1,7 @@
 """A replay: the archive folded once, with a snapshot after every closed round.
 
-``build_replay(files)`` folds an archive exactly as ``transport.archive.fold`` does (same order,
-same handling of timeout claims) and, each time a round closes, records a ``Step``: a clone of the
+``build_replay(files)`` folds an archive with ``transport.archive.fold`` itself and, each time a
+round closes (its ``on_round`` hook), records a ``Step``: a clone of the
 rules' state, the faces public by then, the events of the round in words, and for every seat the
 refs that seat could open by then (the rules showed the ref to it and every other locker of its deck
 had published a key for it). That costs one state clone and one pass over the visibility per
@@ -29,7 +29,6 @@ from duelmail.protocol.turnfile import SignedFile
 TECHNICAL = re.compile(r"pass on deck|published keys for \d+ card|published the per-game seed for the audit")
 """Events that are protocol bookkeeping (deck passes, key shares) rather than play."""
 
-REF = re.compile(r"[a-z]+[0-9]*(?:\.[0-9]+)?#[0-9]+")
 """A card reference in rendered text (``a#3``, ``a.2#17``)."""
 
 SEAT = re.compile(r"\b(seat|Seat) (\d+)\b")
@@ -106,6 +105,7 @@ class Replay:
             line = f"CHEAT by seat {v.seat} [{v.rule}]: {v.message}"
             if line not in lines:
                 lines.append(line)
+        lines.append(m.proofs)
         return word, [m.named(line) for line in lines]
 
     def set_aside(self) -> list[str]:
@@ -151,9 +151,8 @@ class Replay:
         """Once audited: ``seat``'s own table with every face, and any card it holds that the table does not
         mention (``holds``), so a game whose tables never list a hand still shows it."""
         text = self.render(step, seat, everything=True)
-        on_view = set(REF.findall(text))
         faces = self.all_faces
-        rest = [f"{faces.get(r, '[??]')} {r}" for r in step.holding[seat] if str(r) not in on_view]
+        rest = [f"{faces.get(r, '[??]')} {r}" for r in step.holding[seat] if not _mentions(text, str(r))]
         return text + (f"\n{self.names[seat]} holds: {'  '.join(rest)}" if rest else "")
 
     def named(self, text: str) -> str:
@@ -185,55 +184,21 @@ class Replay:
 
 
 def build_replay(files: list[tuple[str, SignedFile]], strict: bool = True, now=None) -> Replay:
-    """Fold ``files`` (as ``transport.archive.fold`` does) recording a ``Step`` whenever a round closes."""
-    from duelmail.engine.match import Duplicate
-    from duelmail.engine.match import parse_time as _time
-    from duelmail.errors import DuelmailError, FileRefused, GameNotFound
+    """Fold ``files`` with ``transport.archive.fold``, recording a ``Step`` whenever a round closes.
 
-    geneses = [(w, f) for w, f in files if f.kind == "genesis"]
-    if not geneses:
-        raise GameNotFound("no genesis file among " + (", ".join(sorted({w for w, _ in files})) or "no files"))
-    ids = {f.game_id for _, f in geneses}
-    if len(ids) > 1:
-        raise DuelmailError(f"files of {len(ids)} different games mixed together: {sorted(i[:12] for i in ids)}")
-    where, genesis = geneses[0]
-    match = Match(genesis, where)
-    match.applied = {genesis.file_hash}
-    match.void = {}
-    recorder = _Recorder(match)
-    recorder.snap(0, [where], partial=False)
-    names: dict[int, list[str]] = {}
-    rest = sorted(((w, f) for w, f in files if f.kind != "genesis"),
-                  key=lambda wf: (wf[1].round, wf[1].kind != "claim", wf[1].seat))
-    for w, f in rest:
-        if f.kind == "claim" and f.round == match.round:
-            against = f.content["against"]
-            answer = next((g for _, g in rest if g.kind == "turn" and g.round == f.round and g.seat == against),
-                          None)
-            due = match.deadline(against)
-            if answer is not None and due is not None and _time(answer.content["time"], w) <= due:
-                match.void[f.file_hash] = (w, f"{match.cards[against].name}'s move was signed by the deadline "
-                                              f"({due.isoformat()}): the timeout claim does not stand")
-                continue
-        before = match.round
-        try:
-            match.apply(f, w, strict=strict, now=now)
-        except Duplicate:
-            continue
-        except FileRefused as e:
-            if e.rule == "P-timeout" and f.kind == "turn":
-                match.void[f.file_hash] = (w, str(e))
-                continue
-            if f.kind == "claim" and f.round < match.round and match.round - 1 in match.timed_out:
-                match.void[f.file_hash] = (w, "another claim settled this round first")
-                continue
-            raise
-        match.applied.add(f.file_hash)
-        names.setdefault(f.round, []).append(w)
-        for rnd in range(before, match.round):  # a file closes at most its own round
-            recorder.snap(rnd, names.pop(rnd, []), partial=False)
-    if match.current or match.current_claims:
-        recorder.snap(match.round, names.pop(match.round, []), partial=True)
+    Proofs are deferred (see ``fold``): an audited game's passes are recomputed by the audit, so
+    its replay skips the proof checks, which are most of a plain fold's time."""
+    from duelmail.transport.archive import fold
+
+    recorder: _Recorder | None = None
+
+    def on_round(match: Match, rnd: int, names: list[str], partial: bool) -> None:
+        nonlocal recorder
+        if recorder is None:
+            recorder = _Recorder(match)
+        recorder.snap(rnd, names, partial=partial)
+
+    match = fold(files, strict, now, on_round=on_round, defer_proofs=True)
     replay = Replay(match, recorder.steps)
     if match.audit is not None:
         replay.all_faces = {ref: match.card_of(ref, face) for ref, face in match.audit.faces.items()
@@ -246,6 +211,18 @@ def load_replay(path: str | Path) -> Replay:
     from duelmail.transport.archive import read_files
 
     return build_replay(read_files(Path(path)))
+
+
+def _mentions(text: str, ref: str) -> bool:
+    """``ref`` (``a#1``) appears in ``text`` as a whole reference (not as the start of ``a#12``)."""
+    at = text.find(ref)
+    while at >= 0:
+        end = at + len(ref)
+        if (end == len(text) or not text[end].isdigit()) and (at == 0 or not (text[at - 1].isalnum()
+                                                                              or text[at - 1] == ".")):
+            return True
+        at = text.find(ref, end)
+    return False
 
 
 class _Recorder:

@@ -8,6 +8,7 @@ else is needed (any cache is only a cache).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -78,16 +79,28 @@ def read_files(path: Path, archive_only: bool = False) -> list[tuple[str, Signed
     return out
 
 
-def fold(files: list[tuple[str, SignedFile]], strict: bool = True, now=None) -> Match:
+RoundHook = Callable[["Match", int, list[str], bool], None]
+
+
+def fold(files: list[tuple[str, SignedFile]], strict: bool = True, now=None, on_round: RoundHook | None = None,
+         defer_proofs: bool = False) -> Match:
     """Fold files (in any order) into a match: genesis first, then round by round.
 
     The result depends on the set of files, not on the order they arrived in. Within a round, a
     timeout claim is weighed before the claimed seat's move: a move signed by its deadline voids
     the claim; otherwise the claim stands and a late move is void. ``match.void`` lists the files
-    set aside, with the reason; ``match.applied`` holds the hashes of the files that count."""
+    set aside, with the reason; ``match.applied`` holds the hashes of the files that count.
+
+    ``on_round(match, round, names, partial)`` is called for round 0 (the genesis), each time a
+    round closes, and for the open round if it has files (``partial``), with the round's file names.
+
+    ``defer_proofs``: the deck passes' proofs are checked after the fold, and not at all when the
+    game is over and its audit passed: the audit recomputes every pass, key and layer commitment
+    from the published seeds, which makes every proof's statement true (``match.proofs`` says which).
+    A proof that fails falls back to a plain fold, which refuses the file as on arrival."""
     from duelmail.engine.match import Duplicate, Match
     from duelmail.engine.match import parse_time as _time
-    from duelmail.errors import FileRefused
+    from duelmail.errors import CheatDetected, CryptoError, FileRefused
 
     geneses = [(w, f) for w, f in files if f.kind == "genesis"]
     if not geneses:
@@ -97,8 +110,13 @@ def fold(files: list[tuple[str, SignedFile]], strict: bool = True, now=None) -> 
         raise DuelmailError(f"files of {len(ids)} different games mixed together: {sorted(i[:12] for i in ids)}")
     where, genesis = geneses[0]
     match = Match(genesis, where)
+    if defer_proofs:
+        match.book.deferred = []
     match.applied = {genesis.file_hash}
     match.void = {}
+    if on_round:
+        on_round(match, 0, [where], False)
+    names: dict[int, list[str]] = {}
     rest = sorted(((w, f) for w, f in files if f.kind != "genesis"),
                   key=lambda wf: (wf[1].round, wf[1].kind != "claim", wf[1].seat))
     for w, f in rest:
@@ -111,6 +129,7 @@ def fold(files: list[tuple[str, SignedFile]], strict: bool = True, now=None) -> 
                 match.void[f.file_hash] = (w, f"{match.cards[against].name}'s move was signed by the deadline "
                                               f"({due.isoformat()}): the timeout claim does not stand")
                 continue
+        before = match.round
         try:
             match.apply(f, w, strict=strict, now=now)
         except Duplicate:
@@ -124,6 +143,24 @@ def fold(files: list[tuple[str, SignedFile]], strict: bool = True, now=None) -> 
                 continue
             raise
         match.applied.add(f.file_hash)
+        names.setdefault(f.round, []).append(w)
+        if on_round:
+            for rnd in range(before, match.round):  # a file closes at most its own round
+                on_round(match, rnd, names.pop(rnd, []), False)
+    if on_round and (match.current or match.current_claims):
+        on_round(match, match.round, names.pop(match.round, []), True)
+    if defer_proofs:
+        pending, match.book.deferred = match.book.deferred, None
+        if match.audit is not None and match.audit.ok:
+            match.proofs = f"{len(pending)} pass proofs not re-checked: the audit recomputed every pass"
+        else:
+            try:
+                for proof in pending:
+                    proof.check()
+            except (CheatDetected, CryptoError):
+                fold(files, strict, now)  # refuses the file whose proof fails, naming it
+                raise
+            match.proofs = f"{len(pending)} pass proofs checked"
     return match
 
 

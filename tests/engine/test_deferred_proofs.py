@@ -1,0 +1,92 @@
+"""A fold that defers the pass proofs (what the replay does): the audit's recomputation of every pass,
+key and layer commitment stands in for them once a game is audited; otherwise they are all checked,
+and a failing one is refused as on arrival."""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+from helpers import Players
+
+from duelmail.crypto import deck as sra
+from duelmail.crypto import group
+from duelmail.errors import FileRefused
+from duelmail.protocol.turnfile import SignedFile
+from duelmail.transport.archive import fold
+
+
+def named(files):
+    return [(f"r{f.round:04d}-s{f.seat}.toml" if f.kind != "genesis" else "genesis.toml", f) for f in files]
+
+
+def test_an_audited_game_folds_to_the_same_chain_without_rechecking_proofs():
+    p = Players(n=3, seed=2, options={"reshuffle": True}).run()
+    plain = fold(named(p.files))
+    deferred = fold(named(p.files), defer_proofs=True)
+    assert deferred.audit.ok and deferred.prev == plain.prev and deferred.applied == plain.applied
+    assert "not re-checked: the audit recomputed every pass" in deferred.proofs
+    assert "checked as its file was applied" in plain.proofs
+    assert deferred.book.deferred is None
+
+
+def test_a_game_in_progress_has_every_proof_checked():
+    p = Players(n=2, seed=1).run(until=lambda m: m.round >= 4)
+    m = fold(named(p.files), defer_proofs=True)
+    assert m.audit is None
+    assert m.proofs.endswith("pass proofs checked") and not m.proofs.startswith("0 ")
+
+
+def forged_pass(p: Players, field: str, value: str) -> SignedFile:
+    """The next file with a deck pass, its ``field`` replaced and re-signed by its author."""
+    for _ in range(50):
+        seat = sorted(p.match.duties)[0]
+        f = p.compose(seat)
+        if f.content.get("deck") and any(field in t for t in f.content["deck"].values()):
+            content = copy.deepcopy(f.content)
+            for table in content["deck"].values():
+                if field in table:
+                    table[field] = value
+                    break
+            return SignedFile.sign(content, p.ids[seat])
+        p.deliver(f)
+    raise AssertionError("no deck pass with " + field)
+
+
+def test_a_bad_proof_in_a_game_in_progress_is_refused_naming_the_file():
+    p = Players(n=2, seed=3)
+    honest = p.compose(sorted(p.match.duties)[0])
+    p.deliver(honest)
+    bad = forged_pass(p, "proof", honest.content["deck"][next(iter(honest.content["deck"]))]["proof"])
+    files = named([*p.files, bad])
+    with pytest.raises(FileRefused) as plain:
+        fold(files)
+    with pytest.raises(FileRefused) as deferred:
+        fold(files, defer_proofs=True)
+    assert str(deferred.value) == str(plain.value)
+    assert deferred.value.rule in ("P-proof", "P-crypto") and f"r{bad.round:04d}-s{bad.seat}.toml" in str(plain.value)
+
+
+def test_the_audit_recomputes_layer_commitments():
+    """A shuffle whose layer commitment is not c·C (accepted here without proofs) fails the audit."""
+    p = Players(n=2, seed=4)
+    while True:
+        seat = sorted(p.match.duties)[0]
+        f = p.compose(seat)
+        if any(t.get("op") == "shuffle" for t in f.content.get("deck", {}).values()):
+            break
+        p.deliver(f)
+    content = copy.deepcopy(f.content)
+    table = next(t for t in content["deck"].values() if t.get("op") == "shuffle")
+    table["layer"] = sra.encode_points([group.base_mul(group.scalar_from_int(12345))])
+    bad = SignedFile.sign(content, p.ids[seat])
+    for _ in range(200):  # the rest of the game, accepted without proofs (seat's later passes build on it)
+        for m in p.matches:
+            m.apply(bad, "forged.toml", strict=False)
+        if p.match.finished:
+            break
+        bad = p.compose(sorted(p.match.duties)[0])
+    audit = p.match.audit
+    assert not audit.ok
+    assert any(rule == "P-audit-pass" and "layer commitment of the shuffle pass" in msg and s == seat
+               for s, rule, msg in audit.cheats)
