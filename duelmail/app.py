@@ -168,6 +168,13 @@ def receive(home: Home, identity: Identity | None, paths: Sequence[Path], now: d
         except (OSError, UnicodeDecodeError) as e:
             raise FileRefused(str(p), f"cannot read it ({e})", rule="P-format") from None
         incoming += [(str(p), f) for f in parse_any(text, str(p))]
+    return receive_files(home, identity, incoming, now)
+
+
+def receive_files(home: Home, identity: Identity | None, incoming: Sequence[tuple[str, SignedFile]],
+                  now: datetime | None = None) -> list[Received]:
+    """``receive`` for files already parsed (``where`` names each one: a path, a mail, a commit)."""
+    incoming = list(incoming)
     incoming.sort(key=lambda wf: (wf[1].game[:16], wf[1].round, wf[1].kind != "claim", wf[1].seat))
     out: list[Received] = []
     for where, f in incoming:
