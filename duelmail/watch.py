@@ -275,22 +275,37 @@ def sync_git(home: Home, identity: Identity, path: Path, now: datetime | None = 
     for _ in range(attempts):
         report.committed += _export(home, repo, games)
         ref = repo.fetch()
+        tree = ref or ("HEAD" if repo.has_commits() else None)
+        if tree is not None:
+            report.arrivals += _take_in(home, identity, repo, tree, now)
         if ref is not None:
-            incoming = repo.upstream_files(ref)
-            parsed: list[tuple[str, SignedFile]] = []
-            for inc in incoming:
-                where = f"{inc.path} (commit {inc.commit})"
-                try:
-                    parsed += [(where, f) for f in parse_any(inc.text, where)]
-                except DuelmailError as e:
-                    report.arrivals.append(Arrival(where, "?", 0, -1, "refused", reason=str(e)))
-            report.arrivals += apply_files(home, identity, parsed, now)
             repo.integrate(ref)
         _write_readmes(home, repo)
         if repo.push():
             report.pushed = repo.remote() is not None
             return report
     raise GitError(f"{path}: the remote kept moving; {attempts} pushes were rejected (try again)")
+
+
+def _take_in(home: Home, identity: Identity, repo: GitRepo, tree: str, now: datetime | None) -> list[Arrival]:
+    """Verify and apply the files of ``tree`` this home lacks; refused ones are reported once."""
+    refused = repo.refused()
+    parsed: list[tuple[str, SignedFile]] = []
+    blobs: dict[str, str] = {}
+    out: list[Arrival] = []
+    for path, blob in repo.tree_files(tree):
+        if blob in refused or (home.games_dir / path).exists():
+            continue
+        inc = repo.read(tree, path, blob)
+        where = f"{inc.path} (commit {inc.commit})"
+        blobs[where] = blob
+        try:
+            parsed += [(where, f) for f in parse_any(inc.text, where)]
+        except DuelmailError as e:
+            out.append(Arrival(where, "?", 0, -1, "refused", reason=str(e)))
+    out += apply_files(home, identity, parsed, now)
+    repo.remember_refused(blobs[a.where] for a in out if a.status == "refused")
+    return out
 
 
 def _export(home: Home, repo: GitRepo, games: Sequence[GameFolder]) -> list[str]:

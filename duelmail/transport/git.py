@@ -3,8 +3,9 @@
 Only the ``git`` binary is used (``subprocess``). Per-seat file names mean concurrent answers add
 different files, so a rebase never conflicts on a turn. The README files the tool keeps are merged
 with git's built-in ``union`` driver (``.gitattributes``) and rewritten after every rebase, so they
-never block a sync either. Nothing here trusts a commit: ``upstream_files`` hands incoming files
+never block a sync either. Nothing here trusts a commit: ``tree_files`` and ``read`` hand incoming files
 to the caller, which verifies them before anything is applied.
+
 """
 
 from __future__ import annotations
@@ -36,8 +37,9 @@ def is_turn_path(path: str) -> bool:
 @dataclass
 class Incoming:
     path: str  # inside the repository
-    commit: str  # the upstream commit that added it (short hash)
+    commit: str  # the commit that added it (short hash)
     text: str
+    blob: str
 
 
 class GitRepo:
@@ -139,18 +141,34 @@ class GitRepo:
             return None
         return ref
 
-    def upstream_files(self, ref: str) -> list[Incoming]:
-        """Game files that ``ref`` adds or changes and HEAD does not have, with the commit that added each."""
-        if not self.has_commits():
-            names = self.out("ls-tree", "-r", "--name-only", ref).splitlines()
-        else:
-            names = self.out("diff", "--name-only", "--no-renames", "--diff-filter=AM", f"HEAD...{ref}").splitlines()
+    def tree_files(self, ref: str) -> list[tuple[str, str]]:
+        """(path, blob id) of every game file in ``ref``'s tree."""
         out = []
-        for name in sorted(n for n in names if is_turn_path(n)):
-            commit = self.out("log", "-1", "--format=%h", ref, "--", name)
-            text = self.git("show", f"{ref}:{name}").stdout
-            out.append(Incoming(name, commit, text))
+        for line in self.out("ls-tree", "-r", ref).splitlines():
+            meta, _, path = line.partition("\t")
+            parts = meta.split()
+            if len(parts) == 3 and parts[1] == "blob" and is_turn_path(path):
+                out.append((path, parts[2]))
         return out
+
+    def read(self, ref: str, path: str, blob: str) -> Incoming:
+        """A file's text and the (short) commit of ``ref``'s history that last changed it."""
+        commit = self.out("log", "-1", "--format=%h", ref, "--", path)
+        return Incoming(path, commit, self.git("cat-file", "blob", blob).stdout, blob)
+
+    @property
+    def _refused_log(self) -> Path:
+        return Path(self.out("rev-parse", "--absolute-git-dir")) / "duelmail-refused"
+
+    def refused(self) -> set[str]:
+        """Blob ids already refused here (reported once, not at every sync)."""
+        p = self._refused_log
+        return set(p.read_text().split()) if p.exists() else set()
+
+    def remember_refused(self, blobs) -> None:
+        if blobs:
+            p = self._refused_log
+            atomic_write(p, "".join(f"{b}\n" for b in sorted(self.refused() | set(blobs))))
 
     def integrate(self, ref: str) -> None:
         """Rebase local commits onto ``ref``; a turn never conflicts, a README is merged by union and rewritten
