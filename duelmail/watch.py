@@ -112,13 +112,26 @@ class Decision:
                f"(round {self.match.round}): {self.what}"
 
 
+_folds: dict[tuple[str, str], Match] = {}
+
+
+def fold(folder: GameFolder) -> Match:
+    """``folder.fold()``, remembered in this process while the game's files stay the same (a sync reads
+    each game several times: to answer, to write its README)."""
+    key = (str(folder.path), folder.listing_key())
+    if key not in _folds:
+        _folds.clear()  # one game state at a time is plenty
+        _folds[key] = folder.fold()
+    return _folds[key]
+
+
 def my_games(home: Home, identity: Identity) -> list[tuple[GameFolder, Match, int]]:
     out = []
     for folder in home.game_folders():
         me = home.me(folder)
         if me.get("identity") not in (None, identity.name):
             continue
-        match = folder.fold()
+        match = fold(folder)
         seat = match.seat_of(identity)
         if seat is None:
             continue
@@ -330,17 +343,29 @@ def _export(home: Home, repo: GitRepo, games: Sequence[GameFolder]) -> list[str]
 
 
 def _write_readmes(home: Home, repo: GitRepo) -> None:
+    """Rewrite each game's README (and the index) from this home's state; a game whose files did not
+    change since the last rewrite is not folded again (``.readme.toml`` in the home's game folder)."""
     changed = []
     names = []
     for folder in home.game_folders():
         target = repo.path / folder.path.name
         if not target.is_dir():
             continue
-        match = folder.fold()
+        memo = folder.path / ".readme.toml"
+        old = tomllib.loads(memo.read_text()) if memo.exists() else {}
+        key = folder.listing_key()
+        if old.get("key") == key and (target / "README.md").exists():
+            text, line = (target / "README.md").read_text(), old.get("line", "")
+            if text == old.get("text"):
+                names.append(line)
+                continue
+        match = fold(folder)
         text = readme_text(match)
-        names.append(f"- [{folder.path.name}]({folder.path.name}/README.md): {match.game.spec.title}, "
-                     + (f"over: {match.describe_outcome()}" if match.over() else
-                        f"round {match.round}, awaiting {awaited_text(match)}"))
+        line = (f"- [{folder.path.name}]({folder.path.name}/README.md): {match.game.spec.title}, "
+                + (f"over: {match.describe_outcome()}" if match.over() else
+                   f"round {match.round}, awaiting {awaited_text(match)}"))
+        names.append(line)
+        atomic_write(memo, tomlkit.dumps({"key": key, "line": line, "text": text}))
         p = target / "README.md"
         if not p.exists() or p.read_text() != text:
             atomic_write(p, text)

@@ -52,7 +52,8 @@ class GitTable:
         alice = self.homes[0]
         repo = self.clone(0)
         opts = [x for o in options for x in ("--option", o)]
-        seats = ["--seat", "alice", *[x for h in self.homes[1:] for x in ("--seat", str(self.tmp / f"{h.name}-card.toml"))]]
+        cards = [str(self.tmp / f"{h.name}-card.toml") for h in self.homes[1:]]
+        seats = ["--seat", "alice", *[x for c in cards for x in ("--seat", c)]]
         out = dm(alice, "new", game, *seats, *opts, "--git", str(repo))
         assert "pushed" in out
         return [repo] + [self.clone(i) for i in range(1, len(self.homes))]
