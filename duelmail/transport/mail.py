@@ -444,8 +444,7 @@ class ImapSource(Source):
         if s.processed == "move":
             target = self._quote(s.processed_folder)
             self.conn.create(target)  # already there is fine
-            if b"MOVE" in b" ".join(self.conn.capabilities if isinstance(self.conn.capabilities[0], bytes)
-                                    else [c.encode() for c in self.conn.capabilities]):
+            if "MOVE" in self.conn.capabilities:
                 self._ok("move", self.conn.uid("MOVE", uid, target))
             else:
                 self._ok("copy", self.conn.uid("COPY", uid, target))

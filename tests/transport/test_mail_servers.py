@@ -104,6 +104,10 @@ def test_bad_settings_give_clear_errors(mail_servers, tmp_path, monkeypatch):
     cfg = alice / "config.toml"
     cfg.write_text(cfg.read_text().replace('smtp_security = "plain"', 'smtp_security = "ssl3"'))
     assert "smtp_security = 'ssl3' is not one of tls, starttls, plain" in dm(alice, "mail", "fetch", code=1)
+    cfg.write_text(cfg.read_text().replace('smtp_security = "ssl3"', 'smtp_security = "starttls"'))
+    dm(alice, "new", "summoner", "--seat", "alice", "--seat", str(tmp_path / "bob-card.toml"))
+    out = dm(alice, "mail", "send", code=1)
+    assert f"SMTP 127.0.0.1:{mail_servers.smtp_port} (starttls)" in out and "STARTTLS" in out
     nohome = tmp_path / "nomail"
     dm(nohome, "id", "new", "carol", "--email", "carol@example.org")
     assert "duelmail mail setup" in dm(nohome, "mail", "fetch", code=1)
