@@ -192,8 +192,11 @@ def fetch(ctx, source, auto):
     from duelmail.transport.archive import awaited_text
 
     touched = {a.game for a in report.arrivals if a.status in ("applied", "new game")}
-    for _folder, match, _ in watch.my_games(ctx.home, ident):
-        if match.gid in touched:
+    answered = {a.played.match.game_ref: a.played.match for a in answers}
+    for folder in ctx.home.game_folders():
+        ref = next((g for g in touched if folder.path.name.endswith("-" + g[:12])), None)
+        if ref is not None:
+            match = answered.get(ref[:16]) or watch.fold(folder)
             click.echo(f"game {match.gid[:12]}: now awaiting {awaited_text(match)}")
     for d in decisions:
         click.echo(d.line())

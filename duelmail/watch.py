@@ -260,9 +260,15 @@ def add_repo(home: Home, path: Path) -> None:
 
 
 def _commit_message(folder_name: str, f: SignedFile, text: str) -> str:
-    """The file's human header (what happened, who is awaited) as a commit message."""
+    """A commit message saying what happened: the events as its title, the file's human header as its body."""
     head = [line[2:] for line in text.splitlines() if line.startswith("# ")]
-    title = f"{folder_name}: " + ("new game" if f.kind == "genesis" else f"round {f.round}, seat {f.seat}")
+    events = [h.strip() for h in head[1:] if h.startswith("  ")]
+    if f.kind == "genesis":
+        what = "new game" + (f" ({head[1]})" if len(head) > 1 else "")
+    else:
+        what = "; ".join(events) or f"seat {f.seat} answered"
+    title = f"{folder_name} round {f.round}: {what}"
+    title = title if len(title) <= 100 else title[:97] + "..."
     return "\n".join([title, "", *head]) if head else title
 
 
@@ -322,13 +328,15 @@ def _take_in(home: Home, identity: Identity, repo: GitRepo, tree: str, now: date
 
 
 def _export(home: Home, repo: GitRepo, games: Sequence[GameFolder]) -> list[str]:
-    """Copy this home's files of the games kept in the repository (and ``games``) into it; one commit each."""
+    """Copy this home's new files of the games kept in the repository (and of ``games``) into it: one
+    commit per game, its README rewritten in the same commit."""
     messages = []
     wanted = {g.path.name for g in games}
     for folder in home.game_folders():
         target = repo.path / folder.path.name
         if folder.path.name not in wanted and not target.is_dir():
             continue
+        newest = None
         for p in sorted(folder.path.iterdir(), key=lambda p: (p.name != "genesis.toml", p.name)):
             if not (p.name == "genesis.toml" or TURN_NAME.fullmatch(p.name)) or (target / p.name).exists():
                 continue
@@ -336,13 +344,16 @@ def _export(home: Home, repo: GitRepo, games: Sequence[GameFolder]) -> list[str]
             (f,) = parse_any(text, str(p))
             atomic_write(target / p.name, text)
             repo.add(f"{folder.path.name}/{p.name}")
-            msg = _commit_message(folder.path.name, f, text)
+            newest = (f, text)
+        if newest is not None:
+            _write_readmes(home, repo, commit=False)
+            msg = _commit_message(folder.path.name, *newest)
             if repo.commit(msg):
                 messages.append(msg.splitlines()[0])
     return messages
 
 
-def _write_readmes(home: Home, repo: GitRepo) -> None:
+def _write_readmes(home: Home, repo: GitRepo, commit: bool = True) -> None:
     """Rewrite each game's README (and the index) from this home's state; a game whose files did not
     change since the last rewrite is not folded again (``.readme.toml`` in the home's game folder)."""
     changed = []
@@ -378,7 +389,8 @@ def _write_readmes(home: Home, repo: GitRepo) -> None:
         changed.append("README.md")
     if changed:
         repo.add(*changed)
-        repo.commit("duelmail: README files show the current position")
+        if commit:
+            repo.commit("duelmail: README files show the current position")
 
 
 # -- watching ----------------------------------------------------------------------------------
