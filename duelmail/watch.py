@@ -192,6 +192,7 @@ def fetch_mail(home: Home, identity: Identity | None, source: mailt.Source, now:
                 report.arrivals.append(Arrival(letter.where, "?", 0, -1, "refused", reason=problem))
             if not found.files and not found.problems:
                 report.ignored += 1
+                letter.skip()
                 continue
             letters.append((letter, found))
             files += [(f"{letter.where} ({file_name(f)})", f) for f in found.files]

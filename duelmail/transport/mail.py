@@ -326,6 +326,7 @@ class Letter:
     where: str
     msg: Message
     done: Callable[[], None] = lambda: None
+    skip: Callable[[], None] = lambda: None  # for a message with no turn in it: never read it again, quietly
 
 
 class Source:
@@ -388,8 +389,9 @@ class MboxSource(Source):
 
 
 class ImapSource(Source):
-    """An IMAP folder: messages without the ``$Duelmail`` keyword are read; processed ones are flagged
-    (keyword and \\Seen) or moved to ``processed_folder``."""
+    """An IMAP folder: messages without the ``$Duelmail`` keyword that may hold a turn are read; processed
+    ones are flagged (keyword and \\Seen) or moved to ``processed_folder``; one with no turn in it only
+    gets the keyword (it stays unread for its reader)."""
 
     def __init__(self, settings: MailSettings, password: Callable[[], str], timeout: float = 30):
         s = settings
@@ -428,7 +430,9 @@ class ImapSource(Source):
         return data
 
     def letters(self) -> Iterator[Letter]:
-        data = self._ok("search", self.conn.uid("SEARCH", None, "UNKEYWORD", KEYWORD, "UNDELETED"))
+        # only mail that may hold a turn is downloaded: duelmail's subject, or armour in the body
+        data = self._ok("search", self.conn.uid("SEARCH", None, "UNKEYWORD", KEYWORD, "UNDELETED", "OR",
+                                                "SUBJECT", '"[duelmail]"', "BODY", '"BEGIN DUELMAIL TURN"'))
         uids = data[0].split() if data and data[0] else []
         for uid in uids:
             fetched = self._ok("fetch", self.conn.uid("FETCH", uid, "(BODY.PEEK[])"))
@@ -436,7 +440,8 @@ class ImapSource(Source):
             if raw is None:
                 continue
             yield Letter(f"imap:{self.settings.imap_folder}/{uid.decode()}", parse_message(raw),
-                         lambda uid=uid: self._mark(uid))
+                         lambda uid=uid: self._mark(uid),
+                         lambda uid=uid: self._ok("flag", self.conn.uid("STORE", uid, "+FLAGS", f"({KEYWORD})")))
 
     def _mark(self, uid: bytes) -> None:
         s = self.settings

@@ -121,3 +121,22 @@ def test_password_is_never_written_unless_insisted(mail_servers, tmp_path):
     out = dm(alice, "mail", "setup", "--password-in-config")
     assert PASSWORD in (alice / "config.toml").read_text() and PASSWORD not in out
     assert "plain text" in out
+
+
+def test_ordinary_mail_is_left_unread_and_not_downloaded_again(mail_servers, tmp_path):
+    from email.message import EmailMessage
+
+    t = MailTable(tmp_path, mail_servers)
+    alice = t.homes[0]
+    for subject in ("lunch?", "[duelmail] are you in?"):
+        m = EmailMessage()
+        m["From"], m["To"], m["Subject"] = "carol@example.org", f"{t.users[0]}@example.org", subject
+        m.set_content("no turn here\n")
+        with smtplib.SMTP("127.0.0.1", mail_servers.smtp_port) as s:
+            s.send_message(m)
+    mail_servers.wait_for(t.users[0], 2)
+    assert "1 messages read, 0 turns applied, 1 without a turn" in dm(alice, "mail", "fetch")
+    assert "0 messages read" in dm(alice, "mail", "fetch")
+    flags = _flags(mail_servers, t.users[0])
+    assert "\\Seen" not in " ".join(flags)  # both stay unread for their reader
+    assert sum("$Duelmail" in f for f in flags) == 1  # only the one that looked like duelmail was read
