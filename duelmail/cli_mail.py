@@ -119,7 +119,7 @@ def send_played(ctx, ident, played_list) -> None:
     from duelmail.transport import mail as mailt
 
     settings = mailt.load_settings(ctx.home)
-    lines = watch.mail_answers(ctx.home, ident, played_list, now(), settings,
+    lines = watch.mail_answers(ident, played_list, now(), settings,
                                lambda: password_for(settings, settings.smtp_user, settings.smtp_host))
     for line in lines:
         click.echo(line)

@@ -46,8 +46,8 @@ class Arrival:
 
     def line(self) -> str:
         head = f"{self.where}: game {self.game[:12]} round {self.round} seat {self.seat}"
-        if self.status == "refused":
-            return f"REFUSED {self.reason}"
+        if self.status == "refused":  # the reason names the file, round, seat and rule
+            return "REFUSED " + self.reason.removeprefix("refused ")
         if self.status == "held":
             return f"{head} held: {self.reason}"
         if self.status == "duplicate":
@@ -207,7 +207,7 @@ def fetch_mail(home: Home, identity: Identity | None, source: mailt.Source, now:
     return report
 
 
-def mail_answers(home: Home, identity: Identity, answers: Sequence[app.Played], now: datetime,
+def mail_answers(identity: Identity, answers: Sequence[app.Played], now: datetime,
                  settings: mailt.MailSettings, password: Callable[[], str]) -> list[str]:
     """Mail each new file to every other seat of its game; one line per message sent."""
     messages, lines = [], []
@@ -427,7 +427,7 @@ class MailCarrier(Carrier):
 
     def push(self, home, identity, answers, now):
         s = self.settings
-        return mail_answers(home, identity, [a.played for a in answers], now, s,
+        return mail_answers(identity, [a.played for a in answers], now, s,
                             lambda: self.password(s, s.smtp_user, s.smtp_host))
 
 
