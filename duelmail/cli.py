@@ -255,9 +255,11 @@ def _copy_out(path: Path, out: str | None) -> Path:
 @main.command("join")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False))
 @click.option("--out", type=click.Path(file_okay=False), help="Also copy your answer into this folder.")
+@click.option("--send", is_flag=True, help="Mail your acceptance to the other seats ('duelmail mail setup').")
+@click.option("--push", is_flag=True, help="Commit, pull and push it in the game's repository ('duelmail git').")
 @pass_ctx
 @handled
-def join(ctx, file, out):
+def join(ctx, file, out, send, push):
     """Accept the game whose genesis FILE you were sent.
 
     \b
@@ -271,7 +273,17 @@ def join(ctx, file, out):
         raise click.ClickException(f"{file}: not a genesis file")
     played = _app().join_game(ctx.home, ident, genesis, now(), file)
     click.echo(f"joined game {played.match.gid[:12]} as seat {played.file.seat} ({ident.name})")
-    click.echo(f"send {_copy_out(played.path, out)} to the other players")
+    path = _copy_out(played.path, out)
+    if send:
+        from duelmail.cli_mail import mail_played
+
+        mail_played(ctx, ident, played)
+    if push:
+        from duelmail.cli_git import push_played
+
+        push_played(ctx, ident, played)
+    if not (send or push):
+        click.echo(f"send {path} to the other players")
 
 
 def _open(ctx: Ctx, game: str | None):

@@ -67,8 +67,7 @@ class MailTable:
         out = self.fetch(bob)
         assert "a new game" in out and "duelmail join" in out, out
         genesis = next((bob / "games").iterdir()) / "genesis.toml"
-        dm(bob, "join", str(genesis))
-        self.note_sent(bob, dm(bob, "mail", "send"))
+        self.note_sent(bob, dm(bob, "join", str(genesis), "--send"))
 
     def play(self, limit: int = 200) -> None:
         """Fetch and play (bots decide) until the game is over and audited in both homes."""

@@ -62,9 +62,11 @@ class GitTable:
         home = self.homes[i]
         out = dm(home, "git", "sync")
         assert "a new game" in out and "duelmail join" in out, out
-        dm(home, "join", str(next((home / "games").iterdir()) / "genesis.toml"))
+        genesis = str(next((home / "games").iterdir()) / "genesis.toml")
         if sync:
-            dm(home, "git", "sync")
+            assert "committed" in dm(home, "join", genesis, "--push")
+        else:
+            dm(home, "join", genesis)
 
 
 def test_whole_game_between_two_clones_through_a_bare_remote(tmp_path):
@@ -155,6 +157,8 @@ def test_forged_file_pushed_by_a_third_party_is_refused_and_the_real_one_still_l
     out = dm(watcher, "git", "sync", code=1)
     assert "REFUSED" in out and "[P-signature]" in out and real.name in out and "commit" in out, out
     assert snapshot(watcher) == before  # nothing applied
+    wrepo = repos[1] if mover == alice else repos[0]
+    assert git(wrepo, "rev-parse", "HEAD") == git(t.remote, "rev-parse", "main")  # and the sync went on
     dm(mover, "git", "sync")  # the real file replaces the forgery in the repository (same name, rebased over it)
     repo = repos[0] if mover == alice else repos[1]
     assert (repo / game / real.name).read_text() == text
