@@ -135,6 +135,7 @@ class Received:
     seat: int
     events: list[Event]
     duplicate: bool = False
+    match: Match | None = None  # the game after this file (for callers that go on with it)
 
 
 def game_folder_for(home: Home, identity: Identity | None, f: SignedFile, where: str = "file") -> GameFolder:
@@ -192,7 +193,7 @@ def receive_files(home: Home, identity: Identity | None, incoming: Sequence[tupl
             raise FileRefused(where, match.void[f.file_hash][1], round=f.round, seat=f.seat, rule="P-timeout")
         events = match.events[known:]
         folder.store(f, match, events)
-        out.append(Received(where, f.round, f.seat, events))
+        out.append(Received(where, f.round, f.seat, events, match=match))
     return out
 
 

@@ -84,6 +84,8 @@ def apply_files(home: Home, identity: Identity | None, files: Sequence[tuple[str
                                reason=f"{m.game.spec.title}, seats {', '.join(m.names())}"))
         else:
             out.append(Arrival(where, f.game, r.round, r.seat, "duplicate" if r.duplicate else "applied", r.events))
+        if r.match is not None:  # what comes next (answering, READMEs) starts from this state, unfolded again
+            remember(app.game_folder_for(home, identity, f, where), r.match)
     return out
 
 
@@ -119,10 +121,16 @@ def fold(folder: GameFolder) -> Match:
     """``folder.fold()``, remembered in this process while the game's files stay the same (a sync reads
     each game several times: to answer, to write its README)."""
     key = (str(folder.path), folder.listing_key())
-    if key not in _folds:
-        _folds.clear()  # one game state at a time is plenty
-        _folds[key] = folder.fold()
-    return _folds[key]
+    match = _folds.get(key)
+    if match is None:
+        match = folder.fold()
+        remember(folder, match, key)
+    return match
+
+
+def remember(folder: GameFolder, match: Match, key: tuple[str, str] | None = None) -> None:
+    _folds.clear()  # one game state at a time is plenty
+    _folds[key or (str(folder.path), folder.listing_key())] = match
 
 
 def my_games(home: Home, identity: Identity) -> list[tuple[GameFolder, Match, int]]:
