@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import sys
 from dataclasses import replace
+from pathlib import Path
 
 import click
 
@@ -51,13 +52,14 @@ def mail():
               help="What to do with a processed message: flag it ($Duelmail and seen) or move it.")
 @click.option("--processed-folder", help="Where 'move' puts processed messages (default 'duelmail').")
 @click.option("--address", help="From: address (default: your identity's).")
+@click.option("--ca-file", type=click.Path(dir_okay=False), help="Also trust this CA (a private server's own).")
 @click.option("--keyring", "use_keyring", is_flag=True, help="Ask for the password and keep it in the OS keyring.")
 @click.option("--password-in-config", is_flag=True,
               help="Ask for the password and keep it in config.toml in plain text (not recommended).")
 @pass_ctx
 @handled
 def setup(ctx, smtp_host, smtp_port, smtp_security, smtp_user, imap_host, imap_port, imap_security, imap_user,
-          user, folder, processed, processed_folder, address, use_keyring, password_in_config):
+          user, folder, processed, processed_folder, address, ca_file, use_keyring, password_in_config):
     """Write the mail account settings into this home's config.toml (the password is not kept there).
 
     The password comes from the OS keyring (with the keyring extra), else $DUELMAIL_MAIL_PASSWORD,
@@ -78,7 +80,8 @@ def setup(ctx, smtp_host, smtp_port, smtp_security, smtp_user, imap_host, imap_p
              "smtp_user": smtp_user if smtp_user is not None else user, "imap_host": imap_host,
              "imap_port": imap_port, "imap_security": imap_security,
              "imap_user": imap_user if imap_user is not None else user, "imap_folder": folder,
-             "processed": processed, "processed_folder": processed_folder, "address": address}
+             "processed": processed, "processed_folder": processed_folder, "address": address,
+             "ca_file": str(Path(ca_file).resolve()) if ca_file else None}
     settings = replace(current, **{k: v for k, v in given.items() if v is not None})
     if imap_port is None and imap_security is not None and current.imap_port == mailt.MailSettings.imap_port:
         settings.imap_port = 993 if imap_security == "tls" else 143

@@ -60,6 +60,7 @@ class MailSettings:
     processed: str = "flag"
     processed_folder: str = "duelmail"
     address: str = ""  # From: override; default is the identity's address
+    ca_file: str = ""  # certificates to trust besides the system's (a private server's own CA)
     password: str = ""  # only with 'mail setup --password-in-config' (insecure, the user insisted)
 
     def check(self, where: str = "[mail]") -> MailSettings:
@@ -73,6 +74,13 @@ class MailSettings:
             if not isinstance(v, int) or isinstance(v, bool) or not 0 < v < 65536:
                 raise MailError(f"{where}: {key} = {v!r} is not a port number (1-65535)")
         return self
+
+    def tls(self) -> ssl.SSLContext:
+        """Certificates and host names are always checked; ``ca_file`` adds a private CA to trust."""
+        try:
+            return ssl.create_default_context(cafile=self.ca_file or None)
+        except (OSError, ssl.SSLError) as e:
+            raise MailError(f"[mail] ca_file = {self.ca_file!r}: cannot load it ({e})") from None
 
     def to_dict(self) -> dict:
         return {f.name: getattr(self, f.name) for f in fields(self) if getattr(self, f.name) != ""}
@@ -208,11 +216,11 @@ def smtp_connect(settings: MailSettings, password: Callable[[], str], timeout: f
         raise MailError("no SMTP host in [mail]: run 'duelmail mail setup --smtp-host HOST'")
     try:
         if settings.smtp_security == "tls":
-            conn = smtplib.SMTP_SSL(host, port, timeout=timeout, context=ssl.create_default_context())
+            conn = smtplib.SMTP_SSL(host, port, timeout=timeout, context=settings.tls())
         else:
             conn = smtplib.SMTP(host, port, timeout=timeout)
             if settings.smtp_security == "starttls":
-                conn.starttls(context=ssl.create_default_context())
+                conn.starttls(context=settings.tls())
         if settings.smtp_user:
             conn.login(settings.smtp_user, password())
     except smtplib.SMTPNotSupportedError as e:
@@ -400,12 +408,12 @@ class ImapSource(Source):
         self.settings = s
         try:
             if s.imap_security == "tls":
-                self.conn = imaplib.IMAP4_SSL(s.imap_host, s.imap_port, ssl_context=ssl.create_default_context(),
+                self.conn = imaplib.IMAP4_SSL(s.imap_host, s.imap_port, ssl_context=s.tls(),
                                               timeout=timeout)
             else:
                 self.conn = imaplib.IMAP4(s.imap_host, s.imap_port, timeout=timeout)
                 if s.imap_security == "starttls":
-                    self.conn.starttls(ssl.create_default_context())
+                    self.conn.starttls(s.tls())
         except (TimeoutError, OSError, imaplib.IMAP4.error) as e:
             raise MailError(f"IMAP {s.imap_host}:{s.imap_port} ({s.imap_security}): {e}") from None
         try:

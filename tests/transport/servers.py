@@ -1,7 +1,10 @@
-"""Real mail servers for the tests: Debian's Dovecot (IMAP and LMTP) and OpenSMTPD (SMTP) on loopback.
+"""Real mail servers for the tests: Debian's Dovecot (IMAP, LMTP, submission) and OpenSMTPD (SMTP) on loopback.
 
 OpenSMTPD relays every message it accepts into Dovecot's LMTP socket; Dovecot keeps it in a
-Maildir and serves it by IMAP. Each server runs from a throwaway configuration in a temporary
+Maildir and serves it by IMAP. TLS is tested on Dovecot (IMAPS, IMAP STARTTLS, and its submission
+service with login, STARTTLS and implicit TLS, relaying into OpenSMTPD), with a certificate from a
+throwaway CA made for the session: Debian's OpenSMTPD 6.8 fails every TLS handshake with OpenSSL 3
+("EVP lib"), so it serves plain SMTP only. Each server runs from a throwaway configuration in a temporary
 folder and is stopped by the fixture. OpenSMTPD has its queue and control socket compiled in
 (/var/spool/smtpd, /run/smtpd.sock), so it runs in a private mount namespace where both are
 bind-mounted from the temporary folder: two test workers never share a queue. Mail processes run
@@ -22,7 +25,7 @@ from pathlib import Path
 
 PASSWORD = "duelmail-test-password"
 NEED = ("the mail tests need Debian's Dovecot and OpenSMTPD: "
-        "apt-get install dovecot-imapd dovecot-lmtpd opensmtpd (and run them as root)")
+        "apt-get install dovecot-imapd dovecot-lmtpd dovecot-submissiond opensmtpd (and run them as root)")
 
 
 def free_port() -> int:
@@ -49,9 +52,15 @@ base_dir = {root}/run
 state_dir = {root}/state
 log_path = {root}/dovecot.log
 instance_name = duelmail-test-{imap}
-protocols = imap lmtp
+protocols = imap lmtp submission
+hostname = localhost
+submission_relay_host = 127.0.0.1
+submission_relay_port = {smtp}
+submission_relay_trusted = yes
 listen = 127.0.0.1
-ssl = no
+ssl = yes
+ssl_cert = <{root}/tls/cert.pem
+ssl_key = <{root}/tls/key.pem
 disable_plaintext_auth = no
 auth_mechanisms = plain login
 mail_location = maildir:~/Maildir
@@ -72,7 +81,20 @@ service imap-login {{
     port = {imap}
   }}
   inet_listener imaps {{
-    port = 0
+    address = 127.0.0.1
+    port = {imaps}
+    ssl = yes
+  }}
+}}
+service submission-login {{
+  inet_listener submission {{
+    address = 127.0.0.1
+    port = {sub}
+  }}
+  inet_listener submissions {{
+    address = 127.0.0.1
+    port = {subs}
+    ssl = yes
   }}
 }}
 service lmtp {{
@@ -90,6 +112,49 @@ match from any for any action "dovecot"
 """
 
 
+def make_certificates(folder: Path) -> Path:
+    """A throwaway CA and a certificate for 127.0.0.1 and localhost signed by it; returns the CA's file."""
+    import datetime
+    import ipaddress
+
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.x509.oid import NameOID
+
+    now = datetime.datetime.now(datetime.UTC)
+    ca_key = ec.generate_private_key(ec.SECP256R1())
+    key = ec.generate_private_key(ec.SECP256R1())
+    ca_name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "duelmail test CA")])
+    ca = (x509.CertificateBuilder().subject_name(ca_name).issuer_name(ca_name).public_key(ca_key.public_key())
+          .serial_number(x509.random_serial_number()).not_valid_before(now - datetime.timedelta(hours=1))
+          .not_valid_after(now + datetime.timedelta(days=2))
+          .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
+          .add_extension(x509.KeyUsage(digital_signature=True, content_commitment=False, key_encipherment=False,
+                                       data_encipherment=False, key_agreement=False, key_cert_sign=True,
+                                       crl_sign=True, encipher_only=False, decipher_only=False), critical=True)
+          .add_extension(x509.SubjectKeyIdentifier.from_public_key(ca_key.public_key()), critical=False)
+          .sign(ca_key, hashes.SHA256()))
+    cert = (x509.CertificateBuilder()
+            .subject_name(x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "localhost")]))
+            .issuer_name(ca_name).public_key(key.public_key()).serial_number(x509.random_serial_number())
+            .not_valid_before(now - datetime.timedelta(hours=1)).not_valid_after(now + datetime.timedelta(days=2))
+            .add_extension(x509.SubjectAlternativeName([x509.DNSName("localhost"),
+                                                        x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]),
+                           critical=False)
+            .add_extension(x509.BasicConstraints(ca=False, path_length=None), critical=True)
+            .add_extension(x509.ExtendedKeyUsage([x509.oid.ExtendedKeyUsageOID.SERVER_AUTH]), critical=False)
+            .add_extension(x509.AuthorityKeyIdentifier.from_issuer_public_key(ca_key.public_key()), critical=False)
+            .sign(ca_key, hashes.SHA256()))
+    pem = serialization.Encoding.PEM
+    (folder / "ca.pem").write_bytes(ca.public_bytes(pem))
+    (folder / "cert.pem").write_bytes(cert.public_bytes(pem))
+    keyfile = folder / "key.pem"
+    keyfile.write_bytes(key.private_bytes(pem, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()))
+    os.chmod(keyfile, 0o600)
+    return folder / "ca.pem"
+
+
 class MailServers:
     """Dovecot + OpenSMTPD in a temporary folder; ``account(name)`` adds a mailbox user."""
 
@@ -102,12 +167,16 @@ class MailServers:
         self.root = Path(tempfile.mkdtemp(prefix="dm-mail-"))
         os.chmod(self.root, 0o755)
         self.imap_port, self.smtp_port = free_port(), free_port()
+        self.imaps_port, self.sub_port, self.subs_port = free_port(), free_port(), free_port()
         user = pwd.getpwnam("nobody")
         self.uid, self.gid, self.mail_user = user.pw_uid, user.pw_gid, "nobody"
-        for d in ("run", "state", "mail", "spool", "smtprun"):
+        for d in ("run", "state", "mail", "spool", "smtprun", "tls"):
             (self.root / d).mkdir()
+        self.ca_file = make_certificates(self.root / "tls")
         os.chown(self.root / "mail", self.uid, self.gid)
         (self.root / "dovecot.conf").write_text(DOVECOT.format(root=self.root, imap=self.imap_port,
+                                                               imaps=self.imaps_port, smtp=self.smtp_port,
+                                                               sub=self.sub_port, subs=self.subs_port,
                                                                login_user="dovenull", password=PASSWORD,
                                                                uid=self.uid, gid=self.gid))
         (self.root / "smtpd.conf").write_text(SMTPD.format(root=self.root, smtp=self.smtp_port,
@@ -127,6 +196,8 @@ class MailServers:
                                 stderr=subprocess.STDOUT)
         self.procs.append(smtp)
         wait_port(self.smtp_port, smtp, slog)
+        for port in (self.imaps_port, self.sub_port, self.subs_port):
+            wait_port(port, dove, self.root / "dovecot.err")
         return self
 
     def stop(self) -> None:
