@@ -471,8 +471,9 @@ def poll(home: Home, identity: Identity, carriers: Sequence[Carrier], clock: Cal
 def watch(home: Home, identity: Identity, carriers: Sequence[Carrier], *, clock: Callable[[], datetime],
           sleep: Callable[[float], None], say: Callable[[str], None], interval: float = 300, once: bool = False,
           bot: str | None = None, rng: random.Random | None = None, polls: int | None = None) -> int:
-    """Poll every ``interval`` seconds (``polls`` times, or for ever). In ``once`` mode: one poll, and the
-    exit status says whether a decision of yours awaits (``DECISION``) or not (``NOTHING``)."""
+    """Poll every ``interval`` seconds (``polls`` times, or for ever); an error is said and the watch goes
+    on. In ``once`` mode: one poll, errors raise, and the exit status says whether a decision of yours
+    awaits (``DECISION``) or not (``NOTHING``)."""
     if not carriers:
         raise DuelmailError("nothing to watch: set up mail ('duelmail mail setup') or a repository "
                             "('duelmail git init DIR')")
@@ -481,7 +482,13 @@ def watch(home: Home, identity: Identity, carriers: Sequence[Carrier], *, clock:
     n = 0
     told: set[tuple[str, int]] = set()
     while True:
-        p = poll(home, identity, carriers, clock, bot, rng)
+        try:
+            p = poll(home, identity, carriers, clock, bot, rng)
+        except (DuelmailError, OSError) as e:
+            if once:
+                raise
+            say(f"duelmail watch: {e} (trying again in {interval:g} s)")  # a server down must not end the watch
+            p = Poll()
         for line in p.lines:
             if line.startswith("duelmail: your move"):
                 continue

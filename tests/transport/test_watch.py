@@ -73,6 +73,21 @@ def test_polls_at_the_interval_and_says_a_decision_once(git_game):
     assert [line for line in said if "your move" in line] == [said[-1]]  # told once, not at every poll
 
 
+def test_a_failing_carrier_is_reported_and_the_watch_goes_on(tmp_path):
+    home = tmp_path / "h"
+    dm(home, "id", "new", "alice", "--email", "alice@example.org")
+    ident = Home(home).load_identity(None)
+    (tmp_path / "gone").mkdir()
+    said, slept = [], []
+    code = watch.watch(Home(home), ident, [watch.GitCarrier(tmp_path / "gone")], clock=lambda: None,
+                       sleep=slept.append, say=said.append, interval=60, polls=2)
+    assert code == watch.NOTHING and slept == [60]
+    assert len(said) == 2 and all("not a git repository" in s and "trying again in 60 s" in s for s in said)
+    with pytest.raises(watch.GitError):
+        watch.watch(Home(home), ident, [watch.GitCarrier(tmp_path / "gone")], clock=lambda: None,
+                    sleep=slept.append, say=said.append, once=True)
+
+
 def test_nothing_to_watch_and_bad_interval_are_errors(tmp_path):
     home = tmp_path / "h"
     dm(home, "id", "new", "alice", "--email", "alice@example.org")
