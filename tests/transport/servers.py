@@ -185,6 +185,13 @@ class MailServers:
         self.names: set[str] = set()
 
     def start(self) -> MailServers:
+        try:
+            return self._start()
+        except BaseException:
+            self.stop()  # whatever did start is stopped, and its folder removed
+            raise
+
+    def _start(self) -> MailServers:
         dove = subprocess.Popen(["/usr/sbin/dovecot", "-F", "-c", str(self.root / "dovecot.conf")],
                                 stdout=subprocess.DEVNULL, stderr=open(self.root / "dovecot.err", "w"))
         self.procs.append(dove)
