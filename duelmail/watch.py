@@ -26,7 +26,7 @@ from duelmail.protocol.identity import Identity
 from duelmail.protocol.turnfile import SignedFile, parse_any
 from duelmail.transport import mail as mailt
 from duelmail.transport.archive import TURN_NAME, GameFolder, awaited_text, file_name
-from duelmail.transport.git import GitError, GitRepo
+from duelmail.transport.git import GAME_DIR, GitError, GitRepo
 from duelmail.util.fs import atomic_write
 
 NOTHING, DECISION = 0, 10  # 'watch --once' exit statuses (1 is an error, as for every command)
@@ -390,6 +390,9 @@ def _write_readmes(home: Home, repo: GitRepo, commit: bool = True) -> None:
         if not p.exists() or p.read_text() != text:
             atomic_write(p, text)
             changed.append(f"{folder.path.name}/README.md")
+    mine = {folder.path.name for folder in home.game_folders()}
+    names += [f"- [{p.name}]({p.name}/README.md)" for p in sorted(repo.path.iterdir())
+              if p.is_dir() and p.name not in mine and GAME_DIR.fullmatch(p.name)]  # games this home does not hold
     root = repo.path / "README.md"
     text = "\n".join(["# duelmail games", "", "One folder per game; each holds its signed turn files.", "",
                       *sorted(names), "", "Play with `duelmail play ... --push` or `duelmail git sync`.", ""])

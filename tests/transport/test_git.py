@@ -124,7 +124,9 @@ def test_two_players_answer_the_same_round_at_once(tmp_path):
     out = dm(t.homes[0], "git", "sync")  # alice gets both acceptances, answers, pushes
     assert out.count("verified and applied") == 2
     assert t.status(t.homes[0])["round"] >= 2
-    assert "<<<<<<<" not in (repos[0] / "README.md").read_text()
+    for name in ("README.md", f"{game}/README.md"):  # both wrote the READMEs at once: merged, then rewritten
+        text = git(t.remote, "show", f"main:{name}")
+        assert "<<<<<<<" not in text and game in text
 
 
 @pytest.fixture
