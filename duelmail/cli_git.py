@@ -9,7 +9,7 @@ from pathlib import Path
 
 import click
 
-from duelmail.cli import _status_data, _store_status, handled, now, pass_ctx
+from duelmail.cli_shared import cli, handled
 
 
 @click.group("git")
@@ -26,7 +26,7 @@ def git():
 
 @git.command("init")
 @click.argument("directory", default=".", type=click.Path(file_okay=False))
-@pass_ctx
+@click.pass_obj
 @handled
 def init(ctx, directory):
     """Make DIRECTORY a game repository (git init if needed) and sync it from this home.
@@ -54,7 +54,7 @@ def sync_repos(ctx, ident, paths, games=(), auto: bool = True) -> list:
 
     arrivals = []
     for path in paths:
-        rep = watch.sync_git(ctx.home, ident, path, now(), games)
+        rep = watch.sync_git(ctx.home, ident, path, cli().now(), games)
         for c in rep.committed:
             click.echo(f"{path}: committed {c}")
         for a in rep.arrivals:
@@ -62,13 +62,13 @@ def sync_repos(ctx, ident, paths, games=(), auto: bool = True) -> list:
                 click.echo(a.line())
         arrivals += rep.arrivals
     if auto:
-        answers, decisions = watch.answer_duties(ctx.home, ident, now)
+        answers, decisions = watch.answer_duties(ctx.home, ident, cli().now)
         for a in answers:
             click.echo(a.line())
-            _store_status(a.folder, a.played.file.seat, _status_data(a.played.match, a.played.file.seat))
+            cli()._store_status(a.folder, a.played.file.seat, cli()._status_data(a.played.match, a.played.file.seat))
         if answers:
             for path in paths:
-                rep = watch.sync_git(ctx.home, ident, path, now())
+                rep = watch.sync_git(ctx.home, ident, path, cli().now())
                 for c in rep.committed:
                     click.echo(f"{path}: committed {c}")
         for d in decisions:
@@ -91,7 +91,7 @@ def push_played(ctx, ident, played) -> None:
 @click.argument("directory", required=False, type=click.Path(file_okay=False))
 @click.option("--auto/--no-auto", default=True, show_default=True,
               help="Answer what needs no decision at once, and push the answers.")
-@pass_ctx
+@click.pass_obj
 @handled
 def sync(ctx, directory, auto):
     """Commit your new turns, pull (rebase) and verify what others pushed, push.
@@ -123,7 +123,7 @@ def new_in_repo(ctx, ident, played, directory) -> None:
     path = Path(directory).resolve()
     GitRepo(path, (ident.name, ident.email)).init()
     watch.add_repo(ctx.home, path)
-    rep = watch.sync_git(ctx.home, ident, path, now(), games=[played.folder])
+    rep = watch.sync_git(ctx.home, ident, path, cli().now(), games=[played.folder])
     for c in rep.committed:
         click.echo(f"{path}: committed {c}")
     click.echo(f"the game is in {path / played.folder.path.name}" + (", pushed" if rep.pushed else ""))

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import click
 
-from duelmail.cli import _app, _status_data, _store_status, handled, now, pass_ctx
+from duelmail.cli_shared import cli, handled
 from duelmail.errors import DuelmailError
 
 
@@ -56,7 +56,7 @@ def mail():
 @click.option("--keyring", "use_keyring", is_flag=True, help="Ask for the password and keep it in the OS keyring.")
 @click.option("--password-in-config", is_flag=True,
               help="Ask for the password and keep it in config.toml in plain text (not recommended).")
-@pass_ctx
+@click.pass_obj
 @handled
 def setup(ctx, smtp_host, smtp_port, smtp_security, smtp_user, imap_host, imap_port, imap_security, imap_user,
           user, folder, processed, processed_folder, address, ca_file, use_keyring, password_in_config):
@@ -122,7 +122,7 @@ def send_played(ctx, ident, played_list) -> None:
     from duelmail.transport import mail as mailt
 
     settings = mailt.load_settings(ctx.home)
-    lines = watch.mail_answers(ident, played_list, now(), settings,
+    lines = watch.mail_answers(ident, played_list, cli().now(), settings,
                                lambda: password_for(settings, settings.smtp_user, settings.smtp_host))
     for line in lines:
         click.echo(line)
@@ -130,7 +130,7 @@ def send_played(ctx, ident, played_list) -> None:
 
 @mail.command("send")
 @click.argument("game", required=False)
-@pass_ctx
+@click.pass_obj
 @handled
 def send(ctx, game):
     """Mail your newest file of GAME to every other seat (again, if it got lost).
@@ -142,7 +142,7 @@ def send(ctx, game):
     from duelmail import watch
 
     ident = ctx.identity()
-    folder, match, seat = _app().open_game(ctx.home, game, ident)
+    folder, match, seat = cli()._app().open_game(ctx.home, game, ident)
     if seat is None:
         raise click.ClickException(f"game {match.gid[:12]}: you hold no seat in it")
     send_played(ctx, ident, [watch.last_played(folder, match, seat)])
@@ -152,7 +152,7 @@ def send(ctx, game):
 @click.argument("source", required=False)
 @click.option("--auto/--no-auto", default=True, show_default=True,
               help="Answer what needs no decision (key shares, reveals) at once, and mail the answers.")
-@pass_ctx
+@click.pass_obj
 @handled
 def fetch(ctx, source, auto):
     """Read new mail, verify and apply the turns in it, and say who is awaited now.
@@ -173,16 +173,16 @@ def fetch(ctx, source, auto):
     ident = ctx.identity()
     src = mailt.open_source(source, lambda: mailt.load_settings(ctx.home), password_for,
                             stdin=sys.stdin.buffer)
-    report = watch.fetch_mail(ctx.home, ident, src, now())
+    report = watch.fetch_mail(ctx.home, ident, src, cli().now())
     for a in report.arrivals:
         click.echo(a.line())
     new = [a for a in report.arrivals if a.status == "applied"]
     click.echo(f"{report.letters} messages read, {len(new)} turns applied"
                + (f", {report.ignored} without a turn" if report.ignored else ""))
-    answers, decisions = watch.answer_duties(ctx.home, ident, now) if auto else ([], [])
+    answers, decisions = watch.answer_duties(ctx.home, ident, cli().now) if auto else ([], [])
     for a in answers:
         click.echo(a.line())
-        _store_status(a.folder, a.played.file.seat, _status_data(a.played.match, a.played.file.seat))
+        cli()._store_status(a.folder, a.played.file.seat, cli()._status_data(a.played.match, a.played.file.seat))
     if answers:
         try:
             settings = mailt.load_settings(ctx.home)

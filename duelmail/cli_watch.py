@@ -11,7 +11,7 @@ import time
 
 import click
 
-from duelmail.cli import handled, now, pass_ctx
+from duelmail.cli_shared import cli, handled
 
 
 @click.command("watch")
@@ -23,7 +23,7 @@ from duelmail.cli import handled, now, pass_ctx
 @click.option("--mail/--no-mail", "use_mail", default=None, help="Poll the mail account (default: if set up).")
 @click.option("--source", help="Read mail from this Maildir or mbox instead of IMAP.")
 @click.option("--git/--no-git", "use_git", default=True, show_default=True, help="Sync this home's repositories.")
-@pass_ctx
+@click.pass_obj
 @handled
 def watch(ctx, once, interval, bot, seed, use_mail, source, use_git):
     """Poll mail and repositories, apply what arrives, answer what needs no decision on your own.
@@ -54,6 +54,6 @@ def watch(ctx, once, interval, bot, seed, use_mail, source, use_git):
             carriers.append(w.MailCarrier(settings, password_for, source))
     if use_git:
         carriers += [w.GitCarrier(p) for p in w.repos(ctx.home)]
-    code = w.watch(ctx.home, ident, carriers, clock=now, sleep=time.sleep, say=click.echo, interval=interval,
+    code = w.watch(ctx.home, ident, carriers, clock=cli().now, sleep=time.sleep, say=click.echo, interval=interval,
                    once=once, bot=bot, rng=random.Random(seed))
     sys.exit(code)
