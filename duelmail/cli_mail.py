@@ -178,7 +178,8 @@ def fetch(ctx, source, auto):
         click.echo(a.line())
     new = [a for a in report.arrivals if a.status == "applied"]
     click.echo(f"{report.letters} messages read, {len(new)} turns applied"
-               + (f", {report.ignored} without a turn" if report.ignored else ""))
+               + (f", {report.ignored} without a turn" if report.ignored else "")
+               + (f"; {report.processed}" if report.letters and report.processed else ""))
     answers, decisions = watch.answer_duties(ctx.home, ident, cli().now) if auto else ([], [])
     for a in answers:
         click.echo(a.line())

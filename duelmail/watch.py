@@ -181,6 +181,7 @@ class MailReport:
     letters: int = 0
     arrivals: list[Arrival] = field(default_factory=list)
     ignored: int = 0  # messages with no duelmail turn in them
+    processed: str = ""  # what was done with the processed messages
 
 
 def fetch_mail(home: Home, identity: Identity | None, source: mailt.Source, now: datetime | None = None
@@ -189,7 +190,7 @@ def fetch_mail(home: Home, identity: Identity | None, source: mailt.Source, now:
 
     A message whose files were all applied, duplicates or refused is marked processed; one holding a
     file that is ahead of the game stays new, to be read again when the files between arrive."""
-    report = MailReport()
+    report = MailReport(processed=source.processed)
     letters = []
     files: list[tuple[str, SignedFile]] = []
     try:

@@ -338,6 +338,8 @@ class Letter:
 
 
 class Source:
+    processed = ""  # what happens to a processed message, said after a fetch
+
     def letters(self) -> Iterator[Letter]:
         raise NotImplementedError
 
@@ -363,6 +365,7 @@ class MaildirSource(Source):
             raise MailError(f"{path}: not a Maildir (no cur/ and new/ folders)")
         self.box = mailbox.Maildir(str(path), factory=None, create=False)
         self.path = path
+        self.processed = "processed mail moved to cur/ and marked seen"
 
     def letters(self) -> Iterator[Letter]:
         for key in sorted(self.box.keys()):
@@ -387,6 +390,7 @@ class MboxSource(Source):
             raise MailError(f"{path}: no such mbox file")
         self.box = mailbox.mbox(str(path), create=False)
         self.path = path
+        self.processed = "the mbox is left as it is (reading it again changes nothing)"
 
     def letters(self) -> Iterator[Letter]:
         for n, key in enumerate(self.box.keys()):
@@ -406,6 +410,8 @@ class ImapSource(Source):
         if not s.imap_host:
             raise MailError("no IMAP host in [mail]: run 'duelmail mail setup --imap-host HOST'")
         self.settings = s
+        self.processed = (f"processed mail moved to {s.processed_folder}" if s.processed == "move"
+                          else f"processed mail flagged {KEYWORD} and seen")
         try:
             if s.imap_security == "tls":
                 self.conn = imaplib.IMAP4_SSL(s.imap_host, s.imap_port, ssl_context=s.tls(),

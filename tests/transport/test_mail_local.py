@@ -38,6 +38,7 @@ def test_maildir_fetch_applies_once_and_files_the_message(table, tmp_path):
     key = box.add(letter(table.out / "r0001-s1.toml"))
     out = dm(table.alice, "mail", "fetch", str(tmp_path / "Maildir"), "--no-auto")
     assert "round 1 seat 1 verified and applied" in out and "1 messages read, 1 turns applied" in out
+    assert "processed mail moved to cur/ and marked seen" in out
     msg = box.get_message(key)
     assert msg.get_subdir() == "cur" and "S" in msg.get_flags()
     before = snapshot(table.alice)

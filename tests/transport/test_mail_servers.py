@@ -62,6 +62,7 @@ def test_processed_mail_moved_and_refetch_is_idempotent(mail_servers, tmp_path):
     before = snapshot(bob)
     out = dm(bob, "mail", "fetch")
     assert "already applied (nothing changed)" in out and snapshot(bob) == before
+    assert "processed mail moved to Duels" in out
 
 
 def test_forged_turn_by_mail_is_reported_and_never_applied(mail_servers, tmp_path):
