@@ -88,7 +88,8 @@ def test_whole_game_between_two_clones_through_a_bare_remote(tmp_path):
     for repo in repos:  # the repository holds exactly the game's files, and its README the result
         held = sorted(p.name for p in (repo / game).glob("[gr]*.toml"))
         assert held == sorted(p.name for p in (t.homes[0] / "games" / game).glob("[gr]*.toml"))
-        assert "Game over" in (repo / game / "README.md").read_text()
+        assert "Game over" in (repo / game / "README.md").read_text() and "as everyone can see it" in (
+            repo / game / "README.md").read_text()
         assert game in (repo / "README.md").read_text()
     log = git(repos[1], "log", "--format=%s%n%b")
     assert f"{game} round 3: " in log and "now awaited" in log
