@@ -50,8 +50,8 @@ def watch(ctx, once, interval, bot, seed, use_mail, source, use_git):
             if use_mail:
                 raise
             settings = None
-        if settings is not None and (settings.imap_host or source):
-            carriers.append(w.MailCarrier(settings, password_for, source))
+        if source is not None or (settings is not None and settings.imap_host):
+            carriers.append(w.MailCarrier(settings or mailt.MailSettings(), password_for, source))
     if use_git:
         carriers += [w.GitCarrier(p) for p in w.repos(ctx.home)]
     code = w.watch(ctx.home, ident, carriers, clock=cli().now, sleep=time.sleep, say=click.echo, interval=interval,

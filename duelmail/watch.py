@@ -441,6 +441,8 @@ class MailCarrier(Carrier):
 
     def push(self, home, identity, answers, now):
         s = self.settings
+        if not s.smtp_host:
+            return ["answers written; no SMTP host set up, so send them with 'duelmail mail send'"]
         return mail_answers(identity, [a.played for a in answers], now, s,
                             lambda: self.password(s, s.smtp_user, s.smtp_host))
 

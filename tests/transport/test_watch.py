@@ -88,6 +88,20 @@ def test_a_failing_carrier_is_reported_and_the_watch_goes_on(tmp_path):
                     sleep=slept.append, say=said.append, once=True)
 
 
+def test_watching_a_maildir_without_smtp_applies_and_answers(tmp_path):
+    import mailbox
+
+    from clitable import Table
+    from test_mail_local import letter
+
+    t = Table(tmp_path)
+    box = mailbox.Maildir(str(tmp_path / "Maildir"), create=True)
+    box.add(letter(t.out / "r0001-s1.toml"))
+    out = dm(t.alice, "watch", "--once", "--source", str(tmp_path / "Maildir"))
+    assert "round 1 seat 1 verified and applied" in out and "auto:" in out and "no SMTP host set up" in out
+    assert list(next((t.alice / "games").iterdir()).glob("r0002-s0.toml"))
+
+
 def test_nothing_to_watch_and_bad_interval_are_errors(tmp_path):
     home = tmp_path / "h"
     dm(home, "id", "new", "alice", "--email", "alice@example.org")
