@@ -135,6 +135,7 @@ class Received:
     seat: int
     events: list[Event]
     duplicate: bool = False
+    match: Match | None = None  # the game after this file (for callers that go on with it)
 
 
 def game_folder_for(home: Home, identity: Identity | None, f: SignedFile, where: str = "file") -> GameFolder:
@@ -168,6 +169,13 @@ def receive(home: Home, identity: Identity | None, paths: Sequence[Path], now: d
         except (OSError, UnicodeDecodeError) as e:
             raise FileRefused(str(p), f"cannot read it ({e})", rule="P-format") from None
         incoming += [(str(p), f) for f in parse_any(text, str(p))]
+    return receive_files(home, identity, incoming, now)
+
+
+def receive_files(home: Home, identity: Identity | None, incoming: Sequence[tuple[str, SignedFile]],
+                  now: datetime | None = None) -> list[Received]:
+    """``receive`` for files already parsed (``where`` names each one: a path, a mail, a commit)."""
+    incoming = list(incoming)
     incoming.sort(key=lambda wf: (wf[1].game[:16], wf[1].round, wf[1].kind != "claim", wf[1].seat))
     out: list[Received] = []
     for where, f in incoming:
@@ -185,7 +193,7 @@ def receive(home: Home, identity: Identity | None, paths: Sequence[Path], now: d
             raise FileRefused(where, match.void[f.file_hash][1], round=f.round, seat=f.seat, rule="P-timeout")
         events = match.events[known:]
         folder.store(f, match, events)
-        out.append(Received(where, f.round, f.seat, events))
+        out.append(Received(where, f.round, f.seat, events, match=match))
     return out
 
 

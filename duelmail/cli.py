@@ -219,9 +219,11 @@ def _load_card(ctx: Ctx, text: str) -> PlayerCard:
               help="A seat, in order: an identity of this home or a player card file. Repeat per player.")
 @click.option("--option", "options", multiple=True, help="Game option, K=V or a bare flag name.")
 @click.option("--out", type=click.Path(file_okay=False), help="Also copy the genesis file into this folder.")
+@click.option("--git", "git_dir", type=click.Path(file_okay=False),
+              help="Keep the game in this git repository (created if needed) and push it.")
 @pass_ctx
 @handled
-def new(ctx, game, seats, options, out):
+def new(ctx, game, seats, options, out, git_dir):
     """Open a new GAME and write its genesis file for the other seats.
 
     \b
@@ -234,6 +236,11 @@ def new(ctx, game, seats, options, out):
     path = _copy_out(played.path, out)
     click.echo(f"new game {played.match.gid[:12]} of {played.match.game.spec.title}")
     click.echo(f"seats: {', '.join(played.match.names())}")
+    if git_dir:
+        from duelmail.cli_git import new_in_repo
+
+        new_in_repo(ctx, ident, played, git_dir)
+        return
     click.echo(f"send {path} to the other players")
 
 
@@ -248,9 +255,11 @@ def _copy_out(path: Path, out: str | None) -> Path:
 @main.command("join")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False))
 @click.option("--out", type=click.Path(file_okay=False), help="Also copy your answer into this folder.")
+@click.option("--send", is_flag=True, help="Mail your acceptance to the other seats ('duelmail mail setup').")
+@click.option("--push", is_flag=True, help="Commit, pull and push it in the game's repository ('duelmail git').")
 @pass_ctx
 @handled
-def join(ctx, file, out):
+def join(ctx, file, out, send, push):
     """Accept the game whose genesis FILE you were sent.
 
     \b
@@ -264,7 +273,17 @@ def join(ctx, file, out):
         raise click.ClickException(f"{file}: not a genesis file")
     played = _app().join_game(ctx.home, ident, genesis, now(), file)
     click.echo(f"joined game {played.match.gid[:12]} as seat {played.file.seat} ({ident.name})")
-    click.echo(f"send {_copy_out(played.path, out)} to the other players")
+    path = _copy_out(played.path, out)
+    if send:
+        from duelmail.cli_mail import mail_played
+
+        mail_played(ctx, ident, played)
+    if push:
+        from duelmail.cli_git import push_played
+
+        push_played(ctx, ident, played)
+    if not (send or push):
+        click.echo(f"send {path} to the other players")
 
 
 def _open(ctx: Ctx, game: str | None):
@@ -504,9 +523,11 @@ def _set_pending(folder, actions: list[str]) -> None:
 @click.option("--out", type=click.Path(file_okay=False), help="Also copy the new file into this folder.")
 @click.option("--vacation", metavar="START:DAYS",
               help="Announce a vacation in this file (e.g. 2026-12-20:7): your clock stops for those days.")
+@click.option("--send", is_flag=True, help="Mail the new file to the other seats ('duelmail mail setup').")
+@click.option("--push", is_flag=True, help="Commit, pull and push it in the game's repository ('duelmail git').")
 @pass_ctx
 @handled
-def play(ctx, moves, game, bot, seed, out, vacation):
+def play(ctx, moves, game, bot, seed, out, vacation, send, push):
     """Make your MOVES and write your next turn file (in GAME: --game, or a game id after the moves).
 
     Moves that do not finish your turn are kept until you add the rest. With no moves, sends
@@ -545,8 +566,16 @@ def play(ctx, moves, game, bot, seed, out, vacation):
     _store_status(folder, seat, _status_data(played.match, seat))
     for e in played.events:
         click.echo(f"round {e.round}: {e.text}")
-    click.echo(f"wrote {_copy_out(played.path, out)}: send it to the other players")
+    click.echo(f"wrote {_copy_out(played.path, out)}" + ("" if send or push else ": send it to the other players"))
     _say_awaited(played.match, seat)
+    if send:
+        from duelmail.cli_mail import mail_played
+
+        mail_played(ctx, ident, played)
+    if push:
+        from duelmail.cli_git import push_played
+
+        push_played(ctx, ident, played)
 
 
 def _resolve(match, seat, ident, text: str) -> str:
@@ -691,3 +720,11 @@ def demo(game, seed, players, options, out, quiet):
 from duelmail.cli_replay import replay  # noqa: E402  (a command of its own module)
 
 main.add_command(replay)
+
+from duelmail.cli_git import git  # noqa: E402
+from duelmail.cli_mail import mail  # noqa: E402
+from duelmail.cli_watch import watch  # noqa: E402
+
+main.add_command(mail)
+main.add_command(git)
+main.add_command(watch)

@@ -1,0 +1,129 @@
+"""``duelmail git``: keep games in git repositories (one folder per game) and sync them.
+
+Registered in ``duelmail.cli``; the work is done by ``duelmail.transport.git`` and ``duelmail.watch``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from duelmail.cli_shared import cli, handled
+
+
+@click.group("git")
+def git():
+    """Play by git: a repository holds a folder of turn files per game; sync commits, pulls and pushes.
+
+    \b
+    Example:
+      duelmail git init ~/duels
+      duelmail new warlords --seat alice --seat bob-card.toml --git ~/duels
+      duelmail git sync
+    """
+
+
+@git.command("init")
+@click.argument("directory", default=".", type=click.Path(file_okay=False))
+@click.pass_obj
+@handled
+def init(ctx, directory):
+    """Make DIRECTORY a game repository (git init if needed) and sync it from this home.
+
+    DIRECTORY may be a fresh folder or a clone of a shared repository.
+
+    \b
+    Example:
+      git clone git@example.org:duels.git ~/duels && duelmail git init ~/duels
+    """
+    from duelmail import watch
+    from duelmail.transport.git import GitRepo
+
+    ident = ctx.identity()
+    path = Path(directory).resolve()
+    created = GitRepo(path, (ident.name, ident.email)).init()
+    watch.add_repo(ctx.home, path)
+    click.echo(f"{'created' if created else 'using'} game repository {path}")
+    click.echo("'duelmail git sync' (or 'play --push') commits, pulls and pushes your turns")
+
+
+def sync_repos(ctx, ident, paths, games=(), auto: bool = True) -> list:
+    """Sync each repository, answer decision-free duties, sync again; print what happened."""
+    from duelmail import watch
+
+    arrivals = []
+    for path in paths:
+        rep = watch.sync_git(ctx.home, ident, path, cli().now(), games)
+        for c in rep.committed:
+            click.echo(f"{path}: committed {c}")
+        for a in rep.arrivals:
+            if a.status != "duplicate":
+                click.echo(a.line())
+        arrivals += rep.arrivals
+    if auto:
+        answers, decisions = watch.answer_duties(ctx.home, ident, cli().now)
+        for a in answers:
+            click.echo(a.line())
+            cli()._store_status(a.folder, a.played.file.seat, cli()._status_data(a.played.match, a.played.file.seat))
+        if answers:
+            for path in paths:
+                rep = watch.sync_git(ctx.home, ident, path, cli().now())
+                for c in rep.committed:
+                    click.echo(f"{path}: committed {c}")
+        for d in decisions:
+            click.echo(d.line())
+    return arrivals
+
+
+def push_played(ctx, ident, played) -> None:
+    """``play --push``: sync the repositories that hold this game."""
+    from duelmail import watch
+
+    paths = [p for p in watch.repos(ctx.home) if (p / played.folder.path.name).is_dir()]
+    if not paths:
+        raise click.ClickException(f"{played.path} is written, but no repository of this home holds game "
+                                   f"{played.folder.path.name} ('duelmail git init DIR', then 'duelmail git sync')")
+    sync_repos(ctx, ident, paths, auto=False)
+
+
+@git.command("sync")
+@click.argument("directory", required=False, type=click.Path(file_okay=False))
+@click.option("--auto/--no-auto", default=True, show_default=True,
+              help="Answer what needs no decision at once, and push the answers.")
+@click.pass_obj
+@handled
+def sync(ctx, directory, auto):
+    """Commit your new turns, pull (rebase) and verify what others pushed, push.
+
+    A file that fails verification is reported (file, commit, round, rule) and not applied; the
+    sync goes on. Every repository of this home, or only DIRECTORY. Exit status 1 when a file was refused.
+
+    \b
+    Example:
+      duelmail git sync
+      duelmail git sync ~/duels
+    """
+    from duelmail import watch
+
+    ident = ctx.identity()
+    paths = [Path(directory).resolve()] if directory else watch.repos(ctx.home)
+    if not paths:
+        raise click.ClickException(f"no game repository in {ctx.home.root}: 'duelmail git init DIR' first")
+    arrivals = sync_repos(ctx, ident, paths, auto=auto)
+    if any(a.status == "refused" for a in arrivals):
+        raise click.ClickException("refused files were not applied (see above)")
+
+
+def new_in_repo(ctx, ident, played, directory) -> None:
+    """``new --git DIR``: the game's folder goes into the repository (made one if needed), then a sync."""
+    from duelmail import watch
+    from duelmail.transport.git import GitRepo
+
+    path = Path(directory).resolve()
+    GitRepo(path, (ident.name, ident.email)).init()
+    watch.add_repo(ctx.home, path)
+    rep = watch.sync_git(ctx.home, ident, path, cli().now(), games=[played.folder])
+    for c in rep.committed:
+        click.echo(f"{path}: committed {c}")
+    click.echo(f"the game is in {path / played.folder.path.name}" + (", pushed" if rep.pushed else ""))

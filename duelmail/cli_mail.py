@@ -1,0 +1,217 @@
+"""``duelmail mail``: set up a mail account, send your turn, fetch and apply what arrived.
+
+Registered in ``duelmail.cli``; the work is done by ``duelmail.transport.mail`` and ``duelmail.watch``.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+import click
+
+from duelmail.cli_shared import cli, handled
+from duelmail.errors import DuelmailError
+
+
+def password_for(settings, user: str, host: str) -> str:
+    """Keyring, environment, config (if the user insisted), else a prompt on a terminal."""
+    from duelmail.transport import mail as mailt
+
+    ask = (lambda text: click.prompt(text, hide_input=True)) if sys.stdin.isatty() else None
+    return mailt.get_password(settings, user, host, prompt=ask)
+
+
+@click.group("mail")
+def mail():
+    """Play by email: set up the account, send turns, fetch and apply what arrived.
+
+    \b
+    Example:
+      duelmail mail setup --smtp-host smtp.example.org --user alice --imap-host imap.example.org
+      duelmail play "attack a#3 a#17" --send
+      duelmail mail fetch
+    """
+
+
+@mail.command("setup")
+@click.option("--smtp-host", help="Outgoing server.")
+@click.option("--smtp-port", type=int, help="Outgoing port (587 for STARTTLS, 465 for TLS).")
+@click.option("--smtp-security", type=click.Choice(["tls", "starttls", "plain"]),
+              help="How to protect SMTP (plain only for a server on this machine).")
+@click.option("--smtp-user", help="SMTP login (default: --user; empty: no login).")
+@click.option("--imap-host", help="Incoming server.")
+@click.option("--imap-port", type=int, help="Incoming port (993 for TLS, 143 for STARTTLS or plain).")
+@click.option("--imap-security", type=click.Choice(["tls", "starttls", "plain"]), help="How to protect IMAP.")
+@click.option("--imap-user", help="IMAP login (default: --user).")
+@click.option("--user", help="Login for both servers.")
+@click.option("--folder", help="IMAP folder to read turns from (default INBOX).")
+@click.option("--processed", type=click.Choice(["flag", "move"]),
+              help="What to do with a processed message: flag it ($Duelmail and seen) or move it.")
+@click.option("--processed-folder", help="Where 'move' puts processed messages (default 'duelmail').")
+@click.option("--address", help="From: address (default: your identity's).")
+@click.option("--ca-file", type=click.Path(dir_okay=False), help="Also trust this CA (a private server's own).")
+@click.option("--keyring", "use_keyring", is_flag=True, help="Ask for the password and keep it in the OS keyring.")
+@click.option("--password-in-config", is_flag=True,
+              help="Ask for the password and keep it in config.toml in plain text (not recommended).")
+@click.pass_obj
+@handled
+def setup(ctx, smtp_host, smtp_port, smtp_security, smtp_user, imap_host, imap_port, imap_security, imap_user,
+          user, folder, processed, processed_folder, address, ca_file, use_keyring, password_in_config):
+    """Write the mail account settings into this home's config.toml (the password is not kept there).
+
+    The password comes from the OS keyring (with the keyring extra), else $DUELMAIL_MAIL_PASSWORD,
+    else a prompt; --password-in-config keeps it in plain text only because you insist.
+
+    \b
+    Example:
+      duelmail mail setup --user alice --smtp-host smtp.example.org --imap-host imap.example.org
+      duelmail mail setup --smtp-host 127.0.0.1 --smtp-port 2525 --smtp-security plain --smtp-user ""
+    """
+    from duelmail.transport import mail as mailt
+
+    try:
+        current = mailt.load_settings(ctx.home)
+    except mailt.MailError:
+        current = mailt.MailSettings()
+    given = {"smtp_host": smtp_host, "smtp_port": smtp_port, "smtp_security": smtp_security,
+             "smtp_user": smtp_user if smtp_user is not None else user, "imap_host": imap_host,
+             "imap_port": imap_port, "imap_security": imap_security,
+             "imap_user": imap_user if imap_user is not None else user, "imap_folder": folder,
+             "processed": processed, "processed_folder": processed_folder, "address": address,
+             "ca_file": str(Path(ca_file).resolve()) if ca_file else None}
+    settings = replace(current, **{k: v for k, v in given.items() if v is not None})
+    if imap_port is None and imap_security is not None and current.imap_port == mailt.MailSettings.imap_port:
+        settings.imap_port = 993 if imap_security == "tls" else 143
+    if smtp_port is None and smtp_security is not None and current.smtp_port == mailt.MailSettings.smtp_port:
+        settings.smtp_port = 465 if smtp_security == "tls" else 587
+    login = settings.imap_user or settings.smtp_user
+    host = settings.imap_host or settings.smtp_host
+    if use_keyring or password_in_config:
+        if not login or not host:
+            raise click.UsageError("set --user and a host before storing a password")
+        secret = os.environ.get(mailt.PASSWORD_ENV) or click.prompt(f"Password for {login} at {host}",
+                                                                    hide_input=True)
+        if use_keyring:
+            stored = [mailt.store_in_keyring(u, h, secret) for u, h in
+                      {(settings.smtp_user, settings.smtp_host), (settings.imap_user, settings.imap_host)} if u and h]
+            if not all(stored):
+                raise click.ClickException("no OS keyring here: pip install 'duelmail[keyring]', or set "
+                                           f"${mailt.PASSWORD_ENV}")
+        else:
+            settings.password = secret
+    path = mailt.save_settings(ctx.home, settings)
+    click.echo(f"mail settings written to {path}")
+    if settings.smtp_host:
+        click.echo(f"send: {settings.smtp_host}:{settings.smtp_port} ({settings.smtp_security})"
+                   + (f" as {settings.smtp_user}" if settings.smtp_user else ", no login"))
+    if settings.imap_host:
+        click.echo(f"fetch: {settings.imap_host}:{settings.imap_port} ({settings.imap_security}) as "
+                   f"{settings.imap_user}, folder {settings.imap_folder}, processed mail: {settings.processed}"
+                   + (f" to {settings.processed_folder}" if settings.processed == "move" else ""))
+    where = ("config.toml (plain text, as asked)" if settings.password else
+             "the OS keyring" if use_keyring else f"${mailt.PASSWORD_ENV}, or a prompt")
+    click.echo(f"password: from {where}")
+
+
+def send_played(ctx, ident, played_list) -> None:
+    """Mail files just written (``play --send``, ``mail send``, answers of ``mail fetch``)."""
+    from duelmail import watch
+    from duelmail.transport import mail as mailt
+
+    settings = mailt.load_settings(ctx.home)
+    lines = watch.mail_answers(ident, played_list, cli().now(), settings,
+                               lambda: password_for(settings, settings.smtp_user, settings.smtp_host))
+    for line in lines:
+        click.echo(line)
+
+
+@mail.command("send")
+@click.argument("game", required=False)
+@click.pass_obj
+@handled
+def send(ctx, game):
+    """Mail your newest file of GAME to every other seat (again, if it got lost).
+
+    \b
+    Example:
+      duelmail mail send 3f2a
+    """
+    from duelmail import watch
+
+    ident = ctx.identity()
+    folder, match, seat = cli()._app().open_game(ctx.home, game, ident)
+    if seat is None:
+        raise click.ClickException(f"game {match.gid[:12]}: you hold no seat in it")
+    send_played(ctx, ident, [watch.last_played(folder, match, seat)])
+
+
+@mail.command("fetch")
+@click.argument("source", required=False)
+@click.option("--auto/--no-auto", default=True, show_default=True,
+              help="Answer what needs no decision (key shares, reveals) at once, and mail the answers.")
+@click.pass_obj
+@handled
+def fetch(ctx, source, auto):
+    """Read new mail, verify and apply the turns in it, and say who is awaited now.
+
+    SOURCE is a Maildir, an mbox, a single .eml file, or - for standard input (procmail,
+    fetchmail, a sieve pipe); without it, the IMAP account of 'mail setup'. Fetching the same mail
+    twice changes nothing. Exit status 1 when a file was refused (it is reported and not applied).
+
+    \b
+    Example:
+      duelmail mail fetch
+      duelmail mail fetch ~/Maildir
+      duelmail mail fetch - < message.eml
+    """
+    from duelmail import watch
+    from duelmail.transport import mail as mailt
+
+    ident = ctx.identity()
+    src = mailt.open_source(source, lambda: mailt.load_settings(ctx.home), password_for,
+                            stdin=sys.stdin.buffer)
+    report = watch.fetch_mail(ctx.home, ident, src, cli().now())
+    for a in report.arrivals:
+        click.echo(a.line())
+    new = [a for a in report.arrivals if a.status == "applied"]
+    click.echo(f"{report.letters} messages read, {len(new)} turns applied"
+               + (f", {report.ignored} without a turn" if report.ignored else "")
+               + (f"; {report.processed}" if report.letters and report.processed else ""))
+    answers, decisions = watch.answer_duties(ctx.home, ident, cli().now) if auto else ([], [])
+    for a in answers:
+        click.echo(a.line())
+        cli()._store_status(a.folder, a.played.file.seat, cli()._status_data(a.played.match, a.played.file.seat))
+    if answers:
+        try:
+            settings = mailt.load_settings(ctx.home)
+        except mailt.MailError:
+            settings = None
+        if settings is not None and settings.smtp_host:
+            send_played(ctx, ident, [a.played for a in answers])
+        else:
+            click.echo("answers written; no SMTP host set up, so send them with 'duelmail mail send'")
+    from duelmail.transport.archive import awaited_text
+
+    touched = {a.game for a in report.arrivals if a.status in ("applied", "new game")}
+    answered = {a.played.match.game_ref: a.played.match for a in answers}
+    for folder in ctx.home.game_folders():
+        ref = next((g for g in touched if folder.path.name.endswith("-" + g[:12])), None)
+        if ref is not None:
+            match = answered.get(ref[:16]) or watch.fold(folder)
+            click.echo(f"game {match.gid[:12]}: now awaiting {awaited_text(match)}")
+    for d in decisions:
+        click.echo(d.line())
+    if any(a.status == "refused" for a in report.arrivals):
+        raise click.ClickException("refused files were not applied (see above)")
+
+
+def mail_played(ctx, ident, played) -> None:
+    """``play --send``: mail the file just written."""
+    try:
+        send_played(ctx, ident, [played])
+    except DuelmailError as e:
+        raise click.ClickException(f"{e}\nyour turn is written ({played.path}); send it later with "
+                                   "'duelmail mail send'") from None

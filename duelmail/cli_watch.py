@@ -1,0 +1,59 @@
+"""``duelmail watch``: poll mail and repositories, apply, answer what needs no decision, tell the human.
+
+Registered in ``duelmail.cli``; the loop is ``duelmail.watch.watch`` (clock and sleep injected).
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+import time
+
+import click
+
+from duelmail.cli_shared import cli, handled
+
+
+@click.command("watch")
+@click.option("--once", is_flag=True, help="Poll once and exit: 0 nothing for you to decide, 10 a decision "
+                                           "of yours awaits, 1 an error (for cron).")
+@click.option("--interval", type=float, default=300, show_default=True, help="Seconds between polls.")
+@click.option("--bot", help="Let this bot make your decisions too (a bot seat hosted here).")
+@click.option("--seed", type=int, default=None, help="Seed for the bot's choices.")
+@click.option("--mail/--no-mail", "use_mail", default=None, help="Poll the mail account (default: if set up).")
+@click.option("--source", help="Read mail from this Maildir or mbox instead of IMAP.")
+@click.option("--git/--no-git", "use_git", default=True, show_default=True, help="Sync this home's repositories.")
+@click.pass_obj
+@handled
+def watch(ctx, once, interval, bot, seed, use_mail, source, use_git):
+    """Poll mail and repositories, apply what arrives, answer what needs no decision on your own.
+
+    Prints one line when a decision is yours ("duelmail: your move in ..."). With --once it polls
+    once and exits 0 (nothing for you to decide) or 10 (a decision of yours awaits); 1 is an error.
+
+    \b
+    Example:
+      duelmail watch --interval 120
+      duelmail watch --once || notify-send "$(duelmail status --all)"
+      duelmail --as warbot watch --bot heuristic
+    """
+    from duelmail import watch as w
+    from duelmail.cli_mail import password_for
+    from duelmail.transport import mail as mailt
+
+    ident = ctx.identity()
+    carriers = []
+    if use_mail is not False:
+        try:
+            settings = mailt.load_settings(ctx.home)
+        except mailt.MailError:
+            if use_mail:
+                raise
+            settings = None
+        if source is not None or (settings is not None and settings.imap_host):
+            carriers.append(w.MailCarrier(settings or mailt.MailSettings(), password_for, source))
+    if use_git:
+        carriers += [w.GitCarrier(p) for p in w.repos(ctx.home)]
+    code = w.watch(ctx.home, ident, carriers, clock=cli().now, sleep=time.sleep, say=click.echo, interval=interval,
+                   once=once, bot=bot, rng=random.Random(seed))
+    sys.exit(code)

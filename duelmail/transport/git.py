@@ -1,0 +1,196 @@
+"""Play by git: a repository holds one folder per game (``KIND-GAMEID/genesis.toml``, ``r0007-s1.toml``...).
+
+Only the ``git`` binary is used (``subprocess``). Per-seat file names mean concurrent answers add
+different files, so a rebase never conflicts on a turn. The README files the tool keeps are merged
+with git's built-in ``union`` driver (``.gitattributes``) and rewritten after every rebase, so they
+never block a sync either. Nothing here trusts a commit: ``tree_files`` and ``read`` hand incoming files
+to the caller, which verifies them before anything is applied.
+
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+from duelmail.errors import DuelmailError
+from duelmail.transport.archive import TURN_NAME
+from duelmail.util.fs import atomic_write
+
+ATTRIBUTES = "README.md merge=union\n*/README.md merge=union\n"
+GAME_DIR = re.compile(r"[a-z][a-z0-9_]*-[0-9a-f]{12}")
+
+
+class GitError(DuelmailError):
+    """A git command failed, or a folder is not a usable game repository."""
+
+
+def is_turn_path(path: str) -> bool:
+    parts = path.split("/")
+    return (len(parts) == 2 and bool(GAME_DIR.fullmatch(parts[0]))
+            and (parts[1] == "genesis.toml" or bool(TURN_NAME.fullmatch(parts[1]))))
+
+
+@dataclass
+class Incoming:
+    path: str  # inside the repository
+    commit: str  # the commit that added it (short hash)
+    text: str
+    blob: str
+
+
+class GitRepo:
+    """A working clone (or a fresh repository) driven through the ``git`` binary."""
+
+    def __init__(self, path: Path | str, author: tuple[str, str] | None = None):
+        self.path = Path(path)
+        self.author = author  # used only when the repository has no user.name/user.email of its own
+
+    # -- plumbing ---------------------------------------------------------------------------
+    def git(self, *args: str, check: bool = True, input: str | None = None) -> subprocess.CompletedProcess:
+        env = dict(os.environ, GIT_TERMINAL_PROMPT="0", GIT_EDITOR="true", LC_ALL="C")
+        if self.author and not self._has_user():
+            name, addr = self.author
+            env.update(GIT_AUTHOR_NAME=name, GIT_AUTHOR_EMAIL=addr, GIT_COMMITTER_NAME=name, GIT_COMMITTER_EMAIL=addr)
+        try:
+            res = subprocess.run(["git", "-C", str(self.path), *args], capture_output=True, text=True, env=env,
+                                 input=input, timeout=120)
+        except FileNotFoundError:
+            raise GitError("the 'git' program is not installed (apt-get install git)") from None
+        if check and res.returncode != 0:
+            raise GitError(f"{self.path}: git {' '.join(args)} failed: {(res.stderr or res.stdout).strip()}")
+        return res
+
+    def _has_user(self) -> bool:
+        """Whether git knows who commits here (repository, global or system config); else ``author`` is used."""
+        if getattr(self, "_user", None) is None:
+            try:
+                res = subprocess.run(["git", "-C", str(self.path), "config", "--get", "user.email"],
+                                     capture_output=True, text=True, timeout=30)
+                self._user = res.returncode == 0 and bool(res.stdout.strip())
+            except FileNotFoundError:
+                self._user = False
+        return self._user
+
+    def out(self, *args: str) -> str:
+        return self.git(*args).stdout.strip()
+
+    # -- set-up ------------------------------------------------------------------------------
+    def is_repo(self) -> bool:
+        if not self.path.is_dir():
+            return False
+        res = self.git("rev-parse", "--show-toplevel", check=False)
+        return res.returncode == 0 and Path(res.stdout.strip()).resolve() == self.path.resolve()
+
+    def init(self) -> bool:
+        """Make the folder a game repository (``git init`` when it is not one); True if it was created."""
+        created = False
+        if not self.is_repo():
+            if self.path.exists() and any(self.path.iterdir()):
+                raise GitError(f"{self.path}: not a git repository and not empty; use an empty folder or a clone")
+            self.path.mkdir(parents=True, exist_ok=True)
+            self.git("init", "-q", "-b", "main")
+            created = True
+        attrs = self.path / ".gitattributes"
+        text = attrs.read_text() if attrs.exists() else ""
+        if "merge=union" not in text:
+            atomic_write(attrs, text + ATTRIBUTES)
+            self.git("add", ".gitattributes")
+            self.commit("duelmail: README files merge by union (the tool rewrites them)")
+        return created
+
+    def remote(self) -> str | None:
+        remotes = self.out("remote").split()
+        return "origin" if "origin" in remotes else (remotes[0] if remotes else None)
+
+    def branch(self) -> str:
+        name = self.git("symbolic-ref", "--short", "-q", "HEAD", check=False).stdout.strip()
+        if not name:
+            raise GitError(f"{self.path}: HEAD is detached (check out a branch first)")
+        return name
+
+    def has_commits(self) -> bool:
+        return self.git("rev-parse", "-q", "--verify", "HEAD", check=False).returncode == 0
+
+    # -- commits -----------------------------------------------------------------------------
+    def commit(self, message: str) -> bool:
+        """Commit what is staged; False when nothing is."""
+        if self.has_commits() and self.git("diff", "--cached", "--quiet", check=False).returncode == 0:
+            return False
+        if not self.has_commits() and not self.out("diff", "--cached", "--name-only"):
+            return False
+        self.git("commit", "-q", "-m", message)
+        return True
+
+    def add(self, *paths: str) -> None:
+        if paths:
+            self.git("add", "--", *paths)
+
+    # -- remote ------------------------------------------------------------------------------
+    def fetch(self) -> str | None:
+        """Fetch the remote; the upstream ref to compare with (None without a remote or branch there)."""
+        remote = self.remote()
+        if remote is None:
+            return None
+        self.git("fetch", "-q", remote)
+        ref = f"{remote}/{self.branch()}"
+        if self.git("rev-parse", "-q", "--verify", ref, check=False).returncode != 0:
+            return None
+        return ref
+
+    def tree_files(self, ref: str) -> list[tuple[str, str]]:
+        """(path, blob id) of every game file in ``ref``'s tree."""
+        out = []
+        for line in self.out("ls-tree", "-r", ref).splitlines():
+            meta, _, path = line.partition("\t")
+            parts = meta.split()
+            if len(parts) == 3 and parts[1] == "blob" and is_turn_path(path):
+                out.append((path, parts[2]))
+        return out
+
+    def read(self, ref: str, path: str, blob: str) -> Incoming:
+        """A file's text and the (short) commit of ``ref``'s history that last changed it."""
+        commit = self.out("log", "-1", "--format=%h", ref, "--", path)
+        return Incoming(path, commit, self.git("cat-file", "blob", blob).stdout, blob)
+
+    @property
+    def _refused_log(self) -> Path:
+        return Path(self.out("rev-parse", "--absolute-git-dir")) / "duelmail-refused"
+
+    def refused(self) -> set[str]:
+        """Blob ids already refused here (reported once, not at every sync)."""
+        p = self._refused_log
+        return set(p.read_text().split()) if p.exists() else set()
+
+    def remember_refused(self, blobs) -> None:
+        if blobs:
+            p = self._refused_log
+            atomic_write(p, "".join(f"{b}\n" for b in sorted(self.refused() | set(blobs))))
+
+    def integrate(self, ref: str) -> None:
+        """Rebase local commits onto ``ref``; a turn never conflicts, a README is merged by union and rewritten
+        afterwards. On any other conflict the rebase is undone and the error names the files."""
+        if not self.has_commits():
+            self.git("reset", "-q", "--hard", ref)
+            return
+        res = self.git("rebase", "-q", "-X", "theirs", ref, check=False)
+        if res.returncode != 0:
+            files = self.git("diff", "--name-only", "--diff-filter=U", check=False).stdout.split()
+            self.git("rebase", "--abort", check=False)
+            raise GitError(f"{self.path}: rebasing onto {ref} stopped on {', '.join(files) or 'an error'}: "
+                           f"{(res.stderr or res.stdout).strip()}")
+
+    def push(self) -> bool:
+        """Push the branch; False when the remote moved meanwhile (fetch, rebase, and push again)."""
+        remote = self.remote()
+        if remote is None:
+            return True
+        res = self.git("push", "-q", remote, f"HEAD:refs/heads/{self.branch()}", check=False)
+        if res.returncode == 0:
+            return True
+        if "rejected" in res.stderr or "fetch first" in res.stderr or "non-fast-forward" in res.stderr:
+            return False
+        raise GitError(f"{self.path}: git push failed: {res.stderr.strip()}")

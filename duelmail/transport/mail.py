@@ -1,0 +1,499 @@
+"""Play by email: settings, composing a turn as a message, sending by SMTP, reading IMAP, Maildir, mbox.
+
+A turn travels twice in one message: as an attachment (``r0007-s1.toml``) and as armoured text in
+the body, under a human summary, so a client that drops attachments still carries it. Finding
+turns survives quoting, re-wrapping, CRLF, quoted-printable and base64 and HTML-only clients;
+files are deduplicated by hash, so reading the same mail twice changes nothing.
+"""
+
+from __future__ import annotations
+
+import email
+import email.policy
+import html
+import imaplib
+import mailbox
+import os
+import re
+import smtplib
+import ssl
+import tomllib
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field, fields
+from datetime import datetime
+from email.message import EmailMessage, Message
+from email.utils import format_datetime
+from pathlib import Path
+
+import tomlkit
+
+from duelmail.errors import DuelmailError
+from duelmail.protocol.turnfile import BEGIN, SignedFile, parse_any
+from duelmail.transport.archive import file_name, header_for
+from duelmail.util.fs import atomic_write
+
+PASSWORD_ENV = "DUELMAIL_MAIL_PASSWORD"
+KEYRING_SERVICE = "duelmail"
+SECURITY = ("tls", "starttls", "plain")
+PROCESSED = ("flag", "move")
+KEYWORD = "$Duelmail"  # the IMAP keyword a processed message gets
+THREAD_DOMAIN = "duelmail.invalid"
+
+
+class MailError(DuelmailError):
+    """Bad mail settings, or a mail server that refused or could not be reached."""
+
+
+@dataclass
+class MailSettings:
+    """One mail account, as kept in the home's ``config.toml`` under ``[mail]``."""
+
+    smtp_host: str = ""
+    smtp_port: int = 587
+    smtp_security: str = "starttls"
+    smtp_user: str = ""
+    imap_host: str = ""
+    imap_port: int = 993
+    imap_security: str = "tls"
+    imap_user: str = ""
+    imap_folder: str = "INBOX"
+    processed: str = "flag"
+    processed_folder: str = "duelmail"
+    address: str = ""  # From: override; default is the identity's address
+    ca_file: str = ""  # certificates to trust besides the system's (a private server's own CA)
+    password: str = ""  # only with 'mail setup --password-in-config' (insecure, the user insisted)
+
+    def check(self, where: str = "[mail]") -> MailSettings:
+        for key in ("smtp_security", "imap_security"):
+            if getattr(self, key) not in SECURITY:
+                raise MailError(f"{where}: {key} = {getattr(self, key)!r} is not one of {', '.join(SECURITY)}")
+        if self.processed not in PROCESSED:
+            raise MailError(f"{where}: processed = {self.processed!r} is not one of {', '.join(PROCESSED)}")
+        for key in ("smtp_port", "imap_port"):
+            v = getattr(self, key)
+            if not isinstance(v, int) or isinstance(v, bool) or not 0 < v < 65536:
+                raise MailError(f"{where}: {key} = {v!r} is not a port number (1-65535)")
+        return self
+
+    def tls(self) -> ssl.SSLContext:
+        """Certificates and host names are always checked; ``ca_file`` adds a private CA to trust."""
+        try:
+            return ssl.create_default_context(cafile=self.ca_file or None)
+        except (OSError, ssl.SSLError) as e:
+            raise MailError(f"[mail] ca_file = {self.ca_file!r}: cannot load it ({e})") from None
+
+    def to_dict(self) -> dict:
+        return {f.name: getattr(self, f.name) for f in fields(self) if getattr(self, f.name) != ""}
+
+
+def config_path(home) -> Path:
+    return Path(home.root) / "config.toml"
+
+
+def load_settings(home) -> MailSettings:
+    """The ``[mail]`` table of the home's config; a clear error when mail was never set up."""
+    p = config_path(home)
+    try:
+        cfg = tomllib.loads(p.read_text()) if p.exists() else {}
+    except tomllib.TOMLDecodeError as e:
+        raise MailError(f"{p}: not valid TOML ({e})") from None
+    table = cfg.get("mail")
+    if not isinstance(table, dict):
+        raise MailError(f"no mail account in {p}: run 'duelmail mail setup' first")
+    known = {f.name for f in fields(MailSettings)}
+    unknown = sorted(set(table) - known)
+    if unknown:
+        raise MailError(f"{p} [mail]: unknown setting {unknown[0]!r} (known: {', '.join(sorted(known))})")
+    return MailSettings(**table).check(f"{p} [mail]")
+
+
+def save_settings(home, settings: MailSettings) -> Path:
+    """Write ``[mail]`` into the home's config, keeping everything else there."""
+    settings.check()
+    p = config_path(home)
+    doc = tomlkit.parse(p.read_text()) if p.exists() else tomlkit.document()
+    doc["mail"] = settings.to_dict()
+    return atomic_write(p, tomlkit.dumps(doc), mode=0o600)
+
+
+# -- passwords ---------------------------------------------------------------------------------
+def _keyring():
+    try:
+        import keyring  # optional: pip install duelmail[keyring]
+    except ImportError:
+        return None
+    return keyring
+
+
+def keyring_user(user: str, host: str) -> str:
+    return f"{user}@{host}"
+
+
+def store_in_keyring(user: str, host: str, password: str) -> bool:
+    """Keep the password in the OS keyring; False when no keyring is available."""
+    kr = _keyring()
+    if kr is None:
+        return False
+    try:
+        kr.set_password(KEYRING_SERVICE, keyring_user(user, host), password)
+    except Exception:  # noqa: BLE001 - any keyring backend failure means "no keyring here"
+        return False
+    return True
+
+
+def get_password(settings: MailSettings, user: str, host: str, env: dict | None = None,
+                 prompt: Callable[[str], str] | None = None) -> str:
+    """The OS keyring, else ``$DUELMAIL_MAIL_PASSWORD``, else a password the user insisted on keeping in the
+    config, else a prompt. Never printed."""
+    kr = _keyring()
+    if kr is not None:
+        try:
+            found = kr.get_password(KEYRING_SERVICE, keyring_user(user, host))
+        except Exception:  # noqa: BLE001
+            found = None
+        if found:
+            return found
+    env = os.environ if env is None else env
+    if env.get(PASSWORD_ENV):
+        return env[PASSWORD_ENV]
+    if settings.password:
+        return settings.password
+    if prompt is None:
+        raise MailError(f"no password for {user} at {host}: set ${PASSWORD_ENV}, or install the keyring extra "
+                        "(pip install 'duelmail[keyring]') and run 'duelmail mail setup --keyring'")
+    return prompt(f"Password for {user} at {host}")
+
+
+# -- composing ---------------------------------------------------------------------------------
+def thread_root(game_id: str) -> str:
+    return f"<game-{game_id[:16]}@{THREAD_DOMAIN}>"
+
+
+def message_id(f: SignedFile) -> str:
+    return f"<turn-{f.file_hash[:32]}@{THREAD_DOMAIN}>"
+
+
+def subject_for(match, f: SignedFile) -> str:
+    title = match.game.spec.title if match is not None else "duelmail"
+    if f.kind == "genesis":
+        return f"[duelmail] {title} {f.game[:12]}: new game"
+    who = match.cards[f.seat].name if match is not None else f"seat {f.seat}"
+    return f"[duelmail] {title} {f.game[:12]}: round {f.round} ({who})"
+
+
+def compose(match, f: SignedFile, sender: str, recipients: Sequence[str], now: datetime, events=()) -> EmailMessage:
+    """One turn as a message: summary, armour, attachment; threaded per game."""
+    if not recipients:
+        raise MailError(f"round {f.round}: no other seat to mail this turn to")
+    msg = EmailMessage(policy=email.policy.SMTP)
+    msg["From"] = sender
+    msg["To"] = ", ".join(recipients)
+    msg["Subject"] = subject_for(match, f)
+    msg["Date"] = format_datetime(now)
+    msg["Message-ID"] = thread_root(f.game) if f.kind == "genesis" else message_id(f)
+    if f.kind != "genesis":
+        msg["In-Reply-To"] = thread_root(f.game)
+        msg["References"] = thread_root(f.game)
+    msg["X-Duelmail"] = f"game={f.game[:12]}; round={f.round}; seat={f.seat}"
+    summary = header_for(match, f, events)
+    body = "\n".join([*summary, "",
+                      "This is a duelmail turn. To apply it: 'duelmail mail fetch', or save the attachment",
+                      "(or this whole message) and run 'duelmail receive FILE'.", "", f.armour()])
+    msg.set_content(body, subtype="plain", charset="utf-8", cte="7bit")
+    msg.add_attachment(f.to_toml(summary).encode(), maintype="application", subtype="toml",
+                       filename=file_name(f))
+    return msg
+
+
+def recipients_for(match, seat: int) -> list[str]:
+    return [c.email for s, c in enumerate(match.cards) if s != seat]
+
+
+# -- sending -----------------------------------------------------------------------------------
+def smtp_connect(settings: MailSettings, password: Callable[[], str], timeout: float = 30) -> smtplib.SMTP:
+    host, port = settings.smtp_host, settings.smtp_port
+    if not host:
+        raise MailError("no SMTP host in [mail]: run 'duelmail mail setup --smtp-host HOST'")
+    try:
+        if settings.smtp_security == "tls":
+            conn = smtplib.SMTP_SSL(host, port, timeout=timeout, context=settings.tls())
+        else:
+            conn = smtplib.SMTP(host, port, timeout=timeout)
+            if settings.smtp_security == "starttls":
+                conn.starttls(context=settings.tls())
+        if settings.smtp_user:
+            conn.login(settings.smtp_user, password())
+    except smtplib.SMTPNotSupportedError as e:
+        raise MailError(f"SMTP {host}:{port} ({settings.smtp_security}): the server does not offer this ({e}); "
+                        "check smtp_security and smtp_user") from None
+    except smtplib.SMTPAuthenticationError as e:
+        raise MailError(f"SMTP {host}:{port}: login as {settings.smtp_user} refused ({e.smtp_code})") from None
+    except (OSError, smtplib.SMTPException) as e:
+        raise MailError(f"SMTP {host}:{port} ({settings.smtp_security}): {e}") from None
+    return conn
+
+
+def send(settings: MailSettings, messages: Sequence[EmailMessage], password: Callable[[], str]) -> int:
+    """Send messages over one SMTP connection; the number sent."""
+    if not messages:
+        return 0
+    conn = smtp_connect(settings, password)
+    try:
+        for m in messages:
+            try:
+                refused = conn.send_message(m)
+            except smtplib.SMTPRecipientsRefused as e:
+                raise MailError(f"SMTP {settings.smtp_host}: every recipient of {m['Subject']!r} was refused "
+                                f"({', '.join(e.recipients)})") from None
+            except smtplib.SMTPException as e:
+                raise MailError(f"SMTP {settings.smtp_host}: sending {m['Subject']!r} failed ({e})") from None
+            if refused:
+                raise MailError(f"SMTP {settings.smtp_host}: recipients refused for {m['Subject']!r}: "
+                                f"{', '.join(refused)}")
+    finally:
+        try:
+            conn.quit()
+        except (OSError, smtplib.SMTPException):
+            pass
+    return len(messages)
+
+
+# -- finding turns in a message ----------------------------------------------------------------
+@dataclass
+class Found:
+    """What one message carries: files (deduplicated by hash) and the damage met on the way."""
+
+    files: list[SignedFile] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+
+
+_TAG = re.compile(r"<[^>]*>")
+_BREAK = re.compile(r"<\s*(br|/p|/div|/pre|/blockquote)\b[^>]*>", re.I)
+
+
+def html_text(text: str) -> str:
+    """Plain text of an HTML body, with line breaks kept (cheap: enough for armour)."""
+    return html.unescape(_TAG.sub("", _BREAK.sub("\n", text)))
+
+
+def _texts(msg: Message) -> Iterator[tuple[str, str]]:
+    """(part label, decoded text) of every text part and attachment that may hold a turn."""
+    for n, part in enumerate(msg.walk()):
+        if part.is_multipart():
+            continue
+        ctype = part.get_content_type()
+        name = part.get_filename() or ""
+        if not (ctype.startswith("text/") or name.endswith((".toml", ".asc", ".txt"))
+                or ctype in ("application/toml", "application/octet-stream")):
+            continue
+        raw = part.get_payload(decode=True) or b""
+        charset = part.get_content_charset() or "utf-8"
+        try:
+            text = raw.decode(charset, errors="replace")
+        except LookupError:
+            text = raw.decode("utf-8", errors="replace")
+        if ctype == "text/html":
+            text = html_text(text)
+        yield (name or f"part {n}"), text
+
+
+def find_turns(msg: Message, where: str) -> Found:
+    out = Found()
+    seen: set[str] = set()
+    for label, text in _texts(msg):
+        if BEGIN not in text and not re.search(r"^\s*duelmail\s*=\s*1\s*$", text, re.M):
+            continue
+        try:
+            files = parse_any(text, f"{where} {label}")
+        except DuelmailError as e:
+            out.problems.append(str(e))
+            continue
+        for f in files:
+            if f.file_hash not in seen:
+                seen.add(f.file_hash)
+                out.files.append(f)
+    return out
+
+
+def parse_message(data: bytes | str) -> Message:
+    if isinstance(data, str):
+        data = data.encode("utf-8", errors="replace")
+    return email.message_from_bytes(data, policy=email.policy.default)
+
+
+def describe(msg: Message) -> str:
+    subject = str(msg.get("Subject", "") or "(no subject)")
+    return f"{subject!r} from {msg.get('From', '?')}"
+
+
+# -- mail sources ------------------------------------------------------------------------------
+@dataclass
+class Letter:
+    """One message from a source, and how to mark it processed."""
+
+    where: str
+    msg: Message
+    done: Callable[[], None] = lambda: None
+    skip: Callable[[], None] = lambda: None  # for a message with no turn in it: never read it again, quietly
+
+
+class Source:
+    processed = ""  # what happens to a processed message, said after a fetch
+
+    def letters(self) -> Iterator[Letter]:
+        raise NotImplementedError
+
+    def close(self) -> None:
+        pass
+
+
+class FileSource(Source):
+    """A single .eml file, or raw bytes (standard input from procmail, fetchmail or a sieve pipe)."""
+
+    def __init__(self, data: bytes, where: str):
+        self.data, self.where = data, where
+
+    def letters(self) -> Iterator[Letter]:
+        yield Letter(self.where, parse_message(self.data))
+
+
+class MaildirSource(Source):
+    """A Maildir: new messages are read, then moved to cur/ and flagged seen."""
+
+    def __init__(self, path: Path):
+        if not (Path(path) / "cur").is_dir() or not (Path(path) / "new").is_dir():
+            raise MailError(f"{path}: not a Maildir (no cur/ and new/ folders)")
+        self.box = mailbox.Maildir(str(path), factory=None, create=False)
+        self.path = path
+        self.processed = "processed mail moved to cur/ and marked seen"
+
+    def letters(self) -> Iterator[Letter]:
+        for key in sorted(self.box.keys()):
+            m = self.box.get_message(key)
+            if "S" in m.get_flags() and m.get_subdir() == "cur":
+                continue
+
+            def done(key=key):
+                mm = self.box.get_message(key)
+                mm.set_subdir("cur")
+                mm.add_flag("S")
+                self.box[key] = mm
+
+            yield Letter(f"{self.path}/{key}", parse_message(m.as_bytes()), done)
+
+
+class MboxSource(Source):
+    """An mbox file: read only (marking is left to the mail client); dedupe by file hash keeps it idempotent."""
+
+    def __init__(self, path: Path):
+        if not Path(path).is_file():
+            raise MailError(f"{path}: no such mbox file")
+        self.box = mailbox.mbox(str(path), create=False)
+        self.path = path
+        self.processed = "the mbox is left as it is (reading it again changes nothing)"
+
+    def letters(self) -> Iterator[Letter]:
+        for n, key in enumerate(self.box.keys()):
+            yield Letter(f"{self.path} message {n + 1}", parse_message(self.box.get_bytes(key)))
+
+    def close(self) -> None:
+        self.box.close()
+
+
+class ImapSource(Source):
+    """An IMAP folder: messages without the ``$Duelmail`` keyword that may hold a turn are read; processed
+    ones are flagged (keyword and \\Seen) or moved to ``processed_folder``; one with no turn in it only
+    gets the keyword (it stays unread for its reader)."""
+
+    def __init__(self, settings: MailSettings, password: Callable[[], str], timeout: float = 30):
+        s = settings
+        if not s.imap_host:
+            raise MailError("no IMAP host in [mail]: run 'duelmail mail setup --imap-host HOST'")
+        self.settings = s
+        self.processed = (f"processed mail moved to {s.processed_folder}" if s.processed == "move"
+                          else f"processed mail flagged {KEYWORD} and seen")
+        try:
+            if s.imap_security == "tls":
+                self.conn = imaplib.IMAP4_SSL(s.imap_host, s.imap_port, ssl_context=s.tls(),
+                                              timeout=timeout)
+            else:
+                self.conn = imaplib.IMAP4(s.imap_host, s.imap_port, timeout=timeout)
+                if s.imap_security == "starttls":
+                    self.conn.starttls(s.tls())
+        except (TimeoutError, OSError, imaplib.IMAP4.error) as e:
+            raise MailError(f"IMAP {s.imap_host}:{s.imap_port} ({s.imap_security}): {e}") from None
+        try:
+            self.conn.login(s.imap_user, password())
+        except imaplib.IMAP4.error as e:
+            self.conn.shutdown()
+            raise MailError(f"IMAP {s.imap_host}:{s.imap_port}: login as {s.imap_user!r} refused ({e})") from None
+        typ, data = self.conn.select(self._quote(s.imap_folder))
+        if typ != "OK":
+            self.close()
+            raise MailError(f"IMAP {s.imap_host}: no folder {s.imap_folder!r} ({data[0]!r})")
+        self.moved = False
+
+    @staticmethod
+    def _quote(name: str) -> str:
+        return '"' + name.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+    def _ok(self, what: str, result) -> list:
+        typ, data = result
+        if typ != "OK":
+            raise MailError(f"IMAP {self.settings.imap_host}: {what} failed ({data!r})")
+        return data
+
+    def letters(self) -> Iterator[Letter]:
+        # only mail that may hold a turn is downloaded: duelmail's subject, or armour in the body
+        data = self._ok("search", self.conn.uid("SEARCH", None, "UNKEYWORD", KEYWORD, "UNDELETED", "OR",
+                                                "SUBJECT", '"[duelmail]"', "BODY", '"BEGIN DUELMAIL TURN"'))
+        uids = data[0].split() if data and data[0] else []
+        for uid in uids:
+            fetched = self._ok("fetch", self.conn.uid("FETCH", uid, "(BODY.PEEK[])"))
+            raw = next((item[1] for item in fetched if isinstance(item, tuple)), None)
+            if raw is None:
+                continue
+            yield Letter(f"imap:{self.settings.imap_folder}/{uid.decode()}", parse_message(raw),
+                         lambda uid=uid: self._mark(uid),
+                         lambda uid=uid: self._ok("flag", self.conn.uid("STORE", uid, "+FLAGS", f"({KEYWORD})")))
+
+    def _mark(self, uid: bytes) -> None:
+        s = self.settings
+        self._ok("flag", self.conn.uid("STORE", uid, "+FLAGS", f"({KEYWORD} \\Seen)"))
+        if s.processed == "move":
+            target = self._quote(s.processed_folder)
+            self.conn.create(target)  # already there is fine
+            if "MOVE" in self.conn.capabilities:
+                self._ok("move", self.conn.uid("MOVE", uid, target))
+            else:
+                self._ok("copy", self.conn.uid("COPY", uid, target))
+                self._ok("delete", self.conn.uid("STORE", uid, "+FLAGS", "(\\Deleted)"))
+                self.moved = True
+
+    def close(self) -> None:
+        try:
+            if self.moved:
+                self.conn.expunge()
+            self.conn.logout()
+        except (OSError, imaplib.IMAP4.error):
+            pass
+
+
+def open_source(spec: str | None, settings: Callable[[], MailSettings], password_for: Callable, stdin=None
+                ) -> Source:
+    """``-`` (standard input), a Maildir, an mbox or an .eml file; none: the configured IMAP account."""
+    if spec is None:
+        s = settings()
+        return ImapSource(s, lambda: password_for(s, s.imap_user, s.imap_host))
+    if spec == "-":
+        return FileSource(stdin.read(), "standard input")
+    p = Path(spec)
+    if p.is_dir():
+        return MaildirSource(p)
+    if not p.exists():
+        raise MailError(f"{spec}: no such Maildir, mbox or message file")
+    head = p.read_bytes()[:5]
+    if head == b"From ":
+        return MboxSource(p)
+    return FileSource(p.read_bytes(), str(p))
+

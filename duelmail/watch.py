@@ -1,0 +1,514 @@
+"""What arrives and what goes out: fetch mail, sync git repositories, answer duties, watch.
+
+Everything that arrives is verified by ``app.receive_files`` one file at a time: a bad or forged
+file is reported (file, round, rule) and never applied, and the rest still goes on. A file from a
+round the game has not reached yet is *held* (its mail stays unprocessed) until the files between
+arrive. Decision-free duties (acceptances aside: key shares, deck passes, forced reveals) are
+answered here; a decision is left to the human, or to a bot when one plays the seat.
+"""
+
+from __future__ import annotations
+
+import random
+import tomllib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+
+import tomlkit
+
+from duelmail import app
+from duelmail.engine.match import Event, Match
+from duelmail.errors import DuelmailError, FileRefused
+from duelmail.home import Home
+from duelmail.protocol.identity import Identity
+from duelmail.protocol.turnfile import SignedFile, parse_any
+from duelmail.transport import mail as mailt
+from duelmail.transport.archive import TURN_NAME, GameFolder, awaited_text, file_name
+from duelmail.transport.git import GAME_DIR, GitError, GitRepo
+from duelmail.util.fs import atomic_write
+
+NOTHING, DECISION = 0, 10  # 'watch --once' exit statuses (1 is an error, as for every command)
+
+
+@dataclass
+class Arrival:
+    """One incoming file and what became of it: applied, duplicate, held, refused, or a new game."""
+
+    where: str
+    game: str
+    round: int
+    seat: int
+    status: str
+    events: list[Event] = field(default_factory=list)
+    reason: str = ""
+
+    def line(self) -> str:
+        head = f"{self.where}: game {self.game[:12]} round {self.round} seat {self.seat}"
+        if self.status == "refused":  # the reason names the file, round, seat and rule
+            return "REFUSED " + self.reason.removeprefix("refused ")
+        if self.status == "held":
+            return f"{head} held: {self.reason}"
+        if self.status == "duplicate":
+            return f"{head} already applied (nothing changed)"
+        if self.status == "new game":
+            return f"{head}: a new game ({self.reason})"
+        return f"{head} verified and applied" + "".join(f"\n  {e.text}" for e in self.events)
+
+
+def apply_files(home: Home, identity: Identity | None, files: Sequence[tuple[str, SignedFile]],
+                now: datetime | None = None) -> list[Arrival]:
+    """Verify and apply each file on its own (in round order); refusals are reported, not raised."""
+    out: list[Arrival] = []
+    seen: set[str] = set()
+    order = sorted(files, key=lambda wf: (wf[1].game[:16], wf[1].round, wf[1].kind != "claim", wf[1].seat))
+    for where, f in order:
+        if f.file_hash in seen:
+            continue
+        seen.add(f.file_hash)
+        known = any(p.path.name.endswith("-" + f.game[:12]) for p in home.game_folders())
+        try:
+            (r,) = app.receive_files(home, identity, [(where, f)], now)
+        except DuelmailError as e:
+            status = "refused"
+            if isinstance(e, FileRefused) and e.rule == "P-round" and known and f.kind != "genesis":
+                folder = app.game_folder_for(home, identity, f, where)
+                if folder.fold().round < f.round:
+                    status = "held"
+            out.append(Arrival(where, f.game, f.round, f.seat, status, reason=str(e)))
+            continue
+        if f.kind == "genesis" and not known:
+            m = Match(f, where)
+            out.append(Arrival(where, f.game, 0, f.seat, "new game",
+                               reason=f"{m.game.spec.title}, seats {', '.join(m.names())}"))
+        else:
+            out.append(Arrival(where, f.game, r.round, r.seat, "duplicate" if r.duplicate else "applied", r.events))
+        if r.match is not None:  # what comes next (answering, READMEs) starts from this state, unfolded again
+            remember(app.game_folder_for(home, identity, f, where), r.match)
+    return out
+
+
+# -- duties ------------------------------------------------------------------------------------
+@dataclass
+class Answer:
+    folder: GameFolder
+    played: app.Played
+    how: str  # "auto" or "bot NAME"
+
+    def line(self) -> str:
+        m = self.played.match
+        what = "; ".join(e.text for e in self.played.events if e.seat == self.played.file.seat) or "answered"
+        return f"game {m.gid[:12]} round {self.played.file.round}: {self.how}: {what}"
+
+
+@dataclass
+class Decision:
+    folder: GameFolder
+    match: Match
+    seat: int
+    what: str
+
+    def line(self) -> str:
+        return f"duelmail: your move in {self.match.game.spec.title} {self.match.gid[:12]} " \
+               f"(round {self.match.round}): {self.what}"
+
+
+_folds: dict[tuple[str, str], Match] = {}
+
+
+def fold(folder: GameFolder) -> Match:
+    """``folder.fold()``, remembered in this process while the game's files stay the same (a sync reads
+    each game several times: to answer, to write its README)."""
+    key = (str(folder.path), folder.listing_key())
+    match = _folds.get(key)
+    if match is None:
+        match = folder.fold()
+        remember(folder, match, key)
+    return match
+
+
+def remember(folder: GameFolder, match: Match, key: tuple[str, str] | None = None) -> None:
+    _folds.clear()  # one game state at a time is plenty
+    _folds[key or (str(folder.path), folder.listing_key())] = match
+
+
+def my_games(home: Home, identity: Identity) -> list[tuple[GameFolder, Match, int]]:
+    out = []
+    for folder in home.game_folders():
+        me = home.me(folder)
+        if me.get("identity") not in (None, identity.name):
+            continue
+        match = fold(folder)
+        seat = match.seat_of(identity)
+        if seat is None:
+            continue
+        match.attach(seat, identity)
+        out.append((folder, match, seat))
+    return out
+
+
+def answer_duties(home: Home, identity: Identity, now: Callable[[], datetime], bot: str | None = None,
+                  rng: random.Random | None = None) -> tuple[list[Answer], list[Decision]]:
+    """Answer what needs no decision in every game of this identity; with ``bot``, decisions too
+    (and acceptances of new games). What is left for the human comes back as ``Decision``s."""
+    rng = rng or random.Random()
+    answers, decisions = [], []
+    for folder, match, seat in my_games(home, identity):
+        if seat not in match.duties:
+            continue
+        duty = match.duties[seat]
+        if not duty.needs_human:
+            answers.append(Answer(folder, app.write_turn(folder, match, seat, identity, [], now()), "auto"))
+            continue
+        if bot is None:
+            what = duty.describe(match.named(match.state.prompt(seat)) if duty.decide else "")
+            if duty.join:
+                what += f" (accept: duelmail join {folder.genesis_path})"
+            decisions.append(Decision(folder, match, seat, what))
+            continue
+        factory = match.game.bots.get(bot)
+        if factory is None:
+            raise DuelmailError(f"no bot {bot!r} for {match.game.spec.id} (bots: {', '.join(match.game.bots)})")
+        actions = app.bot_actions(match, seat, identity, factory(), rng)
+        answers.append(Answer(folder, app.write_turn(folder, match, seat, identity, actions, now()), f"bot {bot}"))
+    return answers, decisions
+
+
+# -- mail --------------------------------------------------------------------------------------
+@dataclass
+class MailReport:
+    letters: int = 0
+    arrivals: list[Arrival] = field(default_factory=list)
+    ignored: int = 0  # messages with no duelmail turn in them
+    processed: str = ""  # what was done with the processed messages
+
+
+def fetch_mail(home: Home, identity: Identity | None, source: mailt.Source, now: datetime | None = None
+               ) -> MailReport:
+    """Read every new message of a source, verify and apply the turns in them, mark the messages done.
+
+    A message whose files were all applied, duplicates or refused is marked processed; one holding a
+    file that is ahead of the game stays new, to be read again when the files between arrive."""
+    report = MailReport(processed=source.processed)
+    letters = []
+    files: list[tuple[str, SignedFile]] = []
+    try:
+        for letter in source.letters():
+            report.letters += 1
+            found = mailt.find_turns(letter.msg, letter.where)
+            for problem in found.problems:
+                report.arrivals.append(Arrival(letter.where, "?", 0, -1, "refused", reason=problem))
+            if not found.files and not found.problems:
+                report.ignored += 1
+                letter.skip()
+                continue
+            letters.append((letter, found))
+            files += [(f"{letter.where} ({file_name(f)})", f) for f in found.files]
+        arrivals = apply_files(home, identity, files, now)
+        report.arrivals += arrivals
+        held = {a.where for a in arrivals if a.status == "held"}
+        for letter, found in letters:
+            if not any(f"{letter.where} ({file_name(f)})" in held for f in found.files):
+                letter.done()
+    finally:
+        source.close()
+    return report
+
+
+def mail_answers(identity: Identity, answers: Sequence[app.Played], now: datetime,
+                 settings: mailt.MailSettings, password: Callable[[], str]) -> list[str]:
+    """Mail each new file to every other seat of its game; one line per message sent."""
+    messages, lines = [], []
+    for p in answers:
+        seat = p.file.seat
+        sender = settings.address or identity.email
+        to = mailt.recipients_for(p.match, seat)
+        messages.append(mailt.compose(p.match, p.file, sender, to, now, p.events))
+        lines.append(f"mailed round {p.file.round} of {p.match.gid[:12]} to {', '.join(to)}")
+    mailt.send(settings, messages, password)
+    return lines
+
+
+def last_played(folder: GameFolder, match: Match, seat: int) -> app.Played:
+    """This seat's newest file of a game, for sending (again)."""
+    mine = [(w, f) for w, f in folder.files() if f.seat == seat and f.kind != "genesis"]
+    if not mine:
+        where, f = next((w, f) for w, f in folder.files() if f.kind == "genesis")
+        if f.seat != seat:
+            raise DuelmailError(f"game {match.gid[:12]}: you have written no file yet")
+        return app.Played(folder, match, f, Path(where))
+    where, f = max(mine, key=lambda wf: (wf[1].round, wf[1].kind == "turn"))
+    return app.Played(folder, match, f, Path(where), [e for e in match.events if e.round == f.round])
+
+
+# -- git ---------------------------------------------------------------------------------------
+@dataclass
+class SyncReport:
+    repo: Path
+    committed: list[str] = field(default_factory=list)
+    arrivals: list[Arrival] = field(default_factory=list)
+    pushed: bool = False
+
+
+def repos(home: Home) -> list[Path]:
+    p = mailt.config_path(home)
+    cfg = tomllib.loads(p.read_text()) if p.exists() else {}
+    return [Path(r) for r in cfg.get("git", {}).get("repos", [])]
+
+
+def add_repo(home: Home, path: Path) -> None:
+    p = mailt.config_path(home)
+    doc = tomlkit.parse(p.read_text()) if p.exists() else tomlkit.document()
+    table = doc.get("git") or tomlkit.table()
+    known = [str(r) for r in table.get("repos", [])]
+    if str(path) not in known:
+        known.append(str(path))
+    table["repos"] = known
+    doc["git"] = table
+    atomic_write(p, tomlkit.dumps(doc), mode=0o600)
+
+
+def _commit_message(folder_name: str, f: SignedFile, text: str) -> str:
+    """A commit message saying what happened: the events as its title, the file's human header as its body."""
+    head = [line[2:] for line in text.splitlines() if line.startswith("# ")]
+    events = [h.strip() for h in head[1:] if h.startswith("  ")]
+    if f.kind == "genesis":
+        what = "new game" + (f" ({head[1]})" if len(head) > 1 else "")
+    else:
+        what = "; ".join(events) or f"seat {f.seat} answered"
+    title = f"{folder_name} round {f.round}: {what}"
+    title = title if len(title) <= 100 else title[:97] + "..."
+    return "\n".join([title, "", *head]) if head else title
+
+
+def readme_text(match: Match) -> str:
+    lines = [f"# {match.game.spec.title} {match.gid[:12]}", "",
+             f"Seats: {', '.join(f'{i}: {c.name} <{c.email}>' for i, c in enumerate(match.cards))}", "",
+             f"Round {match.round}. " + (f"Game over: {match.describe_outcome()}." if match.over()
+                                         else f"Awaiting {awaited_text(match)}."), "",
+             "The table, as everyone can see it:", "",
+             *("    " + line for line in match.state.render(None, match.known(None)).rstrip().splitlines()),
+             "", "Last events:", ""]
+    lines += [f"- round {e.round}: {e.text}" for e in match.events[-8:]]
+    lines += ["", "Kept by duelmail (`duelmail git sync`); the turn files beside it are the game, this is only a view."]
+    return "\n".join(lines) + "\n"
+
+
+def sync_git(home: Home, identity: Identity, path: Path, now: datetime | None = None,
+             games: Sequence[GameFolder] = (), attempts: int = 5) -> SyncReport:
+    """Commit this home's new files, fetch, verify what others pushed (apply the good, report the bad),
+    rebase, rewrite the README files, push; when the remote moved meanwhile, go round again."""
+    repo = GitRepo(path, (identity.name, identity.email))
+    if not repo.is_repo():
+        raise GitError(f"{path}: not a git repository: run 'duelmail git init {path}' or clone one there")
+    report = SyncReport(Path(path))
+    for _ in range(attempts):
+        report.committed += _export(home, repo, games)
+        ref = repo.fetch()
+        tree = ref or ("HEAD" if repo.has_commits() else None)
+        if tree is not None:
+            report.arrivals += _take_in(home, identity, repo, tree, now)
+        if ref is not None:
+            repo.integrate(ref)
+        _write_readmes(home, repo)
+        if repo.push():
+            report.pushed = repo.remote() is not None
+            return report
+    raise GitError(f"{path}: the remote kept moving; {attempts} pushes were rejected (try again)")
+
+
+def _take_in(home: Home, identity: Identity, repo: GitRepo, tree: str, now: datetime | None) -> list[Arrival]:
+    """Verify and apply the files of ``tree`` this home lacks; refused ones are reported once."""
+    refused = repo.refused()
+    parsed: list[tuple[str, SignedFile]] = []
+    blobs: dict[str, str] = {}
+    out: list[Arrival] = []
+    for path, blob in repo.tree_files(tree):
+        if blob in refused or (home.games_dir / path).exists():
+            continue
+        inc = repo.read(tree, path, blob)
+        where = f"{inc.path} (commit {inc.commit})"
+        blobs[where] = blob
+        try:
+            parsed += [(where, f) for f in parse_any(inc.text, where)]
+        except DuelmailError as e:
+            out.append(Arrival(where, "?", 0, -1, "refused", reason=str(e)))
+    out += apply_files(home, identity, parsed, now)
+    repo.remember_refused(blobs[a.where] for a in out if a.status == "refused")
+    return out
+
+
+def _export(home: Home, repo: GitRepo, games: Sequence[GameFolder]) -> list[str]:
+    """Copy this home's new files of the games kept in the repository (and of ``games``) into it: one
+    commit per game, its README rewritten in the same commit."""
+    messages = []
+    wanted = {g.path.name for g in games}
+    for folder in home.game_folders():
+        target = repo.path / folder.path.name
+        if folder.path.name not in wanted and not target.is_dir():
+            continue
+        newest = None
+        for p in sorted(folder.path.iterdir(), key=lambda p: (p.name != "genesis.toml", p.name)):
+            if not (p.name == "genesis.toml" or TURN_NAME.fullmatch(p.name)) or (target / p.name).exists():
+                continue
+            text = p.read_text()
+            (f,) = parse_any(text, str(p))
+            atomic_write(target / p.name, text)
+            repo.add(f"{folder.path.name}/{p.name}")
+            newest = (f, text)
+        if newest is not None:
+            _write_readmes(home, repo, commit=False)
+            msg = _commit_message(folder.path.name, *newest)
+            if repo.commit(msg):
+                messages.append(msg.splitlines()[0])
+    return messages
+
+
+def _write_readmes(home: Home, repo: GitRepo, commit: bool = True) -> None:
+    """Rewrite each game's README (and the index) from this home's state; a game whose files did not
+    change since the last rewrite is not folded again (``.readme.toml`` in the home's game folder)."""
+    changed = []
+    names = []
+    for folder in home.game_folders():
+        target = repo.path / folder.path.name
+        if not target.is_dir():
+            continue
+        memo = folder.path / ".readme.toml"
+        old = tomllib.loads(memo.read_text()) if memo.exists() else {}
+        key = folder.listing_key()
+        if old.get("key") == key and (target / "README.md").exists():
+            text, line = (target / "README.md").read_text(), old.get("line", "")
+            if text == old.get("text"):
+                names.append(line)
+                continue
+        match = fold(folder)
+        text = readme_text(match)
+        line = (f"- [{folder.path.name}]({folder.path.name}/README.md): {match.game.spec.title}, "
+                + (f"over: {match.describe_outcome()}" if match.over() else
+                   f"round {match.round}, awaiting {awaited_text(match)}"))
+        names.append(line)
+        atomic_write(memo, tomlkit.dumps({"key": key, "line": line, "text": text}))
+        p = target / "README.md"
+        if not p.exists() or p.read_text() != text:
+            atomic_write(p, text)
+            changed.append(f"{folder.path.name}/README.md")
+    mine = {folder.path.name for folder in home.game_folders()}
+    names += [f"- [{p.name}]({p.name}/README.md)" for p in sorted(repo.path.iterdir())
+              if p.is_dir() and p.name not in mine and GAME_DIR.fullmatch(p.name)]  # games this home does not hold
+    root = repo.path / "README.md"
+    text = "\n".join(["# duelmail games", "", "One folder per game; each holds its signed turn files.", "",
+                      *sorted(names), "", "Play with `duelmail play ... --push` or `duelmail git sync`.", ""])
+    if names and (not root.exists() or root.read_text() != text):
+        atomic_write(root, text)
+        changed.append("README.md")
+    if changed:
+        repo.add(*changed)
+        if commit:
+            repo.commit("duelmail: README files show the current position")
+
+
+# -- watching ----------------------------------------------------------------------------------
+@dataclass
+class Poll:
+    arrivals: list[Arrival] = field(default_factory=list)
+    answers: list[Answer] = field(default_factory=list)
+    decisions: list[Decision] = field(default_factory=list)
+    lines: list[str] = field(default_factory=list)
+
+
+class Carrier:
+    """Something turns travel by: ``pull`` brings files in, ``push`` sends this home's new files out."""
+
+    name = "carrier"
+
+    def pull(self, home: Home, identity: Identity, now: datetime) -> list[Arrival]:
+        raise NotImplementedError
+
+    def push(self, home: Home, identity: Identity, answers: Sequence[Answer], now: datetime) -> list[str]:
+        raise NotImplementedError
+
+
+class MailCarrier(Carrier):
+    def __init__(self, settings: mailt.MailSettings, password: Callable[[mailt.MailSettings, str, str], str],
+                 source: str | None = None):
+        self.settings, self.password, self.source = settings, password, source
+        self.name = f"mail {source or settings.imap_user + '@' + settings.imap_host}"
+
+    def pull(self, home, identity, now):
+        src = mailt.open_source(self.source, lambda: self.settings, self.password)
+        return fetch_mail(home, identity, src, now).arrivals
+
+    def push(self, home, identity, answers, now):
+        s = self.settings
+        if not s.smtp_host:
+            return ["answers written; no SMTP host set up, so send them with 'duelmail mail send'"]
+        return mail_answers(identity, [a.played for a in answers], now, s,
+                            lambda: self.password(s, s.smtp_user, s.smtp_host))
+
+
+class GitCarrier(Carrier):
+    def __init__(self, path: Path):
+        self.path = Path(path)
+        self.name = f"git {path}"
+
+    def pull(self, home, identity, now):
+        return sync_git(home, identity, self.path, now).arrivals
+
+    def push(self, home, identity, answers, now):
+        rep = sync_git(home, identity, self.path, now)
+        return [f"{self.path}: committed {c}" for c in rep.committed]
+
+
+def poll(home: Home, identity: Identity, carriers: Sequence[Carrier], clock: Callable[[], datetime],
+         bot: str | None = None, rng: random.Random | None = None) -> Poll:
+    """One round of watching: pull from every carrier, answer what can be answered, push the answers."""
+    out = Poll()
+    for c in carriers:
+        out.arrivals += c.pull(home, identity, clock())
+    out.lines += [a.line() for a in out.arrivals if a.status != "duplicate"]
+    out.answers, out.decisions = answer_duties(home, identity, clock, bot, rng)
+    out.lines += [a.line() for a in out.answers]
+    if out.answers:
+        for c in carriers:
+            out.lines += c.push(home, identity, out.answers, clock())
+    out.lines += [d.line() for d in out.decisions]
+    return out
+
+
+def watch(home: Home, identity: Identity, carriers: Sequence[Carrier], *, clock: Callable[[], datetime],
+          sleep: Callable[[float], None], say: Callable[[str], None], interval: float = 300, once: bool = False,
+          bot: str | None = None, rng: random.Random | None = None, polls: int | None = None) -> int:
+    """Poll every ``interval`` seconds (``polls`` times, or for ever); an error is said and the watch goes
+    on. In ``once`` mode: one poll, errors raise, and the exit status says whether a decision of yours
+    awaits (``DECISION``) or not (``NOTHING``)."""
+    if not carriers:
+        raise DuelmailError("nothing to watch: set up mail ('duelmail mail setup') or a repository "
+                            "('duelmail git init DIR')")
+    if interval <= 0:
+        raise DuelmailError(f"--interval must be positive, not {interval}")
+    n = 0
+    told: set[tuple[str, int]] = set()
+    while True:
+        try:
+            p = poll(home, identity, carriers, clock, bot, rng)
+        except (DuelmailError, OSError) as e:
+            if once:
+                raise
+            say(f"duelmail watch: {e} (trying again in {interval:g} s)")  # a server down must not end the watch
+            p = Poll()
+        for line in p.lines:
+            if line.startswith("duelmail: your move"):
+                continue
+            say(line)
+        for d in p.decisions:  # one line per decision, said once (not at every poll)
+            key = (d.match.gid, d.match.round)
+            if once or key not in told:
+                say(d.line())
+                told.add(key)
+        n += 1
+        if once:
+            return DECISION if p.decisions else NOTHING
+        if polls is not None and n >= polls:
+            return DECISION if p.decisions else NOTHING
+        sleep(interval)

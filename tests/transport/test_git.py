@@ -1,0 +1,178 @@
+"""Play by git with real repositories: clones of a bare remote, the git binary, concurrent pushes, forgeries."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import threading
+from pathlib import Path
+
+import pytest
+from clitable import dm, snapshot
+
+from duelmail import watch
+from duelmail.home import Home
+
+
+def git(cwd: Path, *args: str) -> str:
+    return subprocess.run(["git", "-C", str(cwd), *args], check=True, capture_output=True, text=True).stdout
+
+
+def clone(tmp: Path, remote: Path, name: str) -> Path:
+    path = tmp / f"{name}-clone"
+    subprocess.run(["git", "clone", "-q", str(remote), str(path)], check=True, capture_output=True)
+    git(path, "config", "user.name", name)
+    git(path, "config", "user.email", f"{name}@example.org")
+    git(path, "symbolic-ref", "HEAD", "refs/heads/main")
+    return path
+
+
+class GitTable:
+    """Players with homes and clones of one bare remote."""
+
+    def __init__(self, tmp: Path, names=("alice", "bob")):
+        self.tmp = tmp
+        self.remote = tmp / "remote.git"
+        subprocess.run(["git", "init", "-q", "--bare", "-b", "main", str(self.remote)], check=True)
+        self.homes = [tmp / n for n in names]
+        for home, name in zip(self.homes, names, strict=True):
+            dm(home, "id", "new", name, "--email", f"{name}@example.org")
+            (tmp / f"{name}-card.toml").write_text(dm(home, "id", "card"))
+
+    def clone(self, i: int) -> Path:
+        name = self.homes[i].name
+        path = clone(self.tmp, self.remote, name)
+        dm(self.homes[i], "git", "init", str(path))
+        return path
+
+    def status(self, home: Path) -> dict:
+        return json.loads(dm(home, "status", "--json"))
+
+    def start(self, game: str, *options: str) -> list[Path]:
+        alice = self.homes[0]
+        repo = self.clone(0)
+        opts = [x for o in options for x in ("--option", o)]
+        cards = [str(self.tmp / f"{h.name}-card.toml") for h in self.homes[1:]]
+        seats = ["--seat", "alice", *[x for c in cards for x in ("--seat", c)]]
+        out = dm(alice, "new", game, *seats, *opts, "--git", str(repo))
+        assert "pushed" in out
+        return [repo] + [self.clone(i) for i in range(1, len(self.homes))]
+
+    def join(self, i: int, sync: bool = True) -> None:
+        home = self.homes[i]
+        out = dm(home, "git", "sync")
+        assert "a new game" in out and "duelmail join" in out, out
+        genesis = str(next((home / "games").iterdir()) / "genesis.toml")
+        if sync:
+            assert "committed" in dm(home, "join", genesis, "--push")
+        else:
+            dm(home, "join", genesis)
+
+
+def test_whole_game_between_two_clones_through_a_bare_remote(tmp_path):
+    t = GitTable(tmp_path)
+    repos = t.start("summoner", "life=3")
+    t.join(1)
+    for i in range(200):
+        for home in t.homes:
+            dm(home, "git", "sync")
+            if t.status(home)["your_turn"]:
+                dm(home, "play", "--bot", "heuristic", "--seed", str(i), "--push")
+        if all(t.status(h)["audited"] for h in t.homes):
+            break
+    for home in t.homes:
+        dm(home, "git", "sync")
+    a, b = t.status(t.homes[0]), t.status(t.homes[1])
+    assert a["audited"] and a["audit_ok"] and a["result"] == b["result"]
+    game = next((t.homes[0] / "games").iterdir()).name
+    for repo in repos:  # the repository holds exactly the game's files, and its README the result
+        held = sorted(p.name for p in (repo / game).glob("[gr]*.toml"))
+        assert held == sorted(p.name for p in (t.homes[0] / "games" / game).glob("[gr]*.toml"))
+        assert "Game over" in (repo / game / "README.md").read_text() and "as everyone can see it" in (
+            repo / game / "README.md").read_text()
+        assert game in (repo / "README.md").read_text()
+    log = git(repos[1], "log", "--format=%s%n%b")
+    assert f"{game} round 3: " in log and "now awaited" in log
+    assert "VERIFIED" in dm(t.homes[1], "verify", str(repos[1] / game))
+    assert git(repos[0], "rev-parse", "HEAD") == git(t.remote, "rev-parse", "main")
+
+
+def test_two_players_answer_the_same_round_at_once(tmp_path):
+    t = GitTable(tmp_path, ("alice", "bob", "carol"))
+    repos = t.start("warlords")
+    for i in (1, 2):  # round 1 awaits both acceptances
+        t.join(i, sync=False)
+    ids = [Home(h).load_identity(None) for h in t.homes]
+    barrier = threading.Barrier(2)
+    reports, errors = {}, []
+
+    def push(i):
+        barrier.wait()
+        try:
+            reports[i] = watch.sync_git(Home(t.homes[i]), ids[i], repos[i])
+        except Exception as e:  # noqa: BLE001 - reported below
+            errors.append(e)
+
+    threads = [threading.Thread(target=push, args=(i,)) for i in (1, 2)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    assert not errors and all(r.pushed for r in reports.values())
+    game = next((t.homes[0] / "games").iterdir()).name
+    files = git(t.remote, "ls-tree", "-r", "--name-only", "main")
+    assert f"{game}/r0001-s1.toml" in files and f"{game}/r0001-s2.toml" in files
+    out = dm(t.homes[0], "git", "sync")  # alice gets both acceptances, answers, pushes
+    assert out.count("verified and applied") == 2
+    assert t.status(t.homes[0])["round"] >= 2
+    for name in ("README.md", f"{game}/README.md"):  # both wrote the READMEs at once: merged, then rewritten
+        text = git(t.remote, "show", f"main:{name}")
+        assert "<<<<<<<" not in text and game.split("-")[1] in text
+
+
+@pytest.fixture
+def midgame(tmp_path):
+    t = GitTable(tmp_path)
+    repos = t.start("summoner", "life=3")
+    t.join(1)
+    for home in (*t.homes, *t.homes):
+        dm(home, "git", "sync")
+    return t, repos
+
+
+def test_forged_file_pushed_by_a_third_party_is_refused_and_the_real_one_still_lands(midgame, tmp_path):
+    t, repos = midgame
+    alice, bob = t.homes
+    mover, watcher = (alice, bob) if t.status(alice)["your_turn"] else (bob, alice)
+    assert t.status(mover)["your_turn"] and not t.status(watcher)["your_turn"]
+    seat = t.status(mover)["you"]
+    game = next((mover / "games").iterdir()).name
+    dm(mover, "play", "--bot", "heuristic")  # written, not pushed yet
+    real = sorted((mover / "games" / game).glob(f"r*-s{seat}.toml"))[-1]
+    text = real.read_text()
+    i = text.index('signature = "') + 20
+    mallory = clone(tmp_path, t.remote, "mallory")
+    (mallory / game / real.name).write_text(text[:i] + ("A" if text[i] != "A" else "B") + text[i + 1:])
+    git(mallory, "add", "-A")
+    git(mallory, "commit", "-qm", "a perfectly normal move")
+    git(mallory, "push", "-q", "origin", "main")
+    before = snapshot(watcher)
+    out = dm(watcher, "git", "sync", code=1)
+    assert "REFUSED" in out and "[P-signature]" in out and real.name in out and "commit" in out, out
+    assert snapshot(watcher) == before  # nothing applied
+    wrepo = repos[1] if mover == alice else repos[0]
+    assert git(wrepo, "rev-parse", "HEAD") == git(t.remote, "rev-parse", "main")  # and the sync went on
+    dm(mover, "git", "sync")  # the real file replaces the forgery in the repository (same name, rebased over it)
+    repo = repos[0] if mover == alice else repos[1]
+    assert (repo / game / real.name).read_text() == text
+    out = dm(watcher, "git", "sync")
+    assert f"round {int(real.name[1:5])} seat {seat} verified and applied" in out
+
+
+def test_sync_refuses_a_folder_that_is_not_a_repository(tmp_path):
+    t = GitTable(tmp_path)
+    (tmp_path / "plain").mkdir()
+    assert "not a git repository" in dm(t.homes[0], "git", "sync", str(tmp_path / "plain"), code=1)
+    (tmp_path / "full").mkdir()
+    (tmp_path / "full" / "x").write_text("x")
+    assert "not empty" in dm(t.homes[0], "git", "init", str(tmp_path / "full"), code=1)

@@ -1,0 +1,147 @@
+"""``duelmail watch``: polls, applies, answers what needs no decision, tells the human once, exit statuses
+for cron, and a bot seat hosted by watching a mailbox."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from clitable import dm
+from mailtable import MailTable
+from servers import PASSWORD
+from test_git import GitTable
+
+from duelmail import watch
+from duelmail.home import Home
+from duelmail.transport import mail as mailt
+
+
+@pytest.fixture
+def git_game(tmp_path):
+    t = GitTable(tmp_path)
+    repos = t.start("summoner", "life=3")
+    t.join(1, sync=False)
+    return t, repos
+
+
+def test_once_exits_0_when_nothing_is_yours_and_10_when_a_decision_is(git_game):
+    t, repos = git_game
+    alice, bob = t.homes
+    polls = []
+    for _ in range(6):  # decision-free rounds answer themselves until someone must decide
+        for home in (bob, alice):
+            polls.append((home, dm_code(home, "watch", "--once", "--no-mail")))
+            if polls[-1][1] == watch.DECISION:
+                break
+        if polls[-1][1] == watch.DECISION:
+            break
+    decider, code = polls[-1]
+    assert code == watch.DECISION and any(c == watch.NOTHING for _, c in polls)
+    out = dm(decider, "watch", "--once", "--no-mail", code=watch.DECISION)
+    assert "duelmail: your move in Summoner" in out and "(round " in out
+    other = alice if decider == bob else bob
+    assert "your move" not in dm(other, "watch", "--once", "--no-mail", code=watch.NOTHING)
+
+
+def dm_code(home, *args) -> int:
+    from clitable import runner
+
+    from duelmail.cli import main
+
+    res = runner.invoke(main, ["--home", str(home), *args], catch_exceptions=False)
+    assert res.exit_code in (watch.NOTHING, watch.DECISION), res.output
+    return res.exit_code
+
+
+def test_polls_at_the_interval_and_says_a_decision_once(git_game):
+    t, repos = git_game
+    alice, bob = t.homes
+    carriers = {h: [watch.GitCarrier(r)] for h, r in zip(t.homes, repos, strict=True)}
+    ids = {h: Home(h).load_identity(None) for h in t.homes}
+    clock = iter(datetime(2026, 11, 21, 12, tzinfo=UTC) + timedelta(minutes=i) for i in range(1000))
+    slept, said = [], []
+    for _ in range(3):  # both homes answer what needs no decision, passing files through the remote
+        for h in t.homes:
+            watch.watch(Home(h), ids[h], carriers[h], clock=lambda: next(clock), sleep=slept.append,
+                        say=said.append, polls=1)
+    decider = next(h for h in t.homes if Home(h).game_folders() and t.status(h)["your_turn"])
+    said.clear()
+    code = watch.watch(Home(decider), ids[decider], carriers[decider], clock=lambda: next(clock),
+                       sleep=slept.append, say=said.append, interval=90, polls=3)
+    assert code == watch.DECISION
+    assert slept[-2:] == [90, 90]  # slept between polls, not after the last
+    assert [line for line in said if "your move" in line] == [said[-1]]  # told once, not at every poll
+
+
+def test_a_failing_carrier_is_reported_and_the_watch_goes_on(tmp_path):
+    home = tmp_path / "h"
+    dm(home, "id", "new", "alice", "--email", "alice@example.org")
+    ident = Home(home).load_identity(None)
+    (tmp_path / "gone").mkdir()
+    said, slept = [], []
+    code = watch.watch(Home(home), ident, [watch.GitCarrier(tmp_path / "gone")], clock=lambda: None,
+                       sleep=slept.append, say=said.append, interval=60, polls=2)
+    assert code == watch.NOTHING and slept == [60]
+    assert len(said) == 2 and all("not a git repository" in s and "trying again in 60 s" in s for s in said)
+    with pytest.raises(watch.GitError):
+        watch.watch(Home(home), ident, [watch.GitCarrier(tmp_path / "gone")], clock=lambda: None,
+                    sleep=slept.append, say=said.append, once=True)
+
+
+def test_watching_a_maildir_without_smtp_applies_and_answers(tmp_path):
+    import mailbox
+
+    from clitable import Table
+    from test_mail_local import letter
+
+    t = Table(tmp_path)
+    box = mailbox.Maildir(str(tmp_path / "Maildir"), create=True)
+    box.add(letter(t.out / "r0001-s1.toml"))
+    out = dm(t.alice, "watch", "--once", "--source", str(tmp_path / "Maildir"))
+    assert "round 1 seat 1 verified and applied" in out and "auto:" in out and "no SMTP host set up" in out
+    assert list(next((t.alice / "games").iterdir()).glob("r0002-s0.toml"))
+
+
+def test_nothing_to_watch_and_bad_interval_are_errors(tmp_path):
+    home = tmp_path / "h"
+    dm(home, "id", "new", "alice", "--email", "alice@example.org")
+    assert "nothing to watch" in dm(home, "watch", "--once", code=1)
+    ident = Home(home).load_identity(None)
+    with pytest.raises(watch.DuelmailError, match="interval"):
+        watch.watch(Home(home), ident, [watch.GitCarrier(tmp_path)], clock=lambda: None, sleep=lambda s: None,
+                    say=print, interval=0)
+
+
+def test_a_bot_seat_hosted_elsewhere_plays_a_human_by_mail(mail_servers, tmp_path, monkeypatch):
+    monkeypatch.setenv(mailt.PASSWORD_ENV, PASSWORD)
+    t = MailTable(tmp_path, mail_servers)
+    alice, bot = t.homes
+    dm(alice, "new", "summoner", "--seat", "alice", "--seat", str(tmp_path / "bob-card.toml"), "--option", "life=3")
+    t.note_sent(alice, dm(alice, "mail", "send"))
+    bot_moves = 0
+    for i in range(40):
+        if t.read[t.user(bot)] < t.sent[t.user(bot)]:  # the bot's host polls once, as cron would run it
+            mail_servers.wait_for(t.user(bot), t.sent[t.user(bot)])
+            t.read[t.user(bot)] = t.sent[t.user(bot)]
+            out = dm_out(bot, "watch", "--once", "--bot", "heuristic", "--seed", str(i))
+            assert "your move" not in out  # a bot seat never waits for a human
+            bot_moves += out.count(": bot heuristic:")
+            t.note_sent(bot, out)
+        if t.read[t.user(alice)] < t.sent[t.user(alice)]:
+            t.fetch(alice)
+        st = t.status(alice)
+        if st["audited"]:
+            break
+        if st["your_turn"]:
+            t.note_sent(alice, dm(alice, "play", "--bot", "random", "--seed", str(i), "--send"))
+    assert t.status(alice)["audited"] and bot_moves >= 2
+
+
+def dm_out(home, *args) -> str:
+    from clitable import runner
+
+    from duelmail.cli import main
+
+    res = runner.invoke(main, ["--home", str(home), *args], catch_exceptions=False)
+    assert res.exit_code == watch.NOTHING, res.output
+    return res.output
