@@ -28,7 +28,7 @@ from duelmail.crypto.seal import memo_key, open_sealed, seal
 from duelmail.engine.clock import FUTURE_TOLERANCE, TimeControl, check_vacation, paused_deadline, time_used
 from duelmail.engine.decks import DeckBook
 from duelmail.errors import CheatDetected, CryptoError, DuelmailError, FileRefused, IllegalMove, NotationError
-from duelmail.games.base import PUBLIC, Game, GameState, Outcome, Sealed, Violation, get_game
+from duelmail.games.base import PUBLIC, Game, GameState, Known, Outcome, Sealed, Violation, get_game
 from duelmail.games.cards import Card, CardRef
 from duelmail.protocol.canonical import digest
 from duelmail.protocol.identity import Identity, PlayerCard
@@ -215,10 +215,13 @@ class Match:
         return self._secrets_of(self.own[seat])(ref.deck, deck.n).keys[ref.index]
 
     def known(self, seat: int | None) -> dict[CardRef, Card]:
-        """Public faces, plus every face ``seat`` can open with its own key."""
-        out = {r: self.card_of(r, f) for r, f in self.faces.items()}
+        """Public faces, plus every face ``seat`` can open with its own key, plus (``Known.sealed``) the
+        seat's own sealed choices, opened from its memos."""
+        out = Known({r: self.card_of(r, f) for r, f in self.faces.items()})
         if seat is None or seat not in self.own:
             return out
+        if seat in self.memos:
+            out.sealed = {lb: self.game.parse_action(text) for lb, text in self.sealed_choices(seat).items()}
         for ref, who in self.state.visibility().items():
             if who != seat or ref in out:
                 continue
@@ -656,7 +659,10 @@ class Match:
     def _open_wanted(self, opens: dict, seat: int, rnd: int) -> list[Event]:
         """Apply every opening in ``opens`` that the rules want now (and drop it from ``opens``)."""
         events = []
-        for label in sorted(set(opens) & set(self.state.openings().get(seat, ()))):
+        # one at a time, asking again after each: an opening may make the rules want another (a stat
+        # whose exhaustion a dual reveal claims must then be shown in the same file)
+        while wanted := sorted(set(opens) & set(self.state.openings().get(seat, ()))):
+            label = wanted[0]
             o = opens.pop(label)
             made, h = self.commitments[(seat, label)]
             if not check_opening(h, label, self.gid, made, seat, b64d(o["salt"], "salt"), o["value"].encode()):
@@ -777,6 +783,19 @@ class Match:
             nonce = hkdf(memo_key(seed), b"memo-nonce" + hashlib.sha256(plain).digest() + lp(self.round), 12)
             content["memo"] = seal(memo_key(seed), plain, memo_aad(self.gid, self.round, seat), nonce)
         mine = None
+
+        def add_opens(labels: list[str]) -> None:
+            nonlocal mine
+            mine = mine if mine is not None else self.sealed_choices(seat)
+            opens = content.setdefault("opens", {})
+            for lb in labels:
+                made = self.commitments.get((seat, lb), (self.round, ""))[0]
+                opens[lb] = {"value": mine.get(lb, secret.get(lb, "")), "salt": b64e(commit_salt(seed, lb, made))}
+
+        # openings wanted already go first: the seat's own decisions may only be awaited once they are applied
+        wanted = [lb for lb in self.state.openings().get(seat, ()) if (seat, lb) not in self.opened]
+        if wanted:
+            add_opens(wanted)
         if duty.steps:
             content["deck"] = {deck_id: self.book.compose_step(deck_id, seat, secrets, self.round)
                                for deck_id in duty.steps}
@@ -794,12 +813,7 @@ class Match:
                 continue
             to_open = [lb for lb in trial.state.openings().get(seat, ()) if (seat, lb) not in trial.opened]
             if to_open:
-                mine = mine if mine is not None else self.sealed_choices(seat)
-                opens = content.setdefault("opens", {})
-                for lb in to_open:
-                    made = self.commitments.get((seat, lb), (self.round, ""))[0]
-                    opens[lb] = {"value": mine.get(lb, secret.get(lb, "")),
-                                 "salt": b64e(commit_salt(seed, lb, made))}
+                add_opens(to_open)
                 continue
             owed = trial.owed(seat)
             if not owed:

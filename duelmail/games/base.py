@@ -160,6 +160,18 @@ class Sealed(Action):
         return f"sealed {self.label}"
 
 
+class Known(dict):
+    """What one seat can see: faces (``ref -> card``, the mapping itself), plus ``sealed``, the seat's
+    own sealed choices so far (``label -> action``), which only its author can open before the audit.
+
+    A plain dict is a ``Known`` with no sealed choices: games read them as ``getattr(known, "sealed", {})``.
+    """
+
+    def __init__(self, faces: Mapping[CardRef, Card] = (), sealed: Mapping[str, Action] | None = None):
+        super().__init__(faces)
+        self.sealed: dict[str, Action] = dict(sealed or {})
+
+
 class GameState(ABC):
     """A game position. Mutable: ``apply`` changes it in place; use ``clone`` to branch."""
 
