@@ -406,18 +406,28 @@ def claim(ctx, game, out):
 
 @main.command("show")
 @click.argument("game", required=False)
+@click.option("--svg", "svg_out", type=click.Path(dir_okay=False),
+              help="Also write a picture of the table (SVG) to this file, for games that draw one.")
 @pass_ctx
 @handled
-def show(ctx, game):
+def show(ctx, game, svg_out):
     """The table from your seat: your hand, face-down cards, discard tops.
 
     \b
     Example:
       duelmail show
+      duelmail show --svg table.svg
     """
     ident, folder, match, seat = _open(ctx, game)
     view = match.draft(seat, ident) if seat in match.duties and not match.over() else match
     click.echo(view.state.render(seat, view.known(seat)))
+    if svg_out:
+        from duelmail.util.fs import atomic_write
+
+        picture = view.state.picture(seat, view.known(seat))
+        if picture is None:
+            raise DuelmailError(f"{match.game.spec.title} draws no picture: --svg is for games on a map")
+        click.echo(f"wrote {atomic_write(svg_out, picture)}")
 
 
 @main.command("moves")

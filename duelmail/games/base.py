@@ -259,6 +259,10 @@ class GameState(ABC):
     def render(self, seat: int | None, known: Mapping[CardRef, Card]) -> str:
         """The table as ``seat`` sees it (``None``: a spectator), with ``known`` faces filled in."""
 
+    def picture(self, seat: int | None, known: Mapping[CardRef, Card]) -> str | None:
+        """An SVG picture of the table as ``seat`` sees it, for games that draw one (``duelmail show --svg``)."""
+        return None
+
 
 class Bot(ABC):
     """Chooses actions for a seat from what that seat can see. Randomness is a parameter."""

@@ -67,7 +67,10 @@ def _point(v, where: str) -> Point:
 def _num(v, where: str) -> Fraction:
     if isinstance(v, bool) or not isinstance(v, int | float):
         raise NotationError(f"{where}: expected a number of inches, got {v!r}")
-    return num(repr(v) if isinstance(v, float) else str(v))
+    try:
+        return num(repr(v) if isinstance(v, float) else str(v))
+    except NotationError as e:
+        raise NotationError(f"{where}: {e}") from None
 
 
 def _weight(v, where: str) -> int:

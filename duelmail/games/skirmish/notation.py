@@ -191,8 +191,10 @@ def parse_action(text: str) -> SkirmishAction:
             m = re.fullmatch(r"([a-z][a-z0-9-]*) at ([0-9])", rest)
             if m:
                 return Throw(m.group(1), int(m.group(2)))
-    except NotationError:
-        raise
+    except NotationError as e:
+        if repr(text) in str(e):
+            raise
+        raise NotationError(f"{text!r}: {e}") from None
     raise NotationError(f"not a skirmish action: {text!r} (e.g. 'reveal spd1', 'run 10,4.5', 'plan p3: 1 3')")
 
 

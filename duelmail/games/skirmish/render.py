@@ -58,7 +58,7 @@ def svg(state, scale: int = 20) -> str:
     """The battlefield as a standalone SVG picture (1 inch = ``scale`` pixels)."""
     f = state.field
     w, h = float(f.width), float(f.height)
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w * scale:g}" height="{h * scale + 24:g}" '
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w * scale:g}" height="{(h + 1.2) * scale:g}" '
            f'viewBox="0 -1.2 {w:g} {h + 1.2:g}" font-family="sans-serif">',
            f'<title>{escape(f.name)}, turn {state.turn}</title>',
            f'<text x="0.2" y="-0.3" font-size="0.9">{escape(f.name)}, turn {state.turn}</text>',
@@ -85,11 +85,6 @@ def svg(state, scale: int = 20) -> str:
                    f'text-anchor="middle">{s}</text>')
     out.append("</svg>")
     return "\n".join(out)
-
-
-def svg_view(state, seat: int | None, known) -> str:
-    """The picture ``duelmail show --svg`` writes (the same for every seat: the table is public)."""
-    return svg(state)
 
 
 def html_view(state, seat: int | None, known) -> str:

@@ -98,7 +98,10 @@ class SkirmishState(GameState):
         while self.wait is None and self.result is None and self.queue:
             task = self.queue.pop(0)
             getattr(self, "_t_" + task[0])(*task[1:])
-        if self.result is not None:
+        if self.result is not None:  # the end comes at once; a thrown piece still lands (K-28)
+            for task in self.queue:
+                if task[0] == "landed":
+                    self._t_landed(*task[1:])
             self.wait = None
             self.queue = []
 
@@ -177,7 +180,7 @@ class SkirmishState(GameState):
     def _t_fight(self, members: tuple[int, ...]) -> None:
         movers = [s for s in self.moved_order if s in members]
         acting = movers[-1] if movers else min(members, key=lambda s: (-self.rev[s]["spd"], s))
-        self.fight = {"members": members, "acting": acting, "plans": {}, "len": {}, "cancelled": set(),
+        self.fight = {"members": members, "acting": acting, "plans": {}, "len": {},
                       "last": {}, "out": set()}
         self._say(f"fight: {', '.join(f'seat {s}' for s in members)}; seat {acting} acts")
         others = tuple(s for s in members if s != acting)
@@ -232,7 +235,7 @@ class SkirmishState(GameState):
 
     def _t_act(self, seat: int, i: int) -> None:
         f = self.fight
-        if not self.alive[seat] or seat in f["out"] or (seat, i) in f["cancelled"]:
+        if not self.alive[seat] or seat in f["out"]:
             return
         code, target = f["plans"][seat][i]
         if code in TARGETED:
@@ -523,7 +526,8 @@ class SkirmishState(GameState):
         plans = self.fight["plans"]
         if action.seat == seat or action.seat not in plans or not 1 <= action.index <= len(plans[action.seat]):
             raise IllegalMove("K-19", f"{action}: no such enemy action in this fight")
-        self.fight["cancelled"].add((action.seat, action.index - 1))
+        steps = plans[action.seat]
+        plans[action.seat] = steps[:action.index - 1] + steps[action.index:]  # the later actions move up
 
     def _interact(self, seat: int, action: Action) -> None:
         if isinstance(action, Word) and action.word == "pass":
@@ -750,3 +754,8 @@ class SkirmishState(GameState):
         from duelmail.games.skirmish.render import render_text
 
         return render_text(self, seat, known)
+
+    def picture(self, seat: int | None, known) -> str:
+        from duelmail.games.skirmish.render import svg
+
+        return svg(self)
