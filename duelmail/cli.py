@@ -419,7 +419,8 @@ def show(ctx, game, svg_out):
       duelmail show --svg table.svg
     """
     ident, folder, match, seat = _open(ctx, game)
-    view = match.draft(seat, ident) if seat in match.duties and not match.over() else match
+    awaited = seat in match.duties and seat not in match.current and not match.over()  # not sent yet this round
+    view = match.draft(seat, ident) if awaited else match
     click.echo(view.state.render(seat, view.known(seat)))
     if svg_out:
         from duelmail.util.fs import atomic_write
@@ -445,7 +446,7 @@ def moves(ctx, game, as_json):
     ident, folder, match, seat = _open(ctx, game)
     pending = _pending(folder)
     legal = []
-    if seat in match.duties:
+    if seat in match.duties and seat not in match.current:
         view = match.draft(seat, ident, pending)
         if seat in view.state.deciders() and view.ready(seat):
             known = view.known(seat)

@@ -171,6 +171,7 @@ class Match:
         self.forced_outcome: Outcome | None = None
         self.claims_by_round: dict[int, dict[int, SignedFile]] = {}
         self.own: dict[int, bytes] = {}  # per-game seeds of the seats this process plays
+        self.plain: dict[str, str] = {}  # the sender's draft only: the real text of the file's sealed choices
         self.duties: dict[int, Duty] = self._compute_duties()
 
     @property
@@ -575,6 +576,11 @@ class Match:
         # actions, with reveals settled (and openings applied) before each
         self._settle()
         events += self._open_wanted(opens, seat, rnd)
+        if actions and not duty.decide and len(self.duties) > 1:
+            # the round awaits several seats and this one not for a decision: a decision that only the other
+            # files of the round make possible would depend on the order they are applied in
+            raise IllegalMove("P-turn", f"action {actions[0]!r}: seat {seat} is not awaited for a decision in round "
+                              f"{rnd}, which other seats answer too; decide in the next round")
         for text in actions:
             if seat not in self.state.deciders():
                 raise IllegalMove("P-turn", f"action {text!r}: the rules do not await a decision from seat {seat}")
@@ -585,6 +591,10 @@ class Match:
                 if action.sealed():
                     raise IllegalMove("P-sealed", f"action {text!r} is a secret choice: it must travel sealed")
             self.state.apply(seat, action)
+            if isinstance(action, Sealed) and action.label in self.plain:  # the sender checks its own secret
+                own = {lb: self.game.parse_action(t) for lb, t in
+                       {**(self.sealed_choices(seat) if seat in self.own else {}), **self.plain}.items()}
+                self.state.check_sealed(seat, own[action.label], own)
             events.append(Event(rnd, seat, self.state_describe(seat, action)))
             self._settle()
             events += self._open_wanted(opens, seat, rnd)
@@ -806,6 +816,7 @@ class Match:
                 content["keys"] = dict(sorted(keys.items()))
             trial = self.clone()
             trial.own = self.own
+            trial.plain = secret
             f = SignedFile.sign(content, identity)
             trial.apply(f, "(your new file)", strict=False)
             if trial.over() and "seed" not in content:

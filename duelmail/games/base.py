@@ -231,6 +231,12 @@ class GameState(ABC):
         """The engine opened ``seat``'s sealed choice ``label``: it was ``action`` (commitment checked)."""
         raise DuelmailError(f"{type(self).__name__} has no sealed choices")
 
+    def check_sealed(self, seat: int, action: Action, own: Mapping[str, Action]) -> None:
+        """The author's own check of a secret choice, right after ``apply`` took it as ``Sealed``: raise
+        ``IllegalMove`` if the real ``action`` could never be opened. ``own`` is the author's sealed choices so far
+        (this one included). Runs only where the plaintext is known (the sender's draft), never on receipt."""
+        return None
+
     def audit(self, faces: Mapping[CardRef, Card]) -> list[Violation]:
         """At the end, with every face known, check every claim ever made (revealed or not)."""
         return []

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from duelmail.games.base import Bot
 from duelmail.games.skirmish.geometry import dist2
-from duelmail.games.skirmish.notation import Cancel, Plan, Throw, Word
+from duelmail.games.skirmish.notation import Cancel, Dual, Plan, Throw, Word
 
 BUILDS = ((3, 3, 5, 2), (4, 2, 5, 2), (3, 2, 6, 2), (2, 3, 5, 3), (3, 3, 4, 3))
 
@@ -21,6 +21,8 @@ class HeuristicBot(Bot):
         legal = state.legal_actions(seat, known)
         totals = state.own_totals(known)
         left = {st: totals[st] - state.rev[seat][st] for st in totals}
+        if kind == "build" and isinstance(legal[0], Dual):
+            return legal[0]  # the start reveal: one of each
         if kind == "build":
             if not totals:
                 self.template = rng.choice(BUILDS)
@@ -124,7 +126,7 @@ class RandomSkirmishBot(Bot):
             m = state.reach(seat, q, rng.choice(("run", "climb")) if state.can_climb(seat) else "run")
             return m or Word("stay")
         legal = state.legal_actions(seat, known)
-        if kind == "build":
+        if kind == "build" and not isinstance(legal[0], Dual):
             legal = [a for a in legal if (a.cards >= 2 if a.stat == "end" else a.cards <= 4)] or legal
         elif kind in ("reveal", "dual"):
             legal = [a for a in legal if not any(st == "end" for st, _, _ in a.items)]

@@ -42,6 +42,7 @@ MAX_STAT, MAX_CARDS = 10, 13  # K-2
 BASE_RADIUS = Fraction(1, 2)  # K-32: bases are 1 inch across
 MELEE = Fraction(2)  # K-15: engaged within 2 inches, base edge to base edge
 RETREAT = Fraction(5, 2)  # K-25
+START = "d0"  # the start reveal, a sealed choice committed with the character (K-3)
 
 
 class SkirmishState(GameState):
@@ -68,11 +69,10 @@ class SkirmishState(GameState):
         self.moved_order: list[int] = []
         self.fighters: set[int] = set()
         self.fight: dict | None = None
-        self.queue: list[tuple] = [("build",), ("start",), ("turn",)]
+        self.queue: list[tuple] = [("build",), ("turn",)]
         self.wait: tuple | None = None
         self.committed: set[int] = set()
         self.opened: set[int] = set()
-        self.done: set[int] = set()
         self.lines: list[str] = []  # what happened, in words (the last few are rendered)
         self.result: Outcome | None = None
         self._run()
@@ -110,10 +110,6 @@ class SkirmishState(GameState):
 
     def _t_build(self) -> None:
         self.wait = ("build",)
-
-    def _t_start(self) -> None:
-        self.done = set()
-        self.wait = ("start",)
 
     def _t_turn(self) -> None:
         if self.turn >= self.max_turns:
@@ -404,9 +400,7 @@ class SkirmishState(GameState):
         if w is None or self.result is not None:
             return ()
         if w[0] == "build":
-            return tuple(s for s in range(self.n) if len(self.built[s]) < 4)
-        if w[0] == "start":
-            return tuple(s for s in self._living(range(self.n)) if s not in self.done)
+            return tuple(s for s in range(self.n) if len(self.built[s]) < 5)
         if w[0] in ("dual", "plan"):
             return tuple(s for s in w[1] if s not in self.committed)
         return (w[1],)
@@ -433,29 +427,22 @@ class SkirmishState(GameState):
         kind = w[0]
         said = len(self.lines)
         if kind == "build":
-            if not isinstance(action, Sealed) or action.label not in STATS:
-                raise IllegalMove("K-2", f"{action}: a character is built with four sealed 'build STAT N' choices")
-            if action.label in self.built[seat]:
-                raise IllegalMove("K-2", f"{action}: seat {seat} already committed its {STAT_NAMES[action.label]}")
+            todo = [lb for lb in (*STATS, START) if lb not in self.built[seat]]
+            if not isinstance(action, Sealed) or action.label != todo[0]:
+                raise IllegalMove("K-2", f"{action}: a character is four sealed choices 'build STAT N' (str, spd, "
+                                  f"end, dex in that order), then the sealed start reveal '{START}' (K-3); next: "
+                                  f"{todo[0]}")
             self.built[seat].add(action.label)
-            if all(len(b) == 4 for b in self.built):
-                self.wait = None
+            if all(len(b) == 5 for b in self.built):
                 self._say("every character is built")
+                self.committed, self.opened = set(range(self.n)), set()
+                self.wait = ("dual", tuple(range(self.n)), STATS, START, "start")
         elif kind in ("dual", "plan"):
             label = w[3] if kind == "dual" else w[2]
             if not isinstance(action, Sealed) or action.label != label:
                 raise IllegalMove("K-9" if kind == "dual" else "K-17",
                                   f"{action}: the rules wait for a sealed choice labelled {label!r}")
             self.committed.add(seat)
-        elif kind == "start":
-            if not isinstance(action, Reveal) or sorted(s for s, n, _ in action.items if n == 1) != sorted(STATS) \
-                    or len(action.items) != 4:
-                raise IllegalMove("K-3", f"{action}: at the start each character reveals exactly one card of each "
-                                  "stat ('reveal str1 spd1 end1 dex1', with '!' on a stat of one card)")
-            self._reveal(seat, action.items, STATS, "K-3")
-            self.done.add(seat)
-            if not self.deciders():
-                self.wait = None
         elif kind == "reveal":
             if not isinstance(action, Reveal):
                 raise IllegalMove("K-9", f"{action}: the rules wait for a reveal ({w[3]})")
@@ -560,6 +547,8 @@ class SkirmishState(GameState):
                 or seat not in w[1] or seat in self.opened:
             raise IllegalMove("K-9", f"sealed choice {label!r} of seat {seat} is not awaited")
         if w[0] == "dual":
+            if label == START:
+                self._check_start(action)
             self._reveal(seat, action.items, w[2], "K-9")
             self._say(self.describe(seat, Reveal(action.items)) + f" ({w[4]})")
         else:
@@ -570,6 +559,37 @@ class SkirmishState(GameState):
         if len(self.opened) == len(w[1]):
             self.wait = None
             self._run()
+
+    def _check_start(self, action: Dual) -> None:
+        if [(st, n) for st, n, _ in action.items] != [(st, 1) for st in STATS]:
+            raise IllegalMove("K-3", f"{action}: the start reveals exactly one card of each stat "
+                              f"('dual {START}: str1 spd1 end1 dex1', with '!' on a stat of one card)")
+
+    def check_sealed(self, seat: int, action: Action, own: Mapping[str, Action]) -> None:
+        """The author's own checks before sealing: legal totals (K-2), the start's shape (K-3), no reveal beyond a
+        total and every exhaustion marked (K-5, K-6), a plan's length and targets (K-17)."""
+        builds = {a.stat: a.cards for a in own.values() if isinstance(a, Build)}
+        if isinstance(action, Build):
+            builds[action.stat] = action.cards
+            if not 1 <= action.cards <= MAX_STAT:
+                raise IllegalMove("K-2", f"{action}: a stat has 1 to {MAX_STAT} cards")
+            if len(builds) == 4 and sum(builds.values()) > MAX_CARDS:
+                raise IllegalMove("K-2", f"{action}: the character would have {sum(builds.values())} cards, more "
+                                  f"than {MAX_CARDS}")
+        elif isinstance(action, Dual):
+            if action.label == START:
+                self._check_start(action)
+            for st, n, last in action.items:
+                if st not in builds:
+                    continue
+                now = self.rev[seat][st] + n
+                if now > builds[st]:
+                    raise IllegalMove("K-5", f"{action}: seat {seat} has only {builds[st]} {STAT_NAMES[st]} cards")
+                if last != (now == builds[st]):
+                    raise IllegalMove("K-6", f"{action}: {STAT_NAMES[st]} is exhausted exactly when all "
+                                      f"{builds[st]} cards are revealed ('!' then, and only then)")
+        elif isinstance(action, Plan) and self.fight and seat in self.fight["len"]:
+            self._check_plan(seat, action)
 
     def _check_plan(self, seat: int, plan: Plan) -> None:
         """K-17: one action per point of speed; a target seat per attack when more than two fight."""
@@ -661,11 +681,11 @@ class SkirmishState(GameState):
         kind = w[0]
         if kind == "build":
             todo = [st for st in STATS if st not in self.built[seat]]
+            if not todo:
+                return [Dual(START, tuple(self._items(seat, st, 1, totals) for st in STATS))]
             used = sum(totals.get(st, 0) for st in self.built[seat])
             top = min(MAX_STAT, MAX_CARDS - used - (len(todo) - 1))
             return [Build(todo[0], k) for k in range(1, top + 1)]
-        if kind == "start":
-            return [Reveal(tuple(self._items(seat, st, 1, totals) for st in STATS))]
         if kind == "reveal":
             return [Reveal(i) for i in self.reveal_options(seat, w[2], totals)]
         if kind == "dual":
@@ -708,9 +728,9 @@ class SkirmishState(GameState):
         kind = w[0]
         if kind == "build":
             todo = [STAT_NAMES[st] for st in STATS if st not in self.built[seat]]
-            return f"build your character: 'build STAT N' for {', '.join(todo)} (1-10 each, 13 in all)"
-        if kind == "start":
-            return "reveal one card of each stat: 'reveal str1 spd1 end1 dex1' ('!' on a stat of one card)"
+            start = f"then the start reveal 'dual {START}: str1 spd1 end1 dex1' ('!' on a stat of one card)"
+            return (f"build your character: 'build STAT N' for {', '.join(todo)} (1-10 each, 13 in all), " if todo
+                    else "") + start
         if kind == "reveal":
             return f"{w[3]}: reveal any {'/'.join(w[2])} cards ('reveal spd1', 'reveal -')"
         if kind == "dual":
@@ -732,7 +752,7 @@ class SkirmishState(GameState):
     def describe(self, seat: int, action: Action) -> str:
         if isinstance(action, Sealed):
             what = "a stat total" if action.label in STATS else "a fight plan" if action.label[0] == "p" \
-                else "a dual reveal"
+                else "its start reveal" if action.label == START else "a dual reveal"
             return f"seat {seat} commits {what} ({action.label})"
         if isinstance(action, Reveal):
             return f"seat {seat} reveals " + (", ".join(f"{n} {STAT_NAMES[s]}{' (exhausted)' if last else ''}"

@@ -12,14 +12,14 @@ GAME = get_game("skirmish")
 
 
 def start(*builds: tuple[int, int, int, int], at=None, battlefield: str = "open-field", turns: int = 30) -> Table:
-    """A table in turn 1's Reveal phase: each seat built (str, spd, end, dex) and revealed one of each (K-2, K-3);
+    """A table in turn 1's Reveal phase: each seat built (str, spd, end, dex) and committed its start reveal of one
+    card of each, opened once all are in (K-2, K-3);
     ``at`` places the bases (x, y) by seat."""
     t = Table.deal(GAME, len(builds), {"battlefield": battlefield, "turns": turns}, 0)
     for s, b in enumerate(builds):
         for stat, k in zip(STATS, b, strict=True):
             t.play(s, Build(stat, k))
-    for s, b in enumerate(builds):
-        t.play(s, Reveal(tuple((stat, 1, k == 1) for stat, k in zip(STATS, b, strict=True))))
+        t.play(s, Dual("d0", tuple((stat, 1, k == 1) for stat, k in zip(STATS, b, strict=True))))
     for s, p in enumerate(at or ()):
         t.state.pos[s] = pt(*p)
     return t

@@ -5,16 +5,19 @@ in its view)."""
 from __future__ import annotations
 
 import copy
+import json
 
 import pytest
 
 from duelmail.crypto.commit import commit, commit_salt
 from duelmail.crypto.encoding import b64e
+from duelmail.crypto.seal import memo_key, seal
+from duelmail.engine.match import memo_aad
 from duelmail.engine.selfplay import SelfPlay
 from duelmail.errors import FileRefused
 from duelmail.games.base import Bot
 from duelmail.games.skirmish.bots import HeuristicBot
-from duelmail.games.skirmish.notation import Build, Dual, Reveal
+from duelmail.games.skirmish.notation import Build, Reveal
 from duelmail.protocol.turnfile import SignedFile
 
 
@@ -93,19 +96,30 @@ def test_a_plan_of_the_wrong_length_is_caught_at_its_opening_K17():
     assert "has speed" in str(e.value) and "long.toml" in str(e.value)
 
 
-class Overdraw(Bot):
-    """Reveals 3 more Strength cards than it committed to, in its first Reveal phase, and never says so."""
+class Quiet(Bot):
+    """Reveals nothing it need not, so it never shows more than the 13 cards anyone may (K-5); otherwise it plays
+    like the heuristic bot."""
 
     def __init__(self):
-        self.inner, self.done = HeuristicBot(), False
+        self.inner = HeuristicBot()
+
+    def choose(self, state, seat, known, rng):
+        if state.wait[0] in ("reveal", "dual") and state.wait[-1] == "reveal phase":
+            return state.legal_actions(seat, known)[0]
+        return self.inner.choose(state, seat, known, rng)
+
+
+class Overdraw(Quiet):
+    """In its first Reveal phase alone, reveals 3 more Strength cards than it committed to, and never says so."""
+
+    done = False
 
     def choose(self, state, seat, known, rng):
         w = state.wait
-        if not self.done and w[0] in ("reveal", "dual") and w[-1] == "reveal phase":
-            self.done = True
-            items = (("str", state.own_totals(known)["str"] - state.rev[seat]["str"] + 3, False),)
-            return Reveal(items) if w[0] == "reveal" else Dual(w[3], items)
-        return self.inner.choose(state, seat, known, rng)
+        if not self.done and w[0] == "reveal" and w[3] == "reveal phase":
+            self.done = True  # a public reveal: only the audit can tell (a sealed one its own client refuses)
+            return Reveal((("str", state.own_totals(known)["str"] - state.rev[seat]["str"] + 3, False),))
+        return super().choose(state, seat, known, rng)
 
 
 def test_revealing_beyond_the_committed_total_is_found_at_the_audit_K5_K35():
@@ -117,35 +131,39 @@ def test_revealing_beyond_the_committed_total_is_found_at_the_audit_K5_K35():
             continue
         report = sp.match.audit
         assert not report.ok
-        rules = {(s, r) for s, r, _ in report.cheats}
-        assert (0, "K-5") in rules, report.lines
-        assert any("CHEAT by seat 0 [K-5]" in line and "Strength" in line for line in report.lines)
+        assert [(s, r) for s, r, _ in report.cheats] == [(0, "K-5")], report.lines
+        assert any("CHEAT by seat 0 [K-5]" in line and "but committed to" in line for line in report.lines)
         return
     pytest.fail("the overdrawing seat was never asked to reveal alone")
 
 
-class Fourteen(Bot):
-    """Builds a 14-card character (9 Strength), then reveals nothing it need not (so it never shows more than the
-    13 cards anyone may reveal, K-5) and otherwise plays like the heuristic bot."""
-
-    def __init__(self):
-        self.inner = HeuristicBot()
-
-    def choose(self, state, seat, known, rng):
-        if state.wait[0] == "build":
-            stat = [st for st in ("str", "spd", "end", "dex") if st not in state.built[seat]][0]
-            return Build(stat, {"str": 9, "spd": 2, "end": 2, "dex": 1}[stat])
-        if state.wait[0] in ("reveal", "dual"):
-            return state.legal_actions(seat, known)[0]
-        return self.inner.choose(state, seat, known, rng)
+def forged_build(sp: SelfPlay, seat: int, cards: dict[str, int]) -> SignedFile:
+    """The seat's build file with other totals than its client allows: commitments and memo made by hand, as a
+    modified client would, correctly signed."""
+    m = sp.matches[seat]
+    seed, rnd = m.own[seat], m.round
+    texts = {st: f"build {st} {n}" for st, n in cards.items()}
+    texts["d0"] = "dual d0: " + " ".join(f"{st}1{'!' if n == 1 else ''}" for st, n in cards.items())
+    content = copy.deepcopy(m.compose(seat, sp.ids[seat], [], sp.tick()).content)
+    content["actions"] += [f"sealed {lb}" for lb in texts]
+    content["commits"] = {lb: commit(lb, m.gid, rnd, seat, commit_salt(seed, lb, rnd), t.encode())
+                          for lb, t in texts.items()}
+    content["memo"] = seal(memo_key(seed), json.dumps(texts, sort_keys=True).encode(), memo_aad(m.gid, rnd, seat),
+                           bytes(12))
+    return SignedFile.sign(content, sp.ids[seat])
 
 
 def test_a_14_card_character_is_found_at_the_audit_K2_K35():
-    sp = SelfPlay("skirmish", n=2, seed=2, bots=[HeuristicBot(), Fourteen()])
+    sp = SelfPlay("skirmish", n=2, seed=2, bots=[HeuristicBot(), Quiet()])
+    assert sp.match.round == 1 and list(sp.match.duties) == [1]  # bob accepts and builds in one file
+    with pytest.raises(FileRefused) as e:  # an honest client refuses to seal it
+        sp.compose(1, ["build str 9", "build spd 2", "build end 2", "build dex 1"])
+    assert e.value.rule == "K-2" and "14 cards" in str(e.value)
+    sp.deliver(forged_build(sp, 1, {"str": 9, "spd": 2, "end": 2, "dex": 1}))
     sp.run()
     report = sp.match.audit
     assert not report.ok
-    assert [(s, r) for s, r, _ in report.cheats] == [(1, "K-2")]
+    assert [(s, r) for s, r, _ in report.cheats] == [(1, "K-2")], report.lines
     assert "14 cards" in report.cheats[0][2]
 
 
@@ -166,7 +184,8 @@ def test_an_exhaustion_claimed_in_a_dual_reveal_is_shown_in_the_same_file():
 
 def test_a_seat_sees_its_own_sealed_choices_and_nobody_elses():
     sp = SelfPlay("skirmish", n=2, seed=4)
-    sp.run(until=waiting("start"))
+    sp.run(until=lambda m: m.state.turn == 1)
     mine = sp.matches[0].known(0).sealed
-    assert set(mine) == {"str", "spd", "end", "dex"} and sum(a.cards for a in mine.values()) <= 13
+    assert set(mine) == {"str", "spd", "end", "dex", "d0"}
+    assert sum(a.cards for a in mine.values() if isinstance(a, Build)) <= 13
     assert sp.matches[1].known(0).sealed == {} and sp.matches[0].known(None).sealed == {}

@@ -22,7 +22,7 @@ def fight_ready(*builds, at=NEAR, **kw) -> Table:
     return t
 
 
-def test_a_character_is_four_sealed_choices_one_per_stat_K2(game):
+def test_a_character_is_four_sealed_choices_one_per_stat_then_the_start_reveal_K2_K3(game):
     t = Table.deal(game, 2, {}, 0)
     assert t.state.deciders() == (0, 1) and t.state.wait == ("build",)
     with pytest.raises(IllegalMove) as e:
@@ -31,9 +31,11 @@ def test_a_character_is_four_sealed_choices_one_per_stat_K2(game):
     t.play(0, Build("str", 3))
     with pytest.raises(IllegalMove) as e:
         t.state.apply(0, Sealed("str"))
-    assert e.value.rule == "K-2" and "already" in str(e.value)
+    assert e.value.rule == "K-2" and "next: spd" in str(e.value)
     for st, k in (("spd", 3), ("end", 5), ("dex", 2)):
         t.play(0, Build(st, k))
+    assert t.state.deciders() == (0, 1)
+    play(t, 0, "dual d0: str1 spd1 end1 dex1")
     assert t.state.deciders() == (1,)
 
 
@@ -42,12 +44,32 @@ def test_the_start_reveals_one_card_of_each_stat_and_shows_single_cards_exhauste
     for s in (0, 1):
         for st, k in (("str", 4), ("spd", 3), ("end", 5), ("dex", 1)):
             t.play(s, Build(st, k))
+    play(t, 0, "dual d0: str1 spd1 end1 dex1!")
     with pytest.raises(IllegalMove) as e:
-        play(t, 0, "reveal str2 spd1 end1 dex1")
+        play(t, 1, "dual d0: str2 spd1 end1 dex1!")  # the last to commit: both open at once
     assert e.value.rule == "K-3"
-    play(t, 0, "reveal str1 spd1 end1 dex1!")
-    assert t.state.totals[0] == {"dex": 1}  # opened at once: the commitment matched
-    assert t.state.wait[0] == "start" and t.state.deciders() == (1,)
+    t = Table.deal(GAME, 2, {}, 0)
+    for s in (0, 1):
+        for st, k in (("str", 4), ("spd", 3), ("end", 5), ("dex", 1)):
+            t.play(s, Build(st, k))
+        play(t, s, "dual d0: str1 spd1 end1 dex1!")
+    assert t.state.totals == [{"dex": 1}, {"dex": 1}]  # opened at once: the commitments matched
+    assert t.state.rev[0] == {"str": 1, "spd": 1, "end": 1, "dex": 1} and t.state.turn == 1
+
+
+def test_the_author_checks_its_own_secret_before_sealing_it_K2_K3_K5_K6():
+    t = start((3, 2, 5, 2), (3, 2, 5, 2))
+    own = {"str": Build("str", 3), "spd": Build("spd", 2), "end": Build("end", 5), "dex": Build("dex", 2)}
+    w = t.state.wait
+    for text, rule in ((f"dual {w[3]}: str3", "K-5"), (f"dual {w[3]}: str2", "K-6"), (f"dual {w[3]}: str1!", "K-6"),
+                       ("dual d0: str1 spd1", "K-3"), ("build dex 11", "K-2")):
+        with pytest.raises(IllegalMove) as e:
+            t.state.check_sealed(0, GAME.parse_action(text), own)
+        assert e.value.rule == rule, text
+    t.state.check_sealed(0, GAME.parse_action(f"dual {w[3]}: str2!"), own)
+    with pytest.raises(IllegalMove) as e:
+        t.state.check_sealed(0, Build("dex", 5), {**own, "dex": Build("dex", 5)})
+    assert e.value.rule == "K-2" and "15 cards" in str(e.value)
 
 
 def test_a_false_exhaustion_claim_is_refused_at_its_opening_K6():
