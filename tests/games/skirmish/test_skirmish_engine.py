@@ -189,3 +189,20 @@ def test_a_seat_sees_its_own_sealed_choices_and_nobody_elses():
     assert set(mine) == {"str", "spd", "end", "dex", "d0"}
     assert sum(a.cards for a in mine.values() if isinstance(a, Build)) <= 13
     assert sp.matches[1].known(0).sealed == {} and sp.matches[0].known(None).sealed == {}
+
+
+@pytest.mark.parametrize("name", ["plan that does not match its commitment",
+                                  "stat revealed beyond its committed total"])
+def test_the_cheat_harness_catches_the_skirmish_cheats(name):
+    """duelmail.adversary's skirmish cheats: a forged plan opening on arrival (P-open), an overdrawn stat at the
+    audit (K-5)."""
+    from duelmail.adversary import GAME_CHEATS, run_cheat
+
+    for seed in range(6):
+        caught = run_cheat("skirmish", name, GAME_CHEATS["skirmish"][name], seed=seed)
+        if caught.when == "n/a":
+            continue
+        assert caught.caught, caught
+        assert (caught.when, caught.rule) == (("on arrival", "P-open") if "plan" in name else ("at the audit", "K-5"))
+        return
+    pytest.fail(f"no opportunity for {name!r} in six seeds")
