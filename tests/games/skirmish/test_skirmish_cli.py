@@ -157,3 +157,20 @@ def test_shipped_examples_are_the_shipped_scenarios():
     for name, text in SHIPPED.items():
         assert parse_battlefield((ROOT / "examples" / "battlefields" / f"{name}.toml").read_text()) == \
             parse_battlefield(text)
+
+
+def test_the_html_replay_shows_the_battlefield_map_with_names_escaped():
+    """The replay picks up render.html_view: the map is in the page, and a scenario's name is escaped."""
+    from duelmail.engine.selfplay import SelfPlay
+    from duelmail.replay import build_replay, render_html
+    from duelmail.replay.html import page_data
+
+    field = SMALL.replace('name = "Duelling ground"', 'name = "<b>Keep & Co</b>"')
+    sp = SelfPlay("skirmish", n=2, seed=1, options={"battlefield": field, "turns": 3})
+    sp.run()
+    replay = build_replay([("genesis.toml" if f.kind == "genesis" else f"r{f.round:04d}-s{f.seat}.toml", f)
+                           for f in sp.files])
+    page = render_html(replay)
+    assert "skirmish-map" in page
+    frags = json.dumps(page_data(replay)["frags"], ensure_ascii=False)  # the HTML the page puts in innerHTML
+    assert "&lt;b&gt;Keep &amp; Co&lt;/b&gt;" in frags and "<b>Keep" not in frags
