@@ -351,3 +351,21 @@ def test_the_audit_finds_a_14_card_character_an_overdrawn_stat_and_a_hidden_exha
     found = t.state.audit_sealed(t.sealed)
     assert [(v.seat, v.rule) for v in found] == [(0, "K-6"), (1, "K-5")]
     assert "revealed 4 Strength cards but committed to 2" in found[1].message
+
+
+def test_a_timeout_plays_nothing_for_a_public_choice_and_forfeits_a_secret_one_K36():
+    t = start((3, 3, 5, 2), (3, 2, 5, 2))
+    assert t.state.wait[0] == "dual" and t.state.default_action(0) is None  # a sealed choice cannot be made for it
+    quiet(t)
+    assert t.state.wait[0] == "move" and str(t.state.default_action(t.state.wait[1])) == "stay"
+
+
+def test_equal_speeds_move_in_seat_order_starting_one_seat_later_each_turn_K11():
+    t = start((3, 3, 5, 2), (3, 3, 5, 2), (3, 3, 5, 2), at=[(4, 3), (32, 3), (18, 21)])
+    firsts = []
+    for _ in range(3):
+        quiet(t)
+        firsts.append(t.state.wait[1])
+        while t.state.wait[0] == "move":
+            play(t, t.state.wait[1], "stay")
+    assert firsts == [1, 2, 0] and t.state.turn == 4
