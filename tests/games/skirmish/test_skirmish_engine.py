@@ -206,3 +206,38 @@ def test_the_cheat_harness_catches_the_skirmish_cheats(name):
         assert (caught.when, caught.rule) == (("on arrival", "P-open") if "plan" in name else ("at the audit", "K-5"))
         return
     pytest.fail(f"no opportunity for {name!r} in six seeds")
+
+
+def test_no_decision_rides_on_the_openings_of_a_round_several_seats_answer():
+    """Engine (protocol §6a): several seats open a dual reveal in one round; the last, having seen the others'
+    files, may not add the decision that only then exists (its file's validity would depend on the order of the
+    round's files); it decides in the next round, and the game goes on."""
+    for seed in range(10):
+        sp = SelfPlay("skirmish", n=3, seed=seed)
+        for _ in range(300):
+            m = sp.match
+            if m.over():
+                break
+            duties = m.duties
+            if len(duties) >= 2 and all(d.opens and not d.decide for d in duties.values()):
+                *first, last = sorted(duties)
+                for s in first:
+                    sp.deliver(sp.compose(s))
+                mine = sp.matches[last]
+                view = mine.draft(last, sp.ids[last])
+                if last in view.state.deciders() and not view.over():
+                    action = str(view.state.legal_actions(last, view.known(last))[0])
+                    with pytest.raises(FileRefused) as e:
+                        mine.compose(last, sp.ids[last], [action], sp.tick())
+                    assert e.value.rule == "P-turn" and "decide in the next round" in str(e.value)
+                    f = sp.compose(last)
+                    assert f.content["actions"] == [] and f.content["opens"]  # the bot waits too
+                    sp.deliver(f)
+                    assert last in sp.match.duties and sp.match.duties[last].decide
+                    sp.run()
+                    assert sp.match.audit.ok
+                    return
+                sp.deliver(sp.compose(last))
+                continue
+            sp.step()
+    pytest.fail("no round where a decision could have ridden on shared openings")
