@@ -2,9 +2,10 @@
 
 There is no deck: every secret is a sealed choice (protocol §6a). A character is four sealed
 ``build`` choices, one per stat (labels ``str``, ``spd``, ``end``, ``dex``), so one stat's total can
-be opened alone when it is exhausted. Revealed cards are public ``reveal`` actions, checked against
-the totals when a stat is shown exhausted and, for every stat, at the audit. Dual reveals (``dN``) and
-fight plans (``pN``) are sealed choices several seats commit in one round and open in the next.
+be opened alone when it is exhausted, plus its sealed start reveal ``d0``. Revealed cards are public
+``reveal`` actions, checked against the totals when a stat is shown exhausted and, for every stat, at
+the audit. Dual reveals (``dN``) and fight plans (``pN``) are sealed choices several seats commit in
+one round and open in the next.
 
 The state is a little interpreter: ``queue`` holds what the rules still have to do this turn
 (tasks as tuples), ``wait`` the one input they await now; ``_run`` works through the queue until an

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from xml.etree import ElementTree
 
 from click.testing import CliRunner
 
@@ -111,6 +112,7 @@ def test_two_homes_play_a_whole_game_on_a_custom_battlefield_by_files(tmp_path):
     out = dm(t.bob, "show", "--svg", str(picture))
     assert "Duelling ground" in out and f"wrote {picture}" in out
     svg = picture.read_text()
+    assert ElementTree.fromstring(svg).tag == "{http://www.w3.org/2000/svg}svg"
     assert svg.startswith("<svg") and "Duelling ground" in svg and svg.count("<circle") >= 3
 
 

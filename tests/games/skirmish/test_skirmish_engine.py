@@ -158,7 +158,8 @@ def test_a_14_card_character_is_found_at_the_audit_K2_K35():
     assert sp.match.round == 1 and list(sp.match.duties) == [1]  # bob accepts and builds in one file
     with pytest.raises(FileRefused) as e:  # an honest client refuses to seal it
         sp.compose(1, ["build str 9", "build spd 2", "build end 2", "build dex 1"])
-    assert e.value.rule == "K-2" and "14 cards" in str(e.value)
+    assert e.value.rule == "K-2" and "14 cards" in str(e.value) and (e.value.round, e.value.seat) == (1, 1)
+    assert "build str 9" in str(e.value)
     sp.deliver(forged_build(sp, 1, {"str": 9, "spd": 2, "end": 2, "dex": 1}))
     sp.run()
     report = sp.match.audit
