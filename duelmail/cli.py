@@ -197,10 +197,14 @@ def id_import(ctx, file, replace):
 
 # -- games ----------------------------------------------------------------------------------------
 def _parse_options(pairs) -> dict:
+    """K=V pairs; V=@FILE puts the file's text in the genesis (a custom skirmish battlefield)."""
     out = {}
     for p in pairs:
         k, _, v = p.partition("=")
-        out[k.strip()] = v.strip() if "=" in p else True
+        v = v.strip()
+        if v.startswith("@"):
+            v = Path(v[1:]).read_text(encoding="utf-8").replace("\r\n", "\n").strip()
+        out[k.strip()] = v if "=" in p else True
     return out
 
 
@@ -217,7 +221,7 @@ def _load_card(ctx: Ctx, text: str) -> PlayerCard:
 @click.argument("game", callback=_check_game)
 @click.option("--seat", "seats", multiple=True, required=True,
               help="A seat, in order: an identity of this home or a player card file. Repeat per player.")
-@click.option("--option", "options", multiple=True, help="Game option, K=V or a bare flag name.")
+@click.option("--option", "options", multiple=True, help="Game option, K=V (K=@FILE: the file's text), or a bare flag.")
 @click.option("--out", type=click.Path(file_okay=False), help="Also copy the genesis file into this folder.")
 @pass_ctx
 @handled
@@ -673,7 +677,7 @@ def verify(path, as_json):
 @click.argument("game", default="warlords", callback=_check_game)
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed for the bots and identities.")
 @click.option("--players", type=int, default=2, show_default=True)
-@click.option("--option", "options", multiple=True, help="Game option, K=V or a bare flag name.")
+@click.option("--option", "options", multiple=True, help="Game option, K=V (K=@FILE: the file's text), or a bare flag.")
 @click.option("--out", type=click.Path(file_okay=False), help="Where to play (default: a temporary folder).")
 @click.option("--quiet", "-q", is_flag=True, help="Print only the result.")
 @handled

@@ -99,7 +99,8 @@ circle = [7, 2, 1]
 def test_two_homes_play_a_whole_game_on_a_custom_battlefield_by_files(tmp_path):
     """K-33: the custom scenario travels in the genesis; K-35: the game ends, audits and verifies from either
     archive; the picture shows the scenario."""
-    t = Table(tmp_path, f"battlefield={SMALL}", "turns=12")
+    (tmp_path / "ground.toml").write_text(SMALL)
+    t = Table(tmp_path, f"battlefield=@{tmp_path / 'ground.toml'}", "turns=12")
     genesis = (t.out / "genesis.toml").read_text()
     assert "Duelling ground" in genesis
     t.play_turns(200)
