@@ -8,8 +8,9 @@ through ``decimal`` square roots rounded to 1/100 inch (``step_away``), which ar
 
 Shapes are closed polygons (vertex lists) and circles. We wrote this small module rather than use
 shapely: shapely's predicates are in floating point (a point exactly on an edge can come out on
-either side), it would be a compiled dependency for the sake of a few dozen lines, and the rules
-need only segments, polygons and circles.
+either side, and a move that ends touching a wall is the common case here), it would be a compiled
+dependency for about 250 lines, and the rules need only segments, convex or simple polygons and
+circles. Speed is not a concern: bounding boxes reject most pieces before any rational arithmetic.
 """
 
 from __future__ import annotations
