@@ -311,9 +311,49 @@ def false_instant_win(sp: SelfPlay) -> Caught:
     raise Skip("no chance to claim a false win")
 
 
+def forged_plan(sp: SelfPlay) -> Caught:
+    """Skirmish: open a fight plan as another plan than the one committed (K-17, protocol §6a)."""
+    def opens_plan(f: SignedFile) -> bool:
+        return any(lb.startswith("p") for lb in f.content.get("opens", {}))
+
+    seat, f = _until_file_with(sp, opens_plan)
+    content = copy.deepcopy(f.content)
+    label = next(lb for lb in content["opens"] if lb.startswith("p"))
+    real = content["opens"][label]["value"]
+    content["opens"][label]["value"] = real[:-1] + ("1" if real[-1] != "1" else "2")
+    return _deliver_or_catch(sp, SignedFile.sign(content, sp.ids[seat]), "plan that does not match its commitment")
+
+
+def overdrawn_stat(sp: SelfPlay) -> Caught:
+    """Skirmish: reveal more cards of a stat than committed to, in a public reveal (K-5, found at the audit K-35)."""
+    for _ in range(400):
+        m = sp.match
+        w = m.state.wait
+        if w and w[0] == "reveal" and m.duties.get(w[1]) and m.duties[w[1]].decide:
+            seat = w[1]
+            stats = [st for st in w[2] if st != "end" and st not in m.state.flagged[seat]]
+            if stats:
+                total = sp.matches[seat].draft(seat, sp.ids[seat]).known(seat).sealed[stats[0]].cards
+                actions = [f"reveal {stats[0]}{total - m.state.rev[seat][stats[0]] + 2}"]
+                mine = sp.matches[seat]
+                for _ in range(50):  # the rest of the seat's turn, played honestly
+                    trial = mine.draft(seat, sp.ids[seat], actions)
+                    if trial.over() or seat not in trial.state.deciders() or not trial.ready(seat):
+                        break
+                    actions.append(str(sp.bots[seat].choose(trial.state, seat, trial.known(seat), sp.rng)))
+                f = sp.compose(seat, actions)
+                return _deliver_or_catch(sp, f, "stat revealed beyond its committed total", then_play=True)
+        if m.over():
+            break
+        sp.step()
+    raise Skip("no chance to overdraw a stat")
+
+
 GAME_CHEATS: dict[str, dict[str, Callable[[SelfPlay], Caught]]] = {
     "warlords": {"face-down card that breaks its rules": face_down_lie},
     "summoner": {"false instant-win claim": false_instant_win},
+    "skirmish": {"plan that does not match its commitment": forged_plan,
+                 "stat revealed beyond its committed total": overdrawn_stat},
 }
 """Game-specific cheats: game id -> name -> cheat. Games add theirs here."""
 

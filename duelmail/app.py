@@ -117,6 +117,9 @@ def write_claim(folder: GameFolder, match: Match, seat: int | None, identity: Id
 def bot_actions(match: Match, seat: int, identity: Identity, bot, rng: random.Random) -> list[str]:
     """The actions a bot takes for ``seat`` in the open round (none if no decision is awaited)."""
     actions: list[str] = []
+    duty = match.duties.get(seat)
+    if duty is not None and not duty.decide and len(match.duties) > 1:
+        return actions  # a round several seats answer: its files may not depend on one another (protocol §6a)
     for _ in range(500):
         trial = match.draft(seat, identity, actions)
         st = trial.state

@@ -197,10 +197,14 @@ def id_import(ctx, file, replace):
 
 # -- games ----------------------------------------------------------------------------------------
 def _parse_options(pairs) -> dict:
+    """K=V pairs; V=@FILE puts the file's text in the genesis (a custom skirmish battlefield)."""
     out = {}
     for p in pairs:
         k, _, v = p.partition("=")
-        out[k.strip()] = v.strip() if "=" in p else True
+        v = v.strip()
+        if v.startswith("@"):
+            v = Path(v[1:]).read_text(encoding="utf-8").replace("\r\n", "\n").strip()
+        out[k.strip()] = v if "=" in p else True
     return out
 
 
@@ -217,7 +221,7 @@ def _load_card(ctx: Ctx, text: str) -> PlayerCard:
 @click.argument("game", callback=_check_game)
 @click.option("--seat", "seats", multiple=True, required=True,
               help="A seat, in order: an identity of this home or a player card file. Repeat per player.")
-@click.option("--option", "options", multiple=True, help="Game option, K=V or a bare flag name.")
+@click.option("--option", "options", multiple=True, help="Game option, K=V (K=@FILE: the file's text), or a bare flag.")
 @click.option("--out", type=click.Path(file_okay=False), help="Also copy the genesis file into this folder.")
 @click.option("--git", "git_dir", type=click.Path(file_okay=False),
               help="Keep the game in this git repository (created if needed) and push it.")
@@ -425,18 +429,29 @@ def claim(ctx, game, out):
 
 @main.command("show")
 @click.argument("game", required=False)
+@click.option("--svg", "svg_out", type=click.Path(dir_okay=False),
+              help="Also write a picture of the table (SVG) to this file, for games that draw one.")
 @pass_ctx
 @handled
-def show(ctx, game):
+def show(ctx, game, svg_out):
     """The table from your seat: your hand, face-down cards, discard tops.
 
     \b
     Example:
       duelmail show
+      duelmail show --svg table.svg
     """
     ident, folder, match, seat = _open(ctx, game)
-    view = match.draft(seat, ident) if seat in match.duties and not match.over() else match
+    awaited = seat in match.duties and seat not in match.current and not match.over()  # not sent yet this round
+    view = match.draft(seat, ident) if awaited else match
     click.echo(view.state.render(seat, view.known(seat)))
+    if svg_out:
+        from duelmail.util.fs import atomic_write
+
+        picture = view.state.picture(seat, view.known(seat))
+        if picture is None:
+            raise DuelmailError(f"{match.game.spec.title} draws no picture: --svg is for games on a map")
+        click.echo(f"wrote {atomic_write(svg_out, picture)}")
 
 
 @main.command("moves")
@@ -454,7 +469,7 @@ def moves(ctx, game, as_json):
     ident, folder, match, seat = _open(ctx, game)
     pending = _pending(folder)
     legal = []
-    if seat in match.duties:
+    if seat in match.duties and seat not in match.current:
         view = match.draft(seat, ident, pending)
         if seat in view.state.deciders() and view.ready(seat):
             known = view.known(seat)
@@ -691,7 +706,7 @@ def verify(path, as_json):
 @click.argument("game", default="warlords", callback=_check_game)
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed for the bots and identities.")
 @click.option("--players", type=int, default=2, show_default=True)
-@click.option("--option", "options", multiple=True, help="Game option, K=V or a bare flag name.")
+@click.option("--option", "options", multiple=True, help="Game option, K=V (K=@FILE: the file's text), or a bare flag.")
 @click.option("--out", type=click.Path(file_okay=False), help="Where to play (default: a temporary folder).")
 @click.option("--quiet", "-q", is_flag=True, help="Print only the result.")
 @handled

@@ -28,7 +28,7 @@ from duelmail.crypto.seal import memo_key, open_sealed, seal
 from duelmail.engine.clock import FUTURE_TOLERANCE, TimeControl, check_vacation, paused_deadline, time_used
 from duelmail.engine.decks import DeckBook
 from duelmail.errors import CheatDetected, CryptoError, DuelmailError, FileRefused, IllegalMove, NotationError
-from duelmail.games.base import PUBLIC, Game, GameState, Outcome, Sealed, Violation, get_game
+from duelmail.games.base import PUBLIC, Game, GameState, Known, Outcome, Sealed, Violation, get_game
 from duelmail.games.cards import Card, CardRef
 from duelmail.protocol.canonical import digest
 from duelmail.protocol.identity import Identity, PlayerCard
@@ -172,6 +172,7 @@ class Match:
         self.forced_outcome: Outcome | None = None
         self.claims_by_round: dict[int, dict[int, SignedFile]] = {}
         self.own: dict[int, bytes] = {}  # per-game seeds of the seats this process plays
+        self.plain: dict[str, str] = {}  # the sender's draft only: the real text of the file's sealed choices
         self.duties: dict[int, Duty] = self._compute_duties()
 
     @property
@@ -216,10 +217,13 @@ class Match:
         return self._secrets_of(self.own[seat])(ref.deck, deck.n).keys[ref.index]
 
     def known(self, seat: int | None) -> dict[CardRef, Card]:
-        """Public faces, plus every face ``seat`` can open with its own key."""
-        out = {r: self.card_of(r, f) for r, f in self.faces.items()}
+        """Public faces, plus every face ``seat`` can open with its own key, plus (``Known.sealed``) the
+        seat's own sealed choices, opened from its memos."""
+        out = Known({r: self.card_of(r, f) for r, f in self.faces.items()})
         if seat is None or seat not in self.own:
             return out
+        if seat in self.memos:
+            out.sealed = {lb: self.game.parse_action(text) for lb, text in self.sealed_choices(seat).items()}
         for ref, who in self.state.visibility().items():
             if who != seat or ref in out:
                 continue
@@ -573,6 +577,11 @@ class Match:
         # actions, with reveals settled (and openings applied) before each
         self._settle()
         events += self._open_wanted(opens, seat, rnd)
+        if actions and not duty.decide and len(self.duties) > 1:
+            # the round awaits several seats and this one not for a decision: a decision that only the other
+            # files of the round make possible would depend on the order they are applied in
+            raise IllegalMove("P-turn", f"action {actions[0]!r}: seat {seat} is not awaited for a decision in round "
+                              f"{rnd}, which other seats answer too; decide in the next round")
         for text in actions:
             if seat not in self.state.deciders():
                 raise IllegalMove("P-turn", f"action {text!r}: the rules do not await a decision from seat {seat}")
@@ -583,6 +592,10 @@ class Match:
                 if action.sealed():
                     raise IllegalMove("P-sealed", f"action {text!r} is a secret choice: it must travel sealed")
             self.state.apply(seat, action)
+            if isinstance(action, Sealed) and action.label in self.plain:  # the sender checks its own secret
+                own = {lb: self.game.parse_action(t) for lb, t in
+                       {**(self.sealed_choices(seat) if seat in self.own else {}), **self.plain}.items()}
+                self.state.check_sealed(seat, own[action.label], own)
             events.append(Event(rnd, seat, self.state_describe(seat, action)))
             self._settle()
             events += self._open_wanted(opens, seat, rnd)
@@ -657,7 +670,10 @@ class Match:
     def _open_wanted(self, opens: dict, seat: int, rnd: int) -> list[Event]:
         """Apply every opening in ``opens`` that the rules want now (and drop it from ``opens``)."""
         events = []
-        for label in sorted(set(opens) & set(self.state.openings().get(seat, ()))):
+        # one at a time, asking again after each: an opening may make the rules want another (a stat
+        # whose exhaustion a dual reveal claims must then be shown in the same file)
+        while wanted := sorted(set(opens) & set(self.state.openings().get(seat, ()))):
+            label = wanted[0]
             o = opens.pop(label)
             made, h = self.commitments[(seat, label)]
             if not check_opening(h, label, self.gid, made, seat, b64d(o["salt"], "salt"), o["value"].encode()):
@@ -779,6 +795,19 @@ class Match:
             nonce = hkdf(memo_key(seed), b"memo-nonce" + hashlib.sha256(plain).digest() + lp(self.round), 12)
             content["memo"] = seal(memo_key(seed), plain, memo_aad(self.gid, self.round, seat), nonce)
         mine = None
+
+        def add_opens(labels: list[str]) -> None:
+            nonlocal mine
+            mine = mine if mine is not None else self.sealed_choices(seat)
+            opens = content.setdefault("opens", {})
+            for lb in labels:
+                made = self.commitments.get((seat, lb), (self.round, ""))[0]
+                opens[lb] = {"value": mine.get(lb, secret.get(lb, "")), "salt": b64e(commit_salt(seed, lb, made))}
+
+        # openings wanted already go first: the seat's own decisions may only be awaited once they are applied
+        wanted = [lb for lb in self.state.openings().get(seat, ()) if (seat, lb) not in self.opened]
+        if wanted:
+            add_opens(wanted)
         if duty.steps:
             content["deck"] = {deck_id: self.book.compose_step(deck_id, seat, secrets, self.round)
                                for deck_id in duty.steps}
@@ -789,6 +818,7 @@ class Match:
                 content["keys"] = dict(sorted(keys.items()))
             trial = self.clone()
             trial.own = self.own
+            trial.plain = secret
             f = SignedFile.sign(content, identity)
             trial.apply(f, "(your new file)", strict=False)
             if trial.over() and "seed" not in content:
@@ -796,12 +826,7 @@ class Match:
                 continue
             to_open = [lb for lb in trial.state.openings().get(seat, ()) if (seat, lb) not in trial.opened]
             if to_open:
-                mine = mine if mine is not None else self.sealed_choices(seat)
-                opens = content.setdefault("opens", {})
-                for lb in to_open:
-                    made = self.commitments.get((seat, lb), (self.round, ""))[0]
-                    opens[lb] = {"value": mine.get(lb, secret.get(lb, "")),
-                                 "salt": b64e(commit_salt(seed, lb, made))}
+                add_opens(to_open)
                 continue
             owed = trial.owed(seat)
             if not owed:

@@ -160,6 +160,18 @@ class Sealed(Action):
         return f"sealed {self.label}"
 
 
+class Known(dict):
+    """What one seat can see: faces (``ref -> card``, the mapping itself), plus ``sealed``, the seat's
+    own sealed choices so far (``label -> action``), which only its author can open before the audit.
+
+    A plain dict is a ``Known`` with no sealed choices: games read them as ``getattr(known, "sealed", {})``.
+    """
+
+    def __init__(self, faces: Mapping[CardRef, Card] = (), sealed: Mapping[str, Action] | None = None):
+        super().__init__(faces)
+        self.sealed: dict[str, Action] = dict(sealed or {})
+
+
 class GameState(ABC):
     """A game position. Mutable: ``apply`` changes it in place; use ``clone`` to branch."""
 
@@ -219,6 +231,12 @@ class GameState(ABC):
         """The engine opened ``seat``'s sealed choice ``label``: it was ``action`` (commitment checked)."""
         raise DuelmailError(f"{type(self).__name__} has no sealed choices")
 
+    def check_sealed(self, seat: int, action: Action, own: Mapping[str, Action]) -> None:
+        """The author's own check of a secret choice, right after ``apply`` took it as ``Sealed``: raise
+        ``IllegalMove`` if the real ``action`` could never be opened. ``own`` is the author's sealed choices so far
+        (this one included). Runs only where the plaintext is known (the sender's draft), never on receipt."""
+        return None
+
     def audit(self, faces: Mapping[CardRef, Card]) -> list[Violation]:
         """At the end, with every face known, check every claim ever made (revealed or not)."""
         return []
@@ -246,6 +264,10 @@ class GameState(ABC):
     @abstractmethod
     def render(self, seat: int | None, known: Mapping[CardRef, Card]) -> str:
         """The table as ``seat`` sees it (``None``: a spectator), with ``known`` faces filled in."""
+
+    def picture(self, seat: int | None, known: Mapping[CardRef, Card]) -> str | None:
+        """An SVG picture of the table as ``seat`` sees it, for games that draw one (``duelmail show --svg``)."""
+        return None
 
 
 class Bot(ABC):

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from duelmail.errors import DuelmailError
-from duelmail.games.base import PUBLIC, Action, Bot, Game, GameState, Outcome, Violation
+from duelmail.games.base import PUBLIC, Action, Bot, Game, GameState, Known, Outcome, Sealed, Violation
 from duelmail.games.cards import Card, CardRef
 
 
@@ -29,6 +29,8 @@ class Table:
     rng: random.Random
     history: list[tuple[int, Action]] = field(default_factory=list)
     violations: list[Violation] = field(default_factory=list)
+    sealed: dict[tuple[int, str], Action] = field(default_factory=dict)  # every sealed choice, in plain sight
+    opened: set[tuple[int, str]] = field(default_factory=set)
 
     @classmethod
     def deal(cls, game: Game, nseats: int, options: Mapping[str, Any] | None = None,
@@ -45,8 +47,9 @@ class Table:
         table.settle()
         return table
 
-    def known(self, seat: int) -> dict[CardRef, Card]:
-        return {**self.state.public_faces(), **self.seen[seat]}
+    def known(self, seat: int) -> Known:
+        mine = {label: a for (s, label), a in self.sealed.items() if s == seat}
+        return Known({**self.state.public_faces(), **self.seen[seat]}, mine)
 
     def settle(self) -> None:
         """Perform chance and reveals until a decision (or the end) is awaited."""
@@ -68,12 +71,24 @@ class Table:
                         revealed = True
                 else:
                     self.seen[who][ref] = self.truth[ref]
+            wanted = [(seat, label) for seat, labels in sorted(self.state.openings().items()) for label in labels
+                      if (seat, label) not in self.opened and (seat, label) in self.sealed]
+            if wanted:  # one at a time: an opening may change what the rules want next
+                self.opened.add(wanted[0])
+                self.state.apply_open(*wanted[0], self.sealed[wanted[0]])
+                revealed = True
             if not revealed:
                 return
         raise DuelmailError("the rules keep asking for reveals or shuffles without end")
 
     def play(self, seat: int, action: Action) -> None:
-        self.state.apply(seat, action)
+        """Apply a decision; a secret choice reaches the rules as ``Sealed`` and is opened when they ask."""
+        label = action.sealed()
+        if label is not None:
+            self.state.apply(seat, Sealed(label))
+            self.sealed[(seat, label)] = action
+        else:
+            self.state.apply(seat, action)
         self.history.append((seat, action))
         self.settle()
 

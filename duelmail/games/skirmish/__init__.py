@@ -1,0 +1,46 @@
+"""DUEL skirmish: characters of 13 secret stat cards, sealed fight plans, dual reveals, a battlefield with
+terrain (digest: ``seeds/skirmish.md``)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from duelmail.games.base import DeckSpec, Game, GameSpec, Option, register
+from duelmail.games.skirmish.battlefield import load
+from duelmail.games.skirmish.bots import HeuristicBot, RandomSkirmishBot
+from duelmail.games.skirmish.notation import SkirmishAction, parse_action
+from duelmail.games.skirmish.rules import SkirmishState
+
+SPEC = GameSpec(
+    id="skirmish",
+    title="DUEL skirmish",
+    rules_version=1,
+    min_players=2,
+    max_players=6,
+    options=(
+        Option("battlefield", "open-field", "a shipped scenario (open-field, ruined-keep, cliff-top) or the TOML "
+               "text of your own, embedded in the genesis (K-33)"),
+        Option("turns", 30, "the game is a draw after this many turns (K-34)"),
+    ),
+    digest="seeds/skirmish.md",
+)
+
+
+class SkirmishGame(Game):
+    spec = SPEC
+    bots = {"random": RandomSkirmishBot, "heuristic": HeuristicBot}
+
+    def decks(self, nseats: int, options: Mapping[str, Any]) -> tuple[DeckSpec, ...]:
+        """No deck: every secret is a sealed choice (K-2)."""
+        return ()
+
+    def new_state(self, nseats: int, options: Mapping[str, Any]) -> SkirmishState:
+        opts = self.spec.resolve_options(options)
+        return SkirmishState(nseats, load(str(opts["battlefield"])), int(opts["turns"]))
+
+    def parse_action(self, text: str) -> SkirmishAction:
+        return parse_action(text)
+
+
+GAME = register(SkirmishGame())
