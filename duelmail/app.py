@@ -216,7 +216,7 @@ def verify_archive(path: Path) -> Verdict:
         return Verdict(False, None, [f"FAILED: {e}"], str(e))
     lines = [f"game {match.gid[:12]} ({match.game.spec.title}), {match.n} seats: {', '.join(match.names())}",
              f"{sum(len(r) for r in match.rounds)} files in {len(match.rounds)} closed rounds: every signature, "
-             "chain link, deck pass, key share and move checked"]
+             "chain link, deck pass and its proof, key share and move checked"]
     ok = True
     if match.over():
         lines.append("result: " + match.describe_outcome())

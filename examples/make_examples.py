@@ -4,6 +4,10 @@
 - warlords-cheat/: a game in which bob plays a card that is no Warlord face down as a Warlord; the
   reveal or the audit catches it and `duelmail verify` names him.
 - summoner-game/: a whole game of Summoner (the playing card duel) between heuristic bots.
+- grid-game/: a whole game of Grid Duel, the vanguard deck against the bastion deck.
+- skirmish-game/: three characters fight on the ruined keep (DUEL skirmish), heuristic bots.
+
+Every registered game has a ``<game>-game`` folder here (a test checks it).
 """
 
 from __future__ import annotations
@@ -45,10 +49,18 @@ def cheat() -> Path:
     raise RuntimeError("no seed gave bob a chance to cheat")
 
 
-def summoner() -> Path:
-    return save(SelfPlay("summoner", n=2, seed=7).run(), "summoner-game")
+GAMES = {  # game -> (players, options, seed)
+    "summoner": (2, {}, 7),
+    "grid": (2, {"deck0": "vanguard", "deck1": "bastion"}, 7),
+    "skirmish": (3, {"battlefield": "ruined-keep"}, 7),
+}
+
+
+def game(kind: str) -> Path:
+    n, options, seed = GAMES[kind]
+    return save(SelfPlay(kind, n=n, options=options, seed=seed).run(), f"{kind}-game")
 
 
 if __name__ == "__main__":
-    for path in (honest(), cheat(), summoner()):
+    for path in (honest(), cheat(), *(game(kind) for kind in GAMES)):
         print(f"wrote {path}")
