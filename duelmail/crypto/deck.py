@@ -175,10 +175,12 @@ def encode_points(points: list[bytes]) -> str:
     return _encode(points, POINT_BYTES, "point")
 
 
-def decode_points(text: str, n: int | None, what: str) -> list[bytes]:
-    """Decode :func:`encode_points` text, refusing a wrong count or ANY invalid point (index named)."""
+def decode_points(text: str, n: int | None, what: str, validate: bool = True) -> list[bytes]:
+    """Decode :func:`encode_points` text, refusing a wrong count or ANY invalid point (index named).
+
+    ``validate=False`` only for points this process computed itself (its own draft)."""
     points = _split(text, n, what, POINT_BYTES)
-    for i, p in enumerate(points):
+    for i, p in enumerate(points if validate else ()):
         if not valid_point(p):
             raise CryptoError(f"{what}: point {i} is not a point of the prime-order group: {p.hex()}")
     return points

@@ -287,8 +287,11 @@ class DeckBook:
         return face
 
     # -- a locker's own work ----------------------------------------------------------
-    def compose_step(self, deck_id: str, seat: int, secrets_of: SecretsOf, rnd: int) -> dict[str, str]:
-        """This seat's next step, computed from its derived secrets, with its proof: the file's table."""
+    def compose_step(self, deck_id: str, seat: int, secrets_of: SecretsOf, rnd: int,
+                     prove: bool = True) -> dict[str, str]:
+        """This seat's next step, computed from its derived secrets, with its proof: the file's table.
+
+        ``prove=False`` leaves the proof out (a draft that is never sent: proving is most of a pass's cost)."""
         deck = self.decks[deck_id]
         step = deck.next_step()
         assert step is not None and step.seat == seat
@@ -300,22 +303,26 @@ class DeckBook:
             y, _ = run_step("shuffle", x, layer, mine)
             big_s = group.point_mul(mine.shuffle_scalar, c_pub)
             out["layer"] = sra.encode_points([big_s])
-            out["proof"] = proofs.prove_shuffle(x, y, mine.perm, mine.shuffle_scalar, ctx, base=c_pub)
+            if prove:
+                out["proof"] = proofs.prove_shuffle(x, y, mine.perm, mine.shuffle_scalar, ctx, base=c_pub)
         elif step.op == "unify":
             y, _ = run_step("unify", x, layer, mine)
             u = mine.unify_scalar
             factors = [group.smul(u, layer.inverse_at(j)) for j in range(deck.n)]
             big_u = group.base_mul(u)
             out["layer"] = sra.encode_points([big_u])
-            out["proof"] = proofs.prove_unify(x, y, self.old_key_commits(deck_id, seat), big_u, factors, ctx)
+            if prove:
+                out["proof"] = proofs.prove_unify(x, y, self.old_key_commits(deck_id, seat), big_u, factors, ctx)
         else:
             y, commits = run_step(step.op, x, layer, mine)
             if step.op == "shuffle_lock":
                 factors = [group.smul(mine.keys[i], layer.inverse_at(mine.perm[i])) for i in range(deck.n)]
-                out["proof"] = proofs.prove_shuffle_lock(x, y, commits, c_pub, mine.perm, factors, ctx)
+                if prove:
+                    out["proof"] = proofs.prove_shuffle_lock(x, y, commits, c_pub, mine.perm, factors, ctx)
             else:
                 factors = [group.smul(mine.keys[j], layer.inverse_at(j)) for j in range(deck.n)]
-                out["proof"] = proofs.prove_lock(x, y, commits, c_pub, factors, ctx)
+                if prove:
+                    out["proof"] = proofs.prove_lock(x, y, commits, c_pub, factors, ctx)
             out["commits"] = sra.encode_points(commits)
         out["points"] = sra.encode_points(y)
         return out

@@ -162,6 +162,7 @@ class Match:
         self.violations: list[Violation] = []
         self.pending_shuffle = None
         self.audit = None
+        self.auditing = True  # False in a sender's trial of its own file: the audit would be thrown away
         self.proofs = "every pass proof checked as its file was applied"
         self.last_time: datetime | None = parse_time(c["created"], where)
         self.opened_at: datetime = self.last_time  # when the open round opened: the latest time of the last round
@@ -390,7 +391,9 @@ class Match:
     def apply(self, f: SignedFile, where: str, strict: bool = True, now: datetime | None = None) -> list[Event]:
         """Check ``f`` completely and apply it. Raises ``FileRefused``/``Duplicate``; see the class note.
 
-        ``now`` is the receiver's clock: a file signed further in the future than clocks drift is refused."""
+        ``now`` is the receiver's clock: a file signed further in the future than clocks drift is refused.
+        ``strict=False`` is for a sender's trial of its own file, which may be partial: what this process
+        computed itself (signature, points, proofs) is not checked again, nor are missing duties."""
         c = f.content
         seat = c.get("seat", -1) if f.kind != "genesis" else c.get("creator", -1)
         rnd = f.round
@@ -406,7 +409,7 @@ class Match:
             raise refuse(f"a file of game {c['game'][:12]}, not of this game {self.gid[:12]}", "P-game")
         if not 0 <= seat < self.n:
             raise refuse(f"there is no seat {seat} in this {self.n}-seat game", "P-seat")
-        if not f.verify(self.cards[seat]):
+        if strict and not f.verify(self.cards[seat]):
             raise refuse(f"signature does not verify with {self.cards[seat].name}'s key "
                          f"({self.cards[seat].fingerprint})", "P-signature")
         if f.kind == "claim":
@@ -536,8 +539,8 @@ class Match:
             deck = self.book.decks[deck_id]
             if not isinstance(p, dict) or not isinstance(p.get("points"), str):
                 raise CryptoError(f"deck {deck_id}: a pass needs 'op' and 'points'")
-            pts = sra.decode_points(p["points"], deck.n, f"deck {deck_id} points")
-            commits = sra.decode_points(p["commits"], deck.n, f"deck {deck_id} commits") \
+            pts = sra.decode_points(p["points"], deck.n, f"deck {deck_id} points", validate=strict)
+            commits = sra.decode_points(p["commits"], deck.n, f"deck {deck_id} commits", validate=strict) \
                 if "commits" in p else None
             layer = sra.decode_points(p["layer"], 1, f"deck {deck_id} layer")[0] if "layer" in p else None
             self.book.apply_step(deck_id, seat, str(p.get("op")), pts, commits, layer, p.get("proof"), rnd,
@@ -720,9 +723,10 @@ class Match:
         self.round += 1
         self._settle()
         if self.over() and len(self.seeds) == self.n:
-            from duelmail.engine.audit import audit_match
+            if self.auditing:
+                from duelmail.engine.audit import audit_match
 
-            self.audit = audit_match(self)
+                self.audit = audit_match(self)
             self.duties = {}
             return
         self.duties = self._compute_duties()
@@ -764,8 +768,10 @@ class Match:
         return self._compose(seat, identity, actions, now, extra)[0]
 
     def _compose(self, seat: int, identity: Identity, actions: Iterable[str], now: datetime,
-                 extra: dict | None = None) -> tuple[SignedFile, Match]:
-        """The file, and a twin of this match with it applied (leniently: the file may be partial)."""
+                 extra: dict | None = None, prove: bool = True) -> tuple[SignedFile, Match]:
+        """The file, and a twin of this match with it applied (leniently: the file may be partial).
+
+        ``prove=False``: deck passes carry no proof (a draft, never sent)."""
         if seat not in self.duties:
             raise DuelmailError(f"seat {seat} ({self.cards[seat].name}) is not awaited in round {self.round}")
         if seat not in self.own:
@@ -809,7 +815,7 @@ class Match:
         if wanted:
             add_opens(wanted)
         if duty.steps:
-            content["deck"] = {deck_id: self.book.compose_step(deck_id, seat, secrets, self.round)
+            content["deck"] = {deck_id: self.book.compose_step(deck_id, seat, secrets, self.round, prove)
                                for deck_id in duty.steps}
         # every share owed already; the trial below finds any the actions and reveals add
         keys = {str(ref): sra.encode_scalars([self.own_key(seat, ref)]) for ref in self.owed(seat)}
@@ -818,6 +824,7 @@ class Match:
                 content["keys"] = dict(sorted(keys.items()))
             trial = self.clone()
             trial.own = self.own
+            trial.auditing = False
             trial.plain = secret
             f = SignedFile.sign(content, identity)
             trial.apply(f, "(your new file)", strict=False)
@@ -838,7 +845,7 @@ class Match:
     def draft(self, seat: int, identity: Identity, actions: Iterable[str] = (),
               now: datetime | None = None) -> Match:
         """The match as it will stand once this seat's decision-free parts (and ``actions``) are applied."""
-        return self._compose(seat, identity, actions, now or max(self.opened_at, self.last_time))[1]
+        return self._compose(seat, identity, actions, now or max(self.opened_at, self.last_time), prove=False)[1]
 
 
 def _shown_to_other(who: int | None, seat: int) -> bool:

@@ -20,13 +20,15 @@ def test_seeded_random_game_folds_and_verifies(seed):
     """W-31: every seeded game ends, the audit passes, and a fresh fold reaches the same chain head."""
     rng = random.Random(seed)
     options = {"reinforcements": seed % 3 == 1, "hidden-ally": seed % 5 == 2}
-    sp = SelfPlay("warlords", n=2, seed=seed, options=options, bots=[RandomBot(), RandomBot()])
+    sp = SelfPlay("warlords", n=2, seed=seed, options=options, bots=[RandomBot(), RandomBot()],
+                  shared=True)  # one process plays both seats; fresh() below checks every file
     sp.rng = rng
     sp.run()
     m = sp.match
     assert m.finished and m.audit.ok, m.audit.lines
     assert m.state.outcome().winners and not m.violations
-    assert sp.fresh().prev == m.prev
+    receiver = sp.fresh()  # every signature, pass proof, key share and move checked, then the audit
+    assert receiver.prev == m.prev and receiver.audit.ok, receiver.audit.lines
 
 
 def test_six_players_lock_each_deck_with_two_seats():
