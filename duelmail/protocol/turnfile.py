@@ -172,14 +172,16 @@ def unarmour(text: str, where: str) -> list[str]:
     while i < len(lines):
         if lines[i].strip() == BEGIN:
             j = i + 1
-            chunks: list[str] = []
             while j < len(lines) and lines[j].strip() != END:
-                line = lines[j].strip()
-                if ":" not in line:  # header lines ("Game: ...") are for people only
-                    chunks.append(line.replace(" ", ""))
                 j += 1
             if j == len(lines):
                 raise FormatError(f"{where}: armour starting at line {i + 1} has no END line")
+            block = [line.strip() for line in lines[i + 1:j]]
+            # the header ("Game: ...", for people only) ends at the first blank line, however a mail client
+            # re-wrapped it; without a blank line, header lines are the ones with a colon
+            if "" in block:
+                block = block[block.index(""):]
+            chunks = [line.replace(" ", "") for line in block if line and (":" not in line)]
             try:
                 raw = base64.b64decode("".join(chunks), validate=True)
                 d = zlib.decompressobj()

@@ -57,6 +57,23 @@ def test_armour_survives_quoting_and_rewrapping():
     assert len(twice) == 2
 
 
+def test_armour_header_rewrapped_into_bare_values_is_still_read():
+    """A client that wraps at 10 columns leaves header fragments with no colon ("0123456789ab")."""
+    armour = signed().armour()
+    lines = armour.splitlines()
+    header = lines[1]
+    wrapped = [BEGIN, *(w for part in header.split("  ") for w in part.split(": ")), "", *lines[3:]]
+    assert any(":" not in w and w for w in wrapped[1:4])
+    (back,) = parse_any("\n".join(wrapped), "mail body")
+    assert back == signed() and back.verify(ALICE.card)
+
+
+def test_armour_without_the_blank_line_still_reads():
+    lines = signed().armour().splitlines()
+    (back,) = parse_any("\n".join(line for line in lines if line), "mail body")
+    assert back == signed()
+
+
 def test_damaged_armour_is_refused_with_where():
     armour = signed().armour()
     lines = armour.splitlines()
