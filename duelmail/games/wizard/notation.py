@@ -108,7 +108,7 @@ def parse_action(text: str) -> WizardAction:
         if not eq:
             raise NotationError(f"{text!r}: {word!r} must name the card and its face, like w#17=8h")
         try:
-            ref = CardRef.parse(r)
+            ref = CardRef.parse(r.lower())
         except NotationError:
             raise NotationError(f"{text!r}: {r!r} is not a card reference like w#17") from None
         try:

@@ -441,23 +441,33 @@ class WizardState(GameState):
             return
         self.hands[self.current].append(self.stock.pop(0))
         if self.anytime:
-            self.window = []
-            s = self.current
-            for _ in range(self.n - 1):
-                s = (s + 1) % self.n
-                if s in self.alive and len(self.hands[s]) >= 2:
-                    self.window.append(s)
-            if self.window:
-                self.phase = WINDOW
-                self.declared = {}
+            self.open_window()
+
+    def open_window(self) -> None:
+        """Z-22: after a draw, every other player in play holding two cards or more may attack out of turn."""
+        self.window = []
+        s = self.current
+        for _ in range(self.n - 1):
+            s = (s + 1) % self.n
+            if s in self.alive and len(self.hands[s]) >= 2:
+                self.window.append(s)
+        if self.window:
+            self.phase = WINDOW
+            self.declared = {}
 
     # -- the end --------------------------------------------------------------------------------------------
     def _finish(self, outcome: Outcome) -> None:
         if self.result is None:
             self.result = outcome
+        self._clear_table()
+
+    def _clear_table(self) -> None:
+        """The game is over: cards laid on the table go to the used pile (they stay face up)."""
         self.phase = OVER
-        self.spell = None
-        self.pending = None
+        if self.spell is not None:
+            self.used += self.spell.cards
+        self.used += [r for _, cards, _ in self.queue for r, _ in cards]
+        self.spell, self.queue, self.pending = None, [], None
 
     def is_terminal(self) -> bool:
         return self.phase == OVER
@@ -511,9 +521,7 @@ class WizardState(GameState):
         else:
             winners = tuple(s for s in (self.alive if v.seat in self.alive else range(self.n)) if s != v.seat)
             self.result = Outcome(winners, f"seat {v.seat} cheated: {v.message}", cheaters)
-        self.phase = OVER
-        self.spell = None
-        self.pending = None
+        self._clear_table()
 
     def audit(self, faces: Mapping[CardRef, Card]) -> list[Violation]:
         out = []
