@@ -38,6 +38,8 @@ def main() -> None:
         ("Bots (target: heuristic beats random in at least 70% of 500 games)",
          ["bench/bench_warlords_bots.py", games], ""),
         ("Summoner: messages per decision and bots", ["bench/bench_summoner.py", games], ""),
+        ("Wizard Duel: messages per decision with 3, 4 and 6 players, and bots",
+         ["bench/bench_wizard.py", "30" if "--quick" in sys.argv else "300"], ""),
         ("Replay (target: a 1,000-round archive to HTML in under 2 s)", ["bench/bench_replay.py", "--cpu"], REPLAY),
     ]
     parts = [HEAD.format(date=datetime.now(UTC).strftime("%Y-%m-%d"), python=platform.python_version(),
