@@ -60,7 +60,7 @@ def one(job) -> tuple[int, Counter, float]:
     return len(sp.files), kinds, time.perf_counter() - t
 
 
-def versus(job) -> bool:
+def versus(job) -> tuple[bool, bool]:
     from duelmail.games.base import RandomBot, get_game
     from duelmail.games.simulate import playout
     from duelmail.games.wizard.bots import HeuristicBot
@@ -70,18 +70,20 @@ def versus(job) -> bool:
     bots = [RandomBot() for _ in range(players)]
     bots[hero] = HeuristicBot()
     outcome, _ = playout(get_game("wizard"), players, bots, dict.fromkeys(options, True), seed=seed)
-    return outcome.winners == (hero,)
+    return outcome.winners == (hero,), bool(outcome.winners)
 
 
-def report(players: int, games: int, options: list[str], results, wins: int, seconds: float) -> dict:
+def report(players: int, games: int, options: list[str], results, duels, seconds: float) -> dict:
     files = sum(r[0] for r in results)
+    wins, decided = sum(w for w, _ in duels), sum(d for _, d in duels)
     kinds = sum((r[1] for r in results), Counter())
     decisions = games + kinds["acceptance"] + kinds["turn decision"]
     in_play = kinds["turn decision"] + kinds["keys only"]
     per_game = [r[2] for r in results]
     out = {"players": players, "games": games, "files": files, "decisions": decisions, "ratio": files / decisions,
            "ratio_in_play": in_play / kinds["turn decision"], "kinds": dict(kinds),
-           "seconds_per_game": sum(per_game) / games, "heuristic_win_rate": wins / (games * 3)}
+           "seconds_per_game": sum(per_game) / games, "heuristic_win_rate": wins / (games * 3),
+           "heuristic_win_rate_decided": wins / max(decided, 1)}
     opts = f" ({', '.join(options)})" if options else ""
     print(f"{players} players{opts}, {games} games, heuristic bots: {files} files for {decisions} decisions = "
           f"{out['ratio']:.3f} messages per decision")
@@ -94,7 +96,8 @@ def report(players: int, games: int, options: list[str], results, wins: int, sec
         if k not in ("turns", "draws (no winner)"):
             print(f"    {k:<52} {v:>7}")
     print(f"  heuristic against {players - 1} random bots over {games * 3} simulated games: wins "
-          f"{out['heuristic_win_rate']:.1%} (a fair share is {1 / players:.1%})")
+          f"{out['heuristic_win_rate']:.1%} (a fair share is {1 / players:.1%}); of the {decided} games with a "
+          f"winner it won {out['heuristic_win_rate_decided']:.1%}")
     return out
 
 
@@ -105,8 +108,8 @@ def main(games: int = 300, counts: tuple[int, ...] = (3, 4, 6), options: tuple[s
         for players in counts:
             jobs = [(players, list(options), seed) for seed in range(games)]
             results = pool.map(one, jobs, chunksize=2)
-            wins = sum(pool.map(versus, [(players, list(options), s) for s in range(games * 3)], chunksize=16))
-            outs.append(report(players, games, list(options), results, wins, time.perf_counter() - t))
+            duels = pool.map(versus, [(players, list(options), s) for s in range(games * 3)], chunksize=16)
+            outs.append(report(players, games, list(options), results, duels, time.perf_counter() - t))
     print(f"({time.perf_counter() - t:.0f} s in all)")
     return outs
 

@@ -1,7 +1,8 @@
 """Wizard Duel bots. ``HeuristicBot`` strikes with two face cards whenever it can, otherwise attacks with a
 strong pair (or any pair once its hand is large) at the player closest to elimination, defends with as
 few cards as it can, preferring a backfire, then a deflection at the weakest other player, a
-counterspell and last a protection, and takes the blow only when it has no defence.
+counterspell and last a protection, and takes the blow only when it has no defence. In games of five or
+more players it spends every pair once the stock runs low, since such games otherwise mostly end drawn.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ __all__ = ["HeuristicBot", "RandomBot"]
 EFFECT_ORDER = {"S": 0, "H": 1, "C": 2, "D": 3}
 STRONG = 8  # an attack worth making at once
 WINDOW_STRONG = 9  # an out-of-turn attack worth making
+CROWD = 5  # in a game of this many players the stock tends to run out twice (a draw) unless pairs are spent
 
 
 class HeuristicBot(Bot):
@@ -62,6 +64,8 @@ class HeuristicBot(Bot):
         strike = all(is_face(f) for _, f in best.cards)
         strength = max(attack_value(f) for _, f in best.cards)
         bar = WINDOW_STRONG if st.phase == WINDOW else STRONG
+        if st.n >= CROWD and (st.generation or len(st.stock) <= 2 * len(st.alive)):
+            bar = 0  # many players and the stock runs low: a draw is near (Z-21), so spend every pair
         if strike or strength >= bar or (st.phase != WINDOW and hand >= 6):
             return best
         return Pass()
