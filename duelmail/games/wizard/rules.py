@@ -129,10 +129,13 @@ class WizardState(GameState):
         return tuple(s for s in self.window if s not in self.declared)
 
     def deciders(self) -> tuple[int, ...]:
-        """Z-25: the awaited seats, once every card played so far is face up."""
-        if self.unrevealed:
-            return ()
-        return self.waiting_for()
+        """Z-25: the awaited seats, each once every card the others played is face up (its own cards are
+        turned up by the file it is writing, which may go on with its next decision)."""
+        waiting = self.waiting_for()
+        if not self.unrevealed:
+            return waiting
+        owners = {self.claims[r][0] for r in self.unrevealed}
+        return tuple(s for s in waiting if owners <= {s})
 
     def chance(self) -> Shuffle | None:
         return self.pending

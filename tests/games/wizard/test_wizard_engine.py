@@ -191,3 +191,25 @@ def test_refused_peek_at_a_life(table3):
     e = err.value
     assert e.rule == "P-peek" and e.seat == seat and e.round == f.round and str(life) in str(e)
     assert "CHEAT" in str(e)
+
+
+def test_z25_two_decisions_in_a_row_travel_in_one_file():
+    """Z-22, Z-25: a defence that ends a turn, then the attack window of the next draw, asks the same seat
+    twice; its one file carries both, and its own card's key turns the defence up in between."""
+    sp = SelfPlay("wizard", n=3, seed=0, options={"anytime": True})
+    for _ in range(200):
+        m = sp.match
+        (seat,) = [s for s, d in m.duties.items() if d.decide] or [None]
+        if seat is not None and m.state.phase == DEFEND:
+            f = sp.compose(seat)
+            if len(f.content["actions"]) == 2:
+                break
+            sp.deliver(f)
+            continue
+        sp.step()
+    else:
+        pytest.fail("no seat answered twice in a row")
+    first, second = f.content["actions"]
+    assert first.startswith(("defend", "take")) and second.split()[0] in ("pass", "attack")
+    sp.deliver(f)
+    assert seat not in sp.match.state.deciders() and not sp.match.state.unrevealed
