@@ -40,6 +40,8 @@ def main() -> None:
         ("Summoner: messages per decision and bots", ["bench/bench_summoner.py", games], ""),
         ("DUEL skirmish: messages per decision, bots, time per game", ["bench/bench_skirmish.py",
                                                                         "100" if "--quick" in sys.argv else "300"], ""),
+        ("Wizard Duel: messages per decision with 3, 4 and 6 players, and bots",
+         ["bench/bench_wizard.py", "30" if "--quick" in sys.argv else "300"], ""),
         ("Replay (target: a 1,000-round archive to HTML in under 2 s)", ["bench/bench_replay.py", "--cpu"], REPLAY),
     ]
     parts = [HEAD.format(date=datetime.now(UTC).strftime("%Y-%m-%d"), python=platform.python_version(),

@@ -179,7 +179,8 @@ def withheld_key_share(sp: SelfPlay) -> Caught:
 
 
 def early_peek(sp: SelfPlay) -> Caught:
-    seat, f = _until_file_with(sp, lambda f: bool(f.content.get("keys")) and f.round > 4)
+    seat, f = _until_file_with(sp, lambda f: bool(f.content.get("keys")) and f.round > 4
+                               and all(d.locked for d in sp.match.book.decks.values()))
     m: Match = sp.matches[seat]
     vis = m.state.visibility()
     hidden = next((CardRef(d.id, j) for d in m.book.decks.values() if seat in d.commits
@@ -349,17 +350,54 @@ def overdrawn_stat(sp: SelfPlay) -> Caught:
     raise Skip("no chance to overdraw a stat")
 
 
+def false_strike(sp: SelfPlay) -> Caught:
+    """Wizard Duel: attack with two cards claimed as face cards of one suit (a strike, Z-8) that are not (Z-24)."""
+    from duelmail.games.wizard.rules import TURN
+
+    for _ in range(400):
+        m = sp.match
+        deciding = [s for s, d in m.duties.items() if d.decide]
+        if deciding and m.state.phase == TURN:
+            seat = deciding[0]
+            mine = sp.matches[seat]
+            known = mine.draft(seat, sp.ids[seat]).known(seat)
+            fakes = [r for r in mine.state.hands[seat] if known.get(r) and not 11 <= known[r].rank <= 13][:2]
+            if len(fakes) == 2:
+                target = next(s for s in m.state.alive if s != seat)
+                f = sp.compose(seat, [f"attack {fakes[0]}=kh {fakes[1]}=qh at {target}"])
+                return _deliver_or_catch(sp, f, "false faces in an attack", then_play=True)
+        if m.over():
+            break
+        sp.step()
+    raise Skip("no chance to lie about an attack")
+
+
+def life_peek(sp: SelfPlay) -> Caught:
+    """Wizard Duel: publish a key for another player's Life before it is lost (Z-3)."""
+    seat, f = _until_file_with(sp, lambda f: bool(f.content.get("keys")) and f.round > 4)
+    m: Match = sp.matches[seat]
+    victim = next((s for s in m.state.alive if s != seat and m.state.lives[s]), None)
+    if victim is None:
+        raise Skip("no Life left to peek at")
+    life = m.state.lives[victim][-1]
+    keys = {**f.content["keys"], str(life): sra.encode_scalars([m.own_key(seat, life)])}
+    return _deliver_or_catch(sp, _resign(f, sp.ids[seat], keys=dict(sorted(keys.items()))), "peek at a Life")
+
+
 GAME_CHEATS: dict[str, dict[str, Callable[[SelfPlay], Caught]]] = {
     "warlords": {"face-down card that breaks its rules": face_down_lie},
     "summoner": {"false instant-win claim": false_instant_win},
     "skirmish": {"plan that does not match its commitment": forged_plan,
                  "stat revealed beyond its committed total": overdrawn_stat},
+    "wizard": {"false faces in an attack": false_strike, "early peek at a Life nobody has lost": life_peek},
 }
 """Game-specific cheats: game id -> name -> cheat. Games add theirs here."""
 
 
 def run_cheat(game: str, name: str, cheat: Callable[[SelfPlay], Caught], seed: int = 0, players: int = 2) -> Caught:
-    sp = SelfPlay(game, n=players, seed=seed)
+    from duelmail.games.base import get_game
+
+    sp = SelfPlay(game, n=max(players, get_game(game).spec.min_players), seed=seed)
     try:
         result = cheat(sp)
     except Skip as e:

@@ -261,7 +261,7 @@ def run_demo(kind: str, out: Path, seed: int = 0, players: int = 2, options: dic
     start = datetime(2026, 11, 21, 12, 0, tzinfo=UTC)
     clock = now or (lambda: start + timedelta(minutes=7 * next(ticks)))  # the same seed plays the same game
     game = get_game(kind)
-    names = ["alice", "bob", "carol", "dave", "erin", "frank"][:players]
+    names = ["alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi"][:players]
     bots = list(bots or ["heuristic"] * players)
     if out.exists():
         shutil.rmtree(out)

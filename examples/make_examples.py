@@ -6,6 +6,7 @@
 - summoner-game/: a whole game of Summoner (the playing card duel) between heuristic bots.
 - grid-game/: a whole game of Grid Duel, the vanguard deck against the bastion deck.
 - skirmish-game/: three characters fight on the ruined keep (DUEL skirmish), heuristic bots.
+- wizard-game/: four wizards (Wizard Duel), heuristic bots, one shared stock locked by all four.
 
 Every registered game has a ``<game>-game`` folder here (a test checks it).
 """
@@ -53,6 +54,7 @@ GAMES = {  # game -> (players, options, seed)
     "summoner": (2, {}, 7),
     "grid": (2, {"deck0": "vanguard", "deck1": "bastion"}, 7),
     "skirmish": (3, {"battlefield": "ruined-keep"}, 7),
+    "wizard": (4, {}, 7),
 }
 
 

@@ -339,6 +339,9 @@ class Match:
         if duty is None or seat in self.current:
             return None
         allowance = self.tc.per_move + max(self.bank[seat], timedelta(0)) if duty.needs_human else self.tc.forced
+        hours = self.state.answer_deadline_hours(seat) if duty.decide and not duty.join else None
+        if hours:
+            allowance = timedelta(hours=hours)
         return paused_deadline(self.opened_at, allowance, self.vacations[seat])
 
     def deadlines(self) -> dict[int, datetime]:

@@ -223,6 +223,11 @@ class GameState(ABC):
         """The answer played for ``seat`` when it lets a deadline pass (None: the seat forfeits)."""
         return None
 
+    def answer_deadline_hours(self, seat: int) -> int | None:
+        """A short deadline, in hours, for ``seat``'s decision now (an attacked player's answer), in place of
+        the time control's days per move and bank; None: the ordinary deadline."""
+        return None
+
     def openings(self) -> Mapping[int, tuple[str, ...]]:
         """Sealed choices the rules need opened now: seat -> labels (decision-free for that seat)."""
         return {}
