@@ -15,7 +15,7 @@ import time
 from collections import Counter
 from multiprocessing import Pool
 
-import common  # noqa: F401
+import common
 
 FIELDS = ("open-field", "ruined-keep", "cliff-top")
 
@@ -35,19 +35,13 @@ def one(seed: int):
             f = sp.compose(seat)
             sp.deliver(f)
             c = f.content
-            acts = [a for a in c["actions"] if a != "join"]
-            if "join" in c["actions"]:
-                kinds["acceptance"] += 1
-            elif acts:
-                kinds["turn decision"] += 1
-                if any(a.startswith("sealed ") for a in acts):
+            kind = common.file_kind(c)
+            kinds[kind] += 1
+            if kind == "turn decision":
+                if any(a.startswith("sealed ") for a in c["actions"]):
                     kinds["  of which commit a sealed choice"] += 1
                 if c.get("opens"):
                     kinds["  of which also open one"] += 1
-            elif "seed" in c and not c.get("opens"):
-                kinds["audit seed"] += 1
-            else:
-                kinds["openings only"] += 1
     assert sp.match.finished and sp.match.audit.ok
     kinds["turns"] += sp.match.state.turn
     return len(sp.files), kinds, time.perf_counter() - t
@@ -86,9 +80,7 @@ def main(games: int = 300) -> dict:
     print(f"  in play only (no genesis, acceptance, audit seeds): {in_play} files for {kinds['turn decision']} "
           f"decisions = {out['ratio_in_play']:.3f}")
     print(f"  per game: {out['files_per_game']:.1f} files, {out['turns_per_game']:.1f} turns")
-    for k, v in sorted(kinds.items(), key=lambda kv: (kv[0].startswith(" "), kv[0])):
-        if k != "turns":
-            print(f"    {k:<36} {v:>7}")
+    common.print_kinds(kinds, 36)
     print(f"  time per game through the engine (one core): median {out['median_game_seconds'] * 1000:.0f} ms, "
           f"slowest {per_game[-1] * 1000:.0f} ms")
     print(f"heuristic against random over {games} simulated games: wins {out['heuristic_win_rate']:.1%}")

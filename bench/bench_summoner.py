@@ -14,7 +14,7 @@ import time
 from collections import Counter
 from multiprocessing import Pool
 
-import common  # noqa: F401
+import common
 
 
 class Counting:
@@ -44,20 +44,13 @@ def one(seed: int):
             sp.deliver(f)
             c = f.content
             acts = [a for a in c["actions"] if a != "join"]
-            if "join" in c["actions"]:
-                kinds["acceptance"] += 1
-            elif acts:
-                kinds["turn decision"] += 1
+            kind = common.file_kind(c)
+            kinds[kind] += 1
+            if kind == "turn decision":
                 if all(n == 1 for n in bots[seat].seen):
                     kinds["  of which forced: " + acts[0].split()[0]] += 1
                 if acts[0] == "pass" or acts[0].startswith("counter"):
                     kinds["  of which joker answers"] += 1
-            elif "deck" in c:
-                kinds["set-up pass"] += 1
-            elif "seed" in c and not c.get("keys"):
-                kinds["audit seed"] += 1
-            else:
-                kinds["keys only"] += 1
     assert sp.match.finished and sp.match.audit.ok
     kinds["turns"] += sp.match.state.turn
     return len(sp.files), kinds
@@ -97,9 +90,7 @@ def main(games: int = 500) -> dict:
           f"{kinds['turn decision']} decisions = {out['ratio_in_play']:.3f}")
     print(f"  per game: {out['files_per_game']:.1f} files, {out['turns_per_game']:.1f} turns, "
           f"{kinds['  of which joker answers'] / games:.2f} joker answer windows")
-    for k, v in sorted(kinds.items(), key=lambda kv: (kv[0].startswith(" "), kv[0])):
-        if k != "turns":
-            print(f"    {k:<32} {v:>7}")
+    common.print_kinds(kinds, 32)
     print(f"  forced decisions (one legal move for every action in the file): {forced} = "
           f"{forced / kinds['turn decision']:.1%} of the decisions in play")
     print(f"heuristic against random over {games} simulated games: wins {out['heuristic_win_rate']:.1%}")

@@ -14,7 +14,7 @@ import time
 from collections import Counter
 from multiprocessing import Pool
 
-import common  # noqa: F401
+import common
 
 
 def one(job) -> tuple[int, Counter, float]:
@@ -35,18 +35,11 @@ def one(job) -> tuple[int, Counter, float]:
             f = sp.compose(seat)
             sp.deliver(f)
             c = f.content
-            acts = [a for a in c["actions"] if a != "join"]
-            if "join" in c["actions"]:
-                kinds["acceptance"] += 1
-            elif acts:
-                kinds["turn decision"] += 1
-                kinds[f"  decision: {acts[0].split()[0]}"] += 1
-            elif "deck" in c:
-                kinds["set-up or reshuffle pass"] += 1
-            elif "seed" in c and not c.get("keys"):
-                kinds["audit seed"] += 1
-            else:
-                kinds["keys only"] += 1
+            kind = common.file_kind(c)
+            kinds[kind] += 1
+            if kind == "turn decision":
+                kinds[f"  decision: {c['actions'][0].split()[0]}"] += 1
+            elif kind == "keys only":
                 refs = [CardRef.parse(r) for r in c.get("keys", {})]
                 if seat not in alive:
                     kinds["  keys only: sent by a player already out"] += 1
@@ -92,9 +85,7 @@ def report(players: int, games: int, options: list[str], results, duels, seconds
     print(f"  per game: {files / games:.1f} files, {kinds['turns'] / games:.1f} turns, "
           f"{out['seconds_per_game']:.1f} s through the engine (max {max(per_game):.1f} s); "
           f"drawn games {kinds['draws (no winner)']}")
-    for k, v in sorted(kinds.items(), key=lambda kv: (kv[0].startswith(" "), kv[0])):
-        if k not in ("turns", "draws (no winner)"):
-            print(f"    {k:<52} {v:>7}")
+    common.print_kinds(kinds, 52, skip=("turns", "draws (no winner)"))
     print(f"  heuristic against {players - 1} random bots over {games * 3} simulated games: wins "
           f"{out['heuristic_win_rate']:.1%} (a fair share is {1 / players:.1%}); of the {decided} games with a "
           f"winner it won {out['heuristic_win_rate_decided']:.1%}")

@@ -39,3 +39,24 @@ def long_archive(min_files: int) -> Path:
                 folder.store(f)
             return target
     raise RuntimeError(f"no seed gave a game of {min_files} files")
+
+
+def file_kind(content: dict) -> str:
+    """What a turn file is for, in the words the message-count benchmarks print."""
+    acts = [a for a in content["actions"] if a != "join"]
+    if "join" in content["actions"]:
+        return "acceptance"
+    if acts:
+        return "turn decision"
+    if "deck" in content:
+        return "set-up or reshuffle pass"
+    if "seed" in content and not content.get("keys") and not content.get("opens"):
+        return "audit seed"
+    return "keys only" if content.get("keys") or not content.get("opens") else "openings only"
+
+
+def print_kinds(kinds: dict, width: int = 36, skip: tuple[str, ...] = ("turns",)) -> None:
+    """The file counts by kind, details (keys starting with a space) after the main kinds."""
+    for k, v in sorted(kinds.items(), key=lambda kv: (kv[0].startswith(" "), kv[0])):
+        if k not in skip:
+            print(f"    {k:<{width}} {v:>7}")
