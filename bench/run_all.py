@@ -38,11 +38,16 @@ def main() -> None:
         ("Bots (target: heuristic beats random in at least 70% of 500 games)",
          ["bench/bench_warlords_bots.py", games], ""),
         ("Summoner: messages per decision and bots", ["bench/bench_summoner.py", games], ""),
+        ("Grid Duel: deck balance (target: every pairing 40-60%) and messages per decision",
+         ["bench/bench_grid.py", "--games", "200" if "--quick" in sys.argv else "1000",
+          "--messages", "100" if "--quick" in sys.argv else "500"], ""),
         ("DUEL skirmish: messages per decision, bots, time per game", ["bench/bench_skirmish.py",
                                                                         "100" if "--quick" in sys.argv else "300"], ""),
         ("Wizard Duel: messages per decision with 3, 4 and 6 players, and bots",
          ["bench/bench_wizard.py", "30" if "--quick" in sys.argv else "300"], ""),
         ("Replay (target: a 1,000-round archive to HTML in under 2 s)", ["bench/bench_replay.py", "--cpu"], REPLAY),
+        ("Play by email: from `play --send` to the opponent's state updated by `mail fetch`, real local servers "
+         "(needs root, Dovecot and OpenSMTPD)", ["bench/bench_mail.py", "2" if "--quick" in sys.argv else "3"], ""),
     ]
     parts = [HEAD.format(date=datetime.now(UTC).strftime("%Y-%m-%d"), python=platform.python_version(),
                          machine=f"{platform.machine()}, {_cores()} cores")]
@@ -92,7 +97,9 @@ Bulletproofs-style permutation argument using the deck itself as generators; doc
 """
 
 REPLAY = """No real game reaches 1,000 rounds (decks bound a game's length), so the 1,000-round figure is
-extrapolated from the longest real archives, linearly, as the fold is linear.
+extrapolated from the longest real archives, linearly, as the fold is linear. The replay of an audited game
+leaves the pass proofs to the audit, which recomputes every pass, key and layer commitment from the
+published seeds ([replay.md](replay.md), "Speed"); a game in progress has every proof checked.
 """
 
 CRYPTO = """The set-up covers deriving every secret, building the card table, all passes and key
