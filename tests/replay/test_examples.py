@@ -8,12 +8,17 @@ from pathlib import Path
 import pytest
 
 from duelmail.app import verify_archive
-from duelmail.games.base import game_names
+from duelmail.games.base import game_names, get_game
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+SHIPPED = [g for g in game_names() if type(get_game(g)).__module__.startswith("duelmail.games.")]
 
 
-@pytest.mark.parametrize("game", game_names())
+def test_the_five_games_are_shipped():
+    assert SHIPPED == ["grid", "skirmish", "summoner", "warlords", "wizard"]
+
+
+@pytest.mark.parametrize("game", SHIPPED)
 def test_every_game_has_a_finished_audited_example(game):
     folder = EXAMPLES / f"{game}-game"
     assert (folder / "genesis.toml").is_file(), f"no example archive for {game}: run examples/make_examples.py"
