@@ -4,7 +4,10 @@ what the files beyond one per decision carry, time per game, and how often the h
 A *message* is a file one player sends; a *decision* is a file that carries a choice (an action, or
 accepting the game; the genesis counts as one), as in bench_summoner.py. Files with key shares and no
 decision are split by what their shares are for: a draw, a lost Life, or sent by a player already out.
-Usage: python bench/bench_wizard.py [GAMES] [--counts 3,4,6] [--option NAME ...]
+Usage: python bench/bench_wizard.py [GAMES] [--counts 3,4,6] [--option NAME ...] [--rules-version N]
+
+``--rules-version 1`` writes the older version into every genesis: the game ids, and so the deals and every
+decision, are those of a run made when that version was current (a before/after comparison on the same games).
 """
 
 from __future__ import annotations
@@ -15,6 +18,13 @@ from collections import Counter
 from multiprocessing import Pool
 
 import common
+
+
+def pin_rules_version(version: int | None) -> None:
+    if version is not None:
+        from duelmail.games.wizard import SPEC
+
+        object.__setattr__(SPEC, "rules_version", version)
 
 
 def one(job) -> tuple[int, Counter, float]:
@@ -92,10 +102,11 @@ def report(players: int, games: int, options: list[str], results, duels, seconds
     return out
 
 
-def main(games: int = 300, counts: tuple[int, ...] = (3, 4, 6), options: tuple[str, ...] = ()) -> list[dict]:
+def main(games: int = 300, counts: tuple[int, ...] = (3, 4, 6), options: tuple[str, ...] = (),
+         rules_version: int | None = None) -> list[dict]:
     t = time.perf_counter()
     outs = []
-    with Pool(2) as pool:
+    with Pool(2, initializer=pin_rules_version, initargs=(rules_version,)) as pool:
         for players in counts:
             jobs = [(players, list(options), seed) for seed in range(games)]
             results = pool.map(one, jobs, chunksize=2)
@@ -110,5 +121,6 @@ if __name__ == "__main__":
     ap.add_argument("games", nargs="?", type=int, default=300)
     ap.add_argument("--counts", default="3,4,6")
     ap.add_argument("--option", action="append", default=[])
+    ap.add_argument("--rules-version", type=int, default=None)
     a = ap.parse_args()
-    main(a.games, tuple(int(x) for x in a.counts.split(",")), tuple(a.option))
+    main(a.games, tuple(int(x) for x in a.counts.split(",")), tuple(a.option), a.rules_version)

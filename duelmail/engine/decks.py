@@ -327,6 +327,23 @@ class DeckBook:
         out["points"] = sra.encode_points(y)
         return out
 
+    def derive_step(self, deck_id: str, seat: int, secrets_of: SecretsOf, rnd: int) -> str:
+        """Apply the next step of a locker whose secrets everyone knows (a retired seat's published seed): the
+        derivation of ``compose_step``, recorded as if published, without a proof since every receiver
+        recomputes it. Returns the step's op."""
+        deck = self.decks[deck_id]
+        step = deck.next_step()
+        assert step is not None and step.seat == seat
+        mine = secrets_of(deck_id, deck.n)
+        points, commits = run_step(step.op, deck.points, self.layer_for(deck_id, seat, secrets_of), mine)
+        layer = None
+        if step.op == "shuffle":
+            layer = group.point_mul(mine.shuffle_scalar, self.layer_commit(deck_id, seat))
+        elif step.op == "unify":
+            layer = group.base_mul(mine.unify_scalar)
+        self.apply_step(deck_id, seat, step.op, points, commits, layer, rnd=rnd, check=False)
+        return step.op
+
 
 def run_step(op: str, points: list[bytes], layer: Layer, secrets: sra.LockerSecrets
              ) -> tuple[list[bytes], list[bytes] | None]:

@@ -53,6 +53,7 @@ class Duty:
     shares: set[CardRef] = field(default_factory=set)  # key shares the game is blocked on
     opens: set[str] = field(default_factory=set)  # sealed choices the rules want opened
     seed: bool = False
+    retired: bool = False  # the seed is owed because the rules retired the seat, not for the end-of-game audit
 
     @property
     def needs_human(self) -> bool:
@@ -71,7 +72,8 @@ class Duty:
         if self.opens:
             parts.append(f"open sealed {', '.join(sorted(self.opens))}")
         if self.seed:
-            parts.append("publish the game seed for the audit")
+            parts.append("publish the game seed (retired from play)" if self.retired else
+                         "publish the game seed for the audit")
         return "; ".join(parts)
 
 
@@ -154,6 +156,7 @@ class Match:
         self.current: dict[int, SignedFile] = {}
         self.faces: dict[CardRef, int] = {}  # face index of every ref opened publicly
         self.seeds: dict[int, bytes] = {}
+        self.retired_seeds: set[int] = set()  # seats whose seed the rules' retirement opened before the end
         self.commitments: dict[tuple[int, str], tuple[int, str]] = {}  # (seat, label) -> (round, hash)
         self.opened: dict[tuple[int, str], str] = {}  # (seat, label) -> the real action's text
         self.memos: dict[int, list[tuple[int, str]]] = {}  # seat -> [(round, sealed memo)]
@@ -292,6 +295,7 @@ class Match:
                 duty(step.seat).steps.append(deck.id)
                 stepping = True
         if stepping or self.round == 1:
+            self._retired_seed_duties(duties)
             return duties
         if self.over():
             for s in range(self.n):
@@ -317,10 +321,17 @@ class Match:
                     for s in deck.lockers:
                         if ref.index not in deck.keys.get(s, {}):
                             duty(s).shares.add(ref)
+        self._retired_seed_duties(duties)
         if not duties:
             raise DuelmailError(f"game {self.gid[:12]} is stuck in round {self.round}: nobody is awaited "
                                 "(a bug in the rules or the engine)")
         return duties
+
+    def _retired_seed_duties(self, duties: dict[int, Duty]) -> None:
+        """A retired seat awaited anyway (for shares or a pass) must publish its seed in that file."""
+        for s in self.state.retired() - set(self.seeds):
+            if s in duties:
+                duties[s].seed = duties[s].retired = True
 
     def over(self) -> bool:
         """The game has ended: by its rules, or by a timeout the time control settles."""
@@ -357,6 +368,7 @@ class Match:
     # -- settling: chance and reveals -------------------------------------------------------
     def _settle(self) -> None:
         for _ in range(100_000):
+            self._retired_work()
             shuffle = self.state.chance()
             if shuffle is not None:
                 if self.pending_shuffle is None:
@@ -364,6 +376,7 @@ class Match:
                     public = {(r.deck, r.index): self.faces[r] for r in shuffle.refs if r in self.faces}
                     self.book.add_reshuffle(shuffle.new_deck, sources, public)
                     self.pending_shuffle = shuffle
+                    self._retired_work()
                 if not self.book.decks[shuffle.new_deck].locked:
                     return
                 self.pending_shuffle = None
@@ -389,6 +402,32 @@ class Match:
             if not progressed:
                 return
         raise DuelmailError("reveals never settle (a bug in the rules)")
+
+    def _retired_work(self) -> None:
+        """Everything a retired seat with a published seed would send, derived from that seed by every receiver:
+        its deck passes (the computation of its own ``compose``; no proof, everyone recomputes it) and its key
+        share for every position of every deck it has locked (each checked against its commitment)."""
+        if not self.retired_seeds:
+            return
+        moved = True
+        while moved:
+            moved = False
+            for deck in self.book.decks.values():
+                step = deck.next_step()
+                if step is not None and step.seat in self.retired_seeds:
+                    op = self.book.derive_step(deck.id, step.seat, self._secrets_of(self.seeds[step.seat]),
+                                               self.round)
+                    self.events.append(Event(self.round, step.seat, f"{self.cards[step.seat].name}: {op} pass on "
+                                             f"deck {deck.id}, derived from the published seed"))
+                    moved = True
+        for s in sorted(self.retired_seeds):
+            secrets = self._secrets_of(self.seeds[s])
+            for deck in self.book.decks.values():
+                if s in deck.commits and len(deck.keys.get(s, {})) < deck.n:
+                    keys = secrets(deck.id, deck.n).keys
+                    for j in range(deck.n):
+                        self.book.record_key(deck.id, s, j, keys[j], f"key for {deck.id}#{j} derived from seat "
+                                             f"{s}'s published seed")
 
     # -- applying a file --------------------------------------------------------------------
     def apply(self, f: SignedFile, where: str, strict: bool = True, now: datetime | None = None) -> list[Event]:
@@ -607,16 +646,26 @@ class Match:
             events += self._open_wanted(opens, seat, rnd)
         if opens:
             raise IllegalMove("P-open", f"opens {', '.join(sorted(opens))} before the rules ask for it")
-        # the per-game seed, for the audit, once the game is over
+        # the per-game seed: for the audit once the game is over, or from a seat the rules have retired
         if "seed" in c:
-            if not self.over():
-                raise CheatDetected(seat, "P-seed", "published the per-game seed before the game ended")
+            retired = not self.over() and seat in self.state.retired()
+            if not self.over() and not retired:
+                raise CheatDetected(seat, "P-seed", f"published the per-game seed in round {rnd} while still in "
+                                    "play: a seed comes only once the game is over or the rules retire the seat")
             seed = b64d(c["seed"], "seed")
             if len(seed) != 32:
                 raise CryptoError("a per-game seed is 32 bytes")
+            if seat in self.seeds:
+                raise IllegalMove("P-seed", f"seat {seat} published its per-game seed already")
             self.seeds[seat] = seed
+            if retired:  # every receiver now derives its shares and passes (checked against its commitments)
+                self.retired_seeds.add(seat)
+                self._settle()
+                events.append(Event(rnd, seat, f"{self.cards[seat].name} is out of play and published the "
+                                    "per-game seed: its key shares and deck passes now follow from it"))
         elif duty.seed and strict:
-            raise IllegalMove("P-seed", "the game is over: the file must publish the per-game seed")
+            raise IllegalMove("P-seed", "the seat is out of play: the file must publish the per-game seed"
+                              if duty.retired else "the game is over: the file must publish the per-game seed")
         if strict and duty.decide and not c["actions"]:
             raise IllegalMove("P-turn", f"seat {seat} is awaited for a decision and the file has no action")
         if strict and not self.over() and seat in self.state.deciders() and self.ready(seat) \
@@ -749,6 +798,7 @@ class Match:
         twin.current = dict(self.current)
         twin.faces = dict(self.faces)
         twin.seeds = dict(self.seeds)
+        twin.retired_seeds = set(self.retired_seeds)
         twin.commitments = dict(self.commitments)
         twin.bank = dict(self.bank)
         twin.vacations = {k: list(v) for k, v in self.vacations.items()}
@@ -831,8 +881,11 @@ class Match:
             trial.plain = secret
             f = SignedFile.sign(content, identity)
             trial.apply(f, "(your new file)", strict=False)
-            if trial.over() and "seed" not in content:
-                content["seed"] = b64e(self.own[seat])  # the game is over: open everything for the audit
+            if (trial.over() or seat in trial.state.retired()) and "seed" not in content \
+                    and seat not in self.seeds:
+                # the game is over (open everything for the audit), or the rules retired this seat: from now on
+                # every receiver derives its shares and passes from the seed
+                content["seed"] = b64e(self.own[seat])
                 continue
             to_open = [lb for lb in trial.state.openings().get(seat, ()) if (seat, lb) not in trial.opened]
             if to_open:

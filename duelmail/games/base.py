@@ -219,6 +219,14 @@ class GameState(ABC):
     def public_faces(self) -> Mapping[CardRef, Card]:
         """Every ref revealed so far."""
 
+    def retired(self) -> frozenset[int]:
+        """Seats out for good whose hidden cards and secret choices no longer matter to play (a player put out of
+        a multiplayer game). A retired seat publishes its per-game seed in its next file; from then on the engine
+        derives its key shares and deck passes, never awaits it again, and every card it alone still kept locked
+        is open to all: the rules must make such cards (its hand) ``PUBLIC``. Must depend on public state only,
+        and a seat once retired stays retired."""
+        return frozenset()
+
     def default_action(self, seat: int) -> Action | None:
         """The answer played for ``seat`` when it lets a deadline pass (None: the seat forfeits)."""
         return None

@@ -5,7 +5,8 @@ In seat order each seat says ``keep`` or ``swap`` (its card goes face up to the 
 it takes the next stock card; with option ``reshuffle`` the discards and the rest of the stock
 are first reshuffled into a new pile). Then every hand is turned face up at once (a round that
 all seats answer concurrently); the highest card wins. ``claim-high`` is a claim checked at the
-reveal (a lie is a Violation).
+reveal (a lie is a Violation). With option ``retire`` a seat may ``fold`` instead: it is out for good
+(``retired``), its card is turned face up at once and the highest card among the others wins.
 """
 
 from __future__ import annotations
@@ -53,8 +54,10 @@ class Bid(Action):
 
 
 class HighCardState(GameState):
-    def __init__(self, n: int, reshuffle: bool, bidding: bool = False):
+    def __init__(self, n: int, reshuffle: bool, bidding: bool = False, retire: bool = False):
         self.n = n
+        self.retire = retire
+        self.folded: set[int] = set()
         self.bidding = bidding
         self.committed: set[int] = set()
         self.bids: dict[int, int] = {}
@@ -111,6 +114,8 @@ class HighCardState(GameState):
         acts = [Say("keep"), Say("swap")]
         if known.get(self.hands[seat]) and known[self.hands[seat]].rank >= 10:
             acts.append(Say("claim-high"))
+        if self.retire and len(self.folded) < self.n - 1:
+            acts.append(Say("fold"))
         return acts
 
     def apply(self, seat, action):
@@ -126,6 +131,12 @@ class HighCardState(GameState):
             self._maybe_show()
         elif action.word == "claim-high":
             self.claims[self.hands[seat]] = seat
+            self.turn += 1
+            self._maybe_show()
+        elif action.word == "fold":
+            if not self.retire or len(self.folded) >= self.n - 1:
+                raise IllegalMove("H-6", "fold: only with option retire, and never by the last seat in")
+            self.folded.add(seat)
             self.turn += 1
             self._maybe_show()
         elif action.word == "swap":
@@ -146,14 +157,18 @@ class HighCardState(GameState):
 
     def _maybe_end(self):
         if self.shown and all(self.hands[s] in self.faces for s in range(self.n)) and not self.result:
-            best = max(range(self.n), key=lambda s: self.faces[self.hands[s]].rank + self.bids.get(s, 0))
+            best = max((s for s in range(self.n) if s not in self.folded),
+                       key=lambda s: self.faces[self.hands[s]].rank + self.bids.get(s, 0))
             self.result = Outcome((best,), f"highest card {self.faces[self.hands[best]]}")
 
     def visibility(self):
         out = {ref: PUBLIC for ref in self.discard}
         for s, ref in self.hands.items():
-            out[ref] = PUBLIC if self.shown else s
+            out[ref] = PUBLIC if self.shown or s in self.folded else s
         return out
+
+    def retired(self):
+        return frozenset(self.folded)
 
     def reveal(self, ref, face):
         self.faces[ref] = face
@@ -185,14 +200,15 @@ class HighCardState(GameState):
 class HighCard(Game):
     spec = GameSpec("highcard", "High Card (test game)", 1, 2, 6,
                     (Option("reshuffle", False, "reshuffle before a swap"),
-                     Option("bid", False, "every seat commits a secret bid first")))
+                     Option("bid", False, "every seat commits a secret bid first"),
+                     Option("retire", False, "a seat may fold: it retires from play")))
     bots = {"random": RandomBot}
 
     def decks(self, nseats, options):
         return (DeckSpec("s", tuple(Card(r, "S") for r in range(2, 15))),)
 
     def new_state(self, nseats, options):
-        return HighCardState(nseats, bool(options["reshuffle"]), bool(options["bid"]))
+        return HighCardState(nseats, bool(options["reshuffle"]), bool(options["bid"]), bool(options["retire"]))
 
     def parse_action(self, text):
         if text.startswith("bid "):
@@ -200,7 +216,7 @@ class HighCard(Game):
                 return Bid(int(text[4:]))
             except ValueError:
                 raise NotationError(f"not a bid: {text!r}") from None
-        if text not in ("keep", "swap", "claim-high"):
+        if text not in ("keep", "swap", "claim-high", "fold"):
             raise NotationError(f"not a High Card move: {text!r}")
         return Say(text)
 

@@ -14,7 +14,7 @@ from duelmail.games.wizard.rules import DECK, FACES, LIVES, WizardState
 SPEC = GameSpec(
     id="wizard",
     title="Wizard Duel",
-    rules_version=1,
+    rules_version=2,  # 2: a player who is out turns up its hand and publishes its seed (Z-19)
     min_players=3,
     max_players=8,
     options=(

@@ -479,11 +479,15 @@ class WizardState(GameState):
         return self.result
 
     # -- hidden information -----------------------------------------------------------------------------------
+    def retired(self) -> frozenset[int]:
+        """Z-19: a player who is out is out for good; their hand is turned up and their keys become public."""
+        return frozenset(s for s in range(self.n) if s not in self.alive)
+
     def visibility(self) -> dict[CardRef, int]:
         vis: dict[CardRef, int] = {}
         for s in range(self.n):
             for r in self.hands[s]:
-                vis[r] = s
+                vis[r] = s if s in self.alive else PUBLIC  # Z-19: an out player's hand is turned up
         for r in self.used:
             vis[r] = PUBLIC
         for r in self.spent:

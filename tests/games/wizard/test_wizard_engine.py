@@ -16,7 +16,7 @@ from freezegun import freeze_time
 from duelmail.crypto import deck as sra
 from duelmail.engine.selfplay import SelfPlay
 from duelmail.errors import FileRefused
-from duelmail.games.base import RandomBot, get_game
+from duelmail.games.base import PUBLIC, RandomBot, get_game
 from duelmail.games.cards import CardRef
 from duelmail.games.simulate import Table
 from duelmail.games.wizard.rules import DEFEND, TURN, attack_value
@@ -196,10 +196,11 @@ def test_refused_peek_at_a_life(table3):
 def test_z25_two_decisions_in_a_row_travel_in_one_file():
     """Z-22, Z-25: a defence that ends a turn, then the attack window of the next draw, asks the same seat
     twice; its one file carries both, and its own card's key turns the defence up in between."""
-    sp = SelfPlay("wizard", n=3, seed=0, options={"anytime": True})
+    sp = SelfPlay("wizard", n=3, seed=1, options={"anytime": True})
     for _ in range(200):
         m = sp.match
-        (seat,) = [s for s, d in m.duties.items() if d.decide] or [None]
+        deciding = [s for s, d in m.duties.items() if d.decide]
+        seat = deciding[0] if len(deciding) == 1 else None  # several: an attack window's concurrent answers
         if seat is not None and m.state.phase == DEFEND:
             f = sp.compose(seat)
             if len(f.content["actions"]) == 2:
@@ -213,3 +214,36 @@ def test_z25_two_decisions_in_a_row_travel_in_one_file():
     assert first.startswith(("defend", "take")) and second.split()[0] in ("pass", "attack")
     sp.deliver(f)
     assert seat not in sp.match.state.deciders() and not sp.match.state.unrevealed
+
+
+def test_z19_a_player_out_turns_up_its_hand_publishes_its_seed_and_is_never_awaited_again():
+    """Z-19, Z-28: the first file of a player put out by another's spell publishes its per-game seed (a file without
+    it is refused); its hand turns face up, every later share and reshuffle pass of its comes from the seed, it
+    sends no file again, and the game ends, audits and folds again to the same chain."""
+    sp = SelfPlay("wizard", n=3, seed=0)  # the first player out is put out by another's spell; a reshuffle follows
+    sp.run(until=lambda m: bool(m.state.retired()) and not m.over())
+    m = sp.match
+    (out,) = m.state.retired()
+    hand = list(m.state.hands[out])
+    assert hand and all(m.state.visibility()[r] == PUBLIC for r in hand) and not m.retired_seeds
+    assert m.duties[out].seed and m.duties[out].retired and not m.duties[out].decide
+    f = sp.compose(out)
+    assert "seed" in f.content
+    content = dict(f.content)
+    del content["seed"]
+    with pytest.raises(FileRefused) as err:
+        sp.fresh().apply(SignedFile.sign(content, sp.ids[out]), "unseeded.toml")
+    assert err.value.rule == "P-seed" and err.value.seat == out and err.value.round == m.round
+    sp.deliver(f)
+    assert m.retired_seeds == {out} and all(r in m.faces for r in hand)
+    after = len(sp.files)
+    while not m.finished:
+        assert out not in m.duties
+        sp.step()
+    assert m.audit.ok, m.audit.lines
+    assert all(g.content["seat"] != out for g in sp.files[after:])
+    reshuffle = m.book.decks["w.1"]  # Z-21 after the retirement: the seat's passes followed from its seed
+    assert reshuffle.locked and out in reshuffle.commits
+    derived = [e.text for e in m.events if e.seat == out and "derived from the published seed" in e.text]
+    assert len(derived) == sum(step.seat == out for step in reshuffle.steps)
+    assert sp.fresh().prev == m.prev
