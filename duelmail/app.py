@@ -95,6 +95,9 @@ def write_turn(folder: GameFolder, match: Match, seat: int, identity: Identity, 
     f = match.compose(seat, identity, actions, now, extra={"vacation": vacation} if vacation else None)
     events = match.apply(f, "(your new file)", now=now)
     path = folder.store(f, match, events)
+    if hasattr(match, "applied"):  # folded from the folder: every file in it is checked, and now this one
+        match.applied.add(f.file_hash)
+        folder.remember_proven(match.applied)
     return Played(folder, match, f, path, events)
 
 
@@ -190,12 +193,14 @@ def receive_files(home: Home, identity: Identity | None, incoming: Sequence[tupl
         if any(g.file_hash == f.file_hash for _, g in existing):
             out.append(Received(where, f.round, f.seat, [], duplicate=True))
             continue
-        known = len(fold(existing).events)
-        match = fold([*existing, (where, f)], now=now)
+        proven = folder.proven()
+        known = len(fold(existing, proven=proven).events)
+        match = fold([*existing, (where, f)], now=now, proven=proven)
         if f.file_hash in match.void:
             raise FileRefused(where, match.void[f.file_hash][1], round=f.round, seat=f.seat, rule="P-timeout")
         events = match.events[known:]
         folder.store(f, match, events)
+        folder.remember_proven(match.applied)
         out.append(Received(where, f.round, f.seat, events, match=match))
     return out
 

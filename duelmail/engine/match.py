@@ -166,6 +166,7 @@ class Match:
         self.pending_shuffle = None
         self.audit = None
         self.auditing = True  # False in a sender's trial of its own file: the audit would be thrown away
+        self.proven: frozenset[str] = frozenset()  # files whose pass proofs this home checked before
         self.proofs = "every pass proof checked as its file was applied"
         self.last_time: datetime | None = parse_time(c["created"], where)
         self.opened_at: datetime = self.last_time  # when the open round opened: the latest time of the last round
@@ -586,7 +587,7 @@ class Match:
                 if "commits" in p else None
             layer = sra.decode_points(p["layer"], 1, f"deck {deck_id} layer")[0] if "layer" in p else None
             self.book.apply_step(deck_id, seat, str(p.get("op")), pts, commits, layer, p.get("proof"), rnd,
-                                 check=strict)
+                                 check=strict and f.file_hash not in self.proven)
             events.append(Event(rnd, seat, f"{self.cards[seat].name}: {p.get('op')} pass on deck {deck_id}"))
         # key shares
         pre = dict(self.state.visibility())

@@ -83,7 +83,7 @@ RoundHook = Callable[["Match", int, list[str], bool], None]
 
 
 def fold(files: list[tuple[str, SignedFile]], strict: bool = True, now=None, on_round: RoundHook | None = None,
-         defer_proofs: bool = False) -> Match:
+         defer_proofs: bool = False, proven: frozenset[str] = frozenset()) -> Match:
     """Fold files (in any order) into a match: genesis first, then round by round.
 
     The result depends on the set of files, not on the order they arrived in. Within a round, a
@@ -97,7 +97,10 @@ def fold(files: list[tuple[str, SignedFile]], strict: bool = True, now=None, on_
     ``defer_proofs``: the deck passes' proofs are checked after the fold, and not at all when the
     game is over and its audit passed: the audit recomputes every pass, key and layer commitment
     from the published seeds, which makes every proof's statement true (``match.proofs`` says which).
-    A proof that fails falls back to a plain fold, which refuses the file as on arrival."""
+    A proof that fails falls back to a plain fold, which refuses the file as on arrival.
+
+    ``proven``: hashes of files whose pass proofs this home has already checked (``GameFolder``
+    remembers them); their proofs are not checked again. Everything else about them is."""
     from duelmail.engine.match import Duplicate, Match
     from duelmail.engine.match import parse_time as _time
     from duelmail.errors import CheatDetected, CryptoError, FileRefused
@@ -110,6 +113,7 @@ def fold(files: list[tuple[str, SignedFile]], strict: bool = True, now=None, on_
         raise DuelmailError(f"files of {len(ids)} different games mixed together: {sorted(i[:12] for i in ids)}")
     where, genesis = geneses[0]
     match = Match(genesis, where)
+    match.proven = proven
     if defer_proofs:
         match.book.deferred = []
     match.applied = {genesis.file_hash}
@@ -178,7 +182,25 @@ class GameFolder:
         return read_files(self.path, archive_only=True) if self.path.is_dir() else []
 
     def fold(self) -> Match:
-        return fold(self.files())
+        """The game from its files; proofs this folder has checked before are not checked again."""
+        return fold(self.files(), proven=self.proven())
+
+    @property
+    def proven_path(self) -> Path:
+        return self.path / ".proven"
+
+    def proven(self) -> frozenset[str]:
+        """Hashes of the files whose pass proofs were checked when this folder last folded the game."""
+        try:
+            return frozenset(self.proven_path.read_text(encoding="utf-8").split())
+        except (OSError, UnicodeDecodeError):
+            return frozenset()
+
+    def remember_proven(self, hashes) -> None:
+        """Remember files checked in full, proofs included (called once a file is stored: a cache, never state)."""
+        hashes = frozenset(hashes)
+        if hashes and self.path.is_dir() and hashes != self.proven():
+            atomic_write(self.proven_path, "\n".join(sorted(hashes)) + "\n")
 
     def listing_key(self) -> str:
         """Changes whenever a file of the game is added or changed (the status cache's key)."""

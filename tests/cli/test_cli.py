@@ -49,6 +49,19 @@ def midgame(tmp_path):
     return t
 
 
+def test_each_home_remembers_the_files_whose_proofs_it_checked(midgame):
+    """Playing and receiving record the checked files in the game folder's .proven cache, so later commands
+    do not check the same proofs again; deleting the cache loses nothing."""
+    for home in (midgame.alice, midgame.bob):
+        folder = next((home / "games").iterdir())
+        turns = {p.name for p in folder.glob("r*.toml")}
+        proven = (folder / ".proven").read_text().split()
+        assert len(proven) == len(turns) + 1  # and the genesis
+        before = dm(home, "status")
+        (folder / ".proven").unlink()
+        assert dm(home, "status") == before
+
+
 def _next_file(t: Table):
     """Produce the next file for whoever is awaited, without delivering it."""
     st = t.status(t.alice)

@@ -13,7 +13,7 @@ from duelmail.crypto import deck as sra
 from duelmail.crypto import group
 from duelmail.errors import FileRefused
 from duelmail.protocol.turnfile import SignedFile
-from duelmail.transport.archive import fold
+from duelmail.transport.archive import GameFolder, fold
 
 
 def named(files):
@@ -90,3 +90,29 @@ def test_the_audit_recomputes_layer_commitments():
     assert not audit.ok
     assert any(rule == "P-audit-pass" and "layer commitment of the shuffle pass" in msg and s == seat
                for s, rule, msg in audit.cheats)
+
+
+def stored(tmp_path, files) -> GameFolder:
+    folder = GameFolder(tmp_path / "game")
+    for f in files:
+        folder.store(f)
+    return folder
+
+
+def test_a_folder_skips_only_the_proofs_it_has_checked_before(tmp_path):
+    """The .proven cache: a proof is checked once per home; signatures, chain and moves every time."""
+    p = Players(n=2, seed=3)
+    p.deliver(p.compose(sorted(p.match.duties)[0]))
+    honest_proof = next(iter(p.files[1].content["deck"].values()))["proof"]
+    bad = forged_pass(p, "proof", honest_proof)  # a well-formed proof of another pass
+    folder = stored(tmp_path, [*p.files, bad])
+    assert folder.proven() == frozenset()
+    with pytest.raises(FileRefused) as info:
+        folder.fold()
+    assert info.value.rule in ("P-proof", "P-crypto")
+    folder.remember_proven({f.file_hash for f in p.files})
+    with pytest.raises(FileRefused):
+        folder.fold()  # the forged file is not in the cache: still refused
+    folder.remember_proven({f.file_hash for f in [*p.files, bad]})
+    assert folder.fold().round >= bad.round  # a cache entry is trusted for the proof alone
+
