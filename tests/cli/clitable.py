@@ -24,24 +24,36 @@ def snapshot(home: Path) -> dict[str, bytes]:
 
 
 class Table:
-    """Alice and Bob, each with a home; files pass through an outbox folder like attachments."""
+    """Alice (seat 0) and Bob (seat 1), each with a home; files pass through an outbox folder like attachments.
 
-    def __init__(self, tmp: Path):
+    ``game`` and ``options`` (``name=value``) go into the genesis Alice writes."""
+
+    game = "warlords"
+
+    def __init__(self, tmp: Path, *options: str):
         self.tmp = tmp
         self.alice, self.bob, self.out = tmp / "alice", tmp / "bob", tmp / "outbox"
         dm(self.alice, "id", "new", "alice", "--email", "alice@example.org")
         dm(self.bob, "id", "new", "bob", "--email", "bob@example.org")
         (tmp / "bob-card.toml").write_text(dm(self.bob, "id", "card"))
-        dm(self.alice, "new", "warlords", "--seat", "alice", "--seat", str(tmp / "bob-card.toml"),
-           "--out", str(self.out))
+        extra = [x for o in options for x in ("--option", o)]
+        dm(self.alice, "new", self.game, "--seat", "alice", "--seat", str(tmp / "bob-card.toml"),
+           "--out", str(self.out), *extra)
         dm(self.bob, "join", str(self.out / "genesis.toml"), "--out", str(self.out))
         self.inbox = {self.alice: [self.out / "r0001-s1.toml"], self.bob: []}
 
     def other(self, home):
         return self.bob if home == self.alice else self.alice
 
+    def home(self, seat: str) -> Path:
+        return self.alice if seat == "0" else self.bob
+
     def status(self, home) -> dict:
         return json.loads(dm(home, "status", "--json"))
+
+    def todo(self, st: dict) -> list[str]:
+        """Seats awaited in the open round that have not sent their file yet (a round may await several)."""
+        return [s for s in st["awaited"] if not (self.out / f"r{st['round']:04d}-s{s}.toml").exists()]
 
     def deliver(self, home) -> None:
         """``home`` receives what waits for it; any automatic answer goes to the other home."""
@@ -51,10 +63,12 @@ class Table:
             self.inbox[home] = []
         self.inbox[self.other(home)] += sorted(set(self.out.iterdir()) - before)
 
-    def turn(self, home, seed: int) -> None:
+    def turn(self, home, *args: str) -> str:
+        """``duelmail play ARGS`` in ``home``; the new file goes to the other home."""
         before = set(self.out.iterdir())
-        dm(home, "play", "--bot", "heuristic", "--seed", str(seed), "--out", str(self.out))
+        out = dm(home, "play", *args, "--out", str(self.out))
         self.inbox[self.other(home)] += sorted(set(self.out.iterdir()) - before)
+        return out
 
     def settle(self) -> None:
         for _ in range(6):
@@ -69,6 +83,6 @@ class Table:
             st = self.status(self.alice)
             if st["over"]:
                 return
-            for s in st["awaited"]:
-                self.turn(self.alice if s == "0" else self.bob, i)
+            for s in self.todo(st):
+                self.turn(self.home(s), "--bot", "heuristic", "--seed", str(i))
         self.settle()

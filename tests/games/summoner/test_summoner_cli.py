@@ -3,80 +3,13 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
-from click.testing import CliRunner
-
-from duelmail.cli import main
-
-runner = CliRunner()
+import clitable
+from clitable import dm, snapshot
 
 
-def dm(home: Path, *args: str, code: int = 0) -> str:
-    result = runner.invoke(main, ["--home", str(home), *args], catch_exceptions=False)
-    assert result.exit_code == code, result.output
-    return result.output
-
-
-def snapshot(home: Path) -> dict[str, bytes]:
-    return {str(p.relative_to(home)): p.read_bytes() for p in sorted(home.rglob("*"))
-            if p.is_file() and p.name != ".status.json"}
-
-
-class Table:
-    """Alice (seat 0) and Bob (seat 1), each with a home; files pass through an outbox folder."""
-
-    def __init__(self, tmp: Path, *options: str):
-        self.tmp = tmp
-        self.alice, self.bob, self.out = tmp / "alice", tmp / "bob", tmp / "outbox"
-        dm(self.alice, "id", "new", "alice", "--email", "alice@example.org")
-        dm(self.bob, "id", "new", "bob", "--email", "bob@example.org")
-        (tmp / "bob-card.toml").write_text(dm(self.bob, "id", "card"))
-        extra = [x for o in options for x in ("--option", o)]
-        dm(self.alice, "new", "summoner", "--seat", "alice", "--seat", str(tmp / "bob-card.toml"),
-           "--out", str(self.out), *extra)
-        dm(self.bob, "join", str(self.out / "genesis.toml"), "--out", str(self.out))
-        self.inbox = {self.alice: [self.out / "r0001-s1.toml"], self.bob: []}
-
-    def other(self, home):
-        return self.bob if home == self.alice else self.alice
-
-    def home(self, seat: str) -> Path:
-        return self.alice if seat == "0" else self.bob
-
-    def status(self, home) -> dict:
-        return json.loads(dm(home, "status", "--json"))
-
-    def deliver(self, home) -> None:
-        """``home`` receives what waits for it; any automatic answer goes to the other home."""
-        before = set(self.out.iterdir())
-        if self.inbox[home]:
-            dm(home, "receive", *map(str, self.inbox[home]), "--out", str(self.out))
-            self.inbox[home] = []
-        self.inbox[self.other(home)] += sorted(set(self.out.iterdir()) - before)
-
-    def turn(self, home, *args: str) -> str:
-        before = set(self.out.iterdir())
-        out = dm(home, "play", *args, "--out", str(self.out))
-        self.inbox[self.other(home)] += sorted(set(self.out.iterdir()) - before)
-        return out
-
-    def settle(self) -> None:
-        for _ in range(6):
-            for home in (self.alice, self.bob):
-                self.deliver(home)
-            if not any(self.inbox.values()):
-                return
-
-    def play_turns(self, count: int) -> None:
-        for i in range(count):
-            self.settle()
-            st = self.status(self.alice)
-            if st["over"]:
-                return
-            for s in st["awaited"]:
-                self.turn(self.home(s), "--bot", "heuristic", "--seed", str(i))
-        self.settle()
+class Table(clitable.Table):
+    game = "summoner"
 
 
 def test_two_homes_play_a_whole_game_of_summoner_by_files(tmp_path):
