@@ -283,6 +283,54 @@ class GameState(ABC):
         return None
 
 
+class FaceClaims:
+    """For a ``GameState`` whose players play cards face down *as* something (a face, a role).
+
+    ``self.claims`` maps a ref to ``(seat, said, rule)``; ``self.faces`` holds the revealed faces. A claim
+    is checked when its card is revealed (a broken one is a cheat the game settles in ``_forfeit``) and
+    again by the audit for every card, revealed or not. Games override ``_breaks`` (what a claim
+    allows), ``_violation`` (its words) and ``_revealed`` (bookkeeping when a card turns up)."""
+
+    faces: dict[CardRef, Card]
+    claims: dict[CardRef, tuple]
+
+    def public_faces(self) -> Mapping[CardRef, Card]:
+        return self.faces
+
+    def reveal(self, ref: CardRef, face: Card) -> list[Violation]:
+        if ref in self.faces:
+            return []
+        self.faces[ref] = face
+        self._revealed(ref)
+        claim = self.claims.get(ref)
+        if claim is not None and self._breaks(face, claim):
+            v = self._violation(ref, face, claim)
+            self._forfeit(v)
+            return [v]
+        self._after_reveal(ref)
+        return []
+
+    def audit(self, faces: Mapping[CardRef, Card]) -> list[Violation]:
+        return [self._violation(ref, faces[ref], claim) for ref, claim in self.claims.items()
+                if faces.get(ref) is not None and self._breaks(faces[ref], claim)]
+
+    def _breaks(self, face: Card, claim: tuple) -> bool:
+        return face != claim[1]
+
+    def _violation(self, ref: CardRef, face: Card, claim: tuple) -> Violation:
+        seat, said, rule = claim
+        return Violation(seat, rule, f"seat {seat} played {ref} as {said}, but it is {face}")
+
+    def _revealed(self, ref: CardRef) -> None:
+        """Bookkeeping as a card turns up (before its claim is checked)."""
+
+    def _after_reveal(self, ref: CardRef) -> None:
+        """What an honest reveal sets going (a battle that can now be resolved, say)."""
+
+    def _forfeit(self, v: Violation) -> None:
+        raise NotImplementedError
+
+
 class Bot(ABC):
     """Chooses actions for a seat from what that seat can see. Randomness is a parameter."""
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from itertools import combinations
 
 from duelmail.errors import DuelmailError, IllegalMove
-from duelmail.games.base import PUBLIC, GameState, Outcome, Violation
+from duelmail.games.base import PUBLIC, FaceClaims, GameState, Outcome, Violation
 from duelmail.games.cards import JOKER, Card, CardRef, standard_deck
 from duelmail.games.summoner.notation import (
     Attack,
@@ -103,7 +103,7 @@ class Chain:
         return Chain(self.kind, self.starter, self.target, list(self.jokers), self.answerer, self.resume)
 
 
-class SummonerState(GameState):
+class SummonerState(FaceClaims, GameState):
     """A Summoner position: refs in hands, on the fields and out of play, every claim and the turn's record."""
 
     def __init__(self, life: int = DEFAULT_LIFE):
@@ -635,24 +635,8 @@ class SummonerState(GameState):
             vis[r] = PUBLIC
         return vis
 
-    def public_faces(self) -> Mapping[CardRef, Card]:
-        return self.faces
-
-    def reveal(self, ref: CardRef, face: Card) -> list[Violation]:
-        if ref in self.faces:
-            return []
-        self.faces[ref] = face
+    def _revealed(self, ref: CardRef) -> None:
         self.unrevealed.pop(ref, None)
-        claim = self.claims.get(ref)
-        if claim is not None and claim[1] != face:
-            v = self._violation(ref, face, claim)
-            self._forfeit(v)
-            return [v]
-        return []
-
-    def _violation(self, ref: CardRef, face: Card, claim: tuple[int, Card, str]) -> Violation:
-        seat, said, rule = claim
-        return Violation(seat, rule, f"seat {seat} played {ref} as {said}, but it is {face}")
 
     def _forfeit(self, v: Violation) -> None:
         """S-26: a false claim loses the game; found after the end, it takes the win from the cheater."""
@@ -667,14 +651,6 @@ class SummonerState(GameState):
         else:
             self.phase = OVER
             self.chain = None
-
-    def audit(self, faces: Mapping[CardRef, Card]) -> list[Violation]:
-        out = []
-        for ref, claim in self.claims.items():
-            face = faces.get(ref)
-            if face is not None and face != claim[1]:
-                out.append(self._violation(ref, face, claim))
-        return out
 
     # -- words ------------------------------------------------------------------------------------------
     def prompt(self, seat: int) -> str:

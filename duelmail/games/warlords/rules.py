@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from duelmail.errors import DuelmailError, IllegalMove
-from duelmail.games.base import PUBLIC, GameState, Outcome, Shuffle, Violation
+from duelmail.games.base import PUBLIC, FaceClaims, GameState, Outcome, Shuffle, Violation
 from duelmail.games.cards import Card, CardRef
 from duelmail.games.warlords.notation import (
     Accept,
@@ -102,7 +102,7 @@ class Battle:
                             self.d_support) if r is not None]
 
 
-class WarlordsState(GameState):
+class WarlordsState(FaceClaims, GameState):
     """A Warlords position: the whole table as refs, the faces revealed so far and every claim."""
 
     def __init__(self, nseats: int, reinforcements: bool = False, hidden_ally: bool = False):
@@ -573,21 +573,12 @@ class WarlordsState(GameState):
                         vis[r] = b.defender
         return vis
 
-    def public_faces(self) -> Mapping[CardRef, Card]:
-        return self.faces
+    def _breaks(self, face: Card, claim: tuple[int, str, str]) -> bool:
+        return not fits(face, claim[1], self.hidden_ally)
 
-    def reveal(self, ref: CardRef, face: Card) -> list[Violation]:
-        if ref in self.faces:
-            return []
-        self.faces[ref] = face
-        claim = self.claims.get(ref)
-        if claim is not None and not fits(face, claim[1], self.hidden_ally):
-            v = self._violation(ref, face, claim)
-            self._forfeit(v)
-            return [v]
+    def _after_reveal(self, ref: CardRef) -> None:
         if self.phase == REVEAL:
             self._maybe_resolve()
-        return []
 
     def _violation(self, ref: CardRef, face: Card, claim: tuple[int, str, str]) -> Violation:
         seat, role, rule = claim
@@ -607,14 +598,6 @@ class WarlordsState(GameState):
         self.phase = OVER
         self.battle = None
         self.pending = []
-
-    def audit(self, faces: Mapping[CardRef, Card]) -> list[Violation]:
-        out = []
-        for ref, claim in self.claims.items():
-            face = faces.get(ref)
-            if face is not None and not fits(face, claim[1], self.hidden_ally):
-                out.append(self._violation(ref, face, claim))
-        return out
 
     # -- the end ------------------------------------------------------------------------------
     def is_terminal(self) -> bool:

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from itertools import combinations
 
 from duelmail.errors import DuelmailError, IllegalMove
-from duelmail.games.base import PUBLIC, GameState, Outcome, Shuffle, Violation
+from duelmail.games.base import PUBLIC, FaceClaims, GameState, Outcome, Shuffle, Violation
 from duelmail.games.cards import Card, CardRef, standard_deck
 from duelmail.games.wizard.notation import Attack, Defend, Pass, Played, Take, Target, WizardAction, played
 
@@ -71,7 +71,7 @@ class Spell:
                      set(self.protected), list(self.cards))
 
 
-class WizardState(GameState):
+class WizardState(FaceClaims, GameState):
     """A Wizard Duel position: Lives, hands, the stock, the used pile, the spell in flight and every claim."""
 
     def __init__(self, n: int, lives: int = LIVES, anytime: bool = False, answer_hours: int = 0):
@@ -500,20 +500,8 @@ class WizardState(GameState):
                 vis[r] = PUBLIC
         return vis
 
-    def public_faces(self) -> Mapping[CardRef, Card]:
-        return self.faces
-
-    def reveal(self, ref: CardRef, face: Card) -> list[Violation]:
-        if ref in self.faces:
-            return []
-        self.faces[ref] = face
+    def _revealed(self, ref: CardRef) -> None:
         self.unrevealed.discard(ref)
-        claim = self.claims.get(ref)
-        if claim is not None and claim[1] != face:
-            v = self._violation(ref, face, claim)
-            self._forfeit(v)
-            return [v]
-        return []
 
     def _violation(self, ref: CardRef, face: Card, claim: tuple[int, Card, str]) -> Violation:
         seat, said, rule = claim
@@ -529,14 +517,6 @@ class WizardState(GameState):
             winners = tuple(s for s in (self.alive if v.seat in self.alive else range(self.n)) if s != v.seat)
             self.result = Outcome(winners, f"seat {v.seat} cheated: {v.message}", cheaters)
         self._clear_table()
-
-    def audit(self, faces: Mapping[CardRef, Card]) -> list[Violation]:
-        out = []
-        for ref, claim in self.claims.items():
-            face = faces.get(ref)
-            if face is not None and face != claim[1]:
-                out.append(self._violation(ref, face, claim))
-        return out
 
     # -- words --------------------------------------------------------------------------------------------------
     def prompt(self, seat: int) -> str:
