@@ -1,12 +1,12 @@
 # Two commands do all set-up on a fresh machine that has Python 3.11 and pip:
 #   make demo   installs, plays a whole bot-vs-bot Warlords game through real turn files, verifies it
-#   make test   installs and runs the test suite
+#   make test   installs (the Debian packages too, as root: scripts/system-deps.sh) and runs the test suite
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint bench clean
+.PHONY: demo test lint bench clean system
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -17,7 +17,10 @@ $(STAMP): pyproject.toml
 demo: $(STAMP)
 	$(BIN)/duelmail demo warlords --seed 7
 
-test: $(STAMP)
+system:
+	@bash scripts/system-deps.sh
+
+test: $(STAMP) system
 	$(BIN)/ruff check .
 	$(BIN)/pytest -n 2
 
