@@ -33,8 +33,10 @@ Notes
   forced-answer deadline pass. The other seat's signed timeout claim then makes it forfeit,
   whatever the board said.
 - **Sealed choices** (a commitment opened to another value, an illegal committed choice, a
-  withheld opening) are tested on the engine's test game (`tests/engine/test_sealed.py`).
-  Warlords has no sealed choices; they come with Skirmish.
+  withheld opening) are tested on the engine's test game (`tests/engine/test_sealed.py`), and on
+  DUEL skirmish in the table above (a plan opened as another plan, a stat revealed beyond its total).
+- **Retired lockers** (Wizard Duel): a seed published by a seat the rules have not put out is refused
+  as a cheat (`P-seed`), a false seed by its key commitments (`P-keys`) (`tests/engine/test_retire.py`).
 
 Fuzzing (hypothesis, run by `make test`):
 the turn-file parser on 300 random texts, the armour decoder on 200 random payloads, and every
@@ -63,4 +65,4 @@ def main(games: list[str]) -> None:
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:] or ["warlords"])
+    main(sys.argv[1:] or ["warlords", "summoner", "grid", "skirmish", "wizard"])
