@@ -1,4 +1,4 @@
-"""Whole skirmish games: 200 seeded random games in the plain simulator, a few through the real engine that fold
+"""Whole skirmish games: 200 seeded random games in the plain simulator and 200 through the real engine that fold
 and verify, the engine agreeing with the simulator, a three-character fight, and the bots."""
 
 from __future__ import annotations
@@ -30,17 +30,31 @@ def test_200_seeded_random_games_end_and_audit_clean_K34_K35():
     assert reasons == {"last", "turn"}
 
 
-@pytest.mark.parametrize("seed", range(3))
-def test_games_through_the_engine_fold_verify_and_audit(seed):
-    """K-35 through the real engine: signed files, sealed choices opened on demand, the audit opens every memo,
-    and a fresh fold of the files reaches the same chain head."""
-    bots = [HeuristicBot(), RandomSkirmishBot(), HeuristicBot()][: 2 + seed % 2]
-    sp = SelfPlay("skirmish", n=len(bots), seed=seed, options={"battlefield": FIELDS[seed]}, bots=bots)
+@pytest.mark.parametrize("seed", range(200))
+def test_200_seeded_random_games_through_the_engine_fold_verify_and_audit(seed):
+    """K-35 through the real engine: signed files, sealed choices opened on demand, 2-4 players on every
+    battlefield; a receiver's fresh fold checks every file, opens every memo in the audit and reaches the same
+    chain head. One process plays every seat (``shared``), as the Warlords and Summoner seeded games do."""
+    n = 2 + seed % 3
+    options = {"battlefield": FIELDS[seed % 3], "turns": 30 if seed % 4 else 8}
+    sp = SelfPlay("skirmish", n=n, seed=seed, options=options, bots=[RandomSkirmishBot() for _ in range(n)],
+                  shared=True)
+    sp.rng = random.Random(seed)
     sp.run()
     m = sp.match
-    assert m.finished and m.audit.ok, m.audit.lines
-    assert any("sealed choices" in line for line in m.audit.lines)
-    assert sp.fresh().prev == m.prev and not m.violations
+    assert m.finished and m.audit.ok and not m.violations, m.audit.lines
+    receiver = sp.fresh()
+    assert receiver.prev == m.prev and receiver.audit.ok, receiver.audit.lines
+    assert any("sealed choices" in line for line in receiver.audit.lines)
+
+
+def test_heuristic_games_through_the_engine_with_one_match_per_seat():
+    """The same, each seat with its own Match checking every file it receives (heuristic bots, three seats)."""
+    sp = SelfPlay("skirmish", n=3, seed=1, options={"battlefield": "ruined-keep"},
+                  bots=[HeuristicBot(), RandomSkirmishBot(), HeuristicBot()])
+    sp.run()
+    assert sp.match.finished and sp.match.audit.ok, sp.match.audit.lines
+    assert all(other.prev == sp.match.prev for other in sp.matches) and sp.fresh().prev == sp.match.prev
 
 
 def test_engine_and_plain_simulator_agree():
