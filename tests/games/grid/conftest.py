@@ -41,16 +41,6 @@ def rigged(cards: dict[int, str] | None = None, deck0: str = "vanguard", deck1: 
     return table
 
 
-def play(table: Table, seat: int, *texts: str) -> None:
-    """Apply one or more actions (notation) for ``seat``."""
-    for text in texts:
-        table.play(seat, GAME.parse_action(text))
-
-
-def ref(text: str) -> CardRef:
-    return CardRef.parse(text)
-
-
 @pytest.fixture
 def game():
     return GAME
@@ -59,8 +49,3 @@ def game():
 @pytest.fixture(name="rig")
 def _rig():
     return rigged
-
-
-@pytest.fixture(name="play")
-def _play():
-    return play

@@ -45,16 +45,6 @@ def rigged(hand0: str = "", hand1: str = "", pile: str = "", options: dict | Non
     return table
 
 
-def play(table: Table, seat: int, *texts: str) -> None:
-    """Apply one or more actions (notation) for ``seat``."""
-    for text in texts:
-        table.play(seat, GAME.parse_action(text))
-
-
-def ref(text: str) -> CardRef:
-    return CardRef.parse(text)
-
-
 @pytest.fixture
 def game():
     return GAME
@@ -63,8 +53,3 @@ def game():
 @pytest.fixture(name="rig")
 def _rig():
     return rigged
-
-
-@pytest.fixture(name="play")
-def _play():
-    return play

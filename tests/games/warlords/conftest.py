@@ -36,16 +36,6 @@ def rigged(n: int = 2, cards: dict[int, str] | None = None, options: dict | None
     return table
 
 
-def play(table: Table, seat: int, *texts: str) -> None:
-    """Apply one or more actions (notation) for ``seat``."""
-    for text in texts:
-        table.play(seat, GAME.parse_action(text))
-
-
-def ref(text: str) -> CardRef:
-    return CardRef.parse(text)
-
-
 @pytest.fixture
 def game():
     return GAME
@@ -54,13 +44,3 @@ def game():
 @pytest.fixture(name="rig")
 def _rig():
     return rigged
-
-
-@pytest.fixture(name="play")
-def _play():
-    return play
-
-
-@pytest.fixture(name="ref")
-def _ref():
-    return ref

@@ -55,11 +55,6 @@ def rigged(n: int = 4, hands: dict[int, str] | None = None, draws: str = "", liv
     return table
 
 
-def play(table: Table, seat: int, *texts: str) -> None:
-    for text in texts:
-        table.play(seat, GAME.parse_action(text))
-
-
 def cards(table: Table, seat: int, *faces: str) -> str:
     """``REF=face`` words for the named faces in ``seat``'s hand (e.g. ``cards(t, 0, '7h', 'qh')``)."""
     out = []

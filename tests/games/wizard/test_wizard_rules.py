@@ -14,7 +14,8 @@ from duelmail.games.cards import CardRef
 from duelmail.games.wizard.notation import Pass, Take, Target
 from duelmail.games.wizard.rules import DEFEND, OVER, RETARGET, TURN, WINDOW, attack_value, beats
 
-from .conftest import GAME, cards, play
+from ..conftest import play
+from .conftest import GAME, cards
 
 
 def refused(t, seat: int, text: str, rule: str) -> str:
