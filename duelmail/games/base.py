@@ -150,6 +150,17 @@ class Action:
         return None
 
 
+def split_verb(text: str, title: str, usage: Mapping[str, str]) -> tuple[str, list[str]]:
+    """An action's verb (lower case, one of ``usage``) and its arguments; ``NotationError`` quoting the text."""
+    words = text.split()
+    if not words:
+        raise NotationError(f"empty {title} action {text!r} (verbs: {', '.join(usage)})")
+    verb = words[0].lower()
+    if verb not in usage:
+        raise NotationError(f"unknown {title} verb in {text!r} (verbs: {', '.join(usage)})")
+    return verb, words[1:]
+
+
 @dataclass(frozen=True)
 class Sealed(Action):
     """The public face of a secret choice: only its label is known until it is opened."""

@@ -29,7 +29,7 @@ import re
 from dataclasses import dataclass
 
 from duelmail.errors import NotationError
-from duelmail.games.base import Action
+from duelmail.games.base import Action, split_verb
 from duelmail.games.cards import CardRef
 
 ORIENTS = ("upright", "right", "inverted", "left")
@@ -127,12 +127,8 @@ _USAGE = {
 
 def parse_action(text: str) -> GridAction:
     """Parse one action; raise ``NotationError`` quoting the text."""
-    words = text.split()
-    if not words:
-        raise NotationError(f"empty Grid Duel action {text!r} (verbs: {', '.join(_USAGE)})")
-    verb, args = words[0].lower(), [w.lower() for w in words[1:]]
-    if verb not in _USAGE:
-        raise NotationError(f"unknown Grid Duel verb in {text!r} (verbs: {', '.join(_USAGE)})")
+    verb, args = split_verb(text, "Grid Duel", _USAGE)
+    args = [w.lower() for w in args]
 
     def bad(why: str) -> NotationError:
         return NotationError(f"{text!r}: {why} (expected '{_USAGE[verb]}'; orientations: "

@@ -30,7 +30,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from duelmail.errors import NotationError
-from duelmail.games.base import Action
+from duelmail.games.base import Action, split_verb
 from duelmail.games.cards import Card, CardRef
 
 LIFE = "life"
@@ -154,12 +154,7 @@ _USAGE = {
 
 def parse_action(text: str) -> SummonerAction:
     """Parse one action; raise ``NotationError`` quoting the text."""
-    words = text.split()
-    if not words:
-        raise NotationError(f"empty Summoner action {text!r} (verbs: {', '.join(_USAGE)})")
-    verb, args = words[0].lower(), words[1:]
-    if verb not in _USAGE:
-        raise NotationError(f"unknown Summoner verb in {text!r} (verbs: {', '.join(_USAGE)})")
+    verb, args = split_verb(text, "Summoner", _USAGE)
 
     def usage() -> NotationError:
         return NotationError(f"{text!r}: expected '{_USAGE[verb]}'")

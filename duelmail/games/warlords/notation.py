@@ -26,7 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from duelmail.errors import NotationError
-from duelmail.games.base import Action
+from duelmail.games.base import Action, split_verb
 from duelmail.games.cards import CardRef
 
 NONE = "-"
@@ -127,12 +127,7 @@ _USAGE = {
 
 def parse_action(text: str) -> WarlordsAction:
     """Parse one action; raise ``NotationError`` quoting the text."""
-    words = text.split()
-    if not words:
-        raise NotationError(f"empty Warlords action {text!r} (verbs: {', '.join(_USAGE)})")
-    verb, args = words[0].lower(), words[1:]
-    if verb not in _USAGE:
-        raise NotationError(f"unknown Warlords verb in {text!r} (verbs: {', '.join(_USAGE)})")
+    verb, args = split_verb(text, "Warlords", _USAGE)
 
     def need(*counts: int) -> None:
         if len(args) not in counts:
