@@ -22,7 +22,6 @@ from .conftest import DECKS
 
 ROOT = Path(__file__).resolve().parents[3]
 DIGEST = ROOT / "seeds" / "grid.md"
-CODE = ROOT / "duelmail" / "games" / "grid"
 PAIRINGS = list(itertools.combinations_with_replacement(DECKS, 2))
 
 
@@ -30,13 +29,9 @@ def digest_rules() -> set[str]:
     return set(re.findall(r"\*\*(G-\d+) ", DIGEST.read_text()))
 
 
-def test_digest_defines_every_rule_the_code_names():
-    defined = digest_rules()
-    assert defined == {f"G-{i}" for i in range(1, len(defined) + 1)} and len(defined) == 30
-    named = set()
-    for f in CODE.glob("*.py"):
-        named |= set(re.findall(r"\bG-\d+\b", f.read_text()))
-    assert named <= defined, named - defined
+def test_digest_has_its_rules_and_rulings():
+    """The numbering and the code's citations are checked for every game in tests/games/test_digests.py."""
+    assert len(digest_rules()) == 30
     text = DIGEST.read_text()
     assert "001_b01adea1f81d9c4b.txt" in text and "## Rulings made for play by mail" in text
     for name in DECKS:

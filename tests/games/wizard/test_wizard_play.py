@@ -21,7 +21,6 @@ from duelmail.games.wizard.notation import Attack, Defend, Pass, Take, Target, p
 
 ROOT = Path(__file__).resolve().parents[3]
 DIGEST = ROOT / "seeds" / "wizard.md"
-CODE = ROOT / "duelmail" / "games" / "wizard"
 OPTIONS = [{}, {"anytime": True}, {"sudden-death": True}, {"anytime": True, "sudden-death": True}]
 
 
@@ -29,13 +28,9 @@ def digest_rules() -> set[str]:
     return set(re.findall(r"\*\*(Z-\d+) ", DIGEST.read_text()))
 
 
-def test_digest_defines_every_rule_the_code_names():
-    defined = digest_rules()
-    assert defined == {f"Z-{i}" for i in range(1, len(defined) + 1)} and len(defined) == 28
-    named = set()
-    for f in CODE.glob("*.py"):
-        named |= set(re.findall(r"\bZ-\d+\b", f.read_text()))
-    assert named <= defined, named - defined
+def test_digest_has_its_rules_and_rulings():
+    """The numbering and the code's citations are checked for every game in tests/games/test_digests.py."""
+    assert len(digest_rules()) == 28
     text = DIGEST.read_text()
     assert "004_c35a70166b26c3ea.txt" in text and "## Rulings made for play by mail" in text
     for gap in ("deflected spell's strength", "An ace of hearts may deflect", "lasts until the spell is over",
