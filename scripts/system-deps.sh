@@ -4,6 +4,7 @@
 #   chromium             the replay page's browser tests (Playwright drives it; no browser is downloaded)
 #   dovecot-*, opensmtpd the mail transport's tests: real IMAP/LMTP/submission and SMTP servers on loopback,
 #                        started and stopped by the tests from throwaway configuration (never as services)
+#   faketime             make test-future: the whole suite with the clock 400 days ahead
 set -euo pipefail
 export DEBIAN_FRONTEND=noninteractive
 missing=()
@@ -14,6 +15,7 @@ command -v make >/dev/null 2>&1 || missing+=(make)
 [ -e /usr/lib/dovecot/lmtp ] || missing+=(dovecot-lmtpd)
 [ -e /usr/lib/dovecot/submission ] || missing+=(dovecot-submissiond)
 [ -x /usr/sbin/smtpd ] || missing+=(opensmtpd)
+command -v faketime >/dev/null 2>&1 || missing+=(faketime)
 [ ${#missing[@]} -eq 0 ] && exit 0
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
   echo "installing ${missing[*]} from Debian's packages"

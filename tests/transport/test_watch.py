@@ -7,6 +7,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 from clitable import dm
+from freezegun import freeze_time
 from mailtable import MailTable
 from servers import PASSWORD
 from test_git import GitTable
@@ -53,12 +54,16 @@ def dm_code(home, *args) -> int:
     return res.exit_code
 
 
-def test_polls_at_the_interval_and_says_a_decision_once(git_game):
-    t, repos = git_game
-    alice, bob = t.homes
+def test_polls_at_the_interval_and_says_a_decision_once(tmp_path):
+    # the whole scenario runs at one injected time: the game's files and the watch's clock agree whatever today is
+    start = datetime(2031, 5, 1, 12, tzinfo=UTC)
+    with freeze_time(start, tick=True):
+        t = GitTable(tmp_path)
+        repos = t.start("summoner", "life=3")
+        t.join(1, sync=False)
     carriers = {h: [watch.GitCarrier(r)] for h, r in zip(t.homes, repos, strict=True)}
     ids = {h: Home(h).load_identity(None) for h in t.homes}
-    clock = iter(datetime(2026, 11, 21, 12, tzinfo=UTC) + timedelta(minutes=i) for i in range(1000))
+    clock = iter(start + timedelta(minutes=10 + i) for i in range(1000))
     slept, said = [], []
     for _ in range(3):  # both homes answer what needs no decision, passing files through the remote
         for h in t.homes:
