@@ -34,6 +34,12 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def server_env() -> dict[str, str]:
+    """The servers stand for other machines with clocks of their own: under `make test-future` they are not
+    given libfaketime's shifted clock (Dovecot's logins stall under it); only duelmail's processes are."""
+    return {k: v for k, v in os.environ.items() if k != "LD_PRELOAD" and not k.startswith("FAKETIME")}
+
+
 def wait_port(port: int, proc: subprocess.Popen, log: Path, deadline: float = 20) -> None:
     end = time.monotonic() + deadline
     while time.monotonic() < end:
@@ -192,14 +198,15 @@ class MailServers:
             raise
 
     def _start(self) -> MailServers:
-        dove = subprocess.Popen(["/usr/sbin/dovecot", "-F", "-c", str(self.root / "dovecot.conf")],
+        env = server_env()
+        dove = subprocess.Popen(["/usr/sbin/dovecot", "-F", "-c", str(self.root / "dovecot.conf")], env=env,
                                 stdout=subprocess.DEVNULL, stderr=open(self.root / "dovecot.err", "w"))
         self.procs.append(dove)
         wait_port(self.imap_port, dove, self.root / "dovecot.err")
         slog = self.root / "smtpd.log"
         script = (f"mount --bind {self.root}/spool /var/spool && mount --bind {self.root}/smtprun /run && "
                   f"exec /usr/sbin/smtpd -d -f {self.root}/smtpd.conf")
-        smtp = subprocess.Popen(["unshare", "-m", "sh", "-c", script], stdout=open(slog, "w"),
+        smtp = subprocess.Popen(["unshare", "-m", "sh", "-c", script], env=env, stdout=open(slog, "w"),
                                 stderr=subprocess.STDOUT)
         self.procs.append(smtp)
         wait_port(self.smtp_port, smtp, slog)
