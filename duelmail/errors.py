@@ -56,3 +56,12 @@ class IdentityError(DuelmailError):
 
 class GameNotFound(DuelmailError):
     """No game (or more than one) matches what the user asked for."""
+
+
+def unexpected(where: str, e: BaseException, round: int | None = None, seat: int | None = None) -> FileRefused:
+    """An error no check meant to raise, met while reading or checking one incoming file, as a refusal of
+    that file: the transports' last line of defence, so a hostile file is set aside, never a traceback."""
+    text = " ".join(str(e).split())
+    text = text if len(text) <= 160 else text[:157] + "..."
+    return FileRefused(where, f"cannot be read or checked ({type(e).__name__}: {text or 'no message'})",
+                       round=round, seat=seat, rule="P-format")

@@ -20,7 +20,7 @@ import tomlkit
 
 from duelmail import app
 from duelmail.engine.match import Event, Match
-from duelmail.errors import DuelmailError, FileRefused
+from duelmail.errors import DuelmailError, FileRefused, unexpected
 from duelmail.home import Home
 from duelmail.protocol.identity import Identity
 from duelmail.protocol.turnfile import SignedFile, parse_any
@@ -64,13 +64,20 @@ def apply_files(home: Home, identity: Identity | None, files: Sequence[tuple[str
     seen: set[str] = set()
     order = sorted(files, key=lambda wf: (wf[1].game[:16], wf[1].round, wf[1].kind != "claim", wf[1].seat))
     for where, f in order:
-        if f.file_hash in seen:
+        try:
+            h = f.file_hash
+        except Exception as e:  # noqa: BLE001 - the last line of defence: one hostile file never stops the rest
+            out.append(Arrival(where, f.game, f.round, f.seat, "refused", reason=str(unexpected(where, e))))
             continue
-        seen.add(f.file_hash)
+        if h in seen:
+            continue
+        seen.add(h)
         known = any(p.path.name.endswith("-" + f.game[:12]) for p in home.game_folders())
         try:
             (r,) = app.receive_files(home, identity, [(where, f)], now)
-        except DuelmailError as e:
+        except Exception as e:  # noqa: BLE001 - a check's own error, or the last line of defence
+            if not isinstance(e, DuelmailError):
+                e = unexpected(where, e, f.round, f.seat)
             status = "refused"
             if isinstance(e, FileRefused) and e.rule == "P-round" and known and f.kind != "genesis":
                 folder = app.game_folder_for(home, identity, f, where)
@@ -188,15 +195,17 @@ def fetch_mail(home: Home, identity: Identity | None, source: mailt.Source, now:
                ) -> MailReport:
     """Read every new message of a source, verify and apply the turns in them, mark the messages done.
 
-    A message whose files were all applied, duplicates or refused is marked processed; one holding a
-    file that is ahead of the game stays new, to be read again when the files between arrive."""
+    A message whose files were all applied or duplicates is marked processed; one holding a file that
+    is ahead of the game stays new, to be read again when the files between arrive; one holding a file
+    that cannot be read or is refused is set aside (``Letter.set_aside``), so it is reported once and
+    never stops the messages behind it."""
     report = MailReport(processed=source.processed)
     letters = []
     files: list[tuple[str, SignedFile]] = []
     try:
         for letter in source.letters():
             report.letters += 1
-            found = mailt.find_turns(letter.msg, letter.where)
+            found = mailt.find_turns(letter.msg, letter.where)  # never raises for a part it cannot read
             for problem in found.problems:
                 report.arrivals.append(Arrival(letter.where, "?", 0, -1, "refused", reason=problem))
             if not found.files and not found.problems:
@@ -208,8 +217,14 @@ def fetch_mail(home: Home, identity: Identity | None, source: mailt.Source, now:
         arrivals = apply_files(home, identity, files, now)
         report.arrivals += arrivals
         held = {a.where for a in arrivals if a.status == "held"}
+        refused = {a.where for a in arrivals if a.status == "refused"}
         for letter, found in letters:
-            if not any(f"{letter.where} ({file_name(f)})" in held for f in found.files):
+            names = {f"{letter.where} ({file_name(f)})" for f in found.files}
+            if names & held:
+                continue
+            if found.problems or names & refused:
+                letter.set_aside()  # reported now, never read again: it cannot stall the next fetch
+            else:
                 letter.done()
     finally:
         source.close()
@@ -332,8 +347,9 @@ def _take_in(home: Home, identity: Identity, repo: GitRepo, tree: str, now: date
         blobs[where] = blob
         try:
             parsed += [(where, f) for f in parse_any(inc.text, where)]
-        except DuelmailError as e:
-            out.append(Arrival(where, "?", 0, -1, "refused", reason=str(e)))
+        except Exception as e:  # noqa: BLE001 - a parser's own error, or the last line of defence
+            out.append(Arrival(where, "?", 0, -1, "refused",
+                               reason=str(e if isinstance(e, DuelmailError) else unexpected(where, e))))
     out += apply_files(home, identity, parsed, now)
     repo.remember_refused(blobs[a.where] for a in out if a.status == "refused")
     return out

@@ -27,7 +27,7 @@ from pathlib import Path
 
 import tomlkit
 
-from duelmail.errors import DuelmailError
+from duelmail.errors import DuelmailError, unexpected
 from duelmail.protocol.turnfile import BEGIN, SignedFile, parse_any
 from duelmail.transport.archive import file_name, header_for
 from duelmail.util.fs import atomic_write
@@ -37,6 +37,8 @@ KEYRING_SERVICE = "duelmail"
 SECURITY = ("tls", "starttls", "plain")
 PROCESSED = ("flag", "move")
 KEYWORD = "$Duelmail"  # the IMAP keyword a processed message gets
+REFUSED_KEYWORD = "$DuelmailRefused"  # and one holding a refused file (also \Flagged, left unread)
+REFUSED_FOLDER = "Duelmail-refused"  # where a Maildir's messages holding a refused file are moved
 THREAD_DOMAIN = "duelmail.invalid"
 
 
@@ -305,12 +307,16 @@ def find_turns(msg: Message, where: str) -> Found:
             continue
         try:
             files = parse_any(text, f"{where} {label}")
+            hashes = [f.file_hash for f in files]
         except DuelmailError as e:
             out.problems.append(str(e))
             continue
-        for f in files:
-            if f.file_hash not in seen:
-                seen.add(f.file_hash)
+        except Exception as e:  # noqa: BLE001 - whatever a hostile part makes a parser raise, the rest goes on
+            out.problems.append(str(unexpected(f"{where} {label}", e)))
+            continue
+        for f, h in zip(files, hashes, strict=True):
+            if h not in seen:
+                seen.add(h)
                 out.files.append(f)
     return out
 
@@ -335,6 +341,10 @@ class Letter:
     msg: Message
     done: Callable[[], None] = lambda: None
     skip: Callable[[], None] = lambda: None  # for a message with no turn in it: never read it again, quietly
+    refuse: Callable[[], None] | None = None  # for one holding a refused file: set it aside (default: done)
+
+    def set_aside(self) -> None:
+        (self.refuse or self.done)()
 
 
 class Source:
@@ -365,7 +375,8 @@ class MaildirSource(Source):
             raise MailError(f"{path}: not a Maildir (no cur/ and new/ folders)")
         self.box = mailbox.Maildir(str(path), factory=None, create=False)
         self.path = path
-        self.processed = "processed mail moved to cur/ and marked seen"
+        self.processed = (f"processed mail moved to cur/ and marked seen; mail holding a refused file moved to "
+                          f"the folder {REFUSED_FOLDER}")
 
     def letters(self) -> Iterator[Letter]:
         for key in sorted(self.box.keys()):
@@ -379,7 +390,14 @@ class MaildirSource(Source):
                 mm.add_flag("S")
                 self.box[key] = mm
 
-            yield Letter(f"{self.path}/{key}", parse_message(m.as_bytes()), done)
+            def refuse(key=key):
+                mm = self.box.get_message(key)
+                folder = (self.box.get_folder(REFUSED_FOLDER) if REFUSED_FOLDER in self.box.list_folders()
+                          else self.box.add_folder(REFUSED_FOLDER))
+                folder.add(mm)
+                self.box.remove(key)
+
+            yield Letter(f"{self.path}/{key}", parse_message(m.as_bytes()), done, refuse=refuse)
 
 
 class MboxSource(Source):
@@ -411,7 +429,8 @@ class ImapSource(Source):
             raise MailError("no IMAP host in [mail]: run 'duelmail mail setup --imap-host HOST'")
         self.settings = s
         self.processed = (f"processed mail moved to {s.processed_folder}" if s.processed == "move"
-                          else f"processed mail flagged {KEYWORD} and seen")
+                          else f"processed mail flagged {KEYWORD} and seen") + \
+            f"; mail holding a refused file flagged {REFUSED_KEYWORD}, left unread"
         try:
             if s.imap_security == "tls":
                 self.conn = imaplib.IMAP4_SSL(s.imap_host, s.imap_port, ssl_context=s.tls(),
@@ -455,7 +474,9 @@ class ImapSource(Source):
                 continue
             yield Letter(f"imap:{self.settings.imap_folder}/{uid.decode()}", parse_message(raw),
                          lambda uid=uid: self._mark(uid),
-                         lambda uid=uid: self._ok("flag", self.conn.uid("STORE", uid, "+FLAGS", f"({KEYWORD})")))
+                         lambda uid=uid: self._ok("flag", self.conn.uid("STORE", uid, "+FLAGS", f"({KEYWORD})")),
+                         lambda uid=uid: self._ok("flag", self.conn.uid("STORE", uid, "+FLAGS",
+                                                                        f"({KEYWORD} {REFUSED_KEYWORD} \\Flagged)")))
 
     def _mark(self, uid: bytes) -> None:
         s = self.settings
