@@ -85,6 +85,14 @@ def push_played(ctx, ident, played) -> None:
         raise click.ClickException(f"{played.path} is written, but no repository of this home holds game "
                                    f"{played.folder.path.name} ('duelmail git init DIR', then 'duelmail git sync')")
     sync_repos(ctx, ident, paths, auto=False)
+    from duelmail.transport.git import GitRepo
+
+    name = f"{played.folder.path.name}/{played.path.name}"
+    for path in paths:  # never say it went out when it did not (a file squatting its name, a failed push)
+        there = GitRepo(path).blob_at("HEAD", name)
+        if there is None or not watch.same_file(played.path.read_text(), there, f"{path}/{name}"):
+            raise click.ClickException(f"{played.path} is written, but {path} does not hold it after the sync: "
+                                       "it was not pushed (try 'duelmail git sync' again)")
 
 
 @git.command("sync")

@@ -326,6 +326,7 @@ def sync_git(home: Home, identity: Identity, path: Path, now: datetime | None = 
             report.arrivals += _take_in(home, identity, repo, tree, now)
         if ref is not None:
             repo.integrate(ref)
+            report.committed += _export(home, repo, games)  # put back what the remote's commits overwrote
         _write_readmes(home, repo)
         if repo.push():
             report.pushed = repo.remote() is not None
@@ -334,19 +335,23 @@ def sync_git(home: Home, identity: Identity, path: Path, now: datetime | None = 
 
 
 def _take_in(home: Home, identity: Identity, repo: GitRepo, tree: str, now: datetime | None) -> list[Arrival]:
-    """Verify and apply the files of ``tree`` this home lacks; refused ones are reported once."""
+    """Verify and apply the files of ``tree``'s history this home lacks (every version ever committed, so
+    an overwritten or deleted turn still arrives); refused ones are reported once."""
     refused = repo.refused()
     parsed: list[tuple[str, SignedFile]] = []
     blobs: dict[str, str] = {}
     out: list[Arrival] = []
-    for path, blob in repo.tree_files(tree):
+    for path, blob, commit in repo.history_files(tree):
         if blob in refused or (home.games_dir / path).exists():
             continue
-        inc = repo.read(tree, path, blob)
+        inc = repo.read(tree, path, blob, commit)
         where = f"{inc.path} (commit {inc.commit})"
         blobs[where] = blob
         try:
-            parsed += [(where, f) for f in parse_any(inc.text, where)]
+            files = parse_any(inc.text, where)
+            for f in files:
+                _check_name(inc.path, f, len(files), where)
+            parsed += [(where, f) for f in files]
         except Exception as e:  # noqa: BLE001 - a parser's own error, or the last line of defence
             out.append(Arrival(where, "?", 0, -1, "refused",
                                reason=str(e if isinstance(e, DuelmailError) else unexpected(where, e))))
@@ -355,27 +360,65 @@ def _take_in(home: Home, identity: Identity, repo: GitRepo, tree: str, now: date
     return out
 
 
+def _check_name(path: str, f: SignedFile, count: int, where: str) -> None:
+    """A file in a repository sits only under its own name (game folder, round, seat, kind): anything else
+    at a turn's path (a copy of another file, a forgery) is a squatter, refused and reported."""
+    folder, name = path.split("/")
+    if count != 1 or name != file_name(f) or not folder.endswith("-" + f.game[:12]):
+        what = f"{count} files" if count != 1 else f"game {f.game[:12]}'s {file_name(f)}"
+        raise FileRefused(where, f"{path} holds {what}: a file may only sit under its own name "
+                                 "(a squatter on another file's name)", round=f.round, seat=f.seat, rule="P-format")
+
+
+def _body(text: str) -> str:
+    """A file's text without its human header (the comment lines each home writes its own way)."""
+    lines = text.splitlines()
+    while lines and (lines[0].startswith("#") or not lines[0].strip()):
+        lines.pop(0)
+    return "\n".join(lines)
+
+
+def same_file(ours: str, theirs: str, where: str) -> bool:
+    if _body(ours) == _body(theirs):
+        return True
+    try:
+        (a,), (b,) = parse_any(ours, where), parse_any(theirs, where)
+        return a.file_hash == b.file_hash
+    except Exception:  # noqa: BLE001 - whatever sits there is not this file
+        return False
+
+
 def _export(home: Home, repo: GitRepo, games: Sequence[GameFolder]) -> list[str]:
-    """Copy this home's new files of the games kept in the repository (and of ``games``) into it: one
-    commit per game, its README rewritten in the same commit."""
+    """Copy this home's files of the games kept in the repository (and of ``games``) into it: one commit
+    per game, its README rewritten in the same commit. A file missing from the repository, or another file
+    sitting under its name (a squatter's, or an overwrite), is written (again): nothing pushed under an
+    honest file's name can keep it out."""
     messages = []
     wanted = {g.path.name for g in games}
     for folder in home.game_folders():
         target = repo.path / folder.path.name
         if folder.path.name not in wanted and not target.is_dir():
             continue
-        newest = None
+        newest, replaced = None, []
         for p in sorted(folder.path.iterdir(), key=lambda p: (p.name != "genesis.toml", p.name)):
-            if not (p.name == "genesis.toml" or TURN_NAME.fullmatch(p.name)) or (target / p.name).exists():
+            if not (p.name == "genesis.toml" or TURN_NAME.fullmatch(p.name)):
                 continue
             text = p.read_text()
+            there = target / p.name
+            if there.exists():
+                if same_file(text, there.read_text(errors="replace"), str(there)):
+                    continue
+                replaced.append(p.name)
             (f,) = parse_any(text, str(p))
-            atomic_write(target / p.name, text)
+            atomic_write(there, text)
             repo.add(f"{folder.path.name}/{p.name}")
             newest = (f, text)
         if newest is not None:
             _write_readmes(home, repo, commit=False)
             msg = _commit_message(folder.path.name, *newest)
+            if replaced:
+                msg = msg.replace("\n", f" (replacing a foreign {', '.join(replaced)})\n", 1) if "\n" in msg \
+                    else f"{msg} (replacing a foreign {', '.join(replaced)})"
             if repo.commit(msg):
                 messages.append(msg.splitlines()[0])
     return messages

@@ -151,9 +151,33 @@ class GitRepo:
                 out.append((path, parts[2]))
         return out
 
-    def read(self, ref: str, path: str, blob: str) -> Incoming:
-        """A file's text and the (short) commit of ``ref``'s history that last changed it."""
-        commit = self.out("log", "-1", "--format=%h", ref, "--", path)
+    def history_files(self, ref: str) -> list[tuple[str, str, str]]:
+        """(path, blob id, short commit) of every version of every game file committed in ``ref``'s history,
+        those of ``ref``'s tree first: a file someone later overwrote or deleted is still read, so a squatter
+        cannot hide a turn that was pushed once."""
+        found: dict[tuple[str, str], str] = {}
+        commit = ""
+        log = self.out("log", "--format=C %h", "--raw", "--no-abbrev", "--no-renames", "-m", ref)
+        for line in log.splitlines():
+            if line.startswith("C "):
+                commit = line[2:9]  # --no-abbrev lengthens %h too
+                continue
+            meta, _, path = line.partition("\t")
+            parts = meta.split()
+            if len(parts) == 5 and set(parts[3]) != {"0"} and is_turn_path(path):
+                found.setdefault((path, parts[3]), commit)
+        tree = [pb for pb in self.tree_files(ref) if pb in found]
+        rest = [pb for pb in found if pb not in set(tree)]
+        return [(p, b, found[(p, b)]) for p, b in tree + rest]
+
+    def blob_at(self, ref: str, path: str) -> str | None:
+        """The text of ``path`` in ``ref`` (None if it is not there)."""
+        res = self.git("show", f"{ref}:{path}", check=False)
+        return res.stdout if res.returncode == 0 else None
+
+    def read(self, ref: str, path: str, blob: str, commit: str | None = None) -> Incoming:
+        """A file's text and the (short) commit that added it (default: the last of ``ref``'s to change it)."""
+        commit = commit or self.out("log", "-1", "--format=%h", ref, "--", path)
         return Incoming(path, commit, self.git("cat-file", "blob", blob).stdout, blob)
 
     @property
