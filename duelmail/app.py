@@ -21,6 +21,7 @@ from duelmail.home import Home
 from duelmail.protocol.identity import Identity, PlayerCard
 from duelmail.protocol.turnfile import SignedFile, parse_any
 from duelmail.transport.archive import GameFolder, fold, read_files
+from duelmail.util.lock import hold, locked
 
 DEFAULT_TIME_CONTROL = {"days_per_move": 3, "forced_answer_hours": 24}
 
@@ -70,6 +71,7 @@ def join_game(home: Home, identity: Identity, genesis: SignedFile, now: datetime
         names = ", ".join(match.names())
         raise DuelmailError(f"{where}: your key ({identity.name}) holds no seat in this game (seats: {names})")
     folder = home.folder_for(match.game.spec.id, match.gid)
+    hold(folder.path)
     folder.store(genesis, match)
     home.set_me(folder, identity.name, seat)
     match = folder.fold()
@@ -80,6 +82,7 @@ def join_game(home: Home, identity: Identity, genesis: SignedFile, now: datetime
 def open_game(home: Home, query: str | None, identity: Identity | None = None
               ) -> tuple[GameFolder, Match, int | None]:
     folder = home.find(query)
+    hold(folder.path)  # until the command ends: nothing else changes the game between this fold and the store
     match = folder.fold()
     seat = home.me(folder).get("seat")
     if identity is not None:
@@ -91,10 +94,14 @@ def open_game(home: Home, query: str | None, identity: Identity | None = None
 
 def write_turn(folder: GameFolder, match: Match, seat: int, identity: Identity, actions: Sequence[str],
                now: datetime, vacation: dict | None = None) -> Played:
-    """Compose, check (by applying it), and store this seat's file. Nothing is written on error."""
+    """Compose, check (by applying it), and store this seat's file. Nothing is written on error.
+
+    The caller should hold the folder's lock since it folded ``match`` (``util.lock.hold``); ``store``
+    refuses to put a second, different file of this seat for the round beside one written meanwhile."""
     f = match.compose(seat, identity, actions, now, extra={"vacation": vacation} if vacation else None)
     events = match.apply(f, "(your new file)", now=now)
-    path = folder.store(f, match, events)
+    with locked(folder.path):
+        path = folder.store(f, match, events, own=True)
     if hasattr(match, "applied"):  # folded from the folder: every file in it is checked, and now this one
         match.applied.add(f.file_hash)
         folder.remember_proven(match.applied)
@@ -189,18 +196,19 @@ def receive_files(home: Home, identity: Identity | None, incoming: Sequence[tupl
         if f.kind == "genesis":
             out.append(Received(where, 0, f.seat, [], duplicate=True))
             continue
-        existing = folder.files()
-        if any(g.file_hash == f.file_hash for _, g in existing):
-            out.append(Received(where, f.round, f.seat, [], duplicate=True))
-            continue
-        proven = folder.proven()
-        known = len(fold(existing, proven=proven).events)
-        match = fold([*existing, (where, f)], now=now, proven=proven)
-        if f.file_hash in match.void:
-            raise FileRefused(where, match.void[f.file_hash][1], round=f.round, seat=f.seat, rule="P-timeout")
-        events = match.events[known:]
-        folder.store(f, match, events)
-        folder.remember_proven(match.applied)
+        with locked(folder.path):  # another duelmail process on this home waits: no interleaved writes
+            existing = folder.files()
+            if any(g.file_hash == f.file_hash for _, g in existing):
+                out.append(Received(where, f.round, f.seat, [], duplicate=True))
+                continue
+            proven = folder.proven()
+            known = len(fold(existing, proven=proven).events)
+            match = fold([*existing, (where, f)], now=now, proven=proven)
+            if f.file_hash in match.void:
+                raise FileRefused(where, match.void[f.file_hash][1], round=f.round, seat=f.seat, rule="P-timeout")
+            events = match.events[known:]
+            folder.store(f, match, events)
+            folder.remember_proven(match.applied)
         out.append(Received(where, f.round, f.seat, events, match=match))
     return out
 

@@ -21,6 +21,7 @@ from duelmail.errors import DuelmailError, IdentityError
 from duelmail.home import Home
 from duelmail.protocol.identity import Identity, PlayerCard
 from duelmail.protocol.turnfile import parse_any
+from duelmail.util.lock import hold, release_all
 
 
 def _app():
@@ -91,6 +92,7 @@ def main(ctx, home, as_name):
       duelmail new warlords --seat alice --seat bob-card.toml
     """
     ctx.obj = Ctx(home, as_name)
+    ctx.call_on_close(release_all)  # the game folders this command locked (util/lock.py)
 
 
 # -- identities -------------------------------------------------------------------------------------
@@ -278,6 +280,7 @@ def join(ctx, file, out, send, push):
     played = _app().join_game(ctx.home, ident, genesis, now(), file)
     click.echo(f"joined game {played.match.gid[:12]} as seat {played.file.seat} ({ident.name})")
     path = _copy_out(played.path, out)
+    release_all()
     if send:
         from duelmail.cli_mail import mail_played
 
@@ -583,6 +586,7 @@ def play(ctx, moves, game, bot, seed, out, vacation, send, push):
         click.echo(f"round {e.round}: {e.text}")
     click.echo(f"wrote {_copy_out(played.path, out)}" + ("" if send or push else ": send it to the other players"))
     _say_awaited(played.match, seat)
+    release_all()  # written: sending only reads, and a sync locks what it changes one folder at a time
     if send:
         from duelmail.cli_mail import mail_played
 
@@ -656,6 +660,7 @@ def receive(ctx, files, auto, out):
     if not results:
         return
     folder = _app().game_folder_for(ctx.home, ident, parse_any(Path(files[-1]).read_text(), files[-1])[-1])
+    hold(folder.path)
     match = folder.fold()
     seat = match.seat_of(ident)
     if seat is not None:

@@ -28,6 +28,7 @@ from duelmail.transport import mail as mailt
 from duelmail.transport.archive import TURN_NAME, GameFolder, awaited_text, file_name
 from duelmail.transport.git import GAME_DIR, GitError, GitRepo
 from duelmail.util.fs import atomic_write
+from duelmail.util.lock import hold, release_all
 
 NOTHING, DECISION = 0, 10  # 'watch --once' exit statuses (1 is an error, as for every command)
 
@@ -146,6 +147,7 @@ def my_games(home: Home, identity: Identity) -> list[tuple[GameFolder, Match, in
         me = home.me(folder)
         if me.get("identity") not in (None, identity.name):
             continue
+        hold(folder.path)  # until the poll ends (folders in name order: two processes never deadlock)
         match = fold(folder)
         seat = match.seat_of(identity)
         if seat is None:
@@ -523,15 +525,18 @@ def poll(home: Home, identity: Identity, carriers: Sequence[Carrier], clock: Cal
          bot: str | None = None, rng: random.Random | None = None) -> Poll:
     """One round of watching: pull from every carrier, answer what can be answered, push the answers."""
     out = Poll()
-    for c in carriers:
-        out.arrivals += c.pull(home, identity, clock())
-    out.lines += [a.line() for a in out.arrivals if a.status != "duplicate"]
-    out.answers, out.decisions = answer_duties(home, identity, clock, bot, rng)
-    out.lines += [a.line() for a in out.answers]
-    if out.answers:
+    try:
         for c in carriers:
-            out.lines += c.push(home, identity, out.answers, clock())
-    out.lines += [d.line() for d in out.decisions]
+            out.arrivals += c.pull(home, identity, clock())
+        out.lines += [a.line() for a in out.arrivals if a.status != "duplicate"]
+        out.answers, out.decisions = answer_duties(home, identity, clock, bot, rng)
+        out.lines += [a.line() for a in out.answers]
+        if out.answers:
+            for c in carriers:
+                out.lines += c.push(home, identity, out.answers, clock())
+        out.lines += [d.line() for d in out.decisions]
+    finally:
+        release_all()  # the player's own commands may run between polls
     return out
 
 

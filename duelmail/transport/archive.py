@@ -208,10 +208,14 @@ class GameFolder:
                        if p.name == "genesis.toml" or TURN_NAME.fullmatch(p.name))
         return ";".join(parts)
 
-    def store(self, f: SignedFile, match: Match | None = None, events=()) -> Path:
-        """Write an accepted file atomically; the same file twice is a no-op."""
+    def store(self, f: SignedFile, match: Match | None = None, events=(), own: bool = False) -> Path:
+        """Write an accepted file atomically; the same file twice is a no-op. ``own``: this home's new file,
+        refused if another file already sits under its name (written meanwhile by another process)."""
         target = self.path / file_name(f)
         text = f.to_toml(header_for(match, f, events))
         if target.exists():
+            if own and not any(g.file_hash == f.file_hash for _, g in read_files(target)):
+                raise DuelmailError(f"{target} already holds another file for round {f.round}, seat {f.seat} "
+                                    "(written meanwhile by another duelmail process?); yours was not written")
             return target
         return atomic_write(target, text)
