@@ -560,7 +560,7 @@ def play(ctx, moves, game, bot, seed, out, vacation, send, push):
     if moves and game is None and re.fullmatch(r"(?:[a-z]+-)?[0-9a-f]{6,64}", moves[-1]):
         game = moves.pop()  # 'duelmail play MOVE... GAME': a game id (or folder name) last
     ident, folder, match, seat = _open(ctx, game)
-    if seat is None or seat not in match.duties:
+    if seat is None or seat not in match.duties or seat in match.current:  # current: already answered
         mine = sorted(p for p in folder.path.glob(f"r*-s{seat}.toml")) if seat is not None else []
         last = f"; your last file is {mine[-1]} (send it again if it did not go out)" if mine else ""
         raise click.ClickException(f"game {match.gid[:12]}: nothing is awaited from you in round {match.round}{last}")

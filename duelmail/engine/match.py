@@ -89,9 +89,15 @@ class Duplicate(DuelmailError):
 
 
 def round_hash(rnd: int, prev: str, files: dict[int, SignedFile], claims: dict[int, SignedFile] | None = None) -> str:
-    body = {"round": rnd, "prev": prev, "files": {str(s): f.file_hash for s, f in sorted(files.items())}}
+    return hash_of_round(rnd, prev, {str(s): f.file_hash for s, f in sorted(files.items())},
+                         {str(s): f.file_hash for s, f in sorted((claims or {}).items())})
+
+
+def hash_of_round(rnd: int, prev: str, files: dict[str, str], claims: dict[str, str] | None = None) -> str:
+    """``round_hash`` from the files' hashes (what a ``seen`` table carries)."""
+    body = {"round": rnd, "prev": prev, "files": files}
     if claims:
-        body["claims"] = {str(s): f.file_hash for s, f in sorted(claims.items())}
+        body["claims"] = claims
     return b64e(bytes.fromhex(digest(body)))
 
 
@@ -152,6 +158,7 @@ class Match:
             self.book.add_fresh(d.id, len(d.faces), d.lockers or tuple(range(self.n)))
         self.round = 1
         self.prev = b64e(bytes.fromhex(self.gid))  # round 0's hash is the game id
+        self.last_prev = self.prev  # the 'prev' of the last closed round (to read a 'seen' table against)
         self.rounds: list[dict[int, SignedFile]] = [{self.creator: genesis}]
         self.current: dict[int, SignedFile] = {}
         self.faces: dict[CardRef, int] = {}  # face index of every ref opened publicly
@@ -475,8 +482,12 @@ class Match:
             raise refuse(f"this game is at round {self.round}; round {rnd} cannot be checked before the "
                          "files between arrive", "P-round")
         if c["prev"] != self.prev:
+            self._diverged(f, seat, where)
             raise refuse("'prev' does not name the last closed round of this game (a file from a "
                          "different history)", "P-chain")
+        if "seen" in c and c["seen"] != self._seen():
+            raise refuse("its 'seen' table does not list the last closed round's files, which its 'prev' "
+                         "covers (a false statement)", "P-chain")
         if seat in self.current:
             if self.current[seat].file_hash == f.file_hash:
                 raise Duplicate(f"{where}: round {rnd} seat {seat} is already in the log")
@@ -508,6 +519,31 @@ class Match:
         if set(self.current) >= set(self.duties):
             self._close_round()
         return events
+
+    def _seen(self) -> dict[str, str] | None:
+        """What a file of the open round says it saw: the hashes of the last closed round's files, so that
+        a seat that sent different files for one round to different seats is found (protocol §5)."""
+        if self.round < 2 or self.n < 3 or self.claims_by_round.get(self.round - 1):
+            return None
+        return {str(s): g.file_hash for s, g in sorted(self.rounds[-1].items())}
+
+    def _diverged(self, f: SignedFile, seat: int, where: str) -> None:
+        """A file whose 'prev' differs from ours: if its 'seen' table explains the difference (the same
+        previous history, another file of some seat for the last closed round), that seat equivocated."""
+        seen, ours, last = f.content.get("seen"), self._seen(), self.round - 1
+        if not isinstance(seen, dict) or ours is None or set(seen) != set(ours) \
+                or hash_of_round(last, self.last_prev, seen) != f.content["prev"]:
+            return
+        liars = [int(s) for s in sorted(ours, key=int) if seen[s] != ours[s]]
+        if not liars:
+            return
+        x = liars[0]
+        mine = self.rounds[-1][x]
+        raise FileRefused(where, f"EQUIVOCATION by seat {x} ({self.cards[x].name}) in round {last}: "
+                          f"{self.cards[seat].name} (seat {seat}) signed that {self.cards[x].name}'s file for round "
+                          f"{last} was {seen[str(x)][:16]}..., this home holds another, {mine.file_hash[:16]}..., "
+                          f"signed by {self.cards[x].name}: the two signed files prove it ({self.cards[seat].name} "
+                          f"holds the other as r{last:04d}-s{x}.toml)", round=last, seat=x, rule="P-equivocation")
 
     def _check_time(self, text: str, where: str, refuse, now: datetime | None) -> datetime:
         t = parse_time(text, where)
@@ -766,6 +802,7 @@ class Match:
         return self.cards[seat].name if 0 <= seat < self.n else f"seat {seat}"
 
     def _close_round(self) -> None:
+        self.last_prev = self.prev
         self.prev = round_hash(self.round, self.prev, self.current, self.current_claims)
         times = [parse_time(f.content["time"], "log") for f in [*self.current.values(), *self.current_claims.values()]]
         self.opened_at = max([self.opened_at, *times])
@@ -846,6 +883,9 @@ class Match:
             "actions": ([JOIN] if duty.join else []) + public,
             **(extra or {}),
         }
+        seen = self._seen()
+        if seen is not None:
+            content["seen"] = seen
         seed = self.own[seat]
         if secret:
             content["commits"] = {

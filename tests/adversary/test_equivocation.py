@@ -1,0 +1,85 @@
+"""A seat that sends different files for one round to two other seats is named by the honest homes, with
+proof, instead of the honest seats naming each other (issue 14, part 5; protocol §5 'seen'). Three real
+homes play by files through the CLI."""
+
+from __future__ import annotations
+
+import copy
+import json
+from datetime import datetime, timedelta
+from pathlib import Path
+
+import pytest
+from clitable import dm
+
+from duelmail.home import Home
+from duelmail.protocol.turnfile import SignedFile, parse_any
+
+
+@pytest.fixture
+def split(tmp_path):
+    """Alice, Bob and Carol start a three-seat game of Warlords; Carol sends her round 1 file to Alice and
+    another one, as validly signed, to Bob."""
+    homes = {n: tmp_path / n for n in ("alice", "bob", "carol")}
+    for n, h in homes.items():
+        dm(h, "id", "new", n, "--email", f"{n}@example.org")
+        (tmp_path / f"{n}.card").write_text(dm(h, "id", "card"))
+    out = {n: tmp_path / f"out-{n}" for n in homes}
+    dm(homes["alice"], "new", "warlords", "--seat", "alice", "--seat", str(tmp_path / "bob.card"),
+       "--seat", str(tmp_path / "carol.card"), "--out", str(out["alice"]))
+    genesis = out["alice"] / "genesis.toml"
+    for n in ("bob", "carol"):
+        dm(homes[n], "join", str(genesis), "--out", str(out[n]))
+    to_alice = out["carol"] / "r0001-s2.toml"
+    f = parse_any(to_alice.read_text(), "carol")[0]
+    content = copy.deepcopy(f.content)
+    content["time"] = (datetime.fromisoformat(content["time"]) + timedelta(seconds=1)).isoformat()
+    other = SignedFile.sign(content, Home(homes["carol"]).load_identity(None))
+    to_bob = tmp_path / "to-bob" / "r0001-s2.toml"
+    to_bob.parent.mkdir()
+    to_bob.write_text(other.to_toml())
+    assert other.file_hash != f.file_hash
+    return homes, out, to_alice, to_bob
+
+
+def awaited(home: Path) -> list[int]:
+    return sorted(int(s) for s in json.loads(dm(home, "status", "--json"))["awaited"])
+
+
+def test_the_equivocating_seat_is_named_with_proof_not_an_honest_one(split, tmp_path):
+    homes, out, to_alice, to_bob = split
+    alice, bob = homes["alice"], homes["bob"]
+    dm(alice, "receive", str(out["bob"] / "r0001-s1.toml"), str(to_alice), "--out", str(out["alice"]))
+    dm(bob, "receive", str(to_bob), "--out", str(out["bob"]))
+    assert awaited(alice) == awaited(bob)  # each home closed round 1, with a different file of Carol's
+    sent = {h: sorted(out[h.name].glob("r0002-*.toml")) for h in (alice, bob)}  # answered at once (deck passes)
+    assert sent[alice] or sent[bob]
+    for sender, receiver in ((alice, bob), (bob, alice)):
+        for p in sent[sender]:
+            res = dm(receiver, "receive", str(p), code=1)
+            assert "EQUIVOCATION by seat 2 (carol) in round 1" in res and "[P-equivocation]" in res, res
+            assert "round 1, seat 2" in res  # the refusal names Carol's seat, not the sender's
+    # the proof: the other home's copy of Carol's file, both signed by her
+    res = dm(bob, "receive", str(to_alice), code=1)
+    assert "EQUIVOCATION: seat 2 (carol) signed two different files for round 1" in res and "proves it" in res
+
+
+def test_a_false_seen_table_is_refused(split, tmp_path):
+    homes, out, to_alice, to_bob = split
+    alice = homes["alice"]
+    dm(alice, "receive", str(out["bob"] / "r0001-s1.toml"), str(to_alice), "--out", str(out["alice"]))
+    dm(homes["bob"], "receive", str(to_alice), "--out", str(out["bob"]))  # no split here: Carol's one file
+    home = next(h for h in (alice, homes["bob"]) if list(out[h.name].glob("r0002-*.toml")))
+    (tmp_path / "play").mkdir()
+    for p in out[home.name].glob("r0002-*.toml"):
+        p.rename(tmp_path / "play" / p.name)
+    f = parse_any(next((tmp_path / "play").glob("r0002-*.toml")).read_text(), "x")[0]
+    assert set(f.content["seen"]) == {"1", "2"}  # what it saw of round 1
+    content = copy.deepcopy(f.content)
+    content["seen"]["1"] = "0" * 64  # a lie about Bob's file, with the true 'prev'
+    liar = tmp_path / "liar.toml"
+    liar.write_text(SignedFile.sign(content, Home(home).load_identity(None)).to_toml())
+    receiver = homes["bob"] if home != homes["bob"] else alice
+    res = dm(receiver, "receive", str(liar), code=1)
+    assert "'seen' table" in res and "[P-chain]" in res, res
+    assert "verified and applied" in dm(receiver, "receive", *map(str, (tmp_path / "play").iterdir()))
