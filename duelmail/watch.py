@@ -346,13 +346,12 @@ def _take_in(home: Home, identity: Identity, repo: GitRepo, tree: str, now: date
     for path, blob, commit in repo.history_files(tree):
         if blob in refused or (home.games_dir / path).exists():
             continue
-        inc = repo.read(tree, path, blob, commit)
-        where = f"{inc.path} (commit {inc.commit})"
+        where = f"{path} (commit {commit})"
         blobs[where] = blob
         try:
-            files = parse_any(inc.text, where)
+            files = parse_any(repo.read(tree, path, blob, commit).text, where)
             for f in files:
-                _check_name(inc.path, f, len(files), where)
+                _check_name(path, f, len(files), where)
             parsed += [(where, f) for f in files]
         except Exception as e:  # noqa: BLE001 - a parser's own error, or the last line of defence
             out.append(Arrival(where, "?", 0, -1, "refused",

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from duelmail.errors import DuelmailError
+from duelmail.protocol.turnfile import MAX_FILE, FormatError
 from duelmail.transport.archive import TURN_NAME
 from duelmail.util.fs import atomic_write
 
@@ -178,6 +179,9 @@ class GitRepo:
     def read(self, ref: str, path: str, blob: str, commit: str | None = None) -> Incoming:
         """A file's text and the (short) commit that added it (default: the last of ``ref``'s to change it)."""
         commit = commit or self.out("log", "-1", "--format=%h", ref, "--", path)
+        size = int(self.out("cat-file", "-s", blob))
+        if size > 4 * MAX_FILE:  # never read a pushed blob of any size into memory
+            raise FormatError(f"{path} (commit {commit}): {size} bytes is far larger than any duelmail file")
         return Incoming(path, commit, self.git("cat-file", "blob", blob).stdout, blob)
 
     @property

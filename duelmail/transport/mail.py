@@ -300,7 +300,16 @@ def _texts(msg: Message) -> Iterator[tuple[str, str]]:
 
 
 def find_turns(msg: Message, where: str) -> Found:
+    """Every turn in a message; a part that cannot be read is a problem of its own, never an exception."""
     out = Found()
+    try:
+        _find(msg, where, out)
+    except Exception as e:  # noqa: BLE001 - a malformed message (headers, MIME structure): the rest goes on
+        out.problems.append(str(unexpected(where, e)))
+    return out
+
+
+def _find(msg: Message, where: str, out: Found) -> None:
     seen: set[str] = set()
     for label, text in _texts(msg):
         if BEGIN not in text and not re.search(r"^\s*duelmail\s*=\s*1\s*$", text, re.M):
@@ -318,7 +327,6 @@ def find_turns(msg: Message, where: str) -> Found:
             if h not in seen:
                 seen.add(h)
                 out.files.append(f)
-    return out
 
 
 def parse_message(data: bytes | str) -> Message:

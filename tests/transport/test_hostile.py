@@ -160,7 +160,7 @@ def midgame(tmp_path):
     return t, repos
 
 
-def push_as(tmp_path: Path, remote: Path, name: str, files: dict[str, str], who: str = "mallory") -> None:
+def push_as(tmp_path: Path, remote: Path, name: str, files: dict[str, str | bytes], who: str = "mallory") -> None:
     """Someone with write access to the shared repository commits ``files`` (path -> text) and pushes."""
     path = tmp_path / f"{who}-clone"
     if not path.exists():
@@ -168,7 +168,10 @@ def push_as(tmp_path: Path, remote: Path, name: str, files: dict[str, str], who:
     git(path, "pull", "-q", "--rebase", "origin", "main")
     for rel, text in files.items():
         (path / rel).parent.mkdir(parents=True, exist_ok=True)
-        (path / rel).write_text(text)
+        if isinstance(text, bytes):
+            (path / rel).write_bytes(text)
+        else:
+            (path / rel).write_text(text)
     git(path, "add", "-A")
     git(path, "commit", "-qm", name)
     git(path, "push", "-q", "origin", "main")
@@ -177,10 +180,12 @@ def push_as(tmp_path: Path, remote: Path, name: str, files: dict[str, str], who:
 def test_git_unsigned_nested_file_is_refused_once_and_play_goes_on(midgame, tmp_path):
     t, repos = midgame
     game = next((t.homes[0] / "games").iterdir()).name
-    push_as(tmp_path, t.remote, "a normal move", {f"{game}/r0999-s0.toml": nested_toml()})
+    push_as(tmp_path, t.remote, "a normal move", {f"{game}/r0999-s0.toml": nested_toml(),
+                                                   f"{game}/r0998-s0.toml": b"\xff\xfe not text \x80"})
     for home in t.homes:  # both players: refused, named by file and commit, no traceback
         out = dm(home, "git", "sync", code=1)
-        assert "REFUSED" in out and f"{game}/r0999-s0.toml (commit " in out and "Traceback" not in out, out
+        assert out.count("REFUSED") == 2 and f"{game}/r0999-s0.toml (commit " in out, out
+        assert f"{game}/r0998-s0.toml (commit " in out and "Traceback" not in out, out
         res = runner.invoke(main, ["--home", str(home), "watch", "--once", "--no-mail"])
         assert res.exit_code in (0, 10) and "REFUSED" not in res.output, res.output  # reported once
     mover = next(h for h in t.homes if t.status(h)["your_turn"])
