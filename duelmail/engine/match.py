@@ -528,11 +528,12 @@ class Match:
         return {str(s): g.file_hash for s, g in sorted(self.rounds[-1].items())}
 
     def _diverged(self, f: SignedFile, seat: int, where: str) -> None:
-        """A file whose 'prev' differs from ours: if its 'seen' table explains the difference (the same
-        previous history, another file of some seat for the last closed round), that seat equivocated."""
+        """A file whose 'prev' differs from ours: if its 'seen' table names another file than ours for a seat
+        of the last closed round, that seat signed two files for the round and sent them to different seats.
+        (When ``hash_of_round(last, last_prev, seen)`` is the file's 'prev', that file is the only difference;
+        otherwise the histories parted earlier, as they do when the equivocator alone played since.)"""
         seen, ours, last = f.content.get("seen"), self._seen(), self.round - 1
-        if not isinstance(seen, dict) or ours is None or set(seen) != set(ours) \
-                or hash_of_round(last, self.last_prev, seen) != f.content["prev"]:
+        if not isinstance(seen, dict) or ours is None or set(seen) != set(ours):
             return
         liars = [int(s) for s in sorted(ours, key=int) if seen[s] != ours[s]]
         if not liars:
