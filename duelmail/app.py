@@ -15,7 +15,7 @@ from pathlib import Path
 
 from duelmail.crypto.encoding import b64e
 from duelmail.engine.match import Duplicate, Event, Match
-from duelmail.errors import DuelmailError, FileRefused, IllegalMove
+from duelmail.errors import DuelmailError, FileRefused, IllegalMove, unexpected
 from duelmail.games.base import get_game
 from duelmail.home import Home
 from duelmail.protocol.identity import Identity, PlayerCard
@@ -181,7 +181,12 @@ def receive(home: Home, identity: Identity | None, paths: Sequence[Path], now: d
             text = Path(p).read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as e:
             raise FileRefused(str(p), f"cannot read it ({e})", rule="P-format") from None
-        incoming += [(str(p), f) for f in parse_any(text, str(p))]
+        try:
+            incoming += [(str(p), f) for f in parse_any(text, str(p))]
+        except DuelmailError:
+            raise
+        except Exception as e:  # noqa: BLE001 - whatever a hostile file makes a parser raise: one line
+            raise unexpected(str(p), e) from None
     return receive_files(home, identity, incoming, now)
 
 
@@ -203,7 +208,12 @@ def receive_files(home: Home, identity: Identity | None, incoming: Sequence[tupl
                 continue
             proven = folder.proven()
             known = len(fold(existing, proven=proven).events)
-            match = fold([*existing, (where, f)], now=now, proven=proven)
+            try:
+                match = fold([*existing, (where, f)], now=now, proven=proven)
+            except DuelmailError:
+                raise
+            except Exception as e:  # noqa: BLE001 - what no check meant to raise is still this file's refusal
+                raise unexpected(where, e, f.round, f.seat) from None
             if f.file_hash in match.void:
                 raise FileRefused(where, match.void[f.file_hash][1], round=f.round, seat=f.seat, rule="P-timeout")
             events = match.events[known:]
@@ -226,6 +236,9 @@ def verify_archive(path: Path) -> Verdict:
     try:
         match = fold(read_files(Path(path)))
     except (DuelmailError, OSError) as e:
+        return Verdict(False, None, [f"FAILED: {e}"], str(e))
+    except Exception as e:  # noqa: BLE001 - a hostile archive fails verification, in one line
+        e = unexpected(str(path), e)
         return Verdict(False, None, [f"FAILED: {e}"], str(e))
     lines = [f"game {match.gid[:12]} ({match.game.spec.title}), {match.n} seats: {', '.join(match.names())}",
              f"{sum(len(r) for r in match.rounds)} files in {len(match.rounds)} closed rounds: every signature, "

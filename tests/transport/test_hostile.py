@@ -108,6 +108,21 @@ def test_a_message_with_a_bad_part_still_gives_its_good_part(played, tmp_path):
     assert "round 1 seat 1 verified and applied" in out and "REFUSED" in out and "part 1" in out
 
 
+def test_by_hand_a_hostile_file_is_one_line_and_changes_nothing(played, tmp_path):
+    t, fresh = played
+    dm(fresh, "receive", *(str(t.out / f"r000{r}-s{r % 2}.toml") for r in (1, 2, 3, 4)), "--no-auto")
+    bad = {"nbsp.txt": nbsp_armour(t.out / "r0005-s1.toml"), "nested.toml": nested_toml(),
+           "huge.toml": huge_ref(t.out / "r0005-s1.toml", t.bob)}
+    before = snapshot(fresh)
+    for name, text in bad.items():
+        (tmp_path / name).write_text(text)
+        out = dm(fresh, "receive", str(tmp_path / name), code=1)
+        assert out.startswith("Error: refused") and name in out and out.count("\n") == 1, out
+        assert "FAILED" in dm(fresh, "verify", str(tmp_path / name), code=1)
+    assert snapshot(fresh) == before
+    assert "round 5 seat 1 verified and applied" in dm(fresh, "receive", str(t.out / "r0005-s1.toml"))
+
+
 @pytest.fixture
 def imap_password(monkeypatch):
     monkeypatch.setenv(mailt.PASSWORD_ENV, PASSWORD)
