@@ -210,6 +210,11 @@ def receive_files(home: Home, identity: Identity | None, incoming: Sequence[tupl
             known = len(fold(existing, proven=proven).events)
             try:
                 match = fold([*existing, (where, f)], now=now, proven=proven)
+            except FileRefused as e:
+                if e.rule == "P-equivocation":  # a cheat the log cannot hold: remembered, the other file kept
+                    other = e.round == f.round and e.seat == f.seat and f.kind == "turn"
+                    folder.note_cheat(f"seat {e.seat} equivocated in round {e.round}: {e}", f if other else None)
+                raise
             except DuelmailError:
                 raise
             except Exception as e:  # noqa: BLE001 - what no check meant to raise is still this file's refusal

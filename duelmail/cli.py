@@ -364,6 +364,10 @@ def status(ctx, game, all_games, as_json):
         click.echo(f"awaiting {who}: {a['what']}{due}")
     if data["audited"]:
         click.echo("audit: " + ("passed" if data["audit_ok"] else "CHEATING FOUND"))
+    for line in data["cheats"]:
+        click.echo(f"CHEAT: {line}")
+    if data["cheats"]:
+        click.echo("this game cannot go on as it is: the seats hold different histories (docs/protocol.md, section 5)")
 
 
 def _status_of(ctx, folder) -> dict:
@@ -373,7 +377,7 @@ def _status_of(ctx, folder) -> dict:
         ident, folder, match, seat = _open(ctx, folder.path.name)
         data = _status_data(match, seat)
         _store_status(folder, seat, data)
-    return data
+    return {**data, "cheats": folder.cheats()}
 
 
 def _status_data(match, seat) -> dict:

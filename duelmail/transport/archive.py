@@ -202,6 +202,29 @@ class GameFolder:
         if hashes and self.path.is_dir() and hashes != self.proven():
             atomic_write(self.proven_path, "\n".join(sorted(hashes)) + "\n")
 
+    @property
+    def cheats_path(self) -> Path:
+        return self.path / ".cheats"
+
+    def cheats(self) -> list[str]:
+        """Cheats this home found that the log cannot hold (an equivocation: two files for one slot), one line each."""
+        try:
+            return self.cheats_path.read_text(encoding="utf-8").splitlines()
+        except (OSError, UnicodeDecodeError):
+            return []
+
+    def note_cheat(self, line: str, proof: SignedFile | None = None) -> None:
+        """Remember a cheat (said by ``status``); ``proof``, a second signed file for a (round, seat) this
+        folder holds, is kept beside the log as ``proof-rNNNN-sS-HASH.toml`` (the fold never reads it)."""
+        if proof is not None:
+            target = self.path / f"proof-r{proof.round:04d}-s{proof.seat}-{proof.file_hash[:12]}.toml"
+            if not target.exists():
+                atomic_write(target, proof.to_toml([f"duelmail: proof of an equivocation by seat {proof.seat} "
+                                                    f"in round {proof.round}: {file_name(proof)} is the other file"]))
+            line += f" (proof kept: {target.name})"
+        if line not in self.cheats():
+            atomic_write(self.cheats_path, "".join(f"{c}\n" for c in [*self.cheats(), line]))
+
     def listing_key(self) -> str:
         """Changes whenever a file of the game is added or changed (the status cache's key)."""
         parts = sorted(f"{p.name}:{p.stat().st_size}:{p.stat().st_mtime_ns}" for p in self.path.iterdir()

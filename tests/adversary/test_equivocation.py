@@ -59,9 +59,19 @@ def test_the_equivocating_seat_is_named_with_proof_not_an_honest_one(split, tmp_
             res = dm(receiver, "receive", str(p), code=1)
             assert "EQUIVOCATION by seat 2 (carol) in round 1" in res and "[P-equivocation]" in res, res
             assert "round 1, seat 2" in res  # the refusal names Carol's seat, not the sender's
-    # the proof: the other home's copy of Carol's file, both signed by her
+    for home in [h for h in (alice, bob) if sent[alice if h == bob else bob]]:  # no waiting: it says who cheated
+        st = dm(home, "status")
+        assert "CHEAT: seat 2 equivocated in round 1" in st and "cannot go on" in st, st
+        assert json.loads(dm(home, "status", "--json"))["cheats"]
+    # the proof: the other home's copy of Carol's file, both signed by her, kept beside the log
     res = dm(bob, "receive", str(to_alice), code=1)
     assert "EQUIVOCATION: seat 2 (carol) signed two different files for round 1" in res and "proves it" in res
+    folder = next((bob / "games").iterdir())
+    (proof,) = folder.glob("proof-r0001-s2-*.toml")
+    assert parse_any(proof.read_text(), "p")[0].file_hash == parse_any(to_alice.read_text(), "a")[0].file_hash
+    assert "proof kept" in dm(bob, "status")
+    out = dm(tmp_path, "verify", str(folder), code=1)  # the archive with its proof shows the cheat
+    assert "[P-equivocation]" in out and "seat 2" in out
 
 
 def test_a_false_seen_table_is_refused(split, tmp_path):
