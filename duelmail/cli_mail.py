@@ -179,7 +179,8 @@ def fetch(ctx, source, auto):
     new = [a for a in report.arrivals if a.status == "applied"]
     click.echo(f"{report.letters} messages read, {len(new)} turns applied"
                + (f", {report.ignored} without a turn" if report.ignored else "")
-               + (f"; {report.processed}" if report.letters and report.processed else ""))
+               + (f"; {report.processed}" if report.letters and report.processed else "")
+               + (f"; {report.aside} with a refused file {report.aside_how}" if report.aside else ""))
     answers, decisions = watch.answer_duties(ctx.home, ident, cli().now) if auto else ([], [])
     for a in answers:
         click.echo(a.line())

@@ -191,6 +191,8 @@ class MailReport:
     arrivals: list[Arrival] = field(default_factory=list)
     ignored: int = 0  # messages with no duelmail turn in them
     processed: str = ""  # what was done with the processed messages
+    aside: int = 0  # messages holding a refused file, set aside
+    aside_how: str = ""
 
 
 def fetch_mail(home: Home, identity: Identity | None, source: mailt.Source, now: datetime | None = None
@@ -201,7 +203,7 @@ def fetch_mail(home: Home, identity: Identity | None, source: mailt.Source, now:
     is ahead of the game stays new, to be read again when the files between arrive; one holding a file
     that cannot be read or is refused is set aside (``Letter.set_aside``), so it is reported once and
     never stops the messages behind it."""
-    report = MailReport(processed=source.processed)
+    report = MailReport(processed=source.processed, aside_how=source.aside)
     letters = []
     files: list[tuple[str, SignedFile]] = []
     try:
@@ -226,6 +228,7 @@ def fetch_mail(home: Home, identity: Identity | None, source: mailt.Source, now:
                 continue
             if found.problems or names & refused:
                 letter.set_aside()  # reported now, never read again: it cannot stall the next fetch
+                report.aside += 1
             else:
                 letter.done()
     finally:

@@ -357,6 +357,7 @@ class Letter:
 
 class Source:
     processed = ""  # what happens to a processed message, said after a fetch
+    aside = "marked as processed"  # and to one holding a refused file (said when there was one)
 
     def letters(self) -> Iterator[Letter]:
         raise NotImplementedError
@@ -383,8 +384,8 @@ class MaildirSource(Source):
             raise MailError(f"{path}: not a Maildir (no cur/ and new/ folders)")
         self.box = mailbox.Maildir(str(path), factory=None, create=False)
         self.path = path
-        self.processed = (f"processed mail moved to cur/ and marked seen; mail holding a refused file moved to "
-                          f"the folder {REFUSED_FOLDER}")
+        self.processed = "processed mail moved to cur/ and marked seen"
+        self.aside = f"moved to the folder {REFUSED_FOLDER}"
 
     def letters(self) -> Iterator[Letter]:
         for key in sorted(self.box.keys()):
@@ -437,8 +438,8 @@ class ImapSource(Source):
             raise MailError("no IMAP host in [mail]: run 'duelmail mail setup --imap-host HOST'")
         self.settings = s
         self.processed = (f"processed mail moved to {s.processed_folder}" if s.processed == "move"
-                          else f"processed mail flagged {KEYWORD} and seen") + \
-            f"; mail holding a refused file flagged {REFUSED_KEYWORD}, left unread"
+                          else f"processed mail flagged {KEYWORD} and seen")
+        self.aside = f"flagged {REFUSED_KEYWORD}, left unread"
         try:
             if s.imap_security == "tls":
                 self.conn = imaplib.IMAP4_SSL(s.imap_host, s.imap_port, ssl_context=s.tls(),

@@ -86,6 +86,7 @@ def test_maildir_bad_messages_are_moved_aside_and_the_honest_turns_behind_them_a
     assert out.count("verified and applied") == 4, out  # rounds 1-4, though bad mail came first
     assert "Traceback" not in out  # whatever a parser raises (its own error or not), one line each
     assert out.count("REFUSED") == 3 and "refused files were not applied" in out
+    assert f"3 with a refused file moved to the folder {mailt.REFUSED_FOLDER}" in out
     assert all(f"{tmp_path / 'Maildir'}/{k}" in out for k in bad)  # each names its message
     assert set(box.keys()) == set(good)  # the bad ones were moved aside, the good ones filed
     aside = box.get_folder(mailt.REFUSED_FOLDER)
@@ -148,7 +149,7 @@ def test_imap_bad_messages_are_flagged_once_and_the_honest_turn_applied(mail_ser
     out = t.fetch(alice, code=1)
     assert "round 1 seat 1 verified and applied" in out, out
     assert out.count("REFUSED") == 2 and "imap:INBOX/" in out and "Traceback" not in out
-    assert f"flagged {mailt.REFUSED_KEYWORD}" in out
+    assert f"2 with a refused file flagged {mailt.REFUSED_KEYWORD}, left unread" in out
     c = mail_servers.imap(t.users[0])
     try:
         c.select("INBOX")
