@@ -12,7 +12,7 @@ Face f of a deck is ``card_point(game_id, base_deck, f)``, a point hashed to the
    ``card_table``. Public reveal: every locker publishes its k[j].
 4. A position that unlocks (with keys matching their commitments) to a point that is no card, or to
    a face another position already gave, proves a cheat in some pass; the audit names the pass.
-5. Reshuffle of locked cards: a new generation of the deck id ("a.2"), so fresh ``LockerSecrets``.
+5. Reshuffle of locked cards: a new generation with a new deck id ("a.2"), so fresh ``LockerSecrets``.
    Every locker, in order, swaps its old per-position keys for one uniform scalar u (``unify_pass``)
    so later permutations cannot lose its keys; then shuffle passes and locks as in 1-2, each locker
    also removing its u: ``lock_pass(pts, smul(s, u), keys)``, ``shuffle_lock_pass(..., prior=u)``.
@@ -26,8 +26,8 @@ import hmac
 import re
 from functools import cached_property
 
-from duelmail.crypto.derive import Stream
-from duelmail.crypto.encoding import b64d, b64e
+from duelmail.crypto.derive import Stream, hkdf
+from duelmail.crypto.encoding import b64d, b64e, lp
 from duelmail.crypto.group import (
     POINT_BYTES,
     SCALAR_BYTES,
@@ -202,24 +202,28 @@ def decode_scalars(text: str, n: int | None, what: str) -> list[bytes]:
 class LockerSecrets:
     """One locker's secrets for one deck generation, derived from its game seed; lazily cached.
 
-    ``deck_id`` names the generation ("a.1", then "a.2" after a reshuffle), so each gets fresh secrets.
+    Every stream is keyed by ``HKDF(seed, lp("duelmail/deck-seed/v2", deck_id, n, generation))``: the
+    deck id ("a", then "a.1" after a reshuffle), its size and its generation (how many decks of the same
+    base the game made before it) are all bound, so no two generations or sizes share a key stream.
     """
 
-    def __init__(self, seed: bytes, deck_id: str, n: int):
+    def __init__(self, seed: bytes, deck_id: str, n: int, generation: int = 0):
         if not isinstance(deck_id, str) or not _DECK_ID.fullmatch(deck_id):
             raise CryptoError(f"deck id must be letters, digits, '.', '_' or '-': {deck_id!r}")
-        if not isinstance(n, int) or n < 0:
+        if not isinstance(n, int) or isinstance(n, bool) or n < 0:
             raise CryptoError(f"deck size must be a non-negative integer, got {n!r}")
-        self._seed = seed
+        if not isinstance(generation, int) or isinstance(generation, bool) or generation < 0:
+            raise CryptoError(f"deck generation must be a non-negative integer, got {generation!r}")
         self.deck_id = deck_id
         self.n = n
-        Stream(seed, "deck")  # validate the seed now, not on first use
+        self.generation = generation
+        self._seed = hkdf(seed, lp("duelmail/deck-seed/v2", deck_id, n, generation))
 
     def __repr__(self) -> str:
-        return f"LockerSecrets(deck_id={self.deck_id!r}, n={self.n})"
+        return f"LockerSecrets(deck_id={self.deck_id!r}, n={self.n}, generation={self.generation})"
 
     def _stream(self, what: str) -> Stream:
-        return Stream(self._seed, f"deck/{self.deck_id}/{what}")
+        return Stream(self._seed, f"deck/{what}")
 
     @cached_property
     def perm(self) -> list[int]:

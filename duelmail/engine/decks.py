@@ -63,6 +63,7 @@ class LockedDeck:
     keys: dict[int, dict[int, bytes]] = field(default_factory=dict)
     layer_commits: dict[int, bytes] = field(default_factory=dict)  # C_s = c_s·G for a uniform layer
     published_layers: list[bytes | None] = field(default_factory=list)  # the layer commitment of each step
+    generation: int = 0  # how many decks of the same base the game made before this one
 
     @property
     def base(self) -> str:
@@ -159,11 +160,15 @@ class DeckBook:
         return deck
 
     def add_reshuffle(self, deck_id: str, sources: Sequence[tuple[str, int]],
-                      public: dict[tuple[str, int], int]) -> LockedDeck:
+                      public: dict[tuple[str, int], int], rnd: int | None = None) -> LockedDeck:
         """A new pile from existing cards; ``public`` maps sources whose face is known to it.
 
         A known card enters as its fresh card point; a locked one with its current point (and
-        every locker's per-position key on it, which the unify steps remove)."""
+        every locker's per-position key on it, which the unify steps remove). An id the game already
+        used is refused: its secrets would be the old generation's."""
+        if deck_id in self.decks:
+            raise CryptoError(f"reshuffle{f' in round {rnd}' if rnd is not None else ''}: deck id {deck_id!r} is "
+                              "already in use; every generation needs a new id")
         src_decks = {d for d, _ in sources}
         lockers = {self.decks[d].lockers for d in src_decks}
         bases = {self.decks[d].base for d in src_decks}
@@ -181,7 +186,8 @@ class DeckBook:
                 origin.append(src)
                 known.append(None)
         deck = LockedDeck(deck_id, len(sources), tuple(order), setup_steps(order, reshuffle=True),
-                          points, origin, known)
+                          points, origin, known,
+                          generation=sum(d.base == base_of(deck_id) for d in self.decks.values()))
         self.decks[deck_id] = deck
         return deck
 

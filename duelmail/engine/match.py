@@ -35,7 +35,7 @@ from duelmail.protocol.identity import Identity, PlayerCard
 from duelmail.protocol.turnfile import SignedFile
 
 JOIN = "join"
-_SECRETS: dict[tuple[bytes, str, int], sra.LockerSecrets] = {}  # a pure function of its key: safe to share
+_SECRETS: dict[tuple[bytes, str, int, int], sra.LockerSecrets] = {}  # a pure function of its key: safe to share
 SEALED = "sealed "
 
 
@@ -217,9 +217,9 @@ class Match:
         """One locker's derived deck secrets, computed once per process (they only depend on the seed)."""
 
         def get(deck_id: str, n: int) -> sra.LockerSecrets:
-            key = (seed, deck_id, n)
+            key = (seed, deck_id, n, self.book.decks[deck_id].generation)
             if key not in _SECRETS:
-                _SECRETS[key] = sra.LockerSecrets(seed, deck_id, n)
+                _SECRETS[key] = sra.LockerSecrets(*key)
             return _SECRETS[key]
 
         return get
@@ -382,7 +382,7 @@ class Match:
                 if self.pending_shuffle is None:
                     sources = [(r.deck, r.index) for r in shuffle.refs]
                     public = {(r.deck, r.index): self.faces[r] for r in shuffle.refs if r in self.faces}
-                    self.book.add_reshuffle(shuffle.new_deck, sources, public)
+                    self.book.add_reshuffle(shuffle.new_deck, sources, public, self.round)
                     self.pending_shuffle = shuffle
                     self._retired_work()
                 if not self.book.decks[shuffle.new_deck].locked:

@@ -249,13 +249,23 @@ def test_locker_secrets():
     b = LockerSecrets(seed, "a.2", 8)
     assert a.shuffle_scalar != b.shuffle_scalar and a.keys[0] != b.keys[0]
     assert LockerSecrets(seed, "a.1", 8).keys == a.keys
-    assert LockerSecrets(seed, "a.1", 9).keys[:8] == a.keys  # keys do not depend on n
     assert "a.1" in repr(a) and a.shuffle_scalar.hex() not in repr(a)
     for bad in ("", "a/1", "a 1", ".a"):
         with pytest.raises(CryptoError, match="deck id"):
             LockerSecrets(seed, bad, 8)
-    with pytest.raises(CryptoError, match="stream seed"):
+    with pytest.raises(CryptoError, match="hkdf key"):
         LockerSecrets(b"short", "a.1", 8)
+    with pytest.raises(CryptoError, match="generation"):
+        LockerSecrets(seed, "a.1", 8, -1)
+
+
+def test_locker_secrets_bind_deck_size_and_generation():
+    """Issue 14.4: the key streams bind the deck id, its size and its generation, so no two differ only by n."""
+    seed = player_seeds(1)[0]
+    a = LockerSecrets(seed, "a.1", 8)
+    for other in (LockerSecrets(seed, "a.1", 9), LockerSecrets(seed, "a.1", 8, 1), LockerSecrets(seed, "a.2", 8)):
+        assert other.keys[0] != a.keys[0] and other.shuffle_scalar != a.shuffle_scalar
+        assert other.unify_scalar != a.unify_scalar
 
 
 def test_card_table():

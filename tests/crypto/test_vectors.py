@@ -96,7 +96,7 @@ def test_deck_run():
     gid, base, n = r["game_id"], r["base_deck"], r["nfaces"]
     seeds = [game_seed(H(m), gid) for m in r["masters"]]
     assert hexes(seeds) == r["seeds"]
-    a, b = (deck.LockerSecrets(s, r["deck_id"], n) for s in seeds)
+    a, b = (deck.LockerSecrets(s, r["deck_id"], n, r["generation"]) for s in seeds)
     for sec, want in zip((a, b), r["secrets"], strict=True):
         assert sec.perm == want["perm"]
         assert sec.shuffle_scalar.hex() == want["shuffle_scalar"]

@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 import copy
+from dataclasses import replace
 
 import pytest
+import toy
 from helpers import Players
 
 from duelmail.crypto import deck as sra
 from duelmail.crypto import group
+from duelmail.engine.decks import DeckBook
 from duelmail.engine.match import Duplicate, Match
-from duelmail.errors import CheatDetected, FileRefused
+from duelmail.errors import CheatDetected, CryptoError, FileRefused
+from duelmail.games.base import Shuffle, register
 from duelmail.protocol.turnfile import SignedFile
 
 
@@ -239,3 +243,49 @@ def test_card_that_decrypts_to_no_card_is_refused():
     with pytest.raises((FileRefused, CheatDetected)) as info:
         p.run()
     assert "no card" in str(info.value) and info.value.rule == "P-card"
+
+
+class ReusedIdState(toy.HighCardState):
+    """A buggy game: its reshuffle asks for the fresh deck's own id, ``s``, again."""
+
+    def clone(self):
+        twin = super().clone()
+        twin.__class__ = ReusedIdState
+        return twin
+
+    def chance(self):
+        return self.pending and Shuffle("s", self.pending.refs)
+
+
+class ReusedId(toy.HighCard):
+    spec = replace(toy.HighCard.spec, id="highcard-reused")
+
+    def new_state(self, nseats, options):
+        state = super().new_state(nseats, options)
+        state.__class__ = ReusedIdState
+        return state
+
+
+register(ReusedId())
+
+
+def test_reshuffle_reusing_a_deck_id_is_refused_naming_it_and_the_round():
+    """Issue 14.4: a new generation under an id already used would reuse that generation's secrets."""
+    p = Players("highcard-reused", n=2, seed=1, options={"reshuffle": True})
+    p.run(until=lambda m: 0 in m.state.deciders() and m.duties.get(0) and m.duties[0].decide)
+    rnd = p.match.round
+    with pytest.raises(FileRefused) as info:
+        p.compose(0, ["swap"])
+    assert info.value.rule == "P-crypto" and f"round {rnd}" in str(info.value)
+    assert "deck id 's' is already in use" in str(info.value)
+    assert p.match.book.decks["s"].n == 13  # nothing replaced the deck
+
+
+def test_deck_book_refuses_a_second_generation_under_one_id():
+    book = DeckBook("ab" * 32, 0, 2)
+    book.add_fresh("s", 4, (0, 1))
+    book.add_reshuffle("s.1", [("s", 0), ("s", 1)], {("s", 0): 0, ("s", 1): 1}, 5)
+    assert [d.generation for d in book.decks.values()] == [0, 1]
+    with pytest.raises(CryptoError, match=r"round 7: deck id 's.1' is already in use"):
+        book.add_reshuffle("s.1", [("s", 2)], {("s", 2): 2}, 7)
+    assert book.decks["s.1"].n == 2

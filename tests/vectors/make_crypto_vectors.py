@@ -79,9 +79,9 @@ def build() -> dict:
 
 def deck_run() -> dict:
     """3 faces, 2 lockers (A seat 0, B seat 1): A shuffles, B shuffle-locks, A locks."""
-    gid, base, deck_id, n = "g1", "std", "a.1", 3
+    gid, base, deck_id, n, gen = "g1", "std", "a.1", 3, 1
     seeds = [game_seed(MASTER_A, gid), game_seed(MASTER_B, gid)]
-    a, b = (deck.LockerSecrets(s, deck_id, n) for s in seeds)
+    a, b = (deck.LockerSecrets(s, deck_id, n, gen) for s in seeds)
     cards = [deck.card_point(gid, base, f) for f in range(n)]
     p1 = deck.shuffle_pass(cards, a.perm, a.shuffle_scalar)
     p2 = deck.shuffle_lock_pass(p1, b.perm, b.keys)
@@ -89,7 +89,7 @@ def deck_run() -> dict:
     table = deck.card_table(gid, base, n)
     faces = [table[deck.unlock(p, [a.keys[j], b.keys[j]])] for j, p in enumerate(p3)]
     return {
-        "game_id": gid, "base_deck": base, "deck_id": deck_id, "nfaces": n,
+        "game_id": gid, "base_deck": base, "deck_id": deck_id, "nfaces": n, "generation": gen,
         "masters": [MASTER_A.hex(), MASTER_B.hex()], "seeds": hexes(seeds),
         "cards": hexes(cards),
         "secrets": [{"perm": s.perm, "shuffle_scalar": s.shuffle_scalar.hex(),
