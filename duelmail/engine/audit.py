@@ -119,21 +119,18 @@ def _input_face(match: Match, report: AuditReport, deck, j: int) -> int | None:
 
 def _open_every_sealed_choice(match: Match, report: AuditReport) -> dict:
     """Open every seat's memos with its published seed; each must match its commitment and opening."""
-    import json
-
     from duelmail.crypto.commit import commit, commit_salt
-    from duelmail.crypto.seal import memo_key, open_sealed
-    from duelmail.engine.match import memo_aad
+    from duelmail.engine.match import open_memo
     from duelmail.errors import DuelmailError
 
     found: dict[tuple[int, str], str] = {}
     for seat, memos in match.memos.items():
         seed = match.seeds[seat]
-        for rnd, box in memos:
+        for rnd, box, labels in memos:
             try:
-                found.update({(seat, lb): t for lb, t in json.loads(
-                    open_sealed(memo_key(seed), box, memo_aad(match.gid, rnd, seat))).items()})
-            except (DuelmailError, ValueError):
+                found.update({(seat, lb): t for lb, t in
+                              open_memo(match.game, seed, match.gid, rnd, seat, box, labels).items()})
+            except DuelmailError:
                 report.cheat(seat, "P-audit-memo", f"the memo of round {rnd} does not open with the published seed")
     choices = {}
     for (seat, label), (made, h) in match.commitments.items():

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import copy
 import hashlib
-import json
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -24,7 +23,7 @@ from duelmail.crypto import deck as sra
 from duelmail.crypto.commit import check_opening, commit, commit_salt
 from duelmail.crypto.derive import game_seed, hkdf
 from duelmail.crypto.encoding import b64d, b64e, lp
-from duelmail.crypto.seal import memo_key, open_sealed, seal
+from duelmail.crypto.seal import box_size, memo_key, open_sealed, pack, seal, unpack
 from duelmail.engine.clock import FUTURE_TOLERANCE, TimeControl, check_vacation, paused_deadline, time_used
 from duelmail.engine.decks import DeckBook
 from duelmail.errors import CheatDetected, CryptoError, DuelmailError, FileRefused, IllegalMove, NotationError
@@ -39,8 +38,35 @@ _SECRETS: dict[tuple[bytes, str, int, int], sra.LockerSecrets] = {}  # a pure fu
 SEALED = "sealed "
 
 
-def memo_aad(game_id: str, rnd: int, seat: int) -> bytes:
-    return lp(b"duelmail/memo/v1", game_id, rnd, seat)
+def memo_aad(game_id: str, rnd: int, seat: int, labels: Iterable[str]) -> bytes:
+    """A memo's context: game, round, seat and the labels it carries (sorted, space-separated)."""
+    return lp(b"duelmail/memo/v2", game_id, rnd, seat, " ".join(sorted(labels)))
+
+
+def memo_sizes(game: Game, labels: Iterable[str]) -> dict[str, int]:
+    """label -> the fixed block size the game declares for its kind."""
+    return {lb: game.sealed_size(lb) for lb in labels}
+
+
+def make_memo(game: Game, seed: bytes, game_id: str, rnd: int, seat: int, secret: dict[str, str]) -> str:
+    """Seal a file's secret choices (label -> text) to their author, each padded to its kind's fixed size.
+
+    The nonce is synthetic: one plaintext always seals alike, two different ones never share a nonce."""
+    plain = pack({lb: t.encode() for lb, t in secret.items()}, memo_sizes(game, secret))
+    key = memo_key(seed)
+    nonce = hkdf(key, b"memo-nonce" + hashlib.sha256(plain).digest() + lp(rnd), 12)
+    return seal(key, plain, memo_aad(game_id, rnd, seat, secret), nonce)
+
+
+def open_memo(game: Game, seed: bytes, game_id: str, rnd: int, seat: int, box: str,
+              labels: Iterable[str]) -> dict[str, str]:
+    """The secret choices (label -> text) of a memo made by :func:`make_memo`; ``CryptoError`` if it does not open."""
+    labels = tuple(labels)
+    plain = open_sealed(memo_key(seed), box, memo_aad(game_id, rnd, seat, labels))
+    try:
+        return {lb: v.decode("utf-8") for lb, v in unpack(plain, memo_sizes(game, labels)).items()}
+    except UnicodeDecodeError:
+        raise CryptoError(f"the memo of round {rnd}, seat {seat} holds text that is not UTF-8") from None
 
 
 @dataclass
@@ -166,7 +192,7 @@ class Match:
         self.retired_seeds: set[int] = set()  # seats whose seed the rules' retirement opened before the end
         self.commitments: dict[tuple[int, str], tuple[int, str]] = {}  # (seat, label) -> (round, hash)
         self.opened: dict[tuple[int, str], str] = {}  # (seat, label) -> the real action's text
-        self.memos: dict[int, list[tuple[int, str]]] = {}  # seat -> [(round, sealed memo)]
+        self.memos: dict[int, list[tuple[int, str, tuple[str, ...]]]] = {}  # seat -> [(round, memo, labels)]
         self.events: list[Event] = [Event(0, self.creator, f"{self.cards[self.creator].name} opened a game "
                                           f"of {spec.title}")]
         self.violations: list[Violation] = []
@@ -744,10 +770,19 @@ class Match:
                 raise IllegalMove("P-commit", f"seat {seat} already committed to {label!r} in round "
                                   f"{self.commitments[(seat, label)][0]}")
             self.commitments[(seat, label)] = (rnd, h)
-        if "memo" in c:
-            if not isinstance(c["memo"], str):
-                raise CryptoError("'memo' must be a string")
-            self.memos.setdefault(seat, []).append((rnd, c["memo"]))
+        if labels or "memo" in c:
+            # one memo for the file's sealed choices, of the size their kinds fix: any other size would tell the
+            # choices' lengths to everyone (a seat's own leak, refused so that no log ever carries one)
+            memo = c.get("memo")
+            if not labels or not isinstance(memo, str):
+                raise IllegalMove("P-commit", f"a memo goes with sealed choices and is a string (sealed choices "
+                                  f"{labels}, memo {memo!r:.40})")
+            want = box_size(sum(memo_sizes(self.game, labels).values()))
+            got = len(b64d(memo, "memo"))
+            if got != want:
+                raise IllegalMove("P-commit", f"the memo is {got} bytes; sealed choices {sorted(labels)} make it "
+                                  f"exactly {want} (each padded to its kind's fixed size)")
+            self.memos.setdefault(seat, []).append((rnd, memo, tuple(sorted(labels))))
         opens = c.get("opens", {})
         if not isinstance(opens, dict):
             raise IllegalMove("P-open", "'opens' must be a table of label = {value, salt}")
@@ -787,9 +822,8 @@ class Match:
     def sealed_choices(self, seat: int) -> dict[str, str]:
         """This seat's own sealed choices (label -> action text), recovered from its memos in the log."""
         out: dict[str, str] = {}
-        key = memo_key(self.own[seat])
-        for rnd, box in self.memos.get(seat, []):
-            out.update(json.loads(open_sealed(key, box, memo_aad(self.gid, rnd, seat))))
+        for rnd, box, labels in self.memos.get(seat, []):
+            out.update(open_memo(self.game, self.own[seat], self.gid, rnd, seat, box, labels))
         return out
 
     def state_describe(self, seat, action) -> str:
@@ -892,9 +926,7 @@ class Match:
             content["commits"] = {
                 label: commit(label, self.gid, self.round, seat, commit_salt(seed, label, self.round), text.encode())
                 for label, text in secret.items()}
-            plain = json.dumps(secret, sort_keys=True).encode()
-            nonce = hkdf(memo_key(seed), b"memo-nonce" + hashlib.sha256(plain).digest() + lp(self.round), 12)
-            content["memo"] = seal(memo_key(seed), plain, memo_aad(self.gid, self.round, seat), nonce)
+            content["memo"] = make_memo(self.game, seed, self.gid, self.round, seat, secret)
         mine = None
 
         def add_opens(labels: list[str]) -> None:

@@ -375,6 +375,12 @@ class Game(ABC):
     def parse_action(self, text: str) -> Action:
         """Parse the game's notation; raise ``NotationError`` quoting the text."""
 
+    def sealed_size(self, label: str) -> int:
+        """The fixed block size (bytes, 2 of them the length) of the sealed choice ``label``'s kind: every
+        memo carries each choice padded to it, so its size tells nothing of the choice (protocol §6a).
+        A game with sealed choices declares it beside their notation; ``NotationError`` for an unknown label."""
+        raise NotationError(f"{self.spec.id} has no sealed choice labelled {label!r}")
+
 
 _REGISTRY: dict[str, Game] = {}
 

@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from duelmail.crypto.encoding import b64d, b64e
-from duelmail.crypto.seal import memo_key, open_sealed, seal
+from duelmail.crypto.seal import box_size, memo_key, open_sealed, pack, pad, seal, unpack, unpad
 from duelmail.errors import CryptoError
 
 KEY = memo_key(bytes(range(32)))
@@ -67,3 +67,38 @@ def test_bad_key_and_nonce_refused():
         seal(KEY, "text", b"", NONCE)
     with pytest.raises(CryptoError, match="context must be bytes"):
         open_sealed(KEY, seal(KEY, b"x", b"", NONCE), "ctx")
+
+
+def test_pad_fixes_the_size_and_round_trips():
+    """Issue 14.1: a padded block's size depends on its kind's size only."""
+    assert pad(b"", 8) == bytes(8)
+    assert pad(b"bid 3", 8) == b"\x00\x05bid 3\x00"
+    assert {len(pad(b"x" * n, 16)) for n in range(15)} == {16}
+    for n in range(15):
+        assert unpad(pad(b"y" * n, 16)) == b"y" * n
+
+
+def test_pad_refuses_a_value_that_does_not_fit():
+    with pytest.raises(CryptoError, match=r"b'build str 10' is 12 bytes: its kind's block holds at most 10"):
+        pad(b"build str 10", 12)
+    with pytest.raises(CryptoError, match="block size"):
+        pad(b"x", 2)
+
+
+def test_unpad_refuses_a_bad_length_or_padding():
+    with pytest.raises(CryptoError, match="not a well-formed padded block of 8 bytes"):
+        unpad(b"\x00\x07bid 3\x00")
+    with pytest.raises(CryptoError, match="not a well-formed"):
+        unpad(b"\x00\x05bid 3\x01")
+
+
+def test_pack_orders_by_label_and_unpack_checks_the_size():
+    sizes = {"b": 4, "a": 6}
+    plain = pack({"b": b"xy", "a": b"1"}, sizes)
+    assert plain == b"\x00\x011\x00\x00\x00" + b"\x00\x02xy"
+    assert unpack(plain, sizes) == {"a": b"1", "b": b"xy"}
+    with pytest.raises(CryptoError, match="memo of 9 bytes, expected 10"):
+        unpack(plain[:9], sizes)
+    with pytest.raises(CryptoError, match="name different labels"):
+        pack({"a": b"1"}, sizes)
+    assert box_size(10) == 12 + 10 + 16

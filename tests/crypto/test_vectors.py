@@ -13,7 +13,7 @@ from duelmail.crypto import deck
 from duelmail.crypto.commit import check_opening, commit, commit_salt
 from duelmail.crypto.derive import Stream, game_seed, hkdf
 from duelmail.crypto.encoding import lp
-from duelmail.crypto.seal import memo_key, open_sealed, seal
+from duelmail.crypto.seal import memo_key, open_sealed, pack, seal, unpack
 
 V = json.loads((Path(__file__).parents[1] / "vectors" / "crypto.json").read_text(encoding="utf-8"))
 H = bytes.fromhex
@@ -84,6 +84,17 @@ def test_seal():
     assert key.hex() == c["key"]
     assert seal(key, H(c["plaintext"]), H(c["aad"]), H(c["nonce"])) == c["box"]
     assert open_sealed(key, c["box"], H(c["aad"])) == H(c["plaintext"])
+
+
+def test_padded_memo():
+    """Issue 14.1: the memo format, every value in a fixed-size block (protocol §6a)."""
+    c = V["memo"]
+    key = memo_key(H(c["seed"]))
+    values = {k: H(x) for k, x in c["values"].items()}
+    assert pack(values, c["sizes"]).hex() == c["padded"]
+    assert len(H(c["padded"])) == sum(c["sizes"].values())
+    assert seal(key, H(c["padded"]), H(c["aad"]), H(c["nonce"])) == c["box"]
+    assert unpack(open_sealed(key, c["box"], H(c["aad"])), c["sizes"]) == values
 
 
 @pytest.mark.parametrize("case", V["card_point"])

@@ -120,3 +120,27 @@ def test_committing_to_an_illegal_choice_is_caught_at_the_opening():
     with pytest.raises(FileRefused) as info:
         p.fresh().apply(SignedFile.sign(opening, p.ids[seat]), "nine.toml")
     assert info.value.rule == "H-5" and "illegal choice" in str(info.value)
+
+
+@pytest.mark.parametrize("memo", ["short", "long", "missing", "stray"])
+def test_a_memo_of_any_other_size_is_refused(memo):
+    """Issue 14.1: a memo's size is fixed by the kinds of its sealed choices (a bid: one 8-byte block), so a
+    client that sealed the bare text (leaking its length) is refused on arrival, as is a missing or stray memo."""
+    from duelmail.crypto.seal import memo_key, seal
+
+    p = bidding(seed=5)
+    seat = deciding(p)[0]
+    content = copy.deepcopy(p.compose(seat).content)
+    key = memo_key(p.matches[seat].own[seat])
+    if memo == "missing":
+        del content["memo"]
+    elif memo == "stray":
+        content = {k: v for k, v in content.items() if k != "commits"}
+        content["actions"] = []
+    else:
+        content["memo"] = seal(key, b"bid 2" if memo == "short" else bytes(9), b"", bytes(12))
+    with pytest.raises(FileRefused) as info:
+        p.fresh().apply(SignedFile.sign(content, p.ids[seat]), "leaky.toml")
+    assert info.value.rule == "P-commit" and "leaky.toml" in str(info.value), str(info.value)
+    if memo in ("short", "long"):
+        assert f"sealed choices ['bid'] make it exactly {12 + 8 + 16}" in str(info.value)

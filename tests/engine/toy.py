@@ -220,5 +220,8 @@ class HighCard(Game):
             raise NotationError(f"not a High Card move: {text!r}")
         return Say(text)
 
+    def sealed_size(self, label):
+        return 8 if label == "bid" else super().sealed_size(label)  # 'bid N'
+
 
 register(HighCard())

@@ -18,7 +18,7 @@ from duelmail.crypto import deck
 from duelmail.crypto.commit import commit, commit_salt
 from duelmail.crypto.derive import Stream, game_seed, hkdf
 from duelmail.crypto.encoding import lp
-from duelmail.crypto.seal import memo_key, seal
+from duelmail.crypto.seal import memo_key, pack, seal
 
 OUT = Path(__file__).with_name("crypto.json")
 MASTER_A = bytes(range(32))
@@ -69,6 +69,14 @@ def build() -> dict:
     nonce, aad, msg = bytes(range(12)), b"g1/4/1", b"face down: QS"
     v["seal"] = {"seed": seed.hex(), "key": key.hex(), "nonce": nonce.hex(), "aad": aad.hex(),
                  "plaintext": msg.hex(), "box": seal(key, msg, aad, nonce)}
+
+    # a memo as the engine seals it (protocol §6a): every value padded to its kind's block, sorted by label
+    values, sizes = {"str": b"build str 4", "d0": b"dual d0: -"}, {"str": 16, "d0": 48}
+    plain = pack(values, sizes)
+    aad = lp(b"duelmail/memo/v2", "g1", 4, 1, "d0 str")
+    v["memo"] = {"seed": seed.hex(), "key": key.hex(), "values": {k: x.hex() for k, x in values.items()},
+                 "sizes": sizes, "padded": plain.hex(), "aad": aad.hex(), "nonce": nonce.hex(),
+                 "box": seal(key, plain, aad, nonce)}
 
     v["card_point"] = [{"game_id": "g1", "base_deck": "std", "face": f,
                         "point": deck.card_point("g1", "std", f).hex()} for f in (0, 1, 53)]

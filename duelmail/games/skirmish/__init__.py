@@ -9,7 +9,7 @@ from typing import Any
 from duelmail.games.base import DeckSpec, Game, GameSpec, Option, register
 from duelmail.games.skirmish.battlefield import load
 from duelmail.games.skirmish.bots import HeuristicBot, RandomSkirmishBot
-from duelmail.games.skirmish.notation import SkirmishAction, parse_action
+from duelmail.games.skirmish.notation import SEALED_BYTES, SkirmishAction, parse_action, sealed_kind
 from duelmail.games.skirmish.rules import SkirmishState
 
 SPEC = GameSpec(
@@ -41,6 +41,9 @@ class SkirmishGame(Game):
 
     def parse_action(self, text: str) -> SkirmishAction:
         return parse_action(text)
+
+    def sealed_size(self, label: str) -> int:
+        return SEALED_BYTES[sealed_kind(label)]
 
 
 GAME = register(SkirmishGame())

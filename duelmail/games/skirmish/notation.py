@@ -38,6 +38,21 @@ LABEL = re.compile(r"[dp][0-9]{1,5}")
 
 Item = tuple[str, int, bool]  # (stat, cards, exhausts)
 
+# Every sealed choice travels in a memo block of a fixed size for its kind (2 bytes of it the length), so a
+# memo's size never tells its value (protocol §6a). The longest texts: 'build dex 10' (12 bytes; K-2),
+# 'dual d99999: str10! spd10! end10! dex10!' (40; K-9), 'plan p99999: ' and 10 steps '1>5' (52; K-16, a
+# plan has one action per point of Speed, at most 10). A longer text is refused at its author.
+SEALED_BYTES = {"build": 16, "dual": 48, "plan": 64}
+
+
+def sealed_kind(label: str) -> str:
+    """The kind of a sealed choice from its label: a stat's ``build``, a ``dN`` dual reveal, a ``pN`` plan."""
+    if label in STATS:
+        return "build"
+    if LABEL.fullmatch(label):
+        return "dual" if label[0] == "d" else "plan"
+    raise NotationError(f"not a skirmish sealed-choice label: {label!r} (str, spd, end, dex, dN or pN)")
+
 
 def items_text(items: tuple[Item, ...]) -> str:
     return " ".join(f"{s}{n}{'!' if last else ''}" for s, n, last in items) or "-"

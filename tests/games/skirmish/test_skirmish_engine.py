@@ -5,14 +5,12 @@ in its view)."""
 from __future__ import annotations
 
 import copy
-import json
 
 import pytest
 
 from duelmail.crypto.commit import commit, commit_salt
 from duelmail.crypto.encoding import b64e
-from duelmail.crypto.seal import memo_key, seal
-from duelmail.engine.match import memo_aad
+from duelmail.engine.match import make_memo
 from duelmail.engine.selfplay import SelfPlay
 from duelmail.errors import FileRefused
 from duelmail.games.base import Bot
@@ -148,8 +146,7 @@ def forged_build(sp: SelfPlay, seat: int, cards: dict[str, int]) -> SignedFile:
     content["actions"] += [f"sealed {lb}" for lb in texts]
     content["commits"] = {lb: commit(lb, m.gid, rnd, seat, commit_salt(seed, lb, rnd), t.encode())
                           for lb, t in texts.items()}
-    content["memo"] = seal(memo_key(seed), json.dumps(texts, sort_keys=True).encode(), memo_aad(m.gid, rnd, seat),
-                           bytes(12))
+    content["memo"] = make_memo(m.game, seed, m.gid, rnd, seat, texts)
     return SignedFile.sign(content, sp.ids[seat])
 
 
