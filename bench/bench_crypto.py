@@ -35,7 +35,7 @@ def per_call_us(fn, number: int = 2000) -> float:
 def primitives() -> None:
     s = group.scalar_from_int(0x1234567890ABCDEF << 128)
     p = group.hash_to_point("bench", 1)
-    k = deck.LockerSecrets(game_seed(bytes(32), GAME), "x.1", 1).keys[0]
+    k = deck.LockerSecrets(game_seed(bytes(32), GAME, bytes(32)), "x.1", 1).keys[0]
     c = group.base_mul(k)
     print(f"point_mul      {per_call_us(lambda: group.point_mul(s, p)):8.1f} us")
     print(f"base_mul       {per_call_us(lambda: group.base_mul(s)):8.1f} us")
@@ -102,7 +102,7 @@ def setup_two_decks(seed_a: bytes, seed_b: bytes) -> dict[str, float]:
 def main() -> None:
     print(f"python {sys.version.split()[0]}")
     primitives()
-    seed_a, seed_b = game_seed(b"A" * 32, GAME), game_seed(b"B" * 32, GAME)
+    seed_a, seed_b = game_seed(b"A" * 32, GAME, bytes(32)), game_seed(b"B" * 32, GAME, bytes(32))
     setup_two_decks(seed_a, seed_b)  # warm-up
     runs = [setup_two_decks(seed_a, seed_b) for _ in range(REPEAT)]
     a = statistics.median(r["A"] for r in runs) * 1e3

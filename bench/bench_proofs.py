@@ -103,8 +103,8 @@ def primitives() -> float:
 
 
 def per_size(n: int, mul_us: float) -> None:
-    sec = deck.LockerSecrets(game_seed(bytes(32), GAME), "a.1", n)
-    sec2 = deck.LockerSecrets(game_seed(bytes([1]) * 32, GAME), "a.1", n)
+    sec = deck.LockerSecrets(game_seed(bytes(32), GAME, bytes(32)), "a.1", n)
+    sec2 = deck.LockerSecrets(game_seed(bytes([1]) * 32, GAME, bytes(32)), "a.1", n)
     x = [deck.card_point(GAME, "std", f) for f in range(n)]
     s, perm = sec.shuffle_scalar, sec.perm
     y = deck.shuffle_pass(x, perm, s)
@@ -176,7 +176,7 @@ def relay(points: list[bytes]) -> list[bytes]:
 def proved_setup(nseats: int, n: int, clock: Clock, with_proofs: bool = True) -> int:
     """One deck: o0..o(k-1) shuffle, ok shuffle-locks, o(k-1)..o0 lock; every other seat checks each
     pass on arrival (decode with validation, then verify the proof). Returns proof bytes."""
-    secrets = [clock.run(s, deck.LockerSecrets, game_seed(bytes([s + 1]) * 32, GAME), "a.1", n)
+    secrets = [clock.run(s, deck.LockerSecrets, game_seed(bytes([s + 1]) * 32, GAME, bytes(32)), "a.1", n)
                for s in range(nseats)]
     layer = [group.scalar_from_int(1)] * nseats
     big_c = [P.G] * nseats

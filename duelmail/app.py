@@ -64,7 +64,10 @@ def create_game(home: Home, identity: Identity, kind: str, cards: Sequence[Playe
     return Played(folder, match, genesis, path)
 
 
-def join_game(home: Home, identity: Identity, genesis: SignedFile, now: datetime, where: str) -> Played:
+def join_game(home: Home, identity: Identity, genesis: SignedFile, now: datetime, where: str,
+              fresh: bytes | None = None) -> Played:
+    """Accept a game: store its genesis and write this seat's first file. ``fresh``: the seat's randomness for
+    this game (default: the operating system's CSPRNG), sealed to itself in that file."""
     match = Match(genesis, where)
     seat = match.seat_of(identity)
     if seat is None:
@@ -75,7 +78,7 @@ def join_game(home: Home, identity: Identity, genesis: SignedFile, now: datetime
     folder.store(genesis, match)
     home.set_me(folder, identity.name, seat)
     match = folder.fold()
-    match.attach(seat, identity)
+    match.attach(seat, identity, fresh)
     return write_turn(folder, match, seat, identity, [], now)
 
 
@@ -282,6 +285,11 @@ def demo_identity(seed: int, name: str) -> Identity:
                              seed=hashlib.sha256(f"duelmail demo {seed} {name}".encode()).digest())
 
 
+def demo_fresh(seed: int, name: str, kind: str = "") -> bytes:
+    """A demo seat's per-game randomness, from the demo's seed (on purpose: the same seed plays the same game)."""
+    return hashlib.sha256(f"duelmail demo fresh {kind} {seed} {name}".encode()).digest()
+
+
 def run_demo(kind: str, out: Path, seed: int = 0, players: int = 2, options: dict | None = None,
              bots: Sequence[str] | None = None, now: Callable[[], datetime] | None = None,
              say: Callable[[str], None] = lambda s: None) -> DemoResult:
@@ -309,10 +317,10 @@ def run_demo(kind: str, out: Path, seed: int = 0, players: int = 2, options: dic
     shutil.copy(played.path, mailbox / f"000-{played.path.name}")
     matches: list[Match | None] = [played.match] + [None] * (players - 1)
     folders: list[GameFolder | None] = [played.folder] + [None] * (players - 1)
-    matches[0].attach(0, ids[0])
+    matches[0].attach(0, ids[0], demo_fresh(seed, names[0]))
     joins = []
     for s in range(1, players):
-        j = join_game(homes[s], ids[s], played.file, clock(), str(played.path))
+        j = join_game(homes[s], ids[s], played.file, clock(), str(played.path), demo_fresh(seed, names[s]))
         matches[s], folders[s] = j.match, j.folder
         joins.append((s, j))
     for s, j in joins:  # every home reads every other acceptance (they were written concurrently)

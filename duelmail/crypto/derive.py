@@ -1,9 +1,11 @@
 """Deterministic derivation: HKDF, the per-game seed, and a seeded DRBG stream.
 
 Every secret a player uses in one game (deck permutations, scalars, keys, commitment salts, the
-memo key) derives from that game's seed, itself HKDF of the player's master secret. The game seed
-is published when the game ends so anyone can recompute every pass; HKDF is one-way, so it does
-not reveal the master secret or any other game's seed.
+memo key) derives from that game's seed: HKDF of the player's master secret, the game id and fresh
+randomness the player drew for this game (sealed to itself in its first file, under ``entropy_key``,
+so the identity and the log recover it). The game seed is published when the game ends so anyone can
+recompute every pass; HKDF is one-way, so it reveals neither the master secret, nor the entropy key,
+nor any other game's seed, nor the seed a replayed genesis would get (its fresh randomness is new).
 """
 
 from __future__ import annotations
@@ -43,12 +45,28 @@ def hkdf(key: bytes, info: str | bytes, length: int = 32) -> bytes:
     )
 
 
-def game_seed(master: bytes, game_id: str) -> bytes:
-    """The 32-byte seed of one game: HKDF(master, lp("duelmail/game-seed/v1", game_id))."""
-    _check_key(master, "master secret")
+FRESH_BYTES = 32
+
+
+def _check_game_id(game_id: str) -> None:
     if not isinstance(game_id, str) or not game_id:
         raise CryptoError(f"game id must be a non-empty string, got {game_id!r}")
-    return hkdf(master, lp("duelmail/game-seed/v1", game_id))
+
+
+def game_seed(master: bytes, game_id: str, fresh: bytes) -> bytes:
+    """The 32-byte seed of one game: HKDF(master, lp("duelmail/game-seed/v2", game_id, fresh))."""
+    _check_key(master, "master secret")
+    _check_game_id(game_id)
+    if not isinstance(fresh, (bytes, bytearray)) or len(fresh) != FRESH_BYTES:
+        raise CryptoError(f"a game's fresh randomness is {FRESH_BYTES} bytes, got {fresh!r:.60}")
+    return hkdf(master, lp("duelmail/game-seed/v2", game_id, bytes(fresh)))
+
+
+def entropy_key(master: bytes, game_id: str) -> bytes:
+    """The key that seals a seat's fresh randomness for one game to itself: never published."""
+    _check_key(master, "master secret")
+    _check_game_id(game_id)
+    return hkdf(master, lp("duelmail/entropy-key/v1", game_id))
 
 
 class Stream:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import copy
 import hashlib
+import os
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -21,7 +22,7 @@ from datetime import datetime, timedelta
 
 from duelmail.crypto import deck as sra
 from duelmail.crypto.commit import check_opening, commit, commit_salt
-from duelmail.crypto.derive import game_seed, hkdf
+from duelmail.crypto.derive import FRESH_BYTES, entropy_key, game_seed, hkdf
 from duelmail.crypto.encoding import b64d, b64e, lp
 from duelmail.crypto.seal import box_size, memo_key, open_sealed, pack, seal, unpack
 from duelmail.engine.clock import FUTURE_TOLERANCE, TimeControl, check_vacation, paused_deadline, time_used
@@ -41,6 +42,25 @@ SEALED = "sealed "
 def memo_aad(game_id: str, rnd: int, seat: int, labels: Iterable[str]) -> bytes:
     """A memo's context: game, round, seat and the labels it carries (sorted, space-separated)."""
     return lp(b"duelmail/memo/v2", game_id, rnd, seat, " ".join(sorted(labels)))
+
+
+def entropy_aad(game_id: str, seat: int) -> bytes:
+    return lp(b"duelmail/entropy/v1", game_id, seat)
+
+
+def seal_entropy(master: bytes, game_id: str, seat: int, fresh: bytes) -> str:
+    """A seat's fresh randomness for one game, sealed to itself (the ``entropy`` field of its first file).
+
+    The nonce is synthetic: a restored home that draws new randomness for the same game never reuses one."""
+    key = entropy_key(master, game_id)
+    return seal(key, fresh, entropy_aad(game_id, seat), hkdf(key, lp(b"duelmail/entropy-nonce/v1", fresh), 12))
+
+
+def open_entropy(master: bytes, game_id: str, seat: int, box: str) -> bytes:
+    fresh = open_sealed(entropy_key(master, game_id), box, entropy_aad(game_id, seat))
+    if len(fresh) != FRESH_BYTES:
+        raise CryptoError(f"seat {seat}'s entropy box holds {len(fresh)} bytes, not {FRESH_BYTES}")
+    return fresh
 
 
 def memo_sizes(game: Game, labels: Iterable[str]) -> dict[str, int]:
@@ -210,6 +230,9 @@ class Match:
         self.forced_outcome: Outcome | None = None
         self.claims_by_round: dict[int, dict[int, SignedFile]] = {}
         self.own: dict[int, bytes] = {}  # per-game seeds of the seats this process plays
+        self.masters: dict[int, bytes] = {}  # their identities' master secrets
+        self.entropy: dict[int, str] = {}  # every seat's sealed fresh randomness, from its first file
+        self.fresh: dict[int, bytes] = {}  # the fresh randomness of the seats this process plays
         self.plain: dict[str, str] = {}  # the sender's draft only: the real text of the file's sealed choices
         self.duties: dict[int, Duty] = self._compute_duties()
 
@@ -226,12 +249,20 @@ class Match:
     def card_of(self, ref: CardRef, face: int) -> Card:
         return self.specs[ref.deck.split(".")[0]].faces[face]
 
-    def attach(self, seat: int, identity: Identity) -> None:
-        """Let this match act for ``seat`` (derive its per-game seed from the identity)."""
+    def attach(self, seat: int, identity: Identity, fresh: bytes | None = None) -> None:
+        """Let this match act for ``seat``: its per-game seed mixes the identity's master secret, the game id and
+        the seat's fresh randomness, read back from its first file if the log has it, else ``fresh`` (default:
+        drawn from the operating system's CSPRNG), which that first file will seal to the seat."""
         if identity.public_key != self.cards[seat].key:
             raise DuelmailError(f"identity {identity.name!r} does not hold seat {seat} "
                                 f"({self.cards[seat].name}) in game {self.gid[:12]}")
-        self.own[seat] = game_seed(identity.master, self.gid)
+        self.masters[seat] = identity.master
+        if seat in self.entropy:
+            fresh = open_entropy(identity.master, self.gid, seat, self.entropy[seat])
+        elif fresh is None:
+            fresh = os.urandom(FRESH_BYTES)
+        self.own[seat] = game_seed(identity.master, self.gid, fresh)
+        self.fresh[seat] = fresh
 
     def seat_of(self, identity: Identity) -> int | None:
         for i, c in enumerate(self.cards):
@@ -635,6 +666,7 @@ class Match:
                 raise IllegalMove("P-join", f"round 1 awaits seat {seat}'s acceptance ('{JOIN}')")
             actions.pop(0)
             events.append(Event(rnd, seat, f"{self.cards[seat].name} accepted the game"))
+        self._record_entropy(c, seat)
         # deck passes
         given = c.get("deck", {})
         if not isinstance(given, dict) or set(given) != set(duty.steps):
@@ -755,6 +787,25 @@ class Match:
                                 f"{len(refs)} card{'s' if len(refs) != 1 else ''}"))
         self.events += events
         return events
+
+    def _record_entropy(self, c: dict, seat: int) -> None:
+        """A seat's first file seals its fresh randomness for this game to itself; no later file does."""
+        first = seat not in self.entropy
+        if first != ("entropy" in c):
+            raise IllegalMove("P-entropy", f"seat {seat}'s first file of the game seals its fresh randomness "
+                              "('entropy'), and only its first file" + ("" if first else
+                                                                        ": the log has it already"))
+        if not first:
+            return
+        box = c["entropy"]
+        if not isinstance(box, str) or len(b64d(box, "entropy")) != box_size(FRESH_BYTES):
+            raise IllegalMove("P-entropy", f"'entropy' must be a sealed box of {FRESH_BYTES} bytes, got {box!r:.60}")
+        self.entropy[seat] = box
+        if seat in self.masters:  # a seat this process plays: its seed is the one the log fixes
+            fresh = open_entropy(self.masters[seat], self.gid, seat, box)
+            if fresh != self.fresh.get(seat):
+                self.fresh[seat] = fresh
+                self.own[seat] = game_seed(self.masters[seat], self.gid, fresh)
 
     def _record_sealed(self, c: dict, seat: int, rnd: int, actions: list[str]) -> dict:
         """Record the file's commitments and memo; return its openings, checked for shape."""
@@ -880,6 +931,7 @@ class Match:
         twin.claims_by_round = dict(self.claims_by_round)
         twin.opened = dict(self.opened)
         twin.memos = {k: list(v) for k, v in self.memos.items()}
+        twin.entropy = dict(self.entropy)
         twin.events = list(self.events)
         twin.violations = list(self.violations)
         twin.rounds = list(self.rounds)
@@ -921,6 +973,8 @@ class Match:
         seen = self._seen()
         if seen is not None:
             content["seen"] = seen
+        if seat not in self.entropy:
+            content["entropy"] = seal_entropy(self.masters[seat], self.gid, seat, self.fresh[seat])
         seed = self.own[seat]
         if secret:
             content["commits"] = {

@@ -10,7 +10,7 @@ import random
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime, timedelta
 
-from duelmail.app import bot_actions, demo_identity, genesis_content
+from duelmail.app import bot_actions, demo_fresh, demo_identity, genesis_content
 from duelmail.engine.match import Match
 from duelmail.games.base import Bot, RandomBot, get_game
 from duelmail.protocol.turnfile import SignedFile
@@ -37,7 +37,7 @@ class SelfPlay:
         else:
             self.matches = [Match(self.genesis) for _ in range(n)]
         for s, m in enumerate(self.matches):
-            m.attach(s, self.ids[s])
+            m.attach(s, self.ids[s], demo_fresh(seed, NAMES[s], game))
         self.files: list[SignedFile] = [self.genesis]
         self.decisions = 1  # the genesis: choosing to play is a decision
         self.rng = random.Random(seed)

@@ -35,7 +35,7 @@ TABLE = card_table(GAME, BASE, N)
 
 
 def player_seeds(k: int) -> list[bytes]:
-    return [game_seed(bytes([i + 1]) * 32, GAME) for i in range(k)]
+    return [game_seed(bytes([i + 1]) * 32, GAME, bytes(32)) for i in range(k)]
 
 
 def relay(points: list[bytes]) -> list[bytes]:

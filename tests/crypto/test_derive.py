@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from duelmail.crypto.derive import Stream, game_seed, hkdf
+from duelmail.crypto.derive import Stream, entropy_key, game_seed, hkdf
 from duelmail.crypto.encoding import b64d, b64e, lp
 from duelmail.crypto.group import L
 from duelmail.errors import CryptoError
@@ -92,15 +92,31 @@ def test_hkdf_refuses_bad_length_and_info():
         hkdf(SEED, 5)
 
 
+FRESH = bytes(range(100, 132))
+
+
 def test_game_seed():
-    s = game_seed(SEED, "game-1")
+    s = game_seed(SEED, "game-1", FRESH)
     assert len(s) == 32
-    assert s == game_seed(SEED, "game-1")
-    assert s != game_seed(SEED, "game-2")
+    assert s == game_seed(SEED, "game-1", FRESH)
+    assert s != game_seed(SEED, "game-2", FRESH)
     assert s != SEED and SEED not in s
-    assert s != game_seed(bytes(range(1, 33)), "game-1")
+    assert s != game_seed(bytes(range(1, 33)), "game-1", FRESH)
     with pytest.raises(CryptoError, match="game id"):
-        game_seed(SEED, "")
+        game_seed(SEED, "", FRESH)
+
+
+def test_game_seed_mixes_fresh_randomness():
+    """Issue 14.4: the same identity and game id give another seed with other fresh randomness (a replayed
+    genesis gets new secrets), and the key that seals the randomness is neither seed."""
+    s = game_seed(SEED, "game-1", FRESH)
+    assert s != game_seed(SEED, "game-1", bytes(32))
+    key = entropy_key(SEED, "game-1")
+    assert len(key) == 32 and key not in (s, game_seed(SEED, "game-1", bytes(32)))
+    assert key == entropy_key(SEED, "game-1") != entropy_key(SEED, "game-2")
+    for bad in (b"", bytes(31), bytes(33), "x" * 32):
+        with pytest.raises(CryptoError, match="fresh randomness is 32 bytes"):
+            game_seed(SEED, "game-1", bad)
 
 
 # --- Stream ---------------------------------------------------------------------------------

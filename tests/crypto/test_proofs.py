@@ -462,7 +462,7 @@ class Locker:
 
     def __init__(self, seat: int, deck_id: str, n: int):
         self.seat = seat
-        self.sec = deck.LockerSecrets(game_seed(bytes([seat + 1]) * 32, GAME), deck_id, n)
+        self.sec = deck.LockerSecrets(game_seed(bytes([seat + 1]) * 32, GAME, bytes(32)), deck_id, n)
         self.layer = g.scalar_from_int(1)  # current uniform layer c
         self.big_c = P.G  # its commitment c * G, as every other player has recorded it
 

@@ -11,7 +11,7 @@ import pytest
 
 from duelmail.crypto import deck
 from duelmail.crypto.commit import check_opening, commit, commit_salt
-from duelmail.crypto.derive import Stream, game_seed, hkdf
+from duelmail.crypto.derive import Stream, entropy_key, game_seed, hkdf
 from duelmail.crypto.encoding import lp
 from duelmail.crypto.seal import memo_key, open_sealed, pack, seal, unpack
 
@@ -53,7 +53,19 @@ def test_hkdf(case):
 
 @pytest.mark.parametrize("case", V["game_seed"])
 def test_game_seed(case):
-    assert game_seed(H(case["master"]), case["game_id"]).hex() == case["out"]
+    assert game_seed(H(case["master"]), case["game_id"], H(case["fresh"])).hex() == case["out"]
+
+
+def test_entropy_box():
+    """Issue 14.4: a seat's fresh randomness, sealed to itself in its first file (engine.match.seal_entropy)."""
+    from duelmail.engine.match import open_entropy, seal_entropy
+
+    e = V["entropy"]
+    master, fresh = H(e["master"]), H(e["fresh"])
+    assert entropy_key(master, e["game_id"]).hex() == e["key"]
+    assert seal(H(e["key"]), fresh, H(e["aad"]), H(e["nonce"])) == e["box"]
+    assert seal_entropy(master, e["game_id"], e["seat"], fresh) == e["box"]
+    assert open_entropy(master, e["game_id"], e["seat"], e["box"]) == fresh
 
 
 def test_stream():
@@ -105,7 +117,7 @@ def test_card_point(case):
 def test_deck_run():
     r = V["deck_run"]
     gid, base, n = r["game_id"], r["base_deck"], r["nfaces"]
-    seeds = [game_seed(H(m), gid) for m in r["masters"]]
+    seeds = [game_seed(H(m), gid, H(r["fresh"])) for m in r["masters"]]
     assert hexes(seeds) == r["seeds"]
     a, b = (deck.LockerSecrets(s, r["deck_id"], n, r["generation"]) for s in seeds)
     for sec, want in zip((a, b), r["secrets"], strict=True):

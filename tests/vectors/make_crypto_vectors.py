@@ -16,13 +16,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a script 
 
 from duelmail.crypto import deck
 from duelmail.crypto.commit import commit, commit_salt
-from duelmail.crypto.derive import Stream, game_seed, hkdf
+from duelmail.crypto.derive import Stream, entropy_key, game_seed, hkdf
 from duelmail.crypto.encoding import lp
 from duelmail.crypto.seal import memo_key, pack, seal
 
 OUT = Path(__file__).with_name("crypto.json")
 MASTER_A = bytes(range(32))
 MASTER_B = bytes(range(32, 64))
+FRESH = bytes(range(64, 96))
 
 
 def part(x: bytes | str | int) -> dict:
@@ -46,10 +47,17 @@ def build() -> dict:
     v["hkdf"] = [{"key": MASTER_A.hex(), "info": info, "length": n, "out": hkdf(MASTER_A, info, n).hex()}
                  for info, n in [("duelmail/test", 32), ("other", 48)]]
 
-    v["game_seed"] = [{"master": m.hex(), "game_id": gid, "out": game_seed(m, gid).hex()}
-                      for m, gid in [(MASTER_A, "g1"), (MASTER_B, "g1"), (MASTER_A, "g2")]]
+    v["game_seed"] = [{"master": m.hex(), "game_id": gid, "fresh": f.hex(), "out": game_seed(m, gid, f).hex()}
+                      for m, gid, f in [(MASTER_A, "g1", FRESH), (MASTER_B, "g1", FRESH), (MASTER_A, "g2", FRESH),
+                                        (MASTER_A, "g1", bytes(32))]]
+    ekey = entropy_key(MASTER_A, "g1")
+    v["entropy"] = {"master": MASTER_A.hex(), "game_id": "g1", "seat": 1, "fresh": FRESH.hex(), "key": ekey.hex(),
+                    "aad": lp(b"duelmail/entropy/v1", "g1", 1).hex(),
+                    "nonce": hkdf(ekey, lp(b"duelmail/entropy-nonce/v1", FRESH), 12).hex(),
+                    "box": seal(ekey, FRESH, lp(b"duelmail/entropy/v1", "g1", 1),
+                                hkdf(ekey, lp(b"duelmail/entropy-nonce/v1", FRESH), 12))}
 
-    seed = game_seed(MASTER_A, "g1")
+    seed = game_seed(MASTER_A, "g1", FRESH)
     sc = Stream(seed, "vec/scalars")
     rb = Stream(seed, "vec/randbelow")
     v["stream"] = {
@@ -88,7 +96,7 @@ def build() -> dict:
 def deck_run() -> dict:
     """3 faces, 2 lockers (A seat 0, B seat 1): A shuffles, B shuffle-locks, A locks."""
     gid, base, deck_id, n, gen = "g1", "std", "a.1", 3, 1
-    seeds = [game_seed(MASTER_A, gid), game_seed(MASTER_B, gid)]
+    seeds = [game_seed(MASTER_A, gid, FRESH), game_seed(MASTER_B, gid, FRESH)]
     a, b = (deck.LockerSecrets(s, deck_id, n, gen) for s in seeds)
     cards = [deck.card_point(gid, base, f) for f in range(n)]
     p1 = deck.shuffle_pass(cards, a.perm, a.shuffle_scalar)
@@ -98,7 +106,7 @@ def deck_run() -> dict:
     faces = [table[deck.unlock(p, [a.keys[j], b.keys[j]])] for j, p in enumerate(p3)]
     return {
         "game_id": gid, "base_deck": base, "deck_id": deck_id, "nfaces": n, "generation": gen,
-        "masters": [MASTER_A.hex(), MASTER_B.hex()], "seeds": hexes(seeds),
+        "masters": [MASTER_A.hex(), MASTER_B.hex()], "fresh": FRESH.hex(), "seeds": hexes(seeds),
         "cards": hexes(cards),
         "secrets": [{"perm": s.perm, "shuffle_scalar": s.shuffle_scalar.hex(),
                      "unify_scalar": s.unify_scalar.hex(), "keys": hexes(s.keys)} for s in (a, b)],
