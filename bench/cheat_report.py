@@ -35,6 +35,16 @@ Notes
 - **Sealed choices** (a commitment opened to another value, an illegal committed choice, a
   withheld opening) are tested on the engine's test game (`tests/engine/test_sealed.py`), and on
   DUEL skirmish in the table above (a plan opened as another plan, a stat revealed beyond its total).
+- **Secrets in public bytes** (issue 14): a memo sealed bare, whose size would tell its choice, is
+  refused on arrival (`P-commit`: every sealed choice is padded to its kind's fixed block);
+  `tests/games/skirmish/test_skirmish_public_bytes.py` checks that runs differing in one hidden choice
+  write files of the same names, sizes, headers and structure. A first file without the seat's sealed
+  per-game randomness is refused (`P-entropy`). An old genesis sent again to a seat's restored home
+  (identity only) after the end gets new secrets, not the published ones; the home's new round-1 file
+  is equivocation to whoever holds the old log (`P-equivocation`, the round and seat in the table).
+  A reshuffle under a deck id the game already used (a bug in a game's rules, not a seat's cheat) is
+  refused naming the id and round (`P-crypto`; `tests/engine/test_match.py`); every deck's key streams
+  bind its id, size and generation.
 - **Retired lockers** (Wizard Duel): a seed published by a seat the rules have not put out is refused
   as a cheat (`P-seed`), a false seed by its key commitments (`P-keys`) (`tests/engine/test_retire.py`).
 

@@ -253,6 +253,33 @@ def withheld_audit_seed(sp: SelfPlay) -> Caught:
     return Caught("withheld audit seed", m.game.spec.id, "NOT CAUGHT", "", None, None, "")
 
 
+def missing_randomness(sp: SelfPlay) -> Caught:
+    """A first file without the seat's sealed per-game randomness (protocol §3): its seed would not be
+    recoverable from the log, and the file would not look like anyone else's."""
+    seat, f = _until_file_with(sp, lambda f: "entropy" in f.content)
+    content = {k: v for k, v in f.content.items() if k != "entropy"}
+    return _deliver_or_catch(sp, SignedFile.sign(content, sp.ids[seat]), "first file without its sealed randomness")
+
+
+def replayed_genesis(sp: SelfPlay) -> Caught:
+    """After the end (every seed published), the old genesis is sent again to a seat's restored home (identity
+    only). Its new first file must seal new randomness, so none of the published secrets come back; whoever
+    holds the old log sees the two round-1 files as equivocation."""
+    sp.run()
+    seat = next(s for s in range(len(sp.ids)) if s != sp.match.creator)
+    restored = Match(sp.genesis)
+    restored.attach(seat, sp.ids[seat])  # fresh randomness from the operating system, as the CLI does
+    f = restored.compose(seat, sp.ids[seat], [], sp.tick())
+    game = sp.match.game.spec.id
+    if restored.own[seat] == sp.match.seeds[seat]:
+        return Caught("", game, "NOT CAUGHT", "", f.round, seat, "the restored home reused the published seed")
+    try:
+        sp.fresh().apply(f, f"r{f.round:04d}-s{seat}.toml")
+    except FileRefused as e:
+        return _refusal("", game, e)
+    return Caught("", game, "NOT CAUGHT", "", f.round, seat, "the second round-1 file was accepted")
+
+
 COMMON_CHEATS: dict[str, Callable[[SelfPlay], Caught]] = {
     "forged signature (flipped byte)": flipped_byte,
     "altered file": altered_file,
@@ -270,6 +297,8 @@ COMMON_CHEATS: dict[str, Callable[[SelfPlay], Caught]] = {
     "off-subgroup point in a pass": off_subgroup_point,
     "proof copied from another game": proof_from_another_game,
     "withheld audit seed": withheld_audit_seed,
+    "first file without its sealed randomness": missing_randomness,
+    "old genesis replayed to a restored home": replayed_genesis,
 }
 
 def face_down_lie(sp: SelfPlay) -> Caught:
@@ -323,6 +352,22 @@ def forged_plan(sp: SelfPlay) -> Caught:
     real = content["opens"][label]["value"]
     content["opens"][label]["value"] = real[:-1] + ("1" if real[-1] != "1" else "2")
     return _deliver_or_catch(sp, SignedFile.sign(content, sp.ids[seat]), "plan that does not match its commitment")
+
+
+def unpadded_memo(sp: SelfPlay) -> Caught:
+    """Skirmish: a client that seals its choices bare (as before issue 14), so the memo's size tells them."""
+    import json
+
+    from duelmail.crypto.seal import memo_key, seal
+    from duelmail.engine.match import memo_aad, open_memo
+
+    seat, f = _until_file_with(sp, lambda f: "memo" in f.content)
+    mine = sp.matches[seat]
+    labels = [a.split(" ", 1)[1] for a in f.content["actions"] if a.startswith("sealed ")]
+    texts = open_memo(mine.game, mine.own[seat], mine.gid, f.round, seat, f.content["memo"], labels)
+    box = seal(memo_key(mine.own[seat]), json.dumps(texts, sort_keys=True).encode(),
+               memo_aad(mine.gid, f.round, seat, labels), bytes(12))
+    return _deliver_or_catch(sp, _resign(f, sp.ids[seat], memo=box), "memo whose size tells its choice")
 
 
 def overdrawn_stat(sp: SelfPlay) -> Caught:
@@ -388,6 +433,7 @@ GAME_CHEATS: dict[str, dict[str, Callable[[SelfPlay], Caught]]] = {
     "warlords": {"face-down card that breaks its rules": face_down_lie},
     "summoner": {"false instant-win claim": false_instant_win},
     "skirmish": {"plan that does not match its commitment": forged_plan,
+                 "memo whose size tells its choice": unpadded_memo,
                  "stat revealed beyond its committed total": overdrawn_stat},
     "wizard": {"false faces in an attack": false_strike, "early peek at a Life nobody has lost": life_peek},
 }

@@ -10,6 +10,7 @@ from duelmail.adversary import COMMON_CHEATS, GAME_CHEATS, run_cheat
 NO_CHANCE = {("summoner", "withheld key share (awaited for it)")}  # summoner never waits on shares alone
 CASES = [(game, name) for game in ("warlords", "summoner") for name in {**COMMON_CHEATS, **GAME_CHEATS.get(game, {})}]
 CASES += [("wizard", name) for name in GAME_CHEATS["wizard"]]  # three seats: only the game's own cheats (cost)
+CASES += [("skirmish", "memo whose size tells its choice")]  # issue 14.1: a bare memo would tell its choice
 
 
 @pytest.mark.parametrize(("game", "name"), CASES)

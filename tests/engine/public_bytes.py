@@ -11,8 +11,16 @@ from duelmail.protocol.turnfile import SignedFile
 from duelmail.transport.archive import file_name, header_for
 
 # the fields a secret may change: sealed memo, commitments, the per-game entropy box, signatures, and the
-# round hashes that chain the files (they hash the signed files)
-SECRET_FIELDS = ("memo", "commits", "entropy", "signature", "prev")
+# round hashes that chain the files and the 'seen' file hashes of 3-seat games (they hash the signed files);
+# in deck games also the encrypted deck
+# (points, key commitments, layer commitments, proofs) and the key shares
+SECRET_FIELDS = ("memo", "commits", "entropy", "signature", "prev", "seen")
+DECK_FIELDS = ("points", "commits", "layer", "proof")
+
+
+def secret_path(path: str) -> bool:
+    parts = path.split(".")
+    return parts[0] in SECRET_FIELDS or parts[0] == "keys" or (parts[0] == "deck" and parts[-1] in DECK_FIELDS)
 
 
 def stored(files: list[SignedFile]) -> list[tuple[str, str, SignedFile]]:
@@ -58,8 +66,8 @@ def assert_same_public_bytes(a: list[SignedFile], b: list[SignedFile]) -> int:
         full_b = {**fb.content, "signature": fb.signature}
         assert shape(full_a) == shape(full_b), name_a
         diff = differing(full_a, full_b)
-        assert {p.split(".")[0] for p in diff} <= set(SECRET_FIELDS), (name_a, diff)
-        changed += any(p.split(".")[0] in ("memo", "commits", "entropy") for p in diff)
+        assert all(secret_path(p) for p in diff), (name_a, sorted(p for p in diff if not secret_path(p)))
+        changed += any(p.split(".")[0] in ("memo", "commits", "entropy", "deck", "keys") for p in diff)
     return changed
 
 
