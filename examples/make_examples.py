@@ -43,11 +43,11 @@ def cheat() -> Path:
         sp.run(until=lambda m: 1 in m.duties and m.duties[1].decide and m.state.phase == 0)
         known = sp.matches[1].draft(1, sp.ids[1]).known(1)
         fakes = [r for r in sp.matches[1].state.hands[1] if known.get(r) and known[r].rank < 11]
-        if fakes and not sp.matches[1].state.warlords[1]:
+        if fakes and not sp.matches[1].state.warlords[1] and sp.matches[1].state.warlords[0]:
             sp.deliver(sp.compose(1, [f"warlord {fakes[0]}", "end"]))
             sp.run()
             return save(sp, "warlords-cheat")
-    raise RuntimeError("no seed gave bob a chance to cheat")
+    raise RuntimeError("no seed gave bob a chance to cheat while alice has a Warlord")
 
 
 GAMES = {  # game -> (players, options, seed)
