@@ -43,6 +43,7 @@ def main() -> None:
           "--messages", "100" if "--quick" in sys.argv else "500"], ""),
         ("DUEL skirmish: messages per decision, bots, time per game", ["bench/bench_skirmish.py",
                                                                         "100" if "--quick" in sys.argv else "300"], ""),
+        ("DUEL skirmish: the cost of sealed choices of a fixed size (issue 14)", ["bench/bench_sealed.py", "3"], ""),
         ("Wizard Duel: messages per decision with 3, 4 and 6 players, and bots",
          ["bench/bench_wizard.py", "30" if "--quick" in sys.argv else "300"], ""),
         ("Replay (target: a 1,000-round archive to HTML in under 2 s)", ["bench/bench_replay.py", "--cpu"], REPLAY),
