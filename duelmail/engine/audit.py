@@ -2,7 +2,11 @@
 every key and layer commitment and every card, then let the rules check every claim ever made.
 
 A pass the audit recomputes exactly makes its proof's statement true, so a replay of an audited
-game may leave the proofs unchecked (``transport.archive.fold(defer_proofs=True)``)."""
+game may leave the proofs unchecked (``transport.archive.fold(defer_proofs=True)``).
+
+Everything is recomputed from the published seeds alone: the fresh randomness each seed mixes in
+(sealed to its seat in the seat's first file) stays sealed, and the memos of sealed choices are
+opened with the seeds' memo keys and unpadded block by block (protocol §3, §6a)."""
 
 from __future__ import annotations
 
