@@ -16,7 +16,7 @@ import copy
 import hashlib
 import os
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
@@ -28,7 +28,18 @@ from duelmail.crypto.seal import box_size, memo_key, open_sealed, pack, seal, un
 from duelmail.engine.clock import FUTURE_TOLERANCE, TimeControl, check_vacation, paused_deadline, time_used
 from duelmail.engine.decks import DeckBook
 from duelmail.errors import CheatDetected, CryptoError, DuelmailError, FileRefused, IllegalMove, NotationError
-from duelmail.games.base import PUBLIC, Game, GameState, Known, Outcome, Sealed, Violation, get_game
+from duelmail.games.base import (
+    PUBLIC,
+    Game,
+    GameEvent,
+    GameState,
+    Known,
+    Outcome,
+    Sealed,
+    Violation,
+    get_game,
+    in_words,
+)
 from duelmail.games.cards import Card, CardRef
 from duelmail.protocol.canonical import digest
 from duelmail.protocol.identity import Identity, PlayerCard
@@ -125,9 +136,13 @@ class Duty:
 
 @dataclass(frozen=True)
 class Event:
+    """One line of the game's log: ``text`` names seats by name and cards by ref; ``said`` is the rules'
+    outcome behind it, if any. ``Match.words`` says it for a reader, with the faces that reader knows."""
+
     round: int
     seat: int
     text: str
+    said: GameEvent | None = None
 
 
 class Duplicate(DuelmailError):
@@ -299,6 +314,24 @@ class Match:
             face = self._private_face(seat, ref)
             if face is not None:
                 out[ref] = self.card_of(ref, face)
+        return out
+
+    def seen(self, seat: int | None) -> dict[CardRef, Card]:
+        """Every face ``seat`` has seen so far: ``known`` plus each card once shown to it alone (a card of its hand
+        since played, discarded or shuffled away), i.e. every ref for which all the other lockers published keys."""
+        out = self.known(seat)
+        if seat is None or seat not in self.own:
+            return out
+        for deck in self.book.decks.values():
+            if not deck.locked:
+                continue
+            others = [s for s in deck.lockers if s != seat]
+            for j in range(deck.n):
+                ref = CardRef(deck.id, j)
+                if ref not in out and all(j in deck.keys.get(s, {}) for s in others):
+                    face = self._private_face(seat, ref)
+                    if face is not None:
+                        out[ref] = self.card_of(ref, face)
         return out
 
     def _private_face(self, seat: int, ref: CardRef) -> int | None:
@@ -574,7 +607,7 @@ class Match:
             self.events.append(events[-1])
         self.current[seat] = f
         if set(self.current) >= set(self.duties):
-            self._close_round()
+            events += self._close_round()
         return events
 
     def _seen(self) -> dict[str, str] | None:
@@ -637,8 +670,10 @@ class Match:
                          f"signed at {t.isoformat()}", "P-timeout")
         duty = self.duties[against]
         default = self.state.default_action(against) if duty.decide and not self.over() else None
+        told = []
         if default is not None:
             self.state.apply(against, default)
+            told = self._drain(self.round, against)
             text = f"{self.cards[seat].name} claimed {self.cards[against].name}'s timeout: the default answer " \
                    f"'{default}' is played"
         else:
@@ -650,9 +685,8 @@ class Match:
         self.current_claims[seat] = f
         self.last_time = max(self.last_time, t) if self.last_time else t
         event = Event(self.round, seat, text)
-        self.events.append(event)
-        self._close_round()
-        return [event]
+        self.events += [event, *told]
+        return [event, *told, *self._close_round()]
 
     def _apply_body(self, f: SignedFile, seat: int, duty: Duty, strict: bool) -> list[Event]:
         c = f.content
@@ -717,6 +751,7 @@ class Match:
         opens = self._record_sealed(c, seat, rnd, actions)
         # actions, with reveals settled (and openings applied) before each
         self._settle()
+        events += self._drain(rnd, seat)
         events += self._open_wanted(opens, seat, rnd)
         if actions and not duty.decide and len(self.duties) > 1:
             # the round awaits several seats and this one not for a decision: a decision that only the other
@@ -733,12 +768,15 @@ class Match:
                 if action.sealed():
                     raise IllegalMove("P-sealed", f"action {text!r} is a secret choice: it must travel sealed")
             self.state.apply(seat, action)
+            told = self._drain(rnd, seat)
             if isinstance(action, Sealed) and action.label in self.plain:  # the sender checks its own secret
                 own = {lb: self.game.parse_action(t) for lb, t in
                        {**(self.sealed_choices(seat) if seat in self.own else {}), **self.plain}.items()}
                 self.state.check_sealed(seat, own[action.label], own)
             events.append(Event(rnd, seat, self.state_describe(seat, action)))
+            events += told
             self._settle()
+            events += self._drain(rnd, seat)
             events += self._open_wanted(opens, seat, rnd)
         if opens:
             raise IllegalMove("P-open", f"opens {', '.join(sorted(opens))} before the rules ask for it")
@@ -757,6 +795,7 @@ class Match:
             if retired:  # every receiver now derives its shares and passes (checked against its commitments)
                 self.retired_seeds.add(seat)
                 self._settle()
+                events += self._drain(rnd, seat)
                 events.append(Event(rnd, seat, f"{self.cards[seat].name} is out of play and published the "
                                     "per-game seed: its key shares and deck passes now follow from it"))
         elif duty.seed and strict:
@@ -867,7 +906,9 @@ class Match:
                 raise CheatDetected(seat, e.rule, f"committed to an illegal choice {o['value']!r}: {e}") from None
             self.opened[(seat, label)] = o["value"]
             events.append(Event(rnd, seat, self.named(f"seat {seat} opened {label}: {o['value']}")))
+            events += self._drain(rnd, seat)
             self._settle()
+            events += self._drain(rnd, seat)
         return events
 
     def sealed_choices(self, seat: int) -> dict[str, str]:
@@ -876,6 +917,16 @@ class Match:
         for rnd, box, labels in self.memos.get(seat, []):
             out.update(open_memo(self.game, self.own[seat], self.gid, rnd, seat, box, labels))
         return out
+
+    def _drain(self, rnd: int, seat: int) -> list[Event]:
+        """The outcomes the rules told since the last drain, as log events (seat: the file's author)."""
+        return [Event(rnd, seat if seat >= 0 else (g.seats[0] if g.seats else self.creator), self.named(g.text), g)
+                for g in self.state.take_told()]
+
+    def words(self, event: Event, known: Mapping[CardRef, Card] | None = None) -> str:
+        """``event`` for a reader who knows the faces ``known`` (default: the public's, now; a seat's are
+        ``seen(seat)``): every card whose face the reader knows is said by its face."""
+        return in_words(event.text, self.known(None) if known is None else known)
 
     def state_describe(self, seat, action) -> str:
         return self.named(self.state.describe(seat, action))
@@ -887,7 +938,9 @@ class Match:
     def _name(self, seat: int) -> str:
         return self.cards[seat].name if 0 <= seat < self.n else f"seat {seat}"
 
-    def _close_round(self) -> None:
+    def _close_round(self) -> list[Event]:
+        """Close the open round; return what the rules settled as it closed (also in ``events``)."""
+        closed = self.round
         self.last_prev = self.prev
         self.prev = round_hash(self.round, self.prev, self.current, self.current_claims)
         times = [parse_time(f.content["time"], "log") for f in [*self.current.values(), *self.current_claims.values()]]
@@ -898,14 +951,17 @@ class Match:
         self.current_claims = {}
         self.round += 1
         self._settle()
+        told = self._drain(closed, -1)
+        self.events += told
         if self.over() and len(self.seeds) == self.n:
             if self.auditing:
                 from duelmail.engine.audit import audit_match
 
                 self.audit = audit_match(self)
             self.duties = {}
-            return
+            return told
         self.duties = self._compute_duties()
+        return told
 
     # -- composing this seat's next file ------------------------------------------------------------
     def clone(self) -> Match:

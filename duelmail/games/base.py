@@ -25,6 +25,7 @@ obligations; the rules never see a key.
 from __future__ import annotations
 
 import random
+import re
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -120,6 +121,54 @@ class Violation:
 
 
 @dataclass(frozen=True)
+class GameEvent:
+    """Something the rules computed (a battle's totals, damage, a space taken), as pure data.
+
+    ``text`` says it with ``seat N`` for seats and ``deck#i`` refs for cards; a reader's words (see
+    ``in_words``) put names for seats and, for every card the reader knows, its face. ``kind`` names the
+    outcome (``battle``, ``damage``, ...), ``seats``/``cards``/``numbers`` carry it for programs and tests,
+    ``rule`` is the digest rule that computed it."""
+
+    kind: str
+    text: str
+    seats: tuple[int, ...] = ()
+    cards: tuple[CardRef, ...] = ()
+    numbers: tuple[int, ...] = ()
+    rule: str = ""
+
+
+_SUIT_WORDS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+_RANK_WORDS = {11: "Jack", 12: "Queen", 13: "King", 14: "Ace"}
+_REF_TEXT = re.compile(r"(?<![\w#.])[a-z]+[0-9]*(?:\.[0-9]+)?#[0-9]+\b")
+
+
+def face_words(card: Card) -> str:
+    """A face in words: ``the Queen of hearts``, ``the 10 of spades``, ``the red joker``."""
+    if card.is_joker:
+        return "the red joker" if card.suit == "R" else "the black joker"
+    return f"the {_RANK_WORDS.get(card.rank, str(card.rank))} of {_SUIT_WORDS[card.suit]}"
+
+
+def in_words(text: str, known: Mapping[CardRef, Card], names: Sequence[str] | None = None) -> str:
+    """``text`` for a reader: every ref whose face the reader knows becomes that face in words, and (given
+    ``names``) every ``seat N`` becomes the seat's name. Refs the reader does not know stay refs."""
+    def face(m: re.Match) -> str:
+        card = known.get(CardRef.parse(m.group(0))) if known else None
+        return face_words(card) if card is not None else m.group(0)
+
+    text = _REF_TEXT.sub(face, text)
+    if names:
+        text = re.sub(r"\bseat (\d+)\b",
+                      lambda m: names[int(m.group(1))] if int(m.group(1)) < len(names) else m.group(0), text)
+    return text
+
+
+def plural(n: int, word: str, many: str | None = None) -> str:
+    """``1 card``, ``2 cards``."""
+    return f"{n} {word if n == 1 else many or word + 's'}"
+
+
+@dataclass(frozen=True)
 class Outcome:
     """How a game ended. ``winners`` may be empty (a draw)."""
 
@@ -184,7 +233,21 @@ class Known(dict):
 
 
 class GameState(ABC):
-    """A game position. Mutable: ``apply`` changes it in place; use ``clone`` to branch."""
+    """A game position. Mutable: ``apply`` changes it in place; use ``clone`` to branch.
+
+    Every outcome the rules compute is told as a ``GameEvent`` (``tell``) when an action, a reveal or a shuffle
+    settles it; the engine takes them (``take_told``) into its log after each step."""
+
+    _told: tuple = ()  # a tuple, so a clone that shares it by ``__dict__`` copy never changes the original
+
+    def tell(self, kind: str, text: str, seats=(), cards=(), numbers=(), rule: str = "") -> None:
+        """Record an outcome in words and data (see ``GameEvent``)."""
+        self._told = (*self._told, GameEvent(kind, text, tuple(seats), tuple(cards), tuple(numbers), rule))
+
+    def take_told(self) -> tuple[GameEvent, ...]:
+        """The events told since the last call (and forget them)."""
+        out, self._told = self._told, ()
+        return out
 
     @abstractmethod
     def clone(self) -> GameState: ...

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from duelmail.errors import DuelmailError
-from duelmail.games.base import PUBLIC, Action, Bot, Game, GameState, Known, Outcome, Sealed, Violation
+from duelmail.games.base import PUBLIC, Action, Bot, Game, GameEvent, GameState, Known, Outcome, Sealed, Violation
 from duelmail.games.cards import Card, CardRef
 
 
@@ -31,6 +31,7 @@ class Table:
     violations: list[Violation] = field(default_factory=list)
     sealed: dict[tuple[int, str], Action] = field(default_factory=dict)  # every sealed choice, in plain sight
     opened: set[tuple[int, str]] = field(default_factory=set)
+    told: list[GameEvent] = field(default_factory=list)  # every outcome the rules told, in order
 
     @classmethod
     def deal(cls, game: Game, nseats: int, options: Mapping[str, Any] | None = None,
@@ -61,12 +62,14 @@ class Table:
                 for ref, face in zip(shuffle.new_refs(), faces, strict=True):
                     self.truth[ref] = face
                 self.state.apply_shuffle(shuffle)
+                self.told += self.state.take_told()
                 continue
             revealed = False
             public = self.state.public_faces()
             for ref, who in sorted(self.state.visibility().items()):
                 if who == PUBLIC:
                     if ref not in public:
+                        self.told += self.state.take_told()
                         self.violations += self.state.reveal(ref, self.truth[ref])
                         revealed = True
                 else:
@@ -78,6 +81,7 @@ class Table:
                 self.state.apply_open(*wanted[0], self.sealed[wanted[0]])
                 revealed = True
             if not revealed:
+                self.told += self.state.take_told()
                 return
         raise DuelmailError("the rules keep asking for reveals or shuffles without end")
 
@@ -89,6 +93,7 @@ class Table:
             self.sealed[(seat, label)] = action
         else:
             self.state.apply(seat, action)
+        self.told += self.state.take_told()
         self.history.append((seat, action))
         self.settle()
 

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from duelmail.errors import DuelmailError, IllegalMove
-from duelmail.games.base import PUBLIC, FaceClaims, GameState, Outcome, Shuffle, Violation
+from duelmail.games.base import PUBLIC, FaceClaims, GameState, Outcome, Shuffle, Violation, plural
 from duelmail.games.cards import Card, CardRef
 from duelmail.games.warlords.notation import (
     Accept,
@@ -300,6 +300,8 @@ class WarlordsState(FaceClaims, GameState):
         self._claim(seat, a.new, WARLORD, "W-8")
         mine[mine.index(a.old)] = a.new
         self._discard_warlord(seat, a.old)
+        self.tell("discard", f"seat {seat}'s old Warlord {a.old} goes to the discard pile", (seat,), (a.old,),
+                  rule="W-8")
         self.rescue = False
 
     def _discard_warlord(self, seat: int, ref: CardRef) -> None:
@@ -319,6 +321,8 @@ class WarlordsState(FaceClaims, GameState):
         self.discards[seat].append(a.card)
         self.warlords[owner].remove(a.target)
         self._discard_warlord(owner, a.target)
+        self.tell("ace", f"{a.card} (an Ace) destroys seat {owner}'s Warlord {a.target}: both go to the discard "
+                  "piles", (seat, owner), (a.card, a.target), rule="W-18")
         self.rescue = False
 
     def _reinforce(self, seat: int, a: Reinforce) -> None:
@@ -372,8 +376,13 @@ class WarlordsState(FaceClaims, GameState):
         self.piles[seat] = list(reversed(last))
         self.plan = None
         self.phase = PREP
+        self.tell("reinforce", f"seat {seat} shuffles {plural(k, 'discarded card')} back: the draw pile has "
+                  f"{plural(len(self.piles[seat]), 'card')}", (seat,), numbers=(k, len(self.piles[seat])),
+                  rule="W-25")
         if self.rescue and self.piles[seat]:  # W-26: rescued, the seat draws and plays on
             self.hands[seat].append(self.piles[seat].pop())
+            self.tell("draw", f"seat {seat} is rescued and draws {self.hands[seat][-1]}", (seat,),
+                      (self.hands[seat][-1],), rule="W-26")
             self.revenge = False
         self.rescue = False
 
@@ -446,10 +455,24 @@ class WarlordsState(FaceClaims, GameState):
                 b.defence += value(faces[b.d_support], SUPPORT)
         if b.d_warlord is not None:
             b.defence += value(faces[b.d_warlord], WARLORD)
+        def side(roles) -> str:
+            parts = [f"{r} ({role} {value(faces[r], role)})" for r, role in roles if r is not None]
+            return " + ".join(parts) + " = " if parts else "nothing: "
+
+        a_side = side([(b.a_warlord, WARLORD), (b.a_army, ARMY), (b.a_support, SUPPORT)])
+        d_side = side([(b.d_warlord, WARLORD), (b.d_army, ARMY), (b.d_support, SUPPORT)])
+        self.tell("battle", f"battle: seat {b.attacker} {a_side}{b.attack} against seat {b.defender} "
+                  f"{d_side}{b.defence}", (b.attacker, b.defender), tuple(b.refs()), (b.attack, b.defence),
+                  rule="W-14")
         if b.attack > b.defence:
             b.damage = (b.attack - b.defence + 1) // 2  # W-15
+            self.tell("battle won", f"seat {b.attacker} wins the battle, {b.attack} to {b.defence}: "
+                      f"{b.damage} damage to seat {b.defender} unless an Ace stops it", (b.attacker, b.defender),
+                      numbers=(b.attack, b.defence, b.damage), rule="W-15")
             self.phase = LAST_CHANCE
         else:
+            self.tell("battle lost", f"seat {b.attacker}'s attack fails, {b.attack} to {b.defence}: seat "
+                      f"{b.defender} holds", (b.attacker, b.defender), numbers=(b.attack, b.defence), rule="W-16")
             self._finish_battle(won=False)
 
     def _finish_battle(self, won: bool) -> None:
@@ -459,30 +482,35 @@ class WarlordsState(FaceClaims, GameState):
         if b.d_warlord is not None:
             self.used.add(b.d_warlord)
         if won:
-            self._mill(b.defender, b.damage, beneath_top=True)
+            milled = self._mill(b.defender, b.damage, beneath_top=True)
+            self.tell("damage", f"seat {b.defender} takes {b.damage} damage: "
+                      + (f"{_refs(milled)} milled face up to the discard pile" if milled else "the draw pile is empty"),
+                      (b.defender,), tuple(milled), (b.damage,), rule="W-15")
         else:
             self._pay_failure(b)
         self.battle = None
         self._end_turn()
 
     def _discard_battle_cards(self, b: Battle, defender_too: bool) -> None:
-        da = self.discards[b.attacker]
-        da.append(b.a_army)
-        if b.a_support is not None:
-            da.append(b.a_support)
-        if defender_too:
-            dd = self.discards[b.defender]
-            for r in (b.d_army, b.d_support):
-                if r is not None:
-                    dd.append(r)
+        mine = [r for r in (b.a_army, b.a_support) if r is not None]
+        self.discards[b.attacker] += mine
+        theirs = [r for r in (b.d_army, b.d_support) if r is not None] if defender_too else []
+        self.discards[b.defender] += theirs
+        parts = [f"{_refs(refs)} to seat {s}'s" for s, refs in ((b.attacker, mine), (b.defender, theirs)) if refs]
+        self.tell("discard", f"the battle cards go to the discard piles: {' and '.join(parts)}",
+                  (b.attacker, b.defender), (*mine, *theirs), rule="W-17")
 
     def _pay_failure(self, b: Battle) -> None:
         """W-16: the attacker loses its Warlord, or without one mills a card."""
         if b.a_warlord is not None:
             self.warlords[b.attacker].remove(b.a_warlord)
             self._discard_warlord(b.attacker, b.a_warlord)
+            self.tell("failure", f"seat {b.attacker} loses the Warlord {b.a_warlord} for the failed attack",
+                      (b.attacker,), (b.a_warlord,), rule="W-16")
         else:
-            self._mill(b.attacker, 1, beneath_top=False)
+            milled = self._mill(b.attacker, 1, beneath_top=False)
+            self.tell("failure", f"seat {b.attacker} mills {_refs(milled) or 'nothing (empty draw pile)'} for the "
+                      "failed attack", (b.attacker,), tuple(milled), (len(milled),), rule="W-16")
 
     def _ace_in_battle(self, seat: int, a: PlayAce) -> None:
         b = self.battle
@@ -493,6 +521,8 @@ class WarlordsState(FaceClaims, GameState):
         self._take(seat, a.card, a, "W-19", "the Ace")
         self._claim(seat, a.card, ACE, "W-19")
         self.discards[seat].append(a.card)
+        self.tell("ace", f"{a.card} (an Ace) stops seat {b.attacker}'s attack: it fails", (seat, b.attacker),
+                  (a.card,), rule="W-19")
         late = self.phase != DEFEND
         self._discard_battle_cards(b, defender_too=late)
         if late and b.d_warlord is not None:
@@ -502,12 +532,12 @@ class WarlordsState(FaceClaims, GameState):
         self.battle = None
         self._end_turn()
 
-    def _mill(self, seat: int, k: int, beneath_top: bool) -> None:
-        """Move ``k`` cards from the draw pile to the discard pile face up (W-15, W-29)."""
+    def _mill(self, seat: int, k: int, beneath_top: bool) -> list[CardRef]:
+        """Move ``k`` cards from the draw pile to the discard pile face up (W-15, W-29); return them."""
         pile = self.piles[seat]
         k = min(k, len(pile))
         if k <= 0:
-            return
+            return []
         if beneath_top and len(pile) > k:
             milled = pile[-1 - k:-1]
             del pile[-1 - k:-1]
@@ -516,6 +546,7 @@ class WarlordsState(FaceClaims, GameState):
             del pile[-k:]
         milled.reverse()
         self.discards[seat].extend(milled)
+        return milled
 
     # -- turns -------------------------------------------------------------------------------
     def _end_turn(self) -> None:
@@ -524,11 +555,13 @@ class WarlordsState(FaceClaims, GameState):
             self.used.discard(w)  # W-21 renewal
         if self.revenge:
             self.active[seat] = False  # W-23: out after the revenge turn
+            self.tell("out", f"seat {seat} is out: the revenge turn is over", (seat,), rule="W-23")
         left = [s for s in range(self.n) if self.active[s]]
         if len(left) == 1:
             self.phase = OVER
             self.battle = None
             self.result = Outcome((left[0],), f"seat {left[0]} is the last player with a draw pile")
+            self.tell("won", f"seat {left[0]} wins: the last player with a draw pile", (left[0],), rule="W-22")
             return
         self._start_turn(self.target(seat))
 
@@ -539,10 +572,14 @@ class WarlordsState(FaceClaims, GameState):
         pile = self.piles[seat]
         if pile:
             self.hands[seat].append(pile.pop())
+            self.tell("draw", f"seat {seat} draws {self.hands[seat][-1]}", (seat,), (self.hands[seat][-1],),
+                      (len(pile),), rule="W-4")
             self.revenge = self.rescue = False
         else:  # W-22: out; W-23 revenge turn, unless a joker rescues the seat first (W-26)
             self.revenge = True
             self.rescue = self.reinforcements
+            self.tell("empty", f"seat {seat}'s draw pile is empty: a last (revenge) turn, then out", (seat,),
+                      rule="W-22")
 
     # -- hidden information ------------------------------------------------------------------
     def visibility(self) -> dict[CardRef, int]:
@@ -595,6 +632,8 @@ class WarlordsState(FaceClaims, GameState):
         if not winners:  # found after the end, against the winner: every honest seat wins
             winners = tuple(s for s in range(self.n) if s not in cheaters)
         self.result = Outcome(winners, f"seat {v.seat} cheated: {v.message} (rule {v.rule})", cheaters)
+        self.tell("forfeit", f"seat {v.seat} forfeits for cheating; {' and '.join(f'seat {w}' for w in winners)} "
+                  f"{'wins' if len(winners) == 1 else 'win'}", (v.seat, *winners), rule="W-30")
         self.phase = OVER
         self.battle = None
         self.pending = []
@@ -619,8 +658,8 @@ class WarlordsState(FaceClaims, GameState):
                 return f"{head}, then attack seat {self.target(seat)} or end"
             return f"{head}, then end (no attack in the first round)"
         if p == DEFEND:
-            lead = b.a_warlord or "no Warlord"
-            return (f"defend against seat {b.attacker} (Warlord {lead}, Army face down): "
+            lead = f"the Warlord {b.a_warlord}" if b.a_warlord else "no Warlord"
+            return (f"defend against seat {b.attacker} ({lead}, an Army face down): "
                     f"defend WARLORD|- ARMY|-, or ace REF")
         if p == A_SUPPORT:
             return "add a Support to your attack: support REF|-"
@@ -636,19 +675,20 @@ class WarlordsState(FaceClaims, GameState):
         elif t is Exchange:
             what = f"exchanges the Warlord {action.old} for {action.new} (face down)"
         elif t is PlayAce:
-            what = f"plays the Ace {action.card}" + (f" against the Warlord {action.target}" if action.target
-                                                      else " in battle")
+            what = f"plays {action.card} as an Ace" + (f" against the Warlord {action.target}" if action.target
+                                                       else " in battle")
         elif t is Reinforce:
-            what = f"plays the joker {action.card} to reinforce"
+            what = f"plays {action.card} as the Reinforcements joker"
         elif t is Attack:
             lead = f"the Warlord {action.warlord}" if action.warlord else "no Warlord"
-            what = f"attacks with {lead} and the Army {action.army} face down"
+            what = f"attacks seat {self.target(seat)} with {lead} and {action.army} " \
+                   "face down as the Army"
         elif t is Defend:
             parts = [f"the Warlord {action.warlord}" if action.warlord else "",
-                     f"the Army {action.army} face down" if action.army else ""]
+                     f"{action.army} face down as the Army" if action.army else ""]
             what = "defends with " + " and ".join(p for p in parts if p) if any(parts) else "does not defend"
         elif t is Support:
-            what = f"adds the Support {action.card} face down" if action.card else "adds no Support"
+            what = f"adds {action.card} face down as a Support" if action.card else "adds no Support"
         elif t is Accept:
             what = "accepts the damage"
         else:
@@ -663,6 +703,10 @@ class WarlordsState(FaceClaims, GameState):
 
 RULE_OF = {PlayWarlord: "W-7", Exchange: "W-8", Reinforce: "W-25", Attack: "W-10", EndTurn: "W-4",
            Defend: "W-11", Support: "W-12", Accept: "W-20", PlayAce: "W-19"}
+
+
+def _refs(refs) -> str:
+    return ", ".join(map(str, refs))
 
 
 def _article(word: str) -> str:
