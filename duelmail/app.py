@@ -341,8 +341,8 @@ def run_demo(kind: str, out: Path, seed: int = 0, players: int = 2, options: dic
                 raise DuelmailError(f"bot {bots[seat]} for seat {seat} made an illegal move: {e}") from None
             files += 1
             decisions += bool(actions)
-            for e in p.events:
-                if "pass on deck" not in e.text and "published keys" not in e.text:
+            for e in p.match.told_to(p.events):  # the faces public by then
+                if not e.technical:
                     say(f"round {e.round:>3}  {names[e.seat]:<6} {e.text}")
             _deliver(p, seat, matches, folders, mailbox)
     else:

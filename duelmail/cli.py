@@ -430,7 +430,7 @@ def claim(ctx, game, out):
     """
     ident, folder, match, seat = _open(ctx, game)
     played = _app().write_claim(folder, match, seat, ident, now())
-    click.echo(f"round {match.round - 1}: {played.events[-1].text}")
+    click.echo(f"round {match.round - 1}: {played.match.told_to(played.events[-1:])[0].text}")
     click.echo(f"wrote {_copy_out(played.path, out)}: send it to the other players")
 
 
@@ -586,7 +586,7 @@ def play(ctx, moves, game, bot, seed, out, vacation, send, push):
     played = _app().write_turn(folder, match, seat, ident, actions, now(), vacation=_vacation(vacation))
     _set_pending(folder, [])
     _store_status(folder, seat, _status_data(played.match, seat))
-    for e in played.events:
+    for e in played.match.told_to(played.events, played.match.seen(seat)):
         click.echo(f"round {e.round}: {e.text}")
     click.echo(f"wrote {_copy_out(played.path, out)}" + ("" if send or push else ": send it to the other players"))
     _say_awaited(played.match, seat)
@@ -659,7 +659,7 @@ def receive(ctx, files, auto, out):
             click.echo(f"{r.path}: round {r.round} seat {r.seat} already applied (nothing changed)")
             continue
         click.echo(f"{r.path}: round {r.round} seat {r.seat} verified and applied")
-        for e in r.events:
+        for e in r.match.told_to(r.events, r.match.reader_faces(ident)):
             click.echo(f"  {e.text}")
     if not results:
         return

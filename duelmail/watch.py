@@ -10,6 +10,7 @@ answered here; a decision is left to the human, or to a bot when one plays the s
 from __future__ import annotations
 
 import random
+import re
 import tomllib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -91,7 +92,8 @@ def apply_files(home: Home, identity: Identity | None, files: Sequence[tuple[str
             out.append(Arrival(where, f.game, 0, f.seat, "new game",
                                reason=f"{m.game.spec.title}, seats {', '.join(m.names())}"))
         else:
-            out.append(Arrival(where, f.game, r.round, r.seat, "duplicate" if r.duplicate else "applied", r.events))
+            events = r.match.told_to(r.events, r.match.reader_faces(identity)) if r.match is not None else r.events
+            out.append(Arrival(where, f.game, r.round, r.seat, "duplicate" if r.duplicate else "applied", events))
         if r.match is not None:  # what comes next (answering, READMEs) starts from this state, unfolded again
             remember(app.game_folder_for(home, identity, f, where), r.match)
     return out
@@ -106,7 +108,9 @@ class Answer:
 
     def line(self) -> str:
         m = self.played.match
-        what = "; ".join(e.text for e in self.played.events if e.seat == self.played.file.seat) or "answered"
+        seat = self.played.file.seat
+        told = m.told_to([e for e in self.played.events if e.seat == seat], m.seen(seat) if seat in m.own else None)
+        what = "; ".join(e.text for e in told) or "answered"
         return f"game {m.gid[:12]} round {self.played.file.round}: {self.how}: {what}"
 
 
@@ -296,7 +300,8 @@ def _commit_message(folder_name: str, f: SignedFile, text: str) -> str:
     if f.kind == "genesis":
         what = "new game" + (f" ({head[1]})" if len(head) > 1 else "")
     else:
-        what = "; ".join(events) or f"seat {f.seat} answered"
+        who = re.search(r"\(([^()]*)\)$", head[0]) if head else None
+        what = "; ".join(events) or f"{who.group(1) if who else f'seat {f.seat}'} sent a file with nothing to tell"
     title = f"{folder_name} round {f.round}: {what}"
     title = title if len(title) <= 100 else title[:97] + "..."
     return "\n".join([title, "", *head]) if head else title
@@ -310,7 +315,7 @@ def readme_text(match: Match) -> str:
              "The table, as everyone can see it:", "",
              *("    " + line for line in match.state.render(None, match.known(None)).rstrip().splitlines()),
              "", "Last events:", ""]
-    lines += [f"- round {e.round}: {e.text}" for e in match.events[-8:]]
+    lines += [f"- round {e.round}: {e.text}" for e in match.told_to([e for e in match.events if not e.technical][-8:])]
     lines += ["", "Kept by duelmail (`duelmail git sync`); the turn files beside it are the game, this is only a view."]
     return "\n".join(lines) + "\n"
 

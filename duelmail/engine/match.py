@@ -144,6 +144,14 @@ class Event:
     text: str
     said: GameEvent | None = None
 
+    @property
+    def technical(self) -> bool:
+        """Protocol bookkeeping (deck passes, key shares, seeds) rather than play."""
+        return bool(TECHNICAL.search(self.text))
+
+
+TECHNICAL = re.compile(r"pass on deck|published keys for \d+ cards?\b|published the per-game seed for the audit")
+
 
 class Duplicate(DuelmailError):
     """The very same file is already in the log (receiving it again changes nothing)."""
@@ -798,6 +806,8 @@ class Match:
                 events += self._drain(rnd, seat)
                 events.append(Event(rnd, seat, f"{self.cards[seat].name} is out of play and published the "
                                     "per-game seed: its key shares and deck passes now follow from it"))
+            else:
+                events.append(Event(rnd, seat, f"{self.cards[seat].name} published the per-game seed for the audit"))
         elif duty.seed and strict:
             raise IllegalMove("P-seed", "the seat is out of play: the file must publish the per-game seed"
                               if duty.retired else "the game is over: the file must publish the per-game seed")
@@ -927,6 +937,20 @@ class Match:
         """``event`` for a reader who knows the faces ``known`` (default: the public's, now; a seat's are
         ``seen(seat)``): every card whose face the reader knows is said by its face."""
         return in_words(event.text, self.known(None) if known is None else known)
+
+    def told_to(self, events: Iterable[Event], known: Mapping[CardRef, Card] | None = None) -> list[Event]:
+        """``events`` as a reader who knows ``known`` (default: the public) reads them (see ``words``)."""
+        known = self.known(None) if known is None else known
+        return [Event(e.round, e.seat, in_words(e.text, known), e.said) for e in events]
+
+    def reader_faces(self, identity: Identity | None) -> dict[CardRef, Card]:
+        """The faces the holder of ``identity`` has seen (the public's if it holds no seat)."""
+        seat = self.seat_of(identity) if identity is not None else None
+        if seat is None:
+            return self.known(None)
+        if seat not in self.own:
+            self.attach(seat, identity)
+        return self.seen(seat)
 
     def state_describe(self, seat, action) -> str:
         return self.named(self.state.describe(seat, action))

@@ -21,15 +21,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from duelmail.engine.match import Event, Match
-from duelmail.games.base import GameState
+from duelmail.engine.match import TECHNICAL, Event, Match  # noqa: F401  (TECHNICAL: bookkeeping events)
+from duelmail.games.base import GameState, in_words
 from duelmail.games.cards import Card, CardRef
 from duelmail.protocol.turnfile import SignedFile
-
-TECHNICAL = re.compile(r"pass on deck|published keys for \d+ card|published the per-game seed for the audit")
-"""Events that are protocol bookkeeping (deck passes, key shares) rather than play."""
-
-"""A card reference in rendered text (``a#3``, ``a.2#17``)."""
 
 SEAT = re.compile(r"\b(seat|Seat) (\d+)\b")
 
@@ -57,7 +52,7 @@ class Step:
     partial: bool = False
 
     def play_events(self) -> list[Event]:
-        return [e for e in self.events if not TECHNICAL.search(e.text)]
+        return [e for e in self.events if not e.technical]
 
 
 @dataclass
@@ -265,12 +260,9 @@ class _Recorder:
                 grown.add(who)
         for s in grown:
             self.frozen[s] = frozenset(self.seen[s])
-        events = [Event(e.round, e.seat, m.named(e.text)) for e in m.events[self.nevents:]]
+        # the round's events with the faces public by then (a battle's cards are named by their faces)
+        events = [Event(e.round, e.seat, in_words(m.named(e.text), public), e.said) for e in m.events[self.nevents:]]
         self.nevents = len(m.events)
-        if 0 < rnd < len(m.rounds) and not partial:
-            for seat, f in sorted(m.rounds[rnd].items()):
-                if "seed" in f.content:
-                    events.append(Event(rnd, seat, f"{m.cards[seat].name} published the per-game seed for the audit"))
         time = ""
         if rnd and rnd < len(m.rounds) and not partial:
             times = [f.content.get("time", "") for f in m.rounds[rnd].values()]

@@ -41,7 +41,7 @@ def header_for(match: Match | None, f: SignedFile, events=()) -> list[str]:
                 "to accept: duelmail join THIS-FILE"]
     lines = [f"duelmail: game {f.game[:12]}, round {f.round}, seat {f.seat}"
              + (f" ({match.cards[f.seat].name})" if match else "")]
-    for e in events:
+    for e in match.told_to(events) if match is not None else events:  # faces everyone can see
         lines.append(f"  {e.text}")
     if match is not None:
         if match.finished:

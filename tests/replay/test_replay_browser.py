@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 from replay_archives import GAME, cheat
 
+from duelmail.games.base import face_words
 from duelmail.replay import load_replay, write_html
 
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
@@ -109,7 +110,8 @@ def test_step_controls_keys_timeline_and_cards(browser, tmp_path):
 
     page.locator("#slider").fill(str(c.caught.index))
     assert at().startswith(f"Round {c.caught.round} ")
-    assert f"CHEAT: bob played {c.fake} face down as a Warlord, but it is {c.face}" in \
+    # the card is face up by then: the event names it by its face (issue 15)
+    assert f"CHEAT: bob played {face_words(c.face)} face down as a Warlord, but it is {c.face}" in \
         page.locator("#event-list").inner_text()
     page.keyboard.press("2")  # the slider has the focus: digits still switch the view, arrows move the slider
     assert page.locator("#views button.on").inner_text() == "bob"

@@ -7,6 +7,7 @@ import re
 
 from replay_archives import CHEAT, GAME, cheat
 
+from duelmail.games.base import face_words
 from duelmail.replay import load_replay, render_html
 from duelmail.replay.html import _script_json, page_data
 
@@ -44,7 +45,7 @@ def test_the_embedded_data_is_the_replay():
     assert [text(t) for t in views["a"]] == [replay.render_all(replay.steps[step], s) for s in (0, 1)]
     assert f"bob plays {c.fake} face down as a Warlord" in [e[1] for e in data["steps"][step]["e"] if e[2] == 0]
     caught = data["steps"][c.caught.index]
-    assert caught["e"][0][2] == 2 and caught["x"].startswith(f"CHEAT: bob played {c.fake}")
+    assert caught["e"][0][2] == 2 and caught["x"].startswith(f"CHEAT: bob played {face_words(c.face)} face down")
     assert [d["id"] for d in data["decks"]] == ["a", "b"] and data["decks"][1]["cards"][c.fake.index] == str(c.face)
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from helpers import Players
 from replay_archives import CHEAT, GAME, cheat
 
+from duelmail.games.base import in_words
 from duelmail.games.cards import CardRef
 from duelmail.protocol.turnfile import SignedFile
 from duelmail.replay import build_replay, load_replay
@@ -21,8 +22,13 @@ def test_one_step_per_closed_round_and_the_same_fold_as_the_archive():
         assert [s.round for s in replay.steps] == list(range(len(match.rounds)))
         assert [s.index for s in replay.steps] == list(range(len(replay.steps)))
         assert replay.match.prev == match.prev and replay.match.applied == match.applied
-        assert [e.text for s in replay.steps for e in s.events if "per-game seed" not in e.text] == \
-            [replay.match.named(e.text) for e in match.events]
+        # the same events in the same order, each said with the faces public when its round closed (issue 15)
+        raw = iter(match.events)
+        for s in replay.steps:
+            for e in s.events:
+                r = next(raw)
+                assert e.said == r.said and e.text == in_words(replay.match.named(r.text), s.public)
+        assert next(raw, None) is None
         assert replay.steps[-1].over and not replay.steps[-1].partial
         assert replay.steps[-1].state.render(None, {}) == match.state.render(None, {})
 

@@ -8,6 +8,7 @@ from click.testing import CliRunner
 from replay_archives import CHEAT, GAME, cheat
 
 from duelmail.cli_replay import replay as command
+from duelmail.games.base import face_words
 
 runner = CliRunner()
 
@@ -72,7 +73,7 @@ def test_start_options_log_decks_verdict_and_help():
     out = keys(str(CHEAT), "--round", str(r), "--seat", "1", "--all", input="l\nd\nv\nh\nwhat\n")
     assert headers(out)[0] == (f"== Warlords: alice vs bob | round {r} of {c.replay.steps[-1].round} "
                                f"(step {c.caught.index + 1}/{len(c.replay.steps)}) | view: bob, every card ==")
-    cheat_line = f"CHEAT: bob played {c.fake} face down as a Warlord, but it is {c.face} (rule W-7)"
+    cheat_line = f"CHEAT: bob played {face_words(c.face)} face down as a Warlord, but it is {c.face} (rule W-7)"
     assert cheat_line in out
     assert f"> {'r' + str(r):>5}  {cheat_line}" in out  # the log marks where we are
     assert "deck b: " + " ".join(map(str, c.replay.deck_orders()["b"])) in out
