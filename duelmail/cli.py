@@ -68,6 +68,8 @@ def handled(fn):
             return fn(*args, **kwargs)
         except DuelmailError as e:
             raise click.ClickException(str(e)) from None
+        except BrokenPipeError:
+            raise  # the reader went away ('duelmail moves | head'): click leaves quietly
         except OSError as e:
             raise click.ClickException(f"{e.filename or ''}: {e.strerror or e}") from None
 
@@ -353,6 +355,8 @@ def status(ctx, game, all_games, as_json):
     click.echo(f"game {data['game'][:12]} ({data['title']}), round {data['round']}, you are {you}")
     if data["result"]:
         click.echo(f"game over: {data['result']}")
+    if data["last"]:
+        click.echo("lately:" + "".join(f"\n  {line}" for line in data["last"]))
     for s, a in data["awaited"].items():
         who = "you" if int(s) == seat else data["seats"][int(s)]
         due = ""
@@ -380,6 +384,15 @@ def _status_of(ctx, folder) -> dict:
     return {**data, "cheats": folder.cheats()}
 
 
+def _recent(match, seat, known=None, most: int = 8) -> list[str]:
+    """What happened since ``seat``'s last move (at most ``most`` events), in its words."""
+    play = [e for e in match.events if not e.technical]
+    last = max((i for i, e in enumerate(play) if e.seat == seat and e.said is None), default=-1) \
+        if seat is not None else -1
+    news = play[last + 1:][-most:] if last + 1 < len(play) else play[-most:]
+    return [f"round {e.round}: {e.text}" for e in match.told_to(news, known)]
+
+
 def _status_data(match, seat) -> dict:
     over = match.over()
     deadlines = match.deadlines()
@@ -393,6 +406,7 @@ def _status_data(match, seat) -> dict:
         "over": over, "audited": match.audit is not None,
         "audit_ok": bool(match.audit and match.audit.ok),
         "result": match.describe_outcome() if over else None,
+        "last": _recent(match, seat, match.seen(seat) if seat in match.own else None),
     }
 
 
@@ -403,7 +417,7 @@ def _cached_status(folder, seat) -> dict | None:
         cached = json.loads(p.read_text())
     except (OSError, ValueError):
         return None
-    return cached.get("data") if cached.get("key") == f"{folder.listing_key()}|{seat}|2" else None
+    return cached.get("data") if cached.get("key") == f"{folder.listing_key()}|{seat}|3" else None
 
 
 def _store_status(folder, seat, data) -> None:
@@ -411,7 +425,7 @@ def _store_status(folder, seat, data) -> None:
 
     try:
         atomic_write(folder.path / ".status.json",
-                     json.dumps({"key": f"{folder.listing_key()}|{seat}|2", "data": data}))
+                     json.dumps({"key": f"{folder.listing_key()}|{seat}|3", "data": data}))
     except OSError:
         pass  # a read-only archive still answers, just without the cache
 
@@ -451,7 +465,10 @@ def show(ctx, game, svg_out):
     ident, folder, match, seat = _open(ctx, game)
     awaited = seat in match.duties and seat not in match.current and not match.over()  # not sent yet this round
     view = match.draft(seat, ident) if awaited else match
-    click.echo(view.state.render(seat, view.known(seat)))
+    click.echo(view.state.render(seat, view.seen(seat)))
+    recent = _recent(match, seat, match.seen(seat) if seat in match.own else None)
+    if recent:
+        click.echo("lately:" + "".join(f"\n  {line}" for line in recent))
     if svg_out:
         from duelmail.util.fs import atomic_write
 
@@ -459,6 +476,27 @@ def show(ctx, game, svg_out):
         if picture is None:
             raise DuelmailError(f"{match.game.spec.title} draws no picture: --svg is for games on a map")
         click.echo(f"wrote {atomic_write(svg_out, picture)}")
+
+
+@main.command("history")
+@click.argument("game", required=False)
+@click.option("--protocol", is_flag=True, help="Also list deck passes, key shares and seeds.")
+@pass_ctx
+@handled
+def history(ctx, game, protocol):
+    """The game so far in words, one line an event, each card named by its face once you have seen it.
+
+    \b
+    Example:
+      duelmail history
+      duelmail history 3f2a --protocol
+    """
+    ident, folder, match, seat = _open(ctx, game)
+    events = [e for e in match.events if protocol or not e.technical]
+    for e in match.told_to(events, match.seen(seat) if seat is not None else None):
+        click.echo(f"round {e.round:>3}  {e.text}")
+    if match.over():
+        click.echo("game over: " + match.describe_outcome())
 
 
 @main.command("moves")

@@ -109,7 +109,8 @@ class Answer:
     def line(self) -> str:
         m = self.played.match
         seat = self.played.file.seat
-        told = m.told_to([e for e in self.played.events if e.seat == seat], m.seen(seat) if seat in m.own else None)
+        told = m.told_to([e for e in self.played.events if e.seat == seat or e.said is not None],
+                         m.seen(seat) if seat in m.own else None)
         what = "; ".join(e.text for e in told) or "answered"
         return f"game {m.gid[:12]} round {self.played.file.round}: {self.how}: {what}"
 

@@ -326,8 +326,12 @@ class Match:
 
     def seen(self, seat: int | None) -> dict[CardRef, Card]:
         """Every face ``seat`` has seen so far: ``known`` plus each card once shown to it alone (a card of its hand
-        since played, discarded or shuffled away), i.e. every ref for which all the other lockers published keys."""
+        since played, discarded or shuffled away), i.e. every ref for which all the other lockers published keys;
+        once the game is audited, every card."""
         out = self.known(seat)
+        if self.audit is not None:  # over, every seed published: every card is known to everyone
+            out.update({ref: self.card_of(ref, f) for ref, f in self.audit.faces.items()})
+            return out
         if seat is None or seat not in self.own:
             return out
         for deck in self.book.decks.values():
@@ -929,8 +933,9 @@ class Match:
         return out
 
     def _drain(self, rnd: int, seat: int) -> list[Event]:
-        """The outcomes the rules told since the last drain, as log events (seat: the file's author)."""
-        return [Event(rnd, seat if seat >= 0 else (g.seats[0] if g.seats else self.creator), self.named(g.text), g)
+        """The outcomes the rules told since the last drain, as log events (seat: the event's first seat, else the
+        file's author)."""
+        return [Event(rnd, g.seats[0] if g.seats else seat if seat >= 0 else self.creator, self.named(g.text), g)
                 for g in self.state.take_told()]
 
     def words(self, event: Event, known: Mapping[CardRef, Card] | None = None) -> str:

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from duelmail.engine.match import TECHNICAL, Event, Match  # noqa: F401  (TECHNICAL: bookkeeping events)
-from duelmail.games.base import GameState, in_words
+from duelmail.games.base import PUBLIC, GameState, in_words
 from duelmail.games.cards import Card, CardRef
 from duelmail.protocol.turnfile import SignedFile
 
@@ -64,6 +64,7 @@ class Replay:
     all_faces: dict[CardRef, Card] = field(default_factory=dict)
     _named: dict[str, str] = field(default_factory=dict, repr=False)
     _private: dict[int, tuple] = field(default_factory=dict, repr=False)
+    _public: dict[int, Mapping[CardRef, Card]] = field(default_factory=dict, repr=False)
 
     # -- what the archive says --------------------------------------------------------------
     @property
@@ -128,15 +129,27 @@ class Replay:
             return step.public
         if everything:
             return self.all_faces
+        public = self._face_up(step)
         if seat is None:
-            return step.public
+            return public
         seen = step.seen[seat]
         private = self._private.get(id(seen))
         if private is None or private[0] is not seen:
             faces = self.all_faces
             private = (seen, {r: faces[r] for r in seen if r in faces})
             self._private[id(seen)] = private
-        return {**step.public, **private[1]}
+        return {**public, **private[1]}
+
+    def _face_up(self, step: Step) -> Mapping[CardRef, Card]:
+        """Once audited: the step's public faces plus every card face up on its table, even one whose keys the
+        game ended before publishing (a Warlord turned up in the battle that caught a cheat)."""
+        done = self._public.get(step.index)
+        if done is None:
+            faces = self.all_faces
+            up = {r: faces[r] for r, who in step.state.visibility().items()
+                  if who == PUBLIC and r not in step.public and r in faces}
+            done = self._public[step.index] = {**step.public, **up} if up else step.public
+        return done
 
     def render(self, step: Step, seat: int | None, everything: bool = False) -> str:
         """The game's own text table for ``seat`` (None: a spectator), with names for seats."""

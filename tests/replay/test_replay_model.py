@@ -137,3 +137,14 @@ def test_refs_seen_are_cards_of_locked_decks():
     for step in replay.steps:
         for seen in step.seen:
             assert all(isinstance(r, CardRef) and r.deck in decks for r in seen)
+
+
+def test_face_up_cards_show_their_faces_once_audited():
+    """Issue 15: the cheat archive's page drew alice's face-up Warlord as a card back: the battle that caught bob
+    turned it up and the game ended before its keys were shared. Audited, a card face up is drawn by its face."""
+    c = cheat()
+    step = c.replay.steps[c.caught.index]
+    face = c.replay.all_faces[c.alice_warlord]
+    for seat in (None, 0, 1):
+        assert f"Warlords: {face} {c.alice_warlord} (face up)" in c.replay.render(step, seat)
+    assert c.alice_warlord not in step.public  # its face was never opened in play
