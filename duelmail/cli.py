@@ -511,6 +511,8 @@ def moves(ctx, game, as_json):
     Example:
       duelmail moves
     """
+    from duelmail.games.base import in_words
+
     ident, folder, match, seat = _open(ctx, game)
     pending = _pending(folder)
     legal = []
@@ -518,7 +520,7 @@ def moves(ctx, game, as_json):
         view = match.draft(seat, ident, pending)
         if seat in view.state.deciders() and view.ready(seat):
             known = view.known(seat)
-            legal = [(str(a), _faces(view.named(view.state.describe(seat, a)), known))
+            legal = [(str(a), in_words(view.named(view.state.describe(seat, a)), known))
                      for a in view.state.legal_actions(seat, known)]
     if as_json:
         click.echo(json.dumps([{"move": m, "means": d} for m, d in legal], indent=2))
@@ -541,19 +543,6 @@ def _vacation(text: str | None) -> dict | None:
         return {"start": when.isoformat(), "days": int(days)}
     except ValueError:
         raise click.BadParameter(f"{text!r}: expected START:DAYS, e.g. 2026-12-20:7", param_hint="--vacation") from None
-
-
-def _faces(text: str, known) -> str:
-    """Write the face you can see after each ref: ``a#17`` becomes ``a#17 (9S)``."""
-    import re
-
-    from duelmail.games.cards import CardRef
-
-    def add(m: re.Match) -> str:
-        face = known.get(CardRef.parse(m.group(0)))
-        return f"{m.group(0)} ({face})" if face else m.group(0)
-
-    return re.sub(r"[a-z]+[0-9]*(?:\.[0-9]+)?#[0-9]+", add, text)
 
 
 def _pending(folder) -> list[str]:

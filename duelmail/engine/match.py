@@ -239,6 +239,7 @@ class Match:
         self.events: list[Event] = [Event(0, self.creator, f"{self.cards[self.creator].name} opened a game "
                                           f"of {spec.title}")]
         self.violations: list[Violation] = []
+        self.told_over = False  # the game's end is in the log
         self.pending_shuffle = None
         self.audit = None
         self.auditing = True  # False in a sender's trial of its own file: the audit would be thrown away
@@ -935,8 +936,15 @@ class Match:
     def _drain(self, rnd: int, seat: int) -> list[Event]:
         """The outcomes the rules told since the last drain, as log events (seat: the event's first seat, else the
         file's author)."""
-        return [Event(rnd, g.seats[0] if g.seats else seat if seat >= 0 else self.creator, self.named(g.text), g)
-                for g in self.state.take_told()]
+        out = [Event(rnd, g.seats[0] if g.seats else seat if seat >= 0 else self.creator, self.named(g.text), g)
+               for g in self.state.take_told()]
+        if not self.told_over and self.over():  # who won, once, as the game ends (by its rules or a timeout)
+            self.told_over = True
+            o = self.outcome()
+            g = GameEvent("over", f"game over: {o.describe()}", o.winners)
+            out.append(Event(rnd, o.winners[0] if o.winners else seat if seat >= 0 else self.creator,
+                             self.named(g.text), g))
+        return out
 
     def words(self, event: Event, known: Mapping[CardRef, Card] | None = None) -> str:
         """``event`` for a reader who knows the faces ``known`` (default: the public's, now; a seat's are

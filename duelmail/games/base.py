@@ -139,7 +139,11 @@ class GameEvent:
 
 _SUIT_WORDS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 _RANK_WORDS = {11: "Jack", 12: "Queen", 13: "King", 14: "Ace"}
-_REF_TEXT = re.compile(r"(?<![\w#.])[a-z]+[0-9]*(?:\.[0-9]+)?#[0-9]+\b")
+_REF = r"(?<![\w#.])[a-z]+[0-9]*(?:\.[0-9]+)?#[0-9]+\b"
+_FACE = r"(?:10|[2-9JQKAjqka])[SHDCshdc]|[Xx][RBrb]"
+# a card played as a face: ``8H (s#23)`` (a claim, then its ref), ``s#23=8h`` (notation), or a bare ref
+_REF_TEXT = re.compile(rf"(?<![\w=])(?P<c1>{_FACE}) \((?P<r1>{_REF})\)"
+                       rf"|(?P<r2>{_REF})=(?P<c2>{_FACE})(?!\w)|(?P<r3>{_REF})")
 
 
 def face_words(card: Card) -> str:
@@ -153,8 +157,14 @@ def in_words(text: str, known: Mapping[CardRef, Card], names: Sequence[str] | No
     """``text`` for a reader: every ref whose face the reader knows becomes that face in words, and (given
     ``names``) every ``seat N`` becomes the seat's name. Refs the reader does not know stay refs."""
     def face(m: re.Match) -> str:
-        card = known.get(CardRef.parse(m.group(0))) if known else None
-        return face_words(card) if card is not None else m.group(0)
+        ref = m.group("r1") or m.group("r2") or m.group("r3")
+        card = known.get(CardRef.parse(ref)) if known else None
+        if card is None:
+            return m.group(0)
+        said = m.group("c1") or m.group("c2")
+        if said is None or Card.parse(said) == card:
+            return face_words(card)
+        return f"{face_words(card)} (played as {said.upper()})"
 
     text = _REF_TEXT.sub(face, text)
     if names:

@@ -561,7 +561,6 @@ class WarlordsState(FaceClaims, GameState):
             self.phase = OVER
             self.battle = None
             self.result = Outcome((left[0],), f"seat {left[0]} is the last player with a draw pile")
-            self.tell("won", f"seat {left[0]} wins: the last player with a draw pile", (left[0],), rule="W-22")
             return
         self._start_turn(self.target(seat))
 
@@ -632,8 +631,6 @@ class WarlordsState(FaceClaims, GameState):
         if not winners:  # found after the end, against the winner: every honest seat wins
             winners = tuple(s for s in range(self.n) if s not in cheaters)
         self.result = Outcome(winners, f"seat {v.seat} cheated: {v.message} (rule {v.rule})", cheaters)
-        self.tell("forfeit", f"seat {v.seat} forfeits for cheating; {' and '.join(f'seat {w}' for w in winners)} "
-                  f"{'wins' if len(winners) == 1 else 'win'}", (v.seat, *winners), rule="W-30")
         self.phase = OVER
         self.battle = None
         self.pending = []
