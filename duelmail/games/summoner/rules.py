@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from itertools import combinations
 
 from duelmail.errors import DuelmailError, IllegalMove
-from duelmail.games.base import PUBLIC, FaceClaims, GameState, Outcome, Violation
+from duelmail.games.base import PUBLIC, FaceClaims, GameState, Outcome, Violation, plural
 from duelmail.games.cards import JOKER, Card, CardRef, standard_deck
 from duelmail.games.summoner.notation import (
     Attack,
@@ -468,21 +468,31 @@ class SummonerState(FaceClaims, GameState):
         strength = combined_value(values.pop(), len(team))
         for u in team:
             u.attacked = True
+        mine = [r for u in team for r in u.refs]
         if target is None:
             self.damage.append((team[0].refs[0], strength))
+            self.tell("direct attack", f"seat {seat} attacks seat {other}'s life points with {_refs(mine)} for "
+                      f"{strength}, dealt when seat {seat} ends the turn", (seat, other), tuple(mine), (strength,),
+                      rule="S-15")
             return
         defence = self.value(target)
+        theirs = list(target.refs)
+        head = f"battle: seat {seat}'s {_refs(mine)} ({strength}) against seat {other}'s {_refs(theirs)} ({defence})"
         if strength > defence:
             self._leave(other, target)
             self.won.append(Won(seat, tuple(tuple(u.refs) for u in team), strength - defence))
+            what = f"seat {seat} wins by {strength - defence}; {_refs(theirs)} leaves play"
         elif strength < defence:
             for u in team:
                 self._leave(seat, u)
             self.won.append(Won(other, (tuple(target.refs),), defence - strength))
+            what = f"seat {other} wins by {defence - strength}; {_refs(mine)} leaves play"
         else:
             for u in team:
                 self._leave(seat, u)
             self._leave(other, target)
+            what = f"a tie: {_refs(mine + theirs)} leave play"
+        self.tell("battle", f"{head}: {what}", (seat, other), (*mine, *theirs), (strength, defence), rule="S-14")
 
     def _replace(self, seat: int, a: Replace) -> None:
         self._check_hand_card(seat, a.card, a, "S-17")
@@ -501,6 +511,9 @@ class SummonerState(FaceClaims, GameState):
         for u in units:
             self._leave(w.side, u)
         w.replaced = True
+        gone = [r for u in units for r in u.refs]
+        self.tell("replace", f"the winner {_refs(gone)} leaves play; {a.face} ({a.card}) takes its place on seat "
+                  f"{w.side}'s field", (seat, w.side), (*gone, a.card), (w.diff,), rule="S-17")
         if self._take_card(seat, a.card, a.face, a, "S-17"):
             self.field[w.side].insert(at, Unit([a.card]))
 
@@ -538,6 +551,8 @@ class SummonerState(FaceClaims, GameState):
         self._hurt(seat, total)
 
     def _hurt(self, seat: int, amount: int) -> None:
+        self.tell("damage", f"seat {seat} loses {amount} life points: {self.life[seat]} -> "
+                  f"{self.life[seat] - amount}", (seat,), numbers=(amount, self.life[seat] - amount), rule="S-24")
         self.life[seat] -= amount
         if self.life[seat] <= 0:
             self._finish(Outcome((1 - seat,), f"seat {seat}'s life points fell to zero (S-24)"))
@@ -579,17 +594,27 @@ class SummonerState(FaceClaims, GameState):
         ch = self.chain
         holds = len(ch.jokers) % 2 == 1
         self.chain = None
+        thrown = f"{plural(len(ch.jokers), 'joker')} thrown"
         if ch.kind == "destroy":
             self.phase = ch.resume
             if holds:
                 hit = self.unit_of(ch.target[0])
                 if hit is not None and tuple(hit[1].refs) == ch.target:
                     self._leave(*hit)
+                self.tell("joker", f"{thrown}: seat {ch.starter}'s joker stands and {_refs(ch.target)} leaves play",
+                          (ch.starter,), (*ch.jokers, *ch.target), (len(ch.jokers),), rule="S-19")
+            else:
+                self.tell("joker", f"{thrown}: seat {ch.starter}'s joker is countered and {_refs(ch.target)} stays",
+                          (ch.starter,), (*ch.jokers, *ch.target), (len(ch.jokers),), rule="S-20")
         else:
             self.phase = PRE
             if holds:
+                self.tell("joker", f"{thrown}: seat {ch.starter} stops the direct attacks", (ch.starter,),
+                          tuple(ch.jokers), (len(ch.jokers),), rule="S-21")
                 self.pending = []
             else:
+                self.tell("joker", f"{thrown}: seat {ch.starter}'s stop is countered, the direct attacks hit",
+                          (ch.starter,), tuple(ch.jokers), (len(ch.jokers),), rule="S-20")
                 self._take()
 
     def _counter_win(self, seat: int, a: Counter) -> None:
@@ -714,6 +739,10 @@ class SummonerState(FaceClaims, GameState):
         from duelmail.games.summoner.render import render
 
         return render(self, seat, known)
+
+
+def _refs(refs) -> str:
+    return " + ".join(map(str, refs))
 
 
 def _win_sets(jokers: list[tuple[CardRef, Card]]) -> list[tuple[tuple[CardRef, Card], ...]]:
