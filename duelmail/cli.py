@@ -520,7 +520,8 @@ def moves(ctx, game, as_json):
         view = match.draft(seat, ident, pending)
         if seat in view.state.deciders() and view.ready(seat):
             known = view.known(seat)
-            legal = [(str(a), in_words(view.named(view.state.describe(seat, a)), known))
+            legal = [(str(a), in_words(view.named(view.state.describe(seat, a)), known,
+                                                 namer=view.state.card_words))
                      for a in view.state.legal_actions(seat, known)]
     if as_json:
         click.echo(json.dumps([{"move": m, "means": d} for m, d in legal], indent=2))

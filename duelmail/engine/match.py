@@ -949,12 +949,12 @@ class Match:
     def words(self, event: Event, known: Mapping[CardRef, Card] | None = None) -> str:
         """``event`` for a reader who knows the faces ``known`` (default: the public's, now; a seat's are
         ``seen(seat)``): every card whose face the reader knows is said by its face."""
-        return in_words(event.text, self.known(None) if known is None else known)
+        return in_words(event.text, self.known(None) if known is None else known, namer=self.state.card_words)
 
     def told_to(self, events: Iterable[Event], known: Mapping[CardRef, Card] | None = None) -> list[Event]:
         """``events`` as a reader who knows ``known`` (default: the public) reads them (see ``words``)."""
         known = self.known(None) if known is None else known
-        return [Event(e.round, e.seat, in_words(e.text, known), e.said) for e in events]
+        return [Event(e.round, e.seat, in_words(e.text, known, namer=self.state.card_words), e.said) for e in events]
 
     def reader_faces(self, identity: Identity | None) -> dict[CardRef, Card]:
         """The faces the holder of ``identity`` has seen (the public's if it holds no seat)."""

@@ -153,18 +153,21 @@ def face_words(card: Card) -> str:
     return f"the {_RANK_WORDS.get(card.rank, str(card.rank))} of {_SUIT_WORDS[card.suit]}"
 
 
-def in_words(text: str, known: Mapping[CardRef, Card], names: Sequence[str] | None = None) -> str:
-    """``text`` for a reader: every ref whose face the reader knows becomes that face in words, and (given
-    ``names``) every ``seat N`` becomes the seat's name. Refs the reader does not know stay refs."""
+def in_words(text: str, known: Mapping[CardRef, Card], names: Sequence[str] | None = None,
+             namer: Callable[[CardRef, Card], str] | None = None) -> str:
+    """``text`` for a reader: every ref whose face the reader knows becomes that face in words (``namer``: the
+    game's words for a card, default ``face_words``), and (given ``names``) every ``seat N`` becomes the seat's
+    name. Refs the reader does not know stay refs."""
     def face(m: re.Match) -> str:
-        ref = m.group("r1") or m.group("r2") or m.group("r3")
-        card = known.get(CardRef.parse(ref)) if known else None
+        ref = CardRef.parse(m.group("r1") or m.group("r2") or m.group("r3"))
+        card = known.get(ref) if known else None
         if card is None:
             return m.group(0)
+        words = namer(ref, card) if namer else face_words(card)
         said = m.group("c1") or m.group("c2")
         if said is None or Card.parse(said) == card:
-            return face_words(card)
-        return f"{face_words(card)} (played as {said.upper()})"
+            return words
+        return f"{words} (played as {said.upper()})"
 
     text = _REF_TEXT.sub(face, text)
     if names:
@@ -357,6 +360,10 @@ class GameState(ABC):
     def describe(self, seat: int, action: Action) -> str:
         """One line of prose for a log or an email summary."""
         return f"seat {seat}: {action}"
+
+    def card_words(self, ref: CardRef, face: Card) -> str:
+        """A card in an event's words, once its face is known (default: ``the Queen of hearts``)."""
+        return face_words(face)
 
     @abstractmethod
     def render(self, seat: int | None, known: Mapping[CardRef, Card]) -> str:

@@ -274,7 +274,8 @@ class _Recorder:
         for s in grown:
             self.frozen[s] = frozenset(self.seen[s])
         # the round's events with the faces public by then (a battle's cards are named by their faces)
-        events = [Event(e.round, e.seat, in_words(m.named(e.text), public), e.said) for e in m.events[self.nevents:]]
+        events = [Event(e.round, e.seat, in_words(m.named(e.text), public, namer=state.card_words), e.said)
+                  for e in m.events[self.nevents:]]
         self.nevents = len(m.events)
         time = ""
         if rnd and rnd < len(m.rounds) and not partial:

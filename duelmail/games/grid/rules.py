@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from duelmail.errors import IllegalMove
-from duelmail.games.base import PUBLIC, GameState, Outcome, Violation
+from duelmail.games.base import PUBLIC, GameState, Outcome, Violation, plural
 from duelmail.games.cards import Card, CardRef
 from duelmail.games.grid.library import CardDef, deck
 from duelmail.games.grid.notation import (
@@ -179,6 +179,11 @@ class GridState(GameState):
         if face is None and known is not None:
             face = known.get(ref)
         return None if face is None else self.defs[seat_of(ref)].get(face)
+
+    def card_words(self, ref: CardRef, face: Card) -> str:
+        """A Grid Duel card is named by its deck's card: ``the Knight``."""
+        d = self.defs[seat_of(ref)].get(face)
+        return f"the {d.name}" if d is not None else str(face)
 
     def strength(self, ref: CardRef, role: str = "") -> int:
         d = self.card(ref)
@@ -438,6 +443,10 @@ class GridState(GameState):
                 self._turn_up(r, None)
             if down:
                 self.traps[p] = down
+            attacker = seat_of(unit[0])
+            self.tell("battle starts", f"{pos_name(p)}: seat {attacker} attacks seat {sp.owner}'s space with "
+                      f"{_refs(unit)}" + (f"; the defence {_refs(sorted(down))} turns face up" if down else ""),
+                      (attacker, sp.owner), (*unit, *sorted(down)), rule="G-18")
         sp.attack.append(unit)
 
     def _move(self, seat: int, a: Move) -> None:
@@ -531,13 +540,20 @@ class GridState(GameState):
                 trap = self.traps.pop(p, None)
                 snares = [r for r in trap or () if self.card(r).rare == "snare"]
                 if snares:
-                    for u in sp.attack:
-                        for r in u:
-                            self._discard(r)
+                    gone = [r for u in sp.attack for r in u]
+                    for r in gone:
+                        self._discard(r)
                     sp.attack = []
                     self._note(f"{pos_name(p)}: the Snare {snares[0]} discards seat {1 - sp.owner}'s attack")
+                    self.tell("snare", f"{pos_name(p)}: the Snare {snares[0]} discards seat {1 - sp.owner}'s attack "
+                              f"({_refs(gone)})", (sp.owner, 1 - sp.owner), (snares[0], *gone), rule="G-25")
                     break
                 a, d = self.attack(p), self.defence(p)
+                self.tell("battle", f"{pos_name(p)}: seat {1 - sp.owner} attacks with "
+                          f"{_refs([r for u in sp.attack for r in u])} ({a}) against seat {sp.owner}'s "
+                          f"{_refs(sp.defending())} ({d}): " + ("the attack takes the space" if a >= d else
+                                                                "the defence holds, the battle goes on"),
+                          (1 - sp.owner, sp.owner), tuple(sp.refs()), (a, d), rule="G-17")
                 if a >= d:
                     self._win(p, f"{a} against {d}")
                     break
@@ -548,13 +564,16 @@ class GridState(GameState):
         """The attack takes the space: all but its last unit are discarded (G-17, G-16)."""
         sp = self.spaces[p]
         last = sp.attack[-1]
-        for r in sp.refs():
-            if r not in last:
-                self._discard(r)
+        gone = [r for r in sp.refs() if r not in last]
+        for r in gone:
+            self._discard(r)
         winner = seat_of(last[0])
         self.spaces[p] = Space(winner, list(last))
         self.traps.pop(p, None)
         self._note(f"{pos_name(p)}: seat {winner} takes the space ({how})")
+        self.tell("space taken", f"{pos_name(p)}: seat {winner} takes the space from seat {sp.owner} ({how}), held by "
+                  f"{_refs(last)}" + (f"; {_refs(gone)} to the discard piles" if gone else ""),
+                  (winner, sp.owner), (*last, *gone), rule="G-16" if how == "conceded" else "G-17")
 
     def _note(self, text: str) -> None:
         self.news.append(f"turn {self.turn + 1}, {text}")
@@ -579,6 +598,8 @@ class GridState(GameState):
         if self.phase != SCORE or any(r not in self.faces for r in self.where):
             return
         count, total = self.score()
+        self.tell("score", f"the count: seat 0 controls {plural(count[0], 'space')} (strength {total[0]}), seat 1 "
+                  f"{plural(count[1], 'space')} (strength {total[1]})", (0, 1), numbers=(*count, *total), rule="G-26")
         self.phase = OVER
         lead = 0 if count[0] >= count[1] else 1
         tally = f"{count[lead]} spaces to {count[1 - lead]}"
@@ -716,3 +737,6 @@ class GridState(GameState):
 
         return render(self, seat, known)
 
+
+def _refs(refs) -> str:
+    return " + ".join(map(str, refs)) or "nothing"
