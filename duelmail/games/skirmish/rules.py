@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from fractions import Fraction
 
 from duelmail.errors import IllegalMove
-from duelmail.games.base import Action, GameState, Outcome, Sealed, Violation
+from duelmail.games.base import Action, GameState, Outcome, Sealed, Violation, plural
 from duelmail.games.skirmish.battlefield import Battlefield, Piece
 from duelmail.games.skirmish.geometry import Point, dist2, pfmt, step_away, toward, within
 from duelmail.games.skirmish.notation import (
@@ -82,8 +82,11 @@ class SkirmishState(GameState):
         return copy.deepcopy(self, {id(self.field): self.field})
 
     # -- the interpreter ---------------------------------------------------------------------
-    def _say(self, text: str) -> None:
+    def _say(self, text: str, kind: str = "", seats=(), numbers=(), rule: str = "") -> None:
+        """A line of the table's log; with ``kind``, also an outcome told as an event."""
         self.lines.append(text)
+        if kind:
+            self.tell(kind, text, seats, numbers=numbers, rule=rule)
 
     def _living(self, seats) -> list[int]:
         return [s for s in seats if self.alive[s]]
@@ -179,7 +182,8 @@ class SkirmishState(GameState):
         acting = movers[-1] if movers else min(members, key=lambda s: (-self.rev[s]["spd"], s))
         self.fight = {"members": members, "acting": acting, "plans": {}, "len": {},
                       "last": {}, "out": set()}
-        self._say(f"fight: {', '.join(f'seat {s}' for s in members)}; seat {acting} acts")
+        self._say(f"fight: {', '.join(f'seat {s}' for s in members)}; seat {acting} acts", "fight",
+                  (acting, *(s for s in members if s != acting)), rule="K-15")
         others = tuple(s for s in members if s != acting)
         self._push(("reveal", (acting,), ("spd",), "fight step 1"),
                    ("freveal", "spd", others, "fight step 2"),
@@ -238,7 +242,7 @@ class SkirmishState(GameState):
         if code in TARGETED:
             t = self._target(seat, target)
             if t is None:
-                self._say(f"seat {seat}'s {ACTIONS[code]} has no target: wasted (K-26)")
+                self._say(f"seat {seat}'s {ACTIONS[code]} has no target: wasted (K-26)", "wasted", (seat,), rule="K-26")
                 return
             f["last"][seat] = code
             self._say(f"seat {seat}: {ACTIONS[code]} at seat {t}")
@@ -267,12 +271,20 @@ class SkirmishState(GameState):
             return
         dmg = self.rev[seat]["str"]
         last = self.fight["last"].get(t)
+        against = ""
         if code == 4:
             dmg -= self.rev[t]["str"]
+            against = f" - Strength {self.rev[t]['str']}"
         elif code == 1 and last == 3:
             dmg -= self.rev[t]["str"]
+            against = f" - Strength {self.rev[t]['str']} (block)"
         elif code == 2 and last == 5:
             dmg -= self.rev[t]["dex"]
+            against = f" - Dexterity {self.rev[t]['dex']} (evade)"
+        rule = {1: "K-21", 2: "K-22", 4: "K-24"}[code]
+        self._say(f"seat {seat}'s {ACTIONS[code]} hits seat {t}: Strength {self.rev[seat]['str']}{against} = "
+                  + (f"{dmg} Endurance to lose" if dmg > 0 else "no damage"), "hit", (seat, t),
+                  (self.rev[seat]["str"], max(dmg, 0)), rule)
         self._push(("endure", t, dmg, f"{ACTIONS[code]} by seat {seat}"))
 
     def _t_endure(self, seat: int, n: int, why: str) -> None:
@@ -290,11 +302,12 @@ class SkirmishState(GameState):
         to = step_away(self.pos[seat], self.pos[near], RETREAT)
         if not self.field.on_table(to) or any(p.kind == "blocking" and self.shape(p).where(to) == 1
                                               for p in self.pieces()):
-            self._say(f"seat {seat} retreats but has nowhere to go: it stays, out of the fight (K-25)")
+            self._say(f"seat {seat} retreats but has nowhere to go: it stays, out of the fight (K-25)", "retreat",
+                      (seat,), rule="K-25")
             return
         self.moves[seat] = (self.pos[seat], to, "retreat")
         self.pos[seat] = to
-        self._say(f"seat {seat} retreats to {pfmt(to)}")
+        self._say(f"seat {seat} retreats to {pfmt(to)}", "retreat", (seat,), rule="K-25")
 
     def _t_interact(self, seat: int) -> None:
         if self.alive[seat] and seat not in self.fighters and self.interactions(seat):
@@ -303,10 +316,10 @@ class SkirmishState(GameState):
     def _t_landed(self, pid: str, target: int, where: Point) -> None:
         if self.alive[target]:
             self.gone.add(pid)
-            self._say(f"{pid} shatters (K-28)")
+            self._say(f"{pid} shatters (K-28)", "thrown", rule="K-28")
         else:
             self.placed[pid] = where
-            self._say(f"{pid} lands at {pfmt(where)} (K-28)")
+            self._say(f"{pid} lands at {pfmt(where)} (K-28)", "thrown", rule="K-28")
 
     # -- terrain -------------------------------------------------------------------------------
     def pieces(self) -> list[Piece]:
@@ -463,6 +476,9 @@ class SkirmishState(GameState):
             elif isinstance(action, Move):
                 self.check_move(seat, action)
                 self.moves[seat] = (self.pos[seat], action.to, action.mode)
+                self.tell("move", f"seat {seat} {'climbs' if action.mode == 'climb' else 'runs'} from "
+                          f"{pfmt(self.pos[seat])} to {pfmt(action.to)}", (seat,),
+                          rule="K-12" if action.mode == "climb" else "K-11")
                 self.pos[seat] = action.to
                 self.moved_order.append(seat)
             else:
@@ -500,7 +516,7 @@ class SkirmishState(GameState):
 
     def _remove(self, seat: int, why: str) -> None:
         self.alive[seat] = False
-        self._say(f"seat {seat} is removed from the game: {why} (K-7)")
+        self._say(f"seat {seat} is removed from the game: {why} (K-7)", "out", (seat,), rule="K-7")
         alive = self._living(range(self.n))
         if len(alive) <= 1:
             self.result = Outcome(tuple(alive), "last character standing (K-34)" if alive else "nobody is left "
@@ -527,10 +543,13 @@ class SkirmishState(GameState):
         piece = self.field.piece(action.piece)
         if isinstance(action, Smash):
             self.gone.add(piece.id)
-            self._say(f"seat {seat} smashes {piece.id} (K-27)")
+            self._say(f"seat {seat} smashes {piece.id} (K-27)", "smash", (seat,), rule="K-27")
             return
         t = action.target
         dmg = self.rev[seat]["str"] + piece.projectile - self.rev[t]["dex"]
+        self._say(f"seat {seat} throws {piece.id} at seat {t}: Strength {self.rev[seat]['str']} + {piece.projectile} - "
+                  f"Dexterity {self.rev[t]['dex']} = " + (f"{dmg} Endurance to lose" if dmg > 0 else "no damage"),
+                  "hit", (seat, t), (self.rev[seat]["str"], max(dmg, 0)), "K-28")
         self._push(("endure", t, dmg, f"{piece.id} thrown by seat {seat} (K-28)"), ("landed", piece.id, t, self.pos[t]))
 
     def apply_open(self, seat: int, label: str, action: Action) -> None:
@@ -541,7 +560,8 @@ class SkirmishState(GameState):
                 raise IllegalMove("K-6", f"seat {seat} showed {STAT_NAMES[label]} exhausted after revealing "
                                   f"{self.rev[seat][label]} cards, but committed to {action.cards}")
             self.totals[seat][label] = action.cards
-            self._say(f"seat {seat} shows its {STAT_NAMES[label]} exhausted: {action.cards} cards")
+            self._say(f"seat {seat} shows its {STAT_NAMES[label]} exhausted: {plural(action.cards, 'card')}", "stats",
+                      (seat,), (action.cards,), "K-6")
             return
         w = self.wait
         if w is None or w[0] not in ("dual", "plan") or (w[3] if w[0] == "dual" else w[2]) != label \
@@ -551,7 +571,7 @@ class SkirmishState(GameState):
             if label == START:
                 self._check_start(action)
             self._reveal(seat, action.items, w[2], "K-9")
-            self._say(self.describe(seat, Reveal(action.items)) + f" ({w[4]})")
+            self._say(self.describe(seat, Reveal(action.items)) + f" ({w[4]})", "stats", (seat,), rule="K-9")
         else:
             self._check_plan(seat, action)
             self.fight["plans"][seat] = action.steps

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from itertools import combinations
 
 from duelmail.errors import DuelmailError, IllegalMove
-from duelmail.games.base import PUBLIC, FaceClaims, GameState, Outcome, Shuffle, Violation
+from duelmail.games.base import PUBLIC, FaceClaims, GameState, Outcome, Shuffle, Violation, plural
 from duelmail.games.cards import Card, CardRef, standard_deck
 from duelmail.games.wizard.notation import Attack, Defend, Pass, Played, Take, Target, WizardAction, played
 
@@ -147,6 +147,8 @@ class WizardState(FaceClaims, GameState):
         self.spent += self.used
         self.used = []
         self.stock = list(shuffle.new_refs())
+        self.tell("reshuffle", f"the stock ran out: {plural(len(self.stock), 'used card')} shuffled into a new stock",
+                  numbers=(len(self.stock),), rule="Z-21")
         self._draw()
 
     def default_action(self, seat: int) -> WizardAction | None:
@@ -294,6 +296,12 @@ class WizardState(FaceClaims, GameState):
         strike = all(is_face(f) for f in faces)
         self.spell = Spell(seat, seat, target, max(attack_value(f) for f in faces), strike, window, set(), refs)
         self.last = f"seat {seat} attacks seat {target}" + (" with two face cards" if strike else "")
+        if strike:
+            self.tell("spell", f"seat {seat} strikes seat {target} with two face cards ({_refs(refs)}): no defence",
+                      (seat, target), tuple(refs), rule="Z-8")
+        else:
+            self.tell("spell", f"seat {seat}'s spell of strength {self.spell.strength} ({_refs(refs)}) flies at "
+                      f"seat {target}", (seat, target), tuple(refs), (self.spell.strength,), rule="Z-7")
         if strike and not window:
             self._hit(target, "Z-8")
             self._end_spell()
@@ -320,6 +328,9 @@ class WizardState(FaceClaims, GameState):
             refs = [r for r, _ in cards]
             if seat not in self.alive or target not in self.alive:
                 self.used += refs
+                self.tell("fizzle", f"seat {seat}'s queued attack on seat {target} fizzles: "
+                          f"{'its caster' if seat not in self.alive else 'its target'} is out", (seat, target),
+                          tuple(refs), rule="Z-22")
                 continue
             self._launch(seat, refs, [f for _, f in cards], target, True)
             return
@@ -353,13 +364,22 @@ class WizardState(FaceClaims, GameState):
         elif d.target is not None:
             raise IllegalMove("Z-10", f"{d}: only a hearts defence names a new target ({lead} is "
                               f"{SUITS[lead.suit]})")
-        sp.cards += self._play(seat, d.cards, "Z-9")
+        mine = self._play(seat, d.cards, "Z-9")
+        sp.cards += mine
         effect = lead.suit
         self.last = f"seat {seat} defends with {SUITS[effect]}"
+        total = sum(attack_value(f) for f in faces)
+        head = f"seat {seat} beats the spell's {sp.strength} with {_refs(mine)} ({total})"
         if effect == "D":
+            self.tell("defence", f"{head}: diamonds protect seat {seat}; seat {sp.attacker} must aim elsewhere",
+                      (seat, sp.attacker), tuple(mine), (sp.strength, total), rule="Z-11")
             sp.protected.add(seat)
             self._aim(sp.attacker)
         elif effect == "H":
+            self.tell("defence", f"{head}: hearts deflect it" + (f" at seat {d.target}" if d.target is not None
+                                                                 else "") + f" with strength {attack_value(lead)}",
+                      (seat, sp.attacker) + ((d.target,) if d.target is not None else ()), tuple(mine),
+                      (sp.strength, total, attack_value(lead)), rule="Z-12")
             sp.protected.add(seat)
             sp.attacker, sp.strength = seat, attack_value(lead)
             if d.target is None:
@@ -368,9 +388,13 @@ class WizardState(FaceClaims, GameState):
                 sp.target = d.target
                 self.phase = DEFEND
         elif effect == "S":
+            self.tell("defence", f"{head}: spades backfire on seat {sp.attacker}", (seat, sp.attacker), tuple(mine),
+                      (sp.strength, total), rule="Z-13")
             self._hit(sp.attacker, "Z-13")
             self._end_spell()
         else:
+            self.tell("defence", f"{head}: clubs cancel the spell", (seat, sp.attacker), tuple(mine),
+                      (sp.strength, total), rule="Z-14")
             self._end_spell()
 
     def _aim(self, caster: int) -> None:
@@ -387,6 +411,8 @@ class WizardState(FaceClaims, GameState):
     def _fire_back(self) -> None:
         """Z-16: everyone but the caster is protected: the spell hits its caster."""
         self.last += "; the spell fires back"
+        self.tell("fire back", f"every other player is protected: the spell fires back at seat {self.spell.attacker}",
+                  (self.spell.attacker,), rule="Z-16")
         self._hit(self.spell.attacker, "Z-16")
         self._end_spell()
 
@@ -402,11 +428,16 @@ class WizardState(FaceClaims, GameState):
         """Z-19: a lost Life goes to its owner's hand (the lowest one left); with none left the player is out."""
         self.losses += 1
         if self.lives[seat]:
-            self.hands[seat].append(self.lives[seat].pop(0))
+            life = self.lives[seat].pop(0)
+            self.hands[seat].append(life)
             self.last += f"; seat {seat} loses a Life ({rule})"
+            self.tell("life lost", f"seat {seat} loses a Life ({life} goes to the hand): "
+                      f"{plural(len(self.lives[seat]), 'Life', 'Lives')} left", (seat,), (life,),
+                      (len(self.lives[seat]),), rule="Z-19")
             return
         self.alive.remove(seat)
         self.last += f"; seat {seat} is out ({rule})"
+        self.tell("out", f"seat {seat} has no Life left and is out of play", (seat,), rule="Z-19")
         if len(self.alive) == 1:
             self._finish(Outcome((self.alive[0],), f"seat {self.alive[0]} is the last player in play (Z-20)"))
 
@@ -443,6 +474,8 @@ class WizardState(FaceClaims, GameState):
             self.pending = Shuffle(f"{DECK}.{self.generation}", tuple(self.used))
             return
         self.hands[self.current].append(self.stock.pop(0))
+        self.tell("draw", f"seat {self.current} draws {self.hands[self.current][-1]}", (self.current,),
+                  (self.hands[self.current][-1],), rule="Z-5")
         if self.anytime:
             self.open_window()
 
@@ -554,3 +587,7 @@ class WizardState(FaceClaims, GameState):
         from duelmail.games.wizard.render import render
 
         return render(self, seat, known)
+
+
+def _refs(refs) -> str:
+    return " + ".join(map(str, refs))
