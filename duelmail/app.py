@@ -102,7 +102,7 @@ def write_turn(folder: GameFolder, match: Match, seat: int, identity: Identity, 
     The caller should hold the folder's lock since it folded ``match`` (``util.lock.hold``); ``store``
     refuses to put a second, different file of this seat for the round beside one written meanwhile."""
     f = match.compose(seat, identity, actions, now, extra={"vacation": vacation} if vacation else None)
-    events = match.apply(f, "(your new file)", now=now)
+    events = match.apply(f, "your new turn", now=now)
     with locked(folder.path):
         path = folder.store(f, match, events, own=True)
     if hasattr(match, "applied"):  # folded from the folder: every file in it is checked, and now this one
@@ -122,7 +122,7 @@ def write_claim(folder: GameFolder, match: Match, seat: int | None, identity: Id
     content = {"duelmail": 1, "kind": "claim", "game": match.game_ref, "round": match.round, "prev": match.prev,
                "seat": seat, "time": now.isoformat(timespec="seconds"), "against": overdue[0]}
     f = SignedFile.sign(content, identity)
-    events = match.apply(f, "(your claim)", now=now)
+    events = match.apply(f, "your timeout claim", now=now)
     path = folder.store(f, match, events)
     return Played(folder, match, f, path, events)
 

@@ -394,14 +394,16 @@ def _recent(match, seat, known=None, most: int = 8) -> list[str]:
 
 
 def _status_data(match, seat) -> dict:
+    from duelmail.transport.archive import duty_text
+
     over = match.over()
     deadlines = match.deadlines()
     return {
         "game": match.gid, "kind": match.game.spec.id, "title": match.game.spec.title, "round": match.round,
         "you": seat, "seats": match.names(),
-        "awaited": {str(s): {"what": d.describe(match.named(match.state.prompt(s)) if d.decide else ""),
+        "awaited": {str(s): {"what": duty_text(match, s),
                              "deadline": deadlines[s].isoformat() if s in deadlines else None}
-                    for s, d in sorted(match.duties.items())},
+                    for s in sorted(match.duties)},
         "your_turn": seat in match.duties, "reminder_hours": match.tc.reminder_hours,
         "over": over, "audited": match.audit is not None,
         "audit_ok": bool(match.audit and match.audit.ok),

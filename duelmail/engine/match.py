@@ -1101,7 +1101,7 @@ class Match:
             trial.auditing = False
             trial.plain = secret
             f = SignedFile.sign(content, identity)
-            trial.apply(f, "(your new file)", strict=False)
+            trial.apply(f, "your new turn", strict=False)
             if (trial.over() or seat in trial.state.retired()) and "seed" not in content \
                     and seat not in self.seeds:
                 # the game is over (open everything for the audit), or the rules retired this seat: from now on

@@ -53,11 +53,19 @@ def header_for(match: Match | None, f: SignedFile, events=()) -> list[str]:
     return lines
 
 
+def duty_text(match: Match, seat: int) -> str:
+    """What ``seat`` owes in the open round, in words (never "nothing": a seat is awaited for something)."""
+    d = match.duties[seat]
+    prompt = match.named(match.state.prompt(seat)) if d.decide else ""
+    if prompt in ("nothing", "wait"):
+        prompt = ""  # the rules await no decision of it yet (its keys or openings come first)
+    return d.describe(prompt) or "its file for the round"
+
+
 def awaited_text(match: Match) -> str:
     if not match.duties:
         return "nobody"
-    return "; ".join(f"{match.cards[s].name} ({d.describe(match.named(match.state.prompt(s)) if d.decide else '')})"
-                     for s, d in sorted(match.duties.items()))
+    return "; ".join(f"{match.cards[s].name} ({duty_text(match, s)})" for s in sorted(match.duties))
 
 
 def read_files(path: Path, archive_only: bool = False) -> list[tuple[str, SignedFile]]:
