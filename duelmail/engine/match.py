@@ -258,6 +258,7 @@ class Match:
         self.entropy: dict[int, str] = {}  # every seat's sealed fresh randomness, from its first file
         self.fresh: dict[int, bytes] = {}  # the fresh randomness of the seats this process plays
         self.plain: dict[str, str] = {}  # the sender's draft only: the real text of the file's sealed choices
+        self.events += self._drain(0, self.creator)  # what the starting position tells (a first draw)
         self.duties: dict[int, Duty] = self._compute_duties()
 
     @property
