@@ -20,7 +20,7 @@ from pathlib import Path
 import tomlkit
 
 from duelmail import app
-from duelmail.engine.match import Event, Match
+from duelmail.engine.match import TECHNICAL, Event, Match
 from duelmail.errors import DuelmailError, FileRefused, unexpected
 from duelmail.home import Home
 from duelmail.protocol.identity import Identity
@@ -302,7 +302,9 @@ def _commit_message(folder_name: str, f: SignedFile, text: str) -> str:
         what = "new game" + (f" ({head[1]})" if len(head) > 1 else "")
     else:
         who = re.search(r"\(([^()]*)\)$", head[0]) if head else None
-        what = "; ".join(events) or f"{who.group(1) if who else f'seat {f.seat}'} sent a file with nothing to tell"
+        play = [e for e in events if not TECHNICAL.search(e)]  # the play first: a title has room for 100 characters
+        what = "; ".join(play or events) or f"{who.group(1) if who else f'seat {f.seat}'} sent a file with nothing " \
+                                            "to tell"
     title = f"{folder_name} round {f.round}: {what}"
     title = title if len(title) <= 100 else title[:97] + "..."
     return "\n".join([title, "", *head]) if head else title

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import threading
 from pathlib import Path
@@ -93,6 +94,10 @@ def test_whole_game_between_two_clones_through_a_bare_remote(tmp_path):
         assert game in (repo / "README.md").read_text()
     log = git(repos[1], "log", "--format=%s%n%b")
     assert f"{game} round 3: " in log and "now awaited" in log
+    # issue 15: commits say what the rules computed, each card by its face once the table has seen it
+    assert re.search(r"loses \d+ life points: \d+ -> -?\d+|battle: \w+'s the \w+ of \w+ \(\d+\)", log), log
+    assert "game over: " in log and not re.search(r"round \d+: seat \d answered", log)
+    assert "pass on deck" not in (repos[0] / game / "README.md").read_text()  # its last events are play
     assert "VERIFIED" in dm(t.homes[1], "verify", str(repos[1] / game))
     assert git(repos[0], "rev-parse", "HEAD") == git(t.remote, "rev-parse", "main")
 
