@@ -11,25 +11,60 @@ import base64
 import hashlib
 import os
 import re
-import tomllib
+import unicodedata
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
 import tomlkit
-from cryptography.exceptions import InvalidSignature
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 from cryptography.hazmat.primitives.kdf.scrypt import Scrypt
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
+from nacl.exceptions import BadSignatureError
+from nacl.signing import VerifyKey
 
+from duelmail.crypto import group
 from duelmail.crypto.derive import hkdf
 from duelmail.crypto.encoding import b64d, b64e
-from duelmail.errors import IdentityError
+from duelmail.errors import DuelmailError, IdentityError
+from duelmail.util import toml
 from duelmail.util.fs import atomic_write
 
 NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,39}")
+MAX_EMAIL = 254
+_UNSAFE_IN_EMAIL = set('<>"\\,;')
 SCRYPT_N, SCRYPT_R, SCRYPT_P = 2**15, 8, 1
+SCRYPT_N_RANGE = (2**10, 2**20)  # what an identity file may ask for: 2**20 already takes 1 GiB and seconds
+_P = 2**255 - 19
+
+
+def check_email(email: object, where: str) -> str:
+    """Refuse an address with control, format or space characters (they would change a signed header)."""
+    if not isinstance(email, str):
+        raise IdentityError(f"{where}: email must be text, not {email!r}"[:200])
+    bad = next((c for c in email if unicodedata.category(c)[0] in "CZ" or c in _UNSAFE_IN_EMAIL), None)
+    if bad is not None or len(email) > MAX_EMAIL:
+        why = f"character {bad!r} (U+{ord(bad):04X})" if bad is not None else f"more than {MAX_EMAIL} characters"
+        raise IdentityError(f"{where}: refused email {email[:80]!r}: {why}; "
+                            "an address has no control, space or '<>\",;' characters")
+    return email
+
+
+def check_public_key(key: bytes, where: str) -> bytes:
+    """Refuse an Ed25519 public key that is non-canonical, small-order or outside the prime-order subgroup.
+
+    With such a key a forged signature (R = identity, S = 0, or R of small order) verifies under lax rules
+    on every message, so a seat holding one could disown or forge anything."""
+    if len(key) != 32:
+        raise IdentityError(f"{where}: public key must be 32 bytes, not {len(key)}")
+    y = int.from_bytes(key, "little") & ((1 << 255) - 1)
+    if y >= _P or (key[31] & 0x80 and y in (1, _P - 1)):
+        raise IdentityError(f"{where}: public key {key.hex()} is a non-canonical encoding")
+    if not group.valid_point(key):
+        raise IdentityError(f"{where}: public key {key.hex()} is small-order, off the curve or outside the "
+                            "prime-order subgroup")
+    return key
 
 
 def fingerprint(public_key: bytes) -> str:
@@ -55,15 +90,21 @@ class PlayerCard:
 
     @classmethod
     def from_dict(cls, d: dict, where: str = "player card") -> PlayerCard:
-        try:
-            name, email, key = d["name"], d["email"], b64d(d["key"], f"{where} key")
-        except (KeyError, TypeError) as e:
-            raise IdentityError(f"{where}: missing field {e}") from None
+        if not isinstance(d, dict):
+            raise IdentityError(f"{where}: a player card is a table (name, email, key), not {d!r}"[:200])
+        missing = [k for k in ("name", "email", "key") if k not in d]
+        if missing:
+            raise IdentityError(f"{where}: missing field {missing[0]!r}")
+        name, email = d["name"], d["email"]
         if not isinstance(name, str) or not NAME_RE.fullmatch(name):
-            raise IdentityError(f"{where}: bad name {name!r}")
-        if len(key) != 32:
-            raise IdentityError(f"{where}: public key must be 32 bytes, not {len(key)}")
-        return cls(name, str(email), key)
+            raise IdentityError(f"{where}: bad name {name!r}"[:200])
+        if not isinstance(d["key"], str):
+            raise IdentityError(f"{where}: key must be base64 text")
+        try:
+            key = b64d(d["key"], f"{where} key")
+        except DuelmailError as e:
+            raise IdentityError(str(e)) from None
+        return cls(name, check_email(email, where), check_public_key(key, where))
 
     def to_toml(self) -> str:
         doc = tomlkit.document()
@@ -76,19 +117,17 @@ class PlayerCard:
 
     @classmethod
     def from_toml(cls, text: str, where: str) -> PlayerCard:
-        try:
-            data = tomllib.loads(text)
-        except tomllib.TOMLDecodeError as e:
-            raise IdentityError(f"{where}: not a TOML player card ({e})") from None
+        data = toml.loads(text, where, IdentityError, "TOML player card")
         if data.get("duelmail_card") != 1:
             raise IdentityError(f"{where}: not a duelmail player card (no 'duelmail_card = 1')")
         return cls.from_dict(data, where)
 
     def verify(self, signature: bytes, message: bytes) -> bool:
+        """Strict Ed25519 (libsodium): refuses small-order R and A and a non-canonical S."""
         try:
-            Ed25519PublicKey.from_public_bytes(self.key).verify(signature, message)
+            VerifyKey(self.key).verify(message, signature)
             return True
-        except (InvalidSignature, ValueError):
+        except (BadSignatureError, ValueError, TypeError):
             return False
 
 
@@ -102,8 +141,9 @@ class Identity:
 
     @classmethod
     def generate(cls, name: str, email: str, seed: bytes | None = None) -> Identity:
-        if not NAME_RE.fullmatch(name):
+        if not isinstance(name, str) or not NAME_RE.fullmatch(name):
             raise IdentityError(f"bad identity name {name!r}: use letters, digits, '.', '_' or '-' (max 40)")
+        check_email(email, f"identity {name}")
         seed = os.urandom(32) if seed is None else seed
         if len(seed) != 32:
             raise IdentityError("an identity seed is 32 bytes")
@@ -155,40 +195,57 @@ class Identity:
 
     @classmethod
     def from_toml(cls, text: str, where: str, passphrase: str | None = None) -> Identity:
-        try:
-            data = tomllib.loads(text)
-        except tomllib.TOMLDecodeError as e:
-            raise IdentityError(f"{where}: not a TOML identity file ({e})") from None
+        data = toml.loads(text, where, IdentityError, "TOML identity file")
         if data.get("duelmail_identity") != 1:
-            raise IdentityError(f"{where}: not a duelmail identity file")
-        secret = data.get("secret", {})
-        name = data.get("name", "")
+            raise IdentityError(f"{where}: not a duelmail identity file (no 'duelmail_identity = 1')")
+        name, email = data.get("name", ""), data.get("email", "")
+        if not isinstance(name, str) or not NAME_RE.fullmatch(name):
+            raise IdentityError(f"{where}: bad identity name {name!r}: use letters, digits, '.', '_' or '-'"[:200])
+        check_email(email, where)
+        secret = data.get("secret")
+        if not isinstance(secret, dict):
+            raise IdentityError(f"{where}: [secret] must be a table holding 'seed' or 'kdf', 'n', 'salt' and 'box'")
+
+        def field(key: str) -> bytes:
+            if key not in secret:
+                raise IdentityError(f"{where}: [secret] has no {key!r}")
+            try:
+                return b64d(secret[key], f"{where} secret.{key}")
+            except DuelmailError as e:
+                raise IdentityError(str(e)) from None
+
         if "seed" in secret:
-            seed = b64d(secret["seed"], f"{where} seed")
+            seed = field("seed")
         elif secret.get("kdf") == "scrypt":
+            n = secret.get("n", SCRYPT_N)
+            lo, hi = SCRYPT_N_RANGE
+            if not isinstance(n, int) or isinstance(n, bool) or not lo <= n <= hi or n & (n - 1):
+                raise IdentityError(f"{where}: scrypt n = {n!r} must be a power of two from 2**10 to 2**20"[:200])
+            raw, salt = field("box"), field("salt")
+            if len(raw) != 12 + 32 + 16:
+                raise IdentityError(f"{where}: secret.box must be 60 bytes (nonce, sealed seed, tag), not {len(raw)}")
             if not passphrase:
                 raise IdentityError(f"{where}: identity {name!r} is protected by a passphrase "
                                     "(set DUELMAIL_PASSPHRASE or answer the prompt)")
-            raw = b64d(secret["box"], f"{where} box")
-            key = _scrypt(passphrase, b64d(secret["salt"], f"{where} salt"), int(secret.get("n", SCRYPT_N)))
+            key = _scrypt(passphrase, salt, n)
             try:
                 seed = ChaCha20Poly1305(key).decrypt(raw[:12], raw[12:], name.encode())
             except Exception:
                 raise IdentityError(f"{where}: wrong passphrase for identity {name!r}") from None
         else:
-            raise IdentityError(f"{where}: identity file has no secret")
+            raise IdentityError(f"{where}: identity file has no secret (neither secret.seed nor secret.kdf = 'scrypt')")
         if len(seed) != 32:
-            raise IdentityError(f"{where}: identity seed must be 32 bytes")
-        if not isinstance(name, str) or not NAME_RE.fullmatch(name):
-            raise IdentityError(f"{where}: bad identity name {name!r}: use letters, digits, '.', '_' or '-'")
-        return cls(name, str(data.get("email", "")), seed)
+            raise IdentityError(f"{where}: identity seed must be 32 bytes, not {len(seed)}")
+        return cls(name, email, seed)
 
     @staticmethod
     def is_encrypted(text: str) -> bool:
+        """True if the file asks for a passphrase; a damaged file is not (``from_toml`` then says what is wrong)."""
         try:
-            return tomllib.loads(text).get("secret", {}).get("kdf") == "scrypt"
-        except tomllib.TOMLDecodeError:
+            secret = toml.loads(text, "identity", IdentityError).get("secret")
+        except IdentityError:
             return False
+        return isinstance(secret, dict) and secret.get("kdf") == "scrypt"
 
 
 def _scrypt(passphrase: str, salt: bytes, n: int) -> bytes:

@@ -12,7 +12,6 @@ import base64
 import binascii
 import hashlib
 import re
-import tomllib
 import zlib
 from dataclasses import dataclass
 from typing import Any
@@ -23,10 +22,12 @@ from duelmail.crypto.encoding import b64d, b64e
 from duelmail.errors import DuelmailError
 from duelmail.protocol.canonical import CanonicalError, canonical, digest, plain
 from duelmail.protocol.identity import Identity, PlayerCard
+from duelmail.util import toml
 
 FORMAT = 1
 SIGN_DOMAIN = b"duelmail/signed-file/v1\n"
-MAX_FILE = 1 << 20  # 1 MiB: no honest file comes near it
+MAX_FILE = toml.MAX_BYTES  # no honest file comes near it
+MAX_TEXT = 4 * MAX_FILE  # a mail body or file holding several armoured files
 BEGIN = "-----BEGIN DUELMAIL TURN-----"
 END = "-----END DUELMAIL TURN-----"
 
@@ -122,12 +123,7 @@ def _table(d: dict) -> Any:
 
 def parse_toml(text: str, where: str) -> SignedFile:
     """Parse one TOML file (any line ends, any indentation) into a ``SignedFile``."""
-    if len(text) > MAX_FILE:
-        raise FormatError(f"{where}: {len(text)} bytes is far larger than any duelmail file")
-    try:
-        data = tomllib.loads(text.replace("\r\n", "\n").replace("\r", "\n"))
-    except tomllib.TOMLDecodeError as e:
-        raise FormatError(f"{where}: not valid TOML ({e})") from None
+    data = toml.loads(text.replace("\r\n", "\n").replace("\r", "\n"), where, FormatError)
     if data.get("duelmail") != FORMAT:
         raise FormatError(f"{where}: not a duelmail file (expected 'duelmail = {FORMAT}')")
     sig = data.pop("signature", None)
@@ -166,6 +162,8 @@ _QUOTE = re.compile(r"^[\s>|]*")
 
 def unarmour(text: str, where: str) -> list[str]:
     """Every armoured file in ``text`` (a mail body, perhaps quoted and re-wrapped), as TOML text."""
+    if len(text) > MAX_TEXT:
+        raise FormatError(f"{where}: {len(text)} characters is far more than any mail of turns (limit {MAX_TEXT})")
     out: list[str] = []
     lines = [_QUOTE.sub("", line).rstrip() for line in text.splitlines()]
     i = 0
@@ -182,6 +180,8 @@ def unarmour(text: str, where: str) -> list[str]:
             if "" in block:
                 block = block[block.index(""):]
             chunks = [line.replace(" ", "") for line in block if line and (":" not in line)]
+            if not "".join(chunks).isascii():
+                raise FormatError(f"{where}: armour at line {i + 1} is damaged (a character that is not base64)")
             try:
                 raw = base64.b64decode("".join(chunks), validate=True)
                 d = zlib.decompressobj()
@@ -189,6 +189,9 @@ def unarmour(text: str, where: str) -> list[str]:
                 if d.unconsumed_tail:
                     raise FormatError(f"{where}: armoured file at line {i + 1} is too large")
                 out.append(body.decode())
+                if sum(map(len, out)) > MAX_TEXT:
+                    raise FormatError(f"{where}: the armoured files up to line {i + 1} unpack to more than "
+                                      f"{MAX_TEXT} characters")
             except (binascii.Error, zlib.error, UnicodeDecodeError) as e:
                 raise FormatError(f"{where}: armour at line {i + 1} is damaged ({e})") from None
             i = j
