@@ -19,8 +19,9 @@ from duelmail.errors import DuelmailError, FileRefused, IllegalMove, unexpected
 from duelmail.games.base import get_game
 from duelmail.home import Home
 from duelmail.protocol.identity import Identity, PlayerCard
-from duelmail.protocol.turnfile import SignedFile, parse_any
+from duelmail.protocol.turnfile import MAX_TEXT, SignedFile, parse_any
 from duelmail.transport.archive import GameFolder, fold, read_files
+from duelmail.util.fs import ReadError, read_text
 from duelmail.util.lock import hold, locked
 
 DEFAULT_TIME_CONTROL = {"days_per_move": 3, "forced_answer_hours": 24}
@@ -162,7 +163,7 @@ def game_folder_for(home: Home, identity: Identity | None, f: SignedFile, where:
     if f.kind != "genesis":
         raise FileRefused(where, f"no game {f.game[:12]} in {home.root}: join it (or receive its genesis) first",
                           round=f.round, seat=f.seat, rule="P-game")
-    match = Match(f)
+    match = Match(f, where)
     folder = home.folder_for(match.game.spec.id, match.gid)
     folder.store(f, match)
     seat = match.seat_of(identity) if identity else None
@@ -181,9 +182,9 @@ def receive(home: Home, identity: Identity | None, paths: Sequence[Path], now: d
     incoming: list[tuple[str, SignedFile]] = []
     for p in paths:
         try:
-            text = Path(p).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as e:
-            raise FileRefused(str(p), f"cannot read it ({e})", rule="P-format") from None
+            text = read_text(p, "file of turns", MAX_TEXT)
+        except ReadError as e:
+            raise FileRefused(str(p), str(e).removeprefix(f"{p}: "), rule="P-format") from None
         try:
             incoming += [(str(p), f) for f in parse_any(text, str(p))]
         except DuelmailError:

@@ -21,6 +21,7 @@ from duelmail.errors import DuelmailError, IdentityError
 from duelmail.home import Home
 from duelmail.protocol.identity import Identity, PlayerCard
 from duelmail.protocol.turnfile import parse_any
+from duelmail.util.fs import read_text
 from duelmail.util.lock import hold, release_all
 
 
@@ -192,7 +193,7 @@ def id_import(ctx, file, replace):
     Example:
       duelmail id import /media/usb/alice-identity.toml
     """
-    text = Path(file).read_text()
+    text = read_text(file, "identity file")
     secret = _passphrase() if Identity.is_encrypted(text) else None
     ident = Identity.from_toml(text, file, secret)
     ctx.home.add_identity(ident, secret, replace=replace)
@@ -207,7 +208,7 @@ def _parse_options(pairs) -> dict:
         k, _, v = p.partition("=")
         v = v.strip()
         if v.startswith("@"):
-            v = Path(v[1:]).read_text(encoding="utf-8").replace("\r\n", "\n").strip()
+            v = read_text(v[1:], f"--option {k.strip()} file").replace("\r\n", "\n").strip()
         out[k.strip()] = v if "=" in p else True
     return out
 
@@ -217,7 +218,7 @@ def _load_card(ctx: Ctx, text: str) -> PlayerCard:
         return ctx.home.load_identity(text, _passphrase).card
     path = Path(text)
     if path.is_file():
-        return PlayerCard.from_toml(path.read_text(), str(path))
+        return PlayerCard.from_toml(read_text(path, "player card"), str(path))
     raise IdentityError(f"--seat {text!r} is neither an identity of this home nor a player card file")
 
 
@@ -275,7 +276,7 @@ def join(ctx, file, out, send, push):
       duelmail join genesis.toml
     """
     ident = ctx.identity()
-    files = parse_any(Path(file).read_text(), file)
+    files = parse_any(read_text(file, "genesis file", 4 << 20), file)
     genesis = next((f for f in files if f.kind == "genesis"), None)
     if genesis is None:
         raise click.ClickException(f"{file}: not a genesis file")
@@ -549,10 +550,17 @@ def _vacation(text: str | None) -> dict | None:
 
 
 def _pending(folder) -> list[str]:
-    import tomllib
+    from duelmail.errors import LocalFileError
+    from duelmail.util import toml
 
     p = folder.path / ".pending.toml"
-    return list(tomllib.loads(p.read_text()).get("actions", [])) if p.exists() else []
+    if not p.exists():
+        return []
+    actions = toml.read(p, LocalFileError, "TOML memo").get("actions", [])
+    if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
+        raise LocalFileError(f"{p}: 'actions' must be a list of moves as text (delete the file to start the "
+                             "turn again)")
+    return actions
 
 
 def _set_pending(folder, actions: list[str]) -> None:
@@ -693,7 +701,8 @@ def receive(ctx, files, auto, out):
             click.echo(f"  {e.text}")
     if not results:
         return
-    folder = _app().game_folder_for(ctx.home, ident, parse_any(Path(files[-1]).read_text(), files[-1])[-1])
+    last = parse_any(read_text(files[-1], "turn file", 4 << 20), files[-1])[-1]
+    folder = _app().game_folder_for(ctx.home, ident, last)
     hold(folder.path)
     match = folder.fold()
     seat = match.seat_of(ident)

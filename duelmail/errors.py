@@ -54,6 +54,10 @@ class IdentityError(DuelmailError):
     """Missing, ambiguous or unreadable identity."""
 
 
+class LocalFileError(DuelmailError):
+    """A damaged file of this home (config.toml, a game's .me.toml or .pending.toml): names it and what is wrong."""
+
+
 class GameNotFound(DuelmailError):
     """No game (or more than one) matches what the user asked for."""
 

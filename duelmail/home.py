@@ -15,16 +15,16 @@ The default home is ``$DUELMAIL_HOME``, else ``$XDG_DATA_HOME/duelmail``, else
 from __future__ import annotations
 
 import os
-import tomllib
 from collections.abc import Callable
 from pathlib import Path
 
 import tomlkit
 
-from duelmail.errors import GameNotFound, IdentityError
+from duelmail.errors import GameNotFound, IdentityError, LocalFileError
 from duelmail.protocol.identity import NAME_RE, Identity, save_identity
 from duelmail.transport.archive import GameFolder
-from duelmail.util.fs import atomic_write
+from duelmail.util import toml
+from duelmail.util.fs import atomic_write, read_text
 
 
 def default_home() -> Path:
@@ -48,7 +48,12 @@ class Home:
 
     def _config(self) -> dict:
         p = self.root / "config.toml"
-        return tomllib.loads(p.read_text()) if p.exists() else {}
+        if not p.exists():
+            return {}
+        cfg = toml.read(p, LocalFileError, "TOML config file")
+        if not isinstance(cfg.get("default", ""), str):
+            raise LocalFileError(f"{p}: 'default' must be the name of an identity, not {cfg['default']!r}"[:200])
+        return cfg
 
     def set_default(self, name: str) -> None:
         cfg = self._config()
@@ -84,7 +89,7 @@ class Home:
 
     def load_identity(self, name: str | None, passphrase: Callable[[], str | None] = lambda: None) -> Identity:
         path = self.identity_path(name)
-        text = path.read_text()
+        text = read_text(path, "identity file")
         secret = passphrase() if Identity.is_encrypted(text) else None
         return Identity.from_toml(text, str(path), secret)
 
@@ -118,8 +123,17 @@ class Home:
         return hits[0]
 
     def me(self, folder: GameFolder) -> dict:
+        """Which identity plays which seat in ``folder`` (empty if this home only watches)."""
         p = folder.path / ".me.toml"
-        return tomllib.loads(p.read_text()) if p.exists() else {}
+        if not p.exists():
+            return {}
+        me = toml.read(p, LocalFileError, "TOML memo")
+        seat, ident = me.get("seat", 0), me.get("identity", "")
+        if not isinstance(seat, int) or isinstance(seat, bool) or seat < 0 or not isinstance(ident, str):
+            raise LocalFileError(f"{p}: expected identity = NAME and seat = a seat number, not "
+                                 f"identity = {ident!r}, seat = {seat!r} (delete it: 'duelmail status' "
+                                 "finds your seat from your key)"[:300])
+        return me
 
     def set_me(self, folder: GameFolder, identity: str, seat: int) -> None:
         atomic_write(folder.path / ".me.toml", tomlkit.dumps({"identity": identity, "seat": seat}))

@@ -212,9 +212,24 @@ class Action:
         return None
 
 
+MAX_NOTATION = 256  # characters in one action; the longest honest one is near 40
+
+
+def check_notation(text: object, title: str) -> str:
+    """Refuse what is not an action's text before parsing it: not a string, too long, or with control characters."""
+    if not isinstance(text, str):
+        raise NotationError(f"a {title} action is text, not {type(text).__name__} {text!r}"[:200])
+    if len(text) > MAX_NOTATION:
+        raise NotationError(f"{title} action {text[:40]!r}... is {len(text)} characters (at most {MAX_NOTATION})")
+    if not text.isprintable():
+        bad = next(c for c in text if not c.isprintable())
+        raise NotationError(f"{title} action {text!r}: character U+{ord(bad):04X} is not printable")
+    return text
+
+
 def split_verb(text: str, title: str, usage: Mapping[str, str]) -> tuple[str, list[str]]:
     """An action's verb (lower case, one of ``usage``) and its arguments; ``NotationError`` quoting the text."""
-    words = text.split()
+    words = check_notation(text, title).split()
     if not words:
         raise NotationError(f"empty {title} action {text!r} (verbs: {', '.join(usage)})")
     verb = words[0].lower()

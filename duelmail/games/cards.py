@@ -73,7 +73,7 @@ def standard_deck(jokers: str = "") -> tuple[Card, ...]:
     return tuple(cards)
 
 
-_REF = re.compile(r"([a-z]+[0-9]*(?:\.[0-9]+)?)#([0-9]+)")
+_REF = re.compile(r"([a-z]+[0-9]*(?:\.[0-9]{1,6})?)#([0-9]{1,6})")
 
 
 class CardRef(NamedTuple):

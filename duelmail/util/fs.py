@@ -6,10 +6,51 @@ import os
 import tempfile
 from pathlib import Path
 
+from duelmail.errors import DuelmailError
+
+
+class WriteError(DuelmailError, OSError):
+    """A file that could not be written (full disk, no permission): names the file; nothing was replaced."""
+
+    def __str__(self) -> str:
+        return str(self.strerror)
+
+
+class ReadError(DuelmailError):
+    """A local file that could not be read as text: names the file."""
+
+
+def read_text(path: str | os.PathLike, what: str = "file", limit: int = 1 << 20) -> str:
+    """The UTF-8 text of a local file, or one ``ReadError`` line naming it (missing, unreadable, binary, huge)."""
+    path = Path(path)
+    try:
+        with open(path, "rb") as fh:
+            raw = fh.read(limit + 1)
+    except OSError as e:
+        raise ReadError(f"{path}: cannot read this {what} ({e.strerror or e})") from None
+    if len(raw) > limit:
+        raise ReadError(f"{path}: larger than any {what} ({limit} bytes at most)")
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise ReadError(f"{path}: this {what} is not UTF-8 text ({e.reason} at byte {e.start})") from None
+
 
 def atomic_write(path: str | os.PathLike, data: bytes | str, mode: int = 0o644) -> Path:
-    """Write ``data`` to ``path`` via a temporary file in the same folder, fsync, then rename."""
+    """Write ``data`` to ``path`` via a temporary file in the same folder, fsync, then rename.
+
+    Any ``OSError`` (a full disk, a read-only folder) becomes a ``WriteError`` naming ``path``; the old file,
+    if any, is untouched and no temporary file is left."""
     path = Path(path)
+    try:
+        return _atomic_write(path, data, mode)
+    except OSError as e:
+        if isinstance(e, WriteError):
+            raise
+        raise WriteError(e.errno, f"cannot write {path}: {e.strerror or e}", str(path)) from None
+
+
+def _atomic_write(path: Path, data: bytes | str, mode: int) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     payload = data.encode() if isinstance(data, str) else data
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)

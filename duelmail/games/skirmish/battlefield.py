@@ -18,16 +18,17 @@ text of a custom one, so every receiver checks moves against the same terrain. T
 from __future__ import annotations
 
 import re
-import tomllib
 from dataclasses import dataclass
 from fractions import Fraction
 from importlib import resources
 
 from duelmail.errors import DuelmailError, NotationError
 from duelmail.games.skirmish.geometry import Circle, Point, Polygon, Shape, convex, num
+from duelmail.util import toml
 
 KINDS = ("level", "uneven", "blocking")
 ID = re.compile(r"[a-z][a-z0-9-]{0,23}")
+MAX_TEXT = 1 << 16  # a scenario's TOML text; the shipped ones are under 2 KiB
 
 
 @dataclass(frozen=True)
@@ -81,10 +82,7 @@ def _weight(v, where: str) -> int:
 
 def parse_battlefield(text: str, where: str = "battlefield") -> Battlefield:
     """Parse and check a scenario; every error names ``where`` and the offending entry."""
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as e:
-        raise NotationError(f"{where}: not TOML: {e}") from None
+    data = toml.loads(text, where, NotationError, max_bytes=MAX_TEXT)
     unknown = set(data) - {"name", "width", "height", "starts", "terrain"}
     if unknown:
         raise NotationError(f"{where}: unknown keys {sorted(unknown)}")

@@ -27,7 +27,7 @@ import re
 from dataclasses import dataclass
 
 from duelmail.errors import NotationError
-from duelmail.games.base import Action
+from duelmail.games.base import Action, check_notation
 from duelmail.games.skirmish.geometry import Point, pfmt, pt
 
 STATS = ("str", "spd", "end", "dex")
@@ -171,7 +171,7 @@ SkirmishAction = Build | Reveal | Dual | Plan | Move | Word | Cancel | Smash | T
 
 def parse_action(text: str) -> SkirmishAction:
     """Parse one action; raise ``NotationError`` quoting the text."""
-    t = " ".join(text.strip().lower().split())
+    t = " ".join(check_notation(text, "skirmish").strip().lower().split())
     verb, _, rest = t.partition(" ")
     try:
         if verb == "build":

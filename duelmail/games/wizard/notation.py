@@ -94,7 +94,7 @@ def parse_action(text: str) -> WizardAction:
         return NotationError(f"{text!r}: expected '{_USAGE[verb]}'")
 
     def seat(word: str) -> int:
-        if not word.isdigit():
+        if not (word.isascii() and word.isdigit() and len(word) <= 2):
             raise NotationError(f"{text!r}: {word!r} is not a seat number")
         return int(word)
 
