@@ -27,7 +27,7 @@ from duelmail.util import toml
 FORMAT = 1
 SIGN_DOMAIN = b"duelmail/signed-file/v1\n"
 MAX_FILE = toml.MAX_BYTES  # no honest file comes near it
-MAX_TEXT = 4 * MAX_FILE  # a mail body or file holding several armoured files
+MAX_TEXT = 2 * MAX_FILE  # a mail body or file holding several armoured files
 BEGIN = "-----BEGIN DUELMAIL TURN-----"
 END = "-----END DUELMAIL TURN-----"
 

@@ -169,6 +169,9 @@ class Throw(Action):
 SkirmishAction = Build | Reveal | Dual | Plan | Move | Word | Cancel | Smash | Throw
 
 
+_COORD = r"-?(?:[0-9]{1,6}(?:\.[0-9]{0,2})?|\.[0-9]{1,2})"  # inches: a table is at most 120 a side
+
+
 def parse_action(text: str) -> SkirmishAction:
     """Parse one action; raise ``NotationError`` quoting the text."""
     t = " ".join(check_notation(text, "skirmish").strip().lower().split())
@@ -189,7 +192,7 @@ def parse_action(text: str) -> SkirmishAction:
             if colon and LABEL.fullmatch(label) and label[0] == "p":
                 return Plan(label, tuple(_step(w, text) for w in steps.split()))
         elif verb in ("run", "climb"):
-            m = re.fullmatch(r"(-?[0-9.]+),(-?[0-9.]+)", rest)
+            m = re.fullmatch(rf"({_COORD}),({_COORD})", rest)
             if m:
                 return Move(verb, pt(m.group(1), m.group(2)))
         elif verb in ("stay", "pass") and not rest:

@@ -1,0 +1,186 @@
+"""Fuzzing every door a stranger's text comes through: the turn-file parser, the armour decoder, a
+skirmish battlefield, and each game's notation followed by ``apply`` on a real game state.
+
+``targets()`` builds the doors with a real corpus (files of games played by ``SelfPlay``, their armour,
+the legal actions of real states); ``SEEDS`` are inputs that once crashed duelmail; ``Mutator`` is a
+seeded random mutator over the corpus and the seeds. The hypothesis tests (tests/adversary/test_fuzz.py)
+and ``bench/bench_fuzz.py`` (1,000,000 inputs) both use it. Only ``DuelmailError`` may escape a door.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import cache
+
+from duelmail.errors import DuelmailError
+from duelmail.games.base import GameState, Sealed, game_names, get_game
+from duelmail.games.skirmish.battlefield import SHIPPED, parse_battlefield
+from duelmail.protocol.turnfile import BEGIN, END, parse_any, parse_toml, unarmour
+
+_DEEP = "[" * 1500 + "]" * 1500
+_ARM = f"{BEGIN}\nGame: x  Round: 1  Seat: 0\n\n"
+# inputs that crashed duelmail (issue 14, part 6), in the form each door sees them
+SEEDS: dict[str, list[str]] = {
+    "turnfile": [
+        "duelmail = 1\na = " + _DEEP,
+        "duelmail = 1\na = " + "{b=" * 1500 + "1" + "}" * 1500,
+        "[" + ".".join(["a"] * 60000) + "]\n",
+        "\n".join("[" + ".".join(["a"] * 40) + f".k{i}]" for i in range(200)),
+        "duelmail = 1\nround = " + "9" * 5000,
+        "duelmail = 1\nround = 0x" + "f" * 5000,
+        'duelmail = 1\nkind = "genesis"\nsignature = "AA"\nseats = [1, 2]\n',
+        'duelmail = 1\nkind = "turn"\nsignature = "AA"\nround = 1e400\n',
+        'duelmail = 1\n"\r" = 1\x00',
+    ],
+    "armour": [
+        f"{_ARM}abcé\n{END}\n",
+        f"{_ARM}²²²²\n{END}\n",
+        f"> {BEGIN}\n> \n> eJzLSM3JyVcozy/KSQEAGgQEXQ==\n> {END}\n",
+        f"{_ARM}eJzLSM3JyVcozy/KSQEAGgQEXQ==\n",
+        f"{_ARM}{'A' * 5000}\n{END}\n",
+    ],
+    "battlefield": [
+        "a = " + _DEEP,
+        'name = "x"\nwidth = ' + "9" * 5000,
+        'name = "x"\nwidth = 1e400\nheight = 10\nstarts = [[1, 1], [2, 2]]',
+        'name = "x"\nwidth = 10\nheight = 10\nstarts = [[1, 1], [2, 2]]\n[[terrain]]\nid = "a"\nkind = "level"\n'
+        "circle = [1, 1, 0.001]",
+    ],
+    "notation": [
+        "warlord a#" + "9" * 5000,
+        "target \u00b2",
+        "target \u0663",
+        "attack a#1=" + "9" * 5000 + "d",
+        "run " + "9" * 5000 + ",1",
+        "plan p1: " + "1 " * 3000,
+        "play a#1\r\nend",
+        "a" * 100_000,
+        "",
+    ],
+}
+
+
+@dataclass
+class Door:
+    """One way in: ``feed(text)`` parses (and for a game, applies) the text; ``corpus``: real inputs."""
+
+    name: str
+    feed: Callable[[str], object]
+    corpus: list[str] = field(default_factory=list)
+
+
+def _parse_all(text: str) -> object:
+    return parse_any(text, "fuzz")
+
+
+def _unarmour(text: str) -> object:
+    return [parse_toml(t, "fuzz") for t in unarmour(text, "fuzz")]
+
+
+def _apply_on(game_id: str, states: list[GameState]) -> Callable[[str], object]:
+    game = get_game(game_id)
+
+    def feed(text: str) -> object:
+        action = game.parse_action(text)
+        if game.parse_action(str(action)) != action:
+            raise AssertionError(f"{game_id}: {text!r} parses to {action!r}, whose text {str(action)!r} does not")
+        for state in states:
+            seats = list(state.deciders()) or [0]
+            for seat in {seats[0], (seats[0] + 1) % 2}:
+                s = state.clone()
+                try:
+                    label = action.sealed()
+                    if label is not None:
+                        s.check_sealed(seat, action, {label: action})
+                        s.apply(seat, Sealed(label))
+                    else:
+                        s.apply(seat, action)
+                except DuelmailError:
+                    pass
+        return action
+
+    return feed
+
+
+@cache
+def _played(game_id: str) -> tuple[list[str], list[GameState], list[str]]:
+    """Files (TOML, then one armoured), states and legal actions of a real game played a few rounds."""
+    from duelmail.engine.selfplay import SelfPlay
+
+    n = 3 if game_id == "wizard" else 2
+    sp = SelfPlay(game_id, n, seed=7, shared=True)
+    states, actions = [], set()
+    for _ in range(10):
+        if sp.match.finished:
+            break
+        m = sp.match
+        states.append(m.state.clone())
+        for seat in m.state.deciders():
+            actions.update(str(a) for a in m.state.legal_actions(seat, m.known(seat))[:40])
+        sp.step()
+    texts = [f.to_toml(["a header line"]) for f in sp.files[:6]]
+    texts.append(sp.files[-1].armour())
+    return texts, states[::3], sorted(actions)
+
+
+@cache
+def targets() -> dict[str, Door]:
+    files, arm = [], []
+    doors: dict[str, Door] = {}
+    for g in game_names():
+        texts, states, actions = _played(g)
+        files += texts[:-1]
+        arm.append(texts[-1])
+        doors[f"notation:{g}"] = Door(f"notation:{g}", _apply_on(g, states), actions + SEEDS["notation"])
+    doors["turnfile"] = Door("turnfile", _parse_all, files + SEEDS["turnfile"])
+    doors["armour"] = Door("armour", _unarmour, arm + ["> " + a.replace("\n", "\n> ") for a in arm]
+                           + SEEDS["armour"])
+    doors["battlefield"] = Door("battlefield", lambda t: parse_battlefield(t, "fuzz"),
+                                list(SHIPPED.values()) + SEEDS["battlefield"])
+    return {k: doors[k] for k in sorted(doors)}
+
+
+_PIECES = ["[", "]", "{", "}", '"', "'", "'''", '"""', "#", "=", ".", ",", "\n", "\r", "\x00", "\\", "²", "é",
+           "\u202e", "9" * 30, "-", "+", "inf", "nan", "1e999", "0x", "a.b.c.d.e.f.g.h.i.j.k.l.m.n.o.p.q",
+           " ", "#", "!", ":", ">", BEGIN, END, "\U0001f600", "true", "[[x]]", "seats = [1, 2]"]
+
+
+class Mutator:
+    """Seeded mutations of the corpus: flips, inserts of TOML's special characters, cuts, repeats, splices."""
+
+    def __init__(self, corpus: list[str], seed: int = 0):
+        self.corpus = corpus
+        self.rng = random.Random(seed)
+
+    def __call__(self) -> str:
+        rng = self.rng
+        text = rng.choice(self.corpus)
+        for _ in range(rng.choice((1, 1, 2, 3, 8))):
+            text = self._one(text)
+        return text
+
+    def _one(self, text: str) -> str:
+        rng = self.rng
+        i = rng.randrange(len(text) + 1)
+        j = min(len(text), i + rng.choice((1, 2, 8, 64, 1000)))
+        op = rng.randrange(8)
+        if op == 0 and text:  # change one character
+            k = min(i, len(text) - 1)
+            return text[:k] + chr(rng.choice((rng.randrange(32, 127), rng.randrange(0, 0x2000)))) + text[k + 1:]
+        if op == 1:
+            return text[:i] + rng.choice(_PIECES) + text[i:]
+        if op == 2:
+            return text[:i] + text[j:]
+        if op == 3:  # repeat a chunk: deep nesting, long keys, long numbers
+            return text[:i] + text[i:j] * rng.choice((2, 10, 200, 2000)) + text[j:]
+        if op == 4:
+            other = rng.choice(self.corpus)
+            k = rng.randrange(len(other) + 1)
+            return text[:i] + other[k:k + rng.choice((10, 100, 5000))] + text[j:]
+        if op == 5:  # swap a digit run for a long one
+            return text[:i] + str(rng.choice((0, 1, -1, 2**63, 10**30))) + text[j:]
+        if op == 6:
+            return text[:i] + text[i:j].upper() + text[j:]
+        return text[:i] + "".join(rng.choice(_PIECES) for _ in range(rng.choice((3, 30, 300)))) + text[j:]
