@@ -210,7 +210,7 @@ class Identity:
             if key not in secret:
                 raise IdentityError(f"{where}: [secret] has no {key!r}")
             try:
-                return b64d(secret[key], f"{where} secret.{key}")
+                return b64d(secret[key], f"{where}: secret.{key}")
             except DuelmailError as e:
                 raise IdentityError(str(e)) from None
 

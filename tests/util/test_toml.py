@@ -1,0 +1,70 @@
+"""Reading TOML from anyone: the limits are checked before tomllib runs, every refusal is one line of
+duelmail's own error, and what crashed or stalled duelmail once is refused in milliseconds (issue 14, part 6)."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from duelmail.errors import DuelmailError, LocalFileError
+from duelmail.util import toml
+
+
+def refused(text: str, *needles: str) -> str:
+    t = time.perf_counter()
+    with pytest.raises(DuelmailError) as e:
+        toml.loads(text, "in.toml")
+    assert time.perf_counter() - t < 1.0
+    msg = str(e.value)
+    assert msg.startswith("in.toml: ") and "\n" not in msg
+    for n in needles:
+        assert n in msg
+    return msg
+
+
+def test_nesting_1500_deep_is_refused_not_a_recursion_error():
+    refused("a = " + "[" * 1500 + "]" * 1500, "nested more than 16 deep")
+    refused("a = " + "{b=" * 1500 + "1" + "}" * 1500, "nested more than 16 deep")
+
+
+def test_long_dotted_table_headers_are_refused_before_the_quadratic_parse():
+    # 400 KB of one header took tomllib 149 s
+    refused("[" + ".".join(["a"] * 200_000) + "]\n", "more than 16 parts")
+    refused(".".join(["a"] * 40) + " = 1\n", "more than 16 parts")
+    refused('"a"."b"."c".' * 10 + "d = 1", "more than 16 parts")
+
+
+def test_numbers_of_thousands_of_digits_are_refused():
+    refused("round = " + "9" * 5000, "more than 24 digits")
+    refused("round = 0x" + "f" * 5000, "more than 24 digits")
+    refused("x = [1.0, " + "1" * 30 + "]", "more than 24 digits")
+
+
+def test_size_is_capped_before_anything_else():
+    refused("# " + "x" * toml.MAX_BYTES, "far larger")
+
+
+def test_brackets_dots_and_digits_inside_strings_and_comments_are_text():
+    text = ('a = "[[[[[[[[[[[[[[[[[[[[ a.b.c.d.e.f.g.h.i.j.k.l.m.n.o.p.q.r 99999999999999999999999999999"\n'
+            "b = '{{{{{{{{{{{{{{{{{{{{'  # ]]]]]]]]]]]]]]]]]]]]]]]] 0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0\n"
+            'c = """\n[[[[[[[[[[[[[[[[[[\n"""\n'
+            "[deck.a.steps]\nx = [" + ", ".join(f"{i}.5" for i in range(1, 18)) + "]\n")
+    data = toml.loads(text, "in.toml")
+    assert data["a"].startswith("[[[") and data["deck"]["a"]["steps"]["x"][-1] == 17.5
+
+
+def test_honest_depth_and_numbers_pass():
+    assert toml.loads("a = [[[[1]]]]\nb = 9223372036854775807\n[x.y.z]\nw = {v = {u = 1}}", "f")["b"] == 2**63 - 1
+
+
+def test_read_names_the_file_for_every_fault(tmp_path):
+    p = tmp_path / "config.toml"
+    p.write_bytes(b"default = \xff")
+    with pytest.raises(LocalFileError, match=f"{p}: not UTF-8"):
+        toml.read(p, LocalFileError)
+    p.write_text("default = [")
+    with pytest.raises(LocalFileError, match=f"{p}: not valid TOML"):
+        toml.read(p, LocalFileError)
+    with pytest.raises(LocalFileError, match="cannot read"):
+        toml.read(tmp_path / "missing.toml", LocalFileError)
