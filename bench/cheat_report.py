@@ -21,6 +21,69 @@ cheating file is refused by `duelmail receive` with the rule, round and seat; no
 |---|---|---|---|---|---|
 """
 
+DOORS = [
+    ('TOML nested 1,500 deep (arrays or inline tables)',
+     '`receive`, `verify`, `join`, `--option battlefield=@FILE`',
+     'RecursionError',
+     'refused before parsing: nested more than 16 deep'),
+    ('dotted table header of 200,000 parts (400 KB)',
+     'any TOML door',
+     '149 s in tomllib',
+     'refused before parsing: more than 16 parts'),
+    ('integer of 5,000 digits',
+     'any TOML door',
+     'ValueError (int max str digits)',
+     'refused before parsing: more than 24 digits'),
+    ('card number of 5,000 digits (`play "warlord a#999..."`)',
+     "every game's notation",
+     'ValueError',
+     'refused: an action is at most 256 characters; indices at most 6 digits'),
+    ('Wizard target `²` or `٣`',
+     'Wizard notation',
+     'ValueError (`isdigit`)',
+     'refused: not a seat number'),
+    ('30-digit skirmish coordinate',
+     'skirmish notation',
+     'did not read back the same',
+     'refused: at most 6 digits'),
+    ('non-ASCII in armour',
+     '`receive`, mail',
+     'ValueError',
+     'refused: armour damaged'),
+    ('binary (non-UTF-8) card, identity, genesis or option file',
+     '`new`, `id import`, `join`, `receive`',
+     'UnicodeDecodeError',
+     'refused: not UTF-8 text'),
+    ('identity file with `secret = "x"`, no `box`, scrypt `n = 3` or `n = 2**40`',
+     'every command',
+     'AttributeError, KeyError, ValueError, or hours of scrypt',
+     'refused, naming the field'),
+    ('damaged `config.toml`, `.me.toml`, `.pending.toml`',
+     'every command',
+     'TOMLDecodeError, TypeError',
+     'refused, naming the file and what to do'),
+    ('genesis with `seats = [1, 2]`',
+     '`join`, `receive`',
+     '"\'int\' object is not subscriptable"',
+     'refused: a player card is a table [P-genesis]'),
+    ("carriage return (any control, format or space character) in a card's email",
+     '`id new`, `new --seat`, genesis',
+     "written raw into every file's header",
+     'refused: names the character'),
+    ('small-order, mixed-order or non-canonical public key in a card',
+     '`new --seat`, genesis (`join`, `receive`)',
+     'accepted; R = identity, S = 0 verified on every message',
+     'refused: public key outside the prime-order subgroup [P-genesis]'),
+    ('signature with S ≥ L, small-order R, non-canonical R or A',
+     'every signature check',
+     "OpenSSL's rules",
+     "refused by libsodium's strict verify [P-signature]"),
+    ('a write that fails (full disk: ENOSPC, or EFBIG)',
+     'every write',
+     '`: No space left on device` (no file name)',
+     '`cannot write FILE: ...`, the old file intact'),
+]
+
 TAIL = """
 Notes
 
@@ -48,10 +111,19 @@ Notes
 - **Retired lockers** (Wizard Duel): a seed published by a seat the rules have not put out is refused
   as a cheat (`P-seed`), a false seed by its key commitments (`P-keys`) (`tests/engine/test_retire.py`).
 
-Fuzzing (hypothesis, run by `make test`):
-the turn-file parser on 300 random texts, the armour decoder on 200 random payloads, and every
-game's notation parser on 400 inputs per game (random text and notation-shaped strings). Every
-input either parses or gets a clean `DuelmailError`; no crash.
+Fuzzing (hypothesis, run by `make test`): `tests/adversary/test_fuzz.py` feeds the turn-file parser,
+the armour decoder, a custom battlefield, and every game's notation followed by `apply` on real
+states of a game the engine played (`duelmail/fuzz.py`), 250 inputs each: random text and real
+inputs mutated by a seeded mutator, after the inputs that once crashed duelmail as explicit examples.
+Only `DuelmailError` may escape, in one line, and no input may take a second.
+`tests/adversary/test_untrusted.py` adds 400 notation-shaped inputs per game. `bench/bench_fuzz.py`
+runs the same doors on 1,000,000 inputs ([benchmarks.md](benchmarks.md)).
+
+Hostile inputs (issue 14; `tests/cli/test_doors.py`, `tests/util/test_toml.py`,
+`tests/protocol/test_identity.py`): each is refused with exit status 1 and one line naming the file
+(and, for an incoming file, the round, seat and rule), nothing written.
+
+{doors}
 
 Crash safety (`tests/adversary/test_crash.py`): a real `duelmail play` and `duelmail receive`
 process is SIGKILLed half-way through writing a temporary file, just before it replaces the real
@@ -70,8 +142,15 @@ def main(games: list[str]) -> None:
         seat = "" if r.seat is None else ("unknown" if r.seat < 0 else str(r.seat))
         lines.append(f"| {r.game} | {r.cheat} | {r.when} | {r.rule} | {r.round or ''} | {seat} |")
         print(f"{r.game:<9} {r.cheat:<40} {r.when:<20} {r.rule:<14} round {r.round} seat {r.seat}")
-    (ROOT / "docs" / "adversaries.md").write_text(HEAD + "\n".join(lines) + "\n" + TAIL)
+    tail = TAIL.replace("{doors}", doors_table())
+    (ROOT / "docs" / "adversaries.md").write_text(HEAD + "\n".join(lines) + "\n" + tail)
     print("wrote docs/adversaries.md")
+
+
+
+def doors_table() -> str:
+    lines = ["| input | where | before | now |", "|---|---|---|---|"]
+    return "\n".join(lines + [f"| {' | '.join(row)} |" for row in DOORS])
 
 
 if __name__ == "__main__":
