@@ -47,6 +47,8 @@ def main() -> None:
         ("Wizard Duel: messages per decision with 3, 4 and 6 players, and bots",
          ["bench/bench_wizard.py", "30" if "--quick" in sys.argv else "300"], ""),
         ("Replay (target: a 1,000-round archive to HTML in under 2 s)", ["bench/bench_replay.py", "--cpu"], REPLAY),
+        ("Fuzzing every door (target: 1,000,000 inputs, no exception but DuelmailError, none slower than 1 s)",
+         ["bench/bench_fuzz.py", "100000" if "--quick" in sys.argv else "1000000"], FUZZ),
         ("Play by email: from `play --send` to the opponent's state updated by `mail fetch`, real local servers "
          "(needs root, Dovecot and OpenSMTPD)", ["bench/bench_mail.py", "2" if "--quick" in sys.argv else "3"], ""),
         ("Play by git: a sync with nothing new", ["bench/bench_git_sync.py", "9"], GIT_SYNC),
@@ -96,6 +98,15 @@ PROOFS = """LibTMCG's figure on a machine of this kind, for comparison: about 45
 shuffle, proof and verification of 52 cards with two players (about 1.0 s with four), and about
 118 KB of traffic for its one-deck two-player test. Our argument is logarithmic in size (a
 Bulletproofs-style permutation argument using the deck itself as generators; docs/proofs.md).
+"""
+
+FUZZ = """The doors and their corpus are `duelmail/fuzz.py`: the turn-file parser (`parse_any`) on files of
+a game of each kind played by the engine, the armour decoder on their armour (also quoted with `> `), a
+custom skirmish battlefield, and each game's notation followed by `apply` (and `check_sealed` for a secret
+choice) on real states of such a game, for the seat awaited and another. Inputs are the corpus, then seeded
+mutations (characters changed, TOML's special characters and the crash inputs of issue 14 inserted,
+chunks cut, repeated up to 2,000 times, spliced). The slowest times are wall time per input on a shared
+machine; CPU is the whole run's.
 """
 
 REPLAY = """No real game reaches 1,000 rounds (decks bound a game's length), so the 1,000-round figure is
