@@ -1,5 +1,6 @@
 """Fuzzing every door a stranger's text comes through: the turn-file parser, the armour decoder, a
-skirmish battlefield, and each game's notation followed by ``apply`` on a real game state.
+genesis (parsed and opened as a game), a player card, an identity file, a skirmish battlefield, and each
+game's notation followed by ``apply`` on a real game state.
 
 ``targets()`` builds the doors with a real corpus (files of games played by ``SelfPlay``, their armour,
 the legal actions of real states); ``SEEDS`` are inputs that once crashed duelmail; ``Mutator`` is a
@@ -17,6 +18,7 @@ from functools import cache
 from duelmail.errors import DuelmailError
 from duelmail.games.base import GameState, Sealed, game_names, get_game
 from duelmail.games.skirmish.battlefield import SHIPPED, parse_battlefield
+from duelmail.protocol.identity import Identity, PlayerCard
 from duelmail.protocol.turnfile import BEGIN, END, parse_any, parse_toml, unarmour
 
 _DEEP = "[" * 1500 + "]" * 1500
@@ -40,6 +42,22 @@ SEEDS: dict[str, list[str]] = {
         f"> {BEGIN}\n> \n> eJzLSM3JyVcozy/KSQEAGgQEXQ==\n> {END}\n",
         f"{_ARM}eJzLSM3JyVcozy/KSQEAGgQEXQ==\n",
         f"{_ARM}{'A' * 5000}\n{END}\n",
+    ],
+    "genesis": [
+        'duelmail = 1\nkind = "genesis"\nsignature = "AA"\ngame_kind = "warlords"\nrules_version = 1\n'
+        'created = "2026-01-01T00:00:00Z"\ncreator = 0\nseats = [1, 2]\nnonce = "AA"\n[options]\n',
+    ],
+    "card": [
+        'duelmail_card = 1\nname = "bob"\nemail = "bob@example.org\\rX-Evil: 1"\n'
+        'key = "O2onvM62pC1io6jQKm8Nc2UyFXcd4kOmOsBIoYtZ2ik"\n',
+        'duelmail_card = 1\nname = "bob"\nemail = "b@x"\nkey = "AQAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"\n',
+        'duelmail_card = 1\nname = "bob"\nemail = "b@x"\nkey = "7P________________________________________8"\n',
+    ],
+    "identity": [
+        'duelmail_identity = 1\nname = "a"\nsecret = "x"\n',
+        'duelmail_identity = 1\nname = "a"\n[secret]\nkdf = "scrypt"\nn = 3\nsalt = "AA"\nbox = "AA"\n',
+        'duelmail_identity = 1\nname = "a"\n[secret]\nkdf = "scrypt"\nn = 1099511627776\nsalt = "AA"\n',
+        'duelmail_identity = 1\nname = "a"\n[secret]\nkdf = "scrypt"\nn = 32768\nsalt = "AA"\n',
     ],
     "battlefield": [
         "a = " + _DEEP,
@@ -73,6 +91,17 @@ class Door:
 
 def _parse_all(text: str) -> object:
     return parse_any(text, "fuzz")
+
+
+def _genesis(text: str) -> object:
+    from duelmail.engine.match import Match
+
+    return [Match(f, "fuzz") for f in parse_any(text, "fuzz")]
+
+
+def _identity(text: str) -> object:
+    # no passphrase: a boxed file stops before scrypt (its cost is the file's n, capped at 2**17)
+    return Identity.from_toml(text, "fuzz")
 
 
 def _unarmour(text: str) -> object:
@@ -135,6 +164,12 @@ def targets() -> dict[str, Door]:
         arm.append(texts[-1])
         doors[f"notation:{g}"] = Door(f"notation:{g}", _apply_on(g, states), actions + SEEDS["notation"])
     doors["turnfile"] = Door("turnfile", _parse_all, files + SEEDS["turnfile"])
+    geneses = [t for t in files if 'kind = "genesis"' in t]
+    doors["genesis"] = Door("genesis", _genesis, geneses + SEEDS["genesis"])
+    people = [Identity.generate(n, f"{n}@example.org", bytes([i]) * 32) for i, n in enumerate(("ann", "bo"), 1)]
+    doors["card"] = Door("card", lambda t: PlayerCard.from_toml(t, "fuzz"),
+                         [p.card.to_toml() for p in people] + SEEDS["card"])
+    doors["identity"] = Door("identity", _identity, [people[0].to_toml(), people[1].to_toml("pw")] + SEEDS["identity"])
     doors["armour"] = Door("armour", _unarmour, arm + ["> " + a.replace("\n", "\n> ") for a in arm]
                            + SEEDS["armour"])
     doors["battlefield"] = Door("battlefield", lambda t: parse_battlefield(t, "fuzz"),

@@ -35,7 +35,7 @@ NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,39}")
 MAX_EMAIL = 254
 _UNSAFE_IN_EMAIL = set('<>"\\,;')
 SCRYPT_N, SCRYPT_R, SCRYPT_P = 2**15, 8, 1
-SCRYPT_N_RANGE = (2**10, 2**20)  # what an identity file may ask for: 2**20 already takes 1 GiB and seconds
+SCRYPT_N_RANGE = (2**10, 2**17)  # what an identity file may ask for: 2**17 takes 128 MiB and near a second
 _P = 2**255 - 19
 
 
@@ -220,7 +220,7 @@ class Identity:
             n = secret.get("n", SCRYPT_N)
             lo, hi = SCRYPT_N_RANGE
             if not isinstance(n, int) or isinstance(n, bool) or not lo <= n <= hi or n & (n - 1):
-                raise IdentityError(f"{where}: scrypt n = {n!r} must be a power of two from 2**10 to 2**20"[:200])
+                raise IdentityError(f"{where}: scrypt n = {n!r} must be a power of two from 2**10 to 2**17"[:200])
             raw, salt = field("box"), field("salt")
             if len(raw) != 12 + 32 + 16:
                 raise IdentityError(f"{where}: secret.box must be 60 bytes (nonce, sealed seed, tag), not {len(raw)}")

@@ -1,5 +1,6 @@
 """Fuzzing every parser a stranger's text reaches (issue 14, part 6): the turn-file parser, the armour
-decoder, a custom battlefield, and each game's notation plus ``apply`` on real states. Only duelmail's own
+decoder, a genesis opened as a game, a player card, an identity file, a custom battlefield, and each
+game's notation plus ``apply`` on real states. Only duelmail's own
 error type may escape, and no input takes a second. The inputs that once crashed are the first examples;
 bench/bench_fuzz.py runs the same doors on 1,000,000 inputs."""
 
@@ -63,6 +64,27 @@ def test_turn_file_parser_refuses_cleanly(text):
 @given(text=inputs("armour"))
 def test_armour_decoder_refuses_cleanly(text):
     through("armour", text)
+
+
+@seeded("genesis")
+@FUZZ
+@given(text=inputs("genesis"))
+def test_genesis_is_refused_cleanly(text):
+    through("genesis", text)
+
+
+@seeded("card")
+@FUZZ
+@given(text=inputs("card"))
+def test_player_card_is_refused_cleanly(text):
+    through("card", text)
+
+
+@seeded("identity")
+@FUZZ
+@given(text=inputs("identity"))
+def test_identity_file_is_refused_cleanly(text):
+    through("identity", text)
 
 
 @seeded("battlefield")
