@@ -112,8 +112,9 @@ Notes
   as a cheat (`P-seed`), a false seed by its key commitments (`P-keys`) (`tests/engine/test_retire.py`).
 
 Fuzzing (hypothesis, run by `make test`): `tests/adversary/test_fuzz.py` feeds the turn-file parser,
-the armour decoder, a custom battlefield, and every game's notation followed by `apply` on real
-states of a game the engine played (`duelmail/fuzz.py`), 250 inputs each: random text and real
+the armour decoder, a genesis opened as a game, a player card, an identity file, a custom battlefield,
+and every game's notation followed by `apply` on real states of a game the engine played
+(`duelmail/fuzz.py`), 250 inputs each: random text and real
 inputs mutated by a seeded mutator, after the inputs that once crashed duelmail as explicit examples.
 Only `DuelmailError` may escape, in one line, and no input may take a second.
 `tests/adversary/test_untrusted.py` adds 400 notation-shaped inputs per game. `bench/bench_fuzz.py`

@@ -100,13 +100,14 @@ shuffle, proof and verification of 52 cards with two players (about 1.0 s with f
 Bulletproofs-style permutation argument using the deck itself as generators; docs/proofs.md).
 """
 
-FUZZ = """The doors and their corpus are `duelmail/fuzz.py`: the turn-file parser (`parse_any`) on files of
-a game of each kind played by the engine, the armour decoder on their armour (also quoted with `> `), a
-custom skirmish battlefield, and each game's notation followed by `apply` (and `check_sealed` for a secret
-choice) on real states of such a game, for the seat awaited and another. Inputs are the corpus, then seeded
-mutations (characters changed, TOML's special characters and the crash inputs of issue 14 inserted,
-chunks cut, repeated up to 2,000 times, spliced). The slowest times are wall time per input on a shared
-machine; CPU is the whole run's.
+FUZZ = """The doors and their corpus are `duelmail/fuzz.py`: the turn-file parser (`parse_any`) on files of a game
+of each kind played by the engine, the armour decoder on their armour (also quoted with `> `), a genesis
+parsed and opened as a `Match`, a player card, an identity file (no passphrase: scrypt's cost is capped
+by n), a custom skirmish battlefield, and each game's notation followed by `apply` (and `check_sealed`
+for a secret choice) on real states of such a game, for the seat awaited and another. Inputs are the
+corpus, then seeded mutations (characters changed, TOML's special characters and the crash inputs of
+issue 14 inserted, chunks cut, repeated up to 2,000 times, spliced). The slowest times are wall time per
+input on a shared machine; CPU is the whole run's.
 """
 
 REPLAY = """No real game reaches 1,000 rounds (decks bound a game's length), so the 1,000-round figure is
