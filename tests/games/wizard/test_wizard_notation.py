@@ -36,6 +36,9 @@ def test_text_round_trip(action, text):
     ("defend x=7h", "is not a card reference"),
     ("take at 2", "expected 'take'"),
     ("target two", "is not a seat number"),
+    ("target \u00b2", "is not a seat number"),  # '²'.isdigit() is True, int('²') a ValueError (issue 14)
+    ("target \u0663", "is not a seat number"),  # Arabic-Indic three
+    ("target " + "9" * 30, "is not a seat number"),
     ("pass now", "expected 'pass'"),
 ])
 def test_malformed_text_is_refused_quoting_it(text, words):
