@@ -143,8 +143,8 @@ BOXED = GOOD.to_toml("pw", salt=b"\x01" * 16, nonce=b"\x02" * 12)
     ("duelmail_identity = 1\nname = " + "[" * 2000, "nested more than"),
 ])
 def test_damaged_identity_files_are_one_clear_line(text, needle):
-    t = time.perf_counter()
+    t = time.process_time()
     with pytest.raises(IdentityError) as e:
         Identity.from_toml(text, "alice.toml", "pw")
-    assert time.perf_counter() - t < 1.0  # n = 2**40 would take hours and a terabyte
+    assert time.process_time() - t < 1.0  # n = 2**40 would take hours and a terabyte
     assert str(e.value).startswith("alice.toml: ") and needle in str(e.value) and "\n" not in str(e.value)
