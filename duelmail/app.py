@@ -223,13 +223,31 @@ def receive_files(home: Home, identity: Identity | None, incoming: Sequence[tupl
                 raise
             except Exception as e:  # noqa: BLE001 - what no check meant to raise is still this file's refusal
                 raise unexpected(where, e, f.round, f.seat) from None
+            if f.file_hash in match.void and f.kind == "claim":
+                match = _final_with(match, existing, (where, f), incoming, now, proven)
             if f.file_hash in match.void:
-                raise FileRefused(where, match.void[f.file_hash][1], round=f.round, seat=f.seat, rule="P-timeout")
+                reason = match.void[f.file_hash][1]
+                raise FileRefused(where, reason, round=f.round, seat=f.seat,
+                                  rule="P-final" if reason.endswith("[P-final]") else "P-timeout")
             events = match.events[known:]
             folder.store(f, match, events)
             folder.remember_proven(match.applied)
         out.append(Received(where, f.round, f.seat, events, match=match))
     return out
+
+
+def _final_with(match: Match, existing, claim: tuple[str, SignedFile], incoming, now, proven) -> Match:
+    """A claim a move signed in time voids, unless a file of the next round, received with it, builds on it
+    (then the claim is final: protocol §6b). The fold with those files if they make it final, else ``match``."""
+    f = claim[1]
+    builders = [(w, g) for w, g in incoming if g.game[:16] == f.game[:16] and g.round == f.round + 1]
+    if not builders:
+        return match
+    try:
+        trial = fold([*existing, claim, *builders], now=now, proven=proven)
+    except DuelmailError:
+        return match
+    return trial if f.round in trial.final_claims else match
 
 
 @dataclass

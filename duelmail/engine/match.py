@@ -253,6 +253,8 @@ class Match:
         self.timed_out: dict[int, tuple[int, int, datetime, datetime]] = {}  # round -> against, by, deadline, time
         self.forced_outcome: Outcome | None = None
         self.claims_by_round: dict[int, dict[int, SignedFile]] = {}
+        self.final_claims: dict[int, str] = {}  # round -> a file of the next round that builds on its claim
+        self.displaced: list[str] = []  # hashes of moves signed by their deadline that a final claim made void
         self.own: dict[int, bytes] = {}  # per-game seeds of the seats this process plays
         self.masters: dict[int, bytes] = {}  # their identities' master secrets
         self.entropy: dict[int, str] = {}  # every seat's sealed fresh randomness, from its first file
@@ -570,6 +572,12 @@ class Match:
             return self._apply_claim(f, where, seat, refuse, now)
         if rnd < self.round and rnd in self.timed_out and self.timed_out[rnd][0] == seat:
             against, by, due, when = self.timed_out[rnd]
+            t = parse_time(c["time"], where)
+            if rnd in self.final_claims and t <= due:
+                raise refuse(f"signed at {t.isoformat()}, by {self.cards[seat].name}'s deadline {due.isoformat()}, "
+                             f"but {self.cards[by].name}'s timeout claim of round {rnd} is final: "
+                             f"{self.final_claims[rnd]} builds on it, and a claim a later file builds on cannot "
+                             "be undone", "P-final")
             raise refuse(f"seat {seat} ({self.cards[seat].name}) ran out of time in round {rnd}: the deadline was "
                          f"{due.isoformat()} and {self.cards[by].name} claimed the timeout at {when.isoformat()}; "
                          "a move after a valid claim does not count", "P-timeout")
@@ -1023,6 +1031,8 @@ class Match:
         twin.current_claims = dict(self.current_claims)
         twin.timed_out = dict(self.timed_out)
         twin.claims_by_round = dict(self.claims_by_round)
+        twin.final_claims = dict(self.final_claims)
+        twin.displaced = list(self.displaced)
         twin.opened = dict(self.opened)
         twin.memos = {k: list(v) for k, v in self.memos.items()}
         twin.entropy = dict(self.entropy)

@@ -138,17 +138,27 @@ def fold(files: list[tuple[str, SignedFile]], strict: bool = True, now=None, on_
                           None)
             due = match.deadline(against)
             if answer is not None and due is not None and _time(answer.content["time"], w) <= due:
-                match.void[f.file_hash] = (w, f"{match.cards[against].name}'s move was signed by the deadline "
-                                              f"({due.isoformat()}): the timeout claim does not stand")
-                continue
+                builder = _builds_on_claim(match, w, f, rest)
+                if builder is None:
+                    match.void[f.file_hash] = (w, f"{match.cards[against].name}'s move was signed by the deadline "
+                                                  f"({due.isoformat()}): the timeout claim does not stand")
+                    continue
+                match.final_claims[f.round] = builder
         before = match.round
         try:
             match.apply(f, w, strict=strict, now=now)
         except Duplicate:
             continue
         except FileRefused as e:
-            if e.rule == "P-timeout" and f.kind == "turn":
+            if e.rule in ("P-timeout", "P-final") and f.kind == "turn":
                 match.void[f.file_hash] = (w, str(e))
+                if e.rule == "P-final":
+                    match.displaced.append(f.file_hash)
+                continue
+            if e.rule in ("P-chain", "P-round") and match.displaced and f.round > min(match.final_claims):
+                # a file that built on a move a final claim displaced: a branch that lost (protocol §6b)
+                match.void[f.file_hash] = (w, f"{e}; it builds on a move the final timeout claim of round "
+                                              f"{min(match.final_claims)} displaced")
                 continue
             if f.kind == "claim" and f.round < match.round and match.round - 1 in match.timed_out:
                 match.void[f.file_hash] = (w, "another claim settled this round first")
@@ -174,6 +184,18 @@ def fold(files: list[tuple[str, SignedFile]], strict: bool = True, now=None, on_
                 raise
             match.proofs = f"{len(pending)} pass proofs checked"
     return match
+
+
+def _builds_on_claim(match: Match, where: str, claim: SignedFile, rest: list[tuple[str, SignedFile]]) -> str | None:
+    """The name of a file of the next round that names, as its ``prev``, the round this claim closes: once one
+    exists the claim is final (protocol §6b), and a move signed by the deadline no longer voids it."""
+    trial = match.clone()
+    trial.auditing = False
+    try:
+        trial.apply(claim, where)
+    except DuelmailError:
+        return None
+    return next((w for w, g in rest if g.round == claim.round + 1 and g.content.get("prev") == trial.prev), None)
 
 
 class GameFolder:

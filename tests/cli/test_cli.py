@@ -225,3 +225,41 @@ def test_status_all_lists_games_soonest_deadline_first(tmp_path):
     rows = json.loads(dm(a.alice, "status", "--all", "--json"))
     dues = [min(x["deadline"] for x in r["awaited"].values() if x["deadline"]) for r in rows]
     assert dues == sorted(dues)
+
+
+def test_final_claim_refuses_a_backdated_move_and_the_game_audits(tmp_path):
+    """Issue 14 §3: claim, the claimant's seed file, then a move backdated to before the deadline. The claim is
+    final (the seed file builds on it): the move is refused [P-final], and both homes finish the game and audit."""
+    from datetime import datetime, timedelta
+
+    from freezegun import freeze_time
+
+    with freeze_time("2026-11-21 12:00:00") as clock:
+        t = Table(tmp_path)
+        t.play_turns(3)
+        st = t.status(t.alice)
+        late_seat = next(iter(st["awaited"]))
+        sleeper, claimant = (t.alice, t.bob) if late_seat == "0" else (t.bob, t.alice)
+        due = datetime.fromisoformat(st["awaited"][late_seat]["deadline"])
+        clock.move_to(due + timedelta(seconds=1))
+        dm(claimant, "claim", "--out", str(t.out))
+        before = set(t.out.iterdir())
+        dm(claimant, "play", "--out", str(t.out))  # the seed file: it names the claim's round as prev
+        (seed_file,) = set(t.out.iterdir()) - before
+        assert "seed" in seed_file.read_text()
+        clock.move_to(due - timedelta(minutes=1))  # the sleeper's clock says it is still in time
+        before = set(t.out.iterdir())
+        dm(sleeper, "play", "--bot", "heuristic", "--out", str(t.out))
+        (late,) = set(t.out.iterdir()) - before
+        clock.move_to(due + timedelta(hours=1))
+        refusal = dm(claimant, "receive", str(late), code=1)
+        assert "[P-final]" in refusal and "is final" in refusal and "Traceback" not in refusal
+        claim_file = next(p for p in t.out.iterdir() if "claim" in p.name)
+        before = set(t.out.iterdir())
+        dm(sleeper, "receive", str(claim_file), str(seed_file), "--out", str(t.out))  # answers with its seed
+        (seed_back,) = set(t.out.iterdir()) - before
+        assert t.status(sleeper)["result"] == t.status(claimant)["result"]
+        dm(claimant, "receive", str(seed_back))
+        for home in (t.alice, t.bob):
+            folder = next((home / "games").iterdir())
+            assert "audit: PASSED" in dm(home, "verify", str(folder))

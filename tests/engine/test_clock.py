@@ -190,3 +190,47 @@ def test_clock_arithmetic():
         check_vacation(vac, t0 + 2 * DAY, 1, 30, t0)
     with pytest.raises(TimeControlError, match="unknown time control"):
         TimeControl.from_dict({"days": 3})
+
+
+def _log(p: Players, *extra: tuple[str, SignedFile]) -> list[tuple[str, SignedFile]]:
+    return [("genesis.toml", p.genesis), *((f"f{i}", f) for i, f in enumerate(p.files[1:])), *extra]
+
+
+def test_claim_a_later_file_builds_on_is_final_and_the_archive_audits():
+    """The issue's scenario: A claims B's timeout, A's home publishes its seed, then B sends a move dated
+    before its deadline. The claim is final (A's seed file names its round as prev): the move is refused
+    with P-final, nobody reopens the game, and the archive folds and audits (protocol §6b)."""
+    p = game()
+    x = to_decision(p)
+    a = 1 - x
+    due = p.match.deadline(x)
+    backdated = move_at(p, x, due - SEC)  # signed after the claim, dated before the deadline
+    c = claim(p, a, x, due + SEC)
+    home_a = p.matches[a]
+    home_a.apply(c, "claim.toml")
+    seed_a = home_a.compose(a, p.ids[a], [], due + 2 * SEC)
+    assert "seed" in seed_a.content and seed_a.content["prev"] == home_a.prev
+    home_a.apply(seed_a, "seed-a.toml")
+    m = fold(_log(p, ("claim.toml", c), ("seed-a.toml", seed_a), ("late.toml", backdated)))
+    assert m.over() and m.outcome().winners == (a,) and m.final_claims == {c.round: "seed-a.toml"}
+    (where, reason), = m.void.values()
+    assert where == "late.toml" and "[P-final]" in reason and "is final" in reason
+    # B's home, holding its own move, reaches the same state once it has the claim and A's seed file
+    home_b = fold(_log(p, ("mine.toml", backdated), ("claim.toml", c), ("seed-a.toml", seed_a)))
+    home_b.attach(x, p.ids[x])
+    assert home_b.over() and home_b.prev == m.prev and x in home_b.duties and home_b.duties[x].seed
+    seed_b = home_b.compose(x, p.ids[x], [], due + 3 * SEC)
+    done = fold(_log(p, ("claim.toml", c), ("seed-a.toml", seed_a), ("late.toml", backdated),
+                     ("seed-b.toml", seed_b)))
+    assert done.finished and done.audit.ok
+
+
+def test_claim_nobody_built_on_still_yields_to_a_move_signed_in_time():
+    """Before any file builds on it, a claim can still meet a move signed by the deadline (mail is slow):
+    the move counts and the claim is void, as before."""
+    p = game()
+    x = to_decision(p)
+    due = p.match.deadline(x)
+    timely = move_at(p, x, due - SEC)
+    m = fold(_log(p, ("claim.toml", claim(p, 1 - x, x, due + SEC)), ("move.toml", timely)))
+    assert not m.over() and not m.final_claims and [w for w, _ in m.void.values()] == ["claim.toml"]
