@@ -67,7 +67,8 @@ def create_game(home: Home, identity: Identity, kind: str, cards: Sequence[Playe
 
 def join_game(home: Home, identity: Identity, genesis: SignedFile, now: datetime, where: str,
               fresh: bytes | None = None) -> Played:
-    """Accept a game: store its genesis and write this seat's first file. ``fresh``: the seat's randomness for
+    """Accept a game: store its genesis and write this seat's first file (a refused invitation, or any failure
+    on the way, leaves no game folder behind). ``fresh``: the seat's randomness for
     this game (default: the operating system's CSPRNG), sealed to itself in that file."""
     match = Match(genesis, where)
     seat = match.seat_of(identity)
@@ -75,12 +76,20 @@ def join_game(home: Home, identity: Identity, genesis: SignedFile, now: datetime
         names = ", ".join(match.names())
         raise DuelmailError(f"{where}: your key ({identity.name}) holds no seat in this game (seats: {names})")
     folder = home.folder_for(match.game.spec.id, match.gid)
+    new = not folder.path.exists()
+    if new:
+        match.check_invitation(now, where)
     hold(folder.path)
-    folder.store(genesis, match)
-    home.set_me(folder, identity.name, seat)
-    match = folder.fold()
-    match.attach(seat, identity, fresh)
-    return write_turn(folder, match, seat, identity, [], now)
+    try:
+        folder.store(genesis, match)
+        home.set_me(folder, identity.name, seat)
+        match = folder.fold()
+        match.attach(seat, identity, fresh)
+        return write_turn(folder, match, seat, identity, [], now)
+    except BaseException:
+        if new:
+            shutil.rmtree(folder.path, ignore_errors=True)
+        raise
 
 
 def open_game(home: Home, query: str | None, identity: Identity | None = None
@@ -155,8 +164,10 @@ class Received:
     match: Match | None = None  # the game after this file (for callers that go on with it)
 
 
-def game_folder_for(home: Home, identity: Identity | None, f: SignedFile, where: str = "file") -> GameFolder:
-    """The home folder of the game a file belongs to; a genesis of a new game starts one."""
+def game_folder_for(home: Home, identity: Identity | None, f: SignedFile, where: str = "file",
+                    now: datetime | None = None) -> GameFolder:
+    """The home folder of the game a file belongs to; a genesis of a new game starts one (not one created in
+    the future of ``now``)."""
     for folder in home.game_folders():
         if folder.path.name.endswith("-" + f.game[:12]):
             return folder
@@ -164,6 +175,8 @@ def game_folder_for(home: Home, identity: Identity | None, f: SignedFile, where:
         raise FileRefused(where, f"no game {f.game[:12]} in {home.root}: join it (or receive its genesis) first",
                           round=f.round, seat=f.seat, rule="P-game")
     match = Match(f, where)
+    if now is not None:  # an old genesis is fine here (a restored home reads its log again); joining checks age
+        match.check_invitation(now, where, joining=False)
     folder = home.folder_for(match.game.spec.id, match.gid)
     folder.store(f, match)
     seat = match.seat_of(identity) if identity else None
@@ -195,13 +208,15 @@ def receive(home: Home, identity: Identity | None, paths: Sequence[Path], now: d
 
 
 def receive_files(home: Home, identity: Identity | None, incoming: Sequence[tuple[str, SignedFile]],
-                  now: datetime | None = None) -> list[Received]:
-    """``receive`` for files already parsed (``where`` names each one: a path, a mail, a commit)."""
+                  now: datetime | None = None, batch: Sequence[tuple[str, SignedFile]] = ()) -> list[Received]:
+    """``receive`` for files already parsed (``where`` names each one: a path, a mail, a commit).
+
+    ``batch``: other files that arrived together, only consulted to see whether one makes a claim final."""
     incoming = list(incoming)
     incoming.sort(key=lambda wf: (wf[1].game[:16], wf[1].round, wf[1].kind != "claim", wf[1].seat))
     out: list[Received] = []
     for where, f in incoming:
-        folder = game_folder_for(home, identity, f, where)
+        folder = game_folder_for(home, identity, f, where, now)
         if f.kind == "genesis":
             out.append(Received(where, 0, f.seat, [], duplicate=True))
             continue
@@ -224,7 +239,7 @@ def receive_files(home: Home, identity: Identity | None, incoming: Sequence[tupl
             except Exception as e:  # noqa: BLE001 - what no check meant to raise is still this file's refusal
                 raise unexpected(where, e, f.round, f.seat) from None
             if f.file_hash in match.void and f.kind == "claim":
-                match = _final_with(match, existing, (where, f), incoming, now, proven)
+                match = _final_with(match, existing, (where, f), [*incoming, *batch], now, proven)
             if f.file_hash in match.void:
                 reason = match.void[f.file_hash][1]
                 raise FileRefused(where, reason, round=f.round, seat=f.seat,

@@ -330,14 +330,24 @@ def status(ctx, game, all_games, as_json):
     folders = ctx.home.game_folders() if all_games else [ctx.home.find(game)]
     if all_games and not folders:
         raise click.ClickException(f"no games in {ctx.home.root}")
-    rows = [_status_of(ctx, folder) for folder in folders]
+    broken: list[tuple[str, str]] = []
+    rows = []
+    for folder in folders:
+        try:
+            rows.append(_status_of(ctx, folder))
+        except (DuelmailError, OSError, ValueError, ArithmeticError) as e:
+            if not all_games:
+                raise
+            broken.append((folder.path.name, str(e)))  # one bad game never hides the others
     t = now()
     if all_games:
         rows.sort(key=lambda d: min((a["deadline"] for a in d["awaited"].values() if a["deadline"]),
                                     default="9999"))
         if as_json:
-            click.echo(json.dumps(rows, indent=2))
+            click.echo(json.dumps(rows + [{"folder": n, "error": e} for n, e in broken], indent=2))
             return
+        for name, error in broken:
+            click.echo(f"{name}: cannot be read: {error}")
         for d in rows:
             if d["over"]:
                 click.echo(f"{d['game'][:12]} {d['kind']:<9} over: {d['result']}")

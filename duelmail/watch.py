@@ -76,7 +76,7 @@ def apply_files(home: Home, identity: Identity | None, files: Sequence[tuple[str
         seen.add(h)
         known = any(p.path.name.endswith("-" + f.game[:12]) for p in home.game_folders())
         try:
-            (r,) = app.receive_files(home, identity, [(where, f)], now)
+            (r,) = app.receive_files(home, identity, [(where, f)], now, batch=order)
         except Exception as e:  # noqa: BLE001 - a check's own error, or the last line of defence
             if not isinstance(e, DuelmailError):
                 e = unexpected(where, e, f.round, f.seat)

@@ -8,11 +8,19 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 
 from duelmail.errors import DuelmailError
 
 FUTURE_TOLERANCE = timedelta(hours=1)  # clocks disagree a little; a file from further ahead is refused
+# Every signed time lies in [EARLIEST, LATEST) and every duration under its limit, so no deadline, however
+# many vacations and increments it adds up, comes near datetime's year 9999 (no OverflowError anywhere).
+EARLIEST = datetime(2000, 1, 1, tzinfo=UTC)
+LATEST = datetime(2200, 1, 1, tzinfo=UTC)
+LIMITS = {"days_per_move": 365, "extra_hours_per_move": 24 * 365, "bank_days": 3650, "forced_answer_hours": 24 * 365,
+          "reminder_hours": 24 * 365, "vacation_days_per_year": 366}
+MAX_ALLOWANCE = timedelta(days=LIMITS["days_per_move"] + LIMITS["bank_days"])  # caps a bank grown by increments
+JOIN_WINDOW = timedelta(days=1)  # how long before a joiner sees it an invitation may have been created (§6b)
 
 
 class TimeControlError(DuelmailError, ValueError):
@@ -41,8 +49,8 @@ class TimeControl:
         if unknown:
             raise TimeControlError(f"{where}: unknown time control {sorted(unknown)} (known: {', '.join(cls.FIELDS)})")
         for k in cls.FIELDS:
-            if k in d and (not isinstance(d[k], int) or isinstance(d[k], bool) or d[k] < 0):
-                raise TimeControlError(f"{where}: {k} must be a whole number >= 0, not {d[k]!r}")
+            if k in d and (not isinstance(d[k], int) or isinstance(d[k], bool) or not 0 <= d[k] <= LIMITS[k]):
+                raise TimeControlError(f"{where}: {k} must be a whole number from 0 to {LIMITS[k]}, not {d[k]!r}")
         if d.get("days_per_move", 1) == 0 and d.get("bank_days", 0) == 0:
             raise TimeControlError(f"{where}: a move needs some time: days_per_move or bank_days above 0")
         if d.get("on_timeout", "forfeit") != "forfeit":
@@ -59,6 +67,18 @@ class TimeControl:
     @property
     def forced(self) -> timedelta:
         return timedelta(hours=self.forced_answer_hours)
+
+
+def check_date(t: datetime, what: str) -> datetime:
+    """``t`` if it lies in [EARLIEST, LATEST), else a ``TimeControlError`` naming it."""
+    if not EARLIEST <= t < LATEST:
+        raise TimeControlError(f"{what} {t.isoformat()} is not between {EARLIEST.date()} and {LATEST.date()}")
+    return t
+
+
+def join_window(tc: TimeControl) -> timedelta:
+    """How old an invitation may be when a joiner first sees it: a day, or half the join allowance if less."""
+    return min(JOIN_WINDOW, tc.per_move / 2 if tc.days_per_move else timedelta(days=tc.bank_days) / 2)
 
 
 def paused_deadline(start: datetime, allowance: timedelta, vacations: Iterable[tuple[datetime, datetime]]) -> datetime:
@@ -90,6 +110,8 @@ def check_vacation(existing: list[tuple[datetime, datetime]], start: datetime, d
     """A new vacation, checked: whole days, announced before it starts, within the yearly allowance."""
     if not isinstance(days, int) or isinstance(days, bool) or days < 1:
         raise TimeControlError(f"a vacation is one or more whole days, not {days!r}")
+    if days > allowance:
+        raise TimeControlError(f"{days} vacation days in one go; the allowance is {allowance} a year")
     if start < sent:
         raise TimeControlError(f"a vacation must be announced before it starts ({start.isoformat()} is before "
                                f"the file's time {sent.isoformat()})")

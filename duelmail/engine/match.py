@@ -25,7 +25,17 @@ from duelmail.crypto.commit import check_opening, commit, commit_salt
 from duelmail.crypto.derive import FRESH_BYTES, entropy_key, game_seed, hkdf
 from duelmail.crypto.encoding import b64d, b64e, lp
 from duelmail.crypto.seal import box_size, memo_key, open_sealed, pack, seal, unpack
-from duelmail.engine.clock import FUTURE_TOLERANCE, TimeControl, check_vacation, paused_deadline, time_used
+from duelmail.engine.clock import (
+    FUTURE_TOLERANCE,
+    MAX_ALLOWANCE,
+    TimeControl,
+    TimeControlError,
+    check_date,
+    check_vacation,
+    join_window,
+    paused_deadline,
+    time_used,
+)
 from duelmail.engine.decks import DeckBook
 from duelmail.errors import CheatDetected, CryptoError, DuelmailError, FileRefused, IllegalMove, NotationError
 from duelmail.games.base import (
@@ -177,7 +187,10 @@ def parse_time(text: str, where: str) -> datetime:
         raise FileRefused(where, f"time {text!r} is not an ISO 8601 timestamp", rule="P-format") from None
     if t.tzinfo is None:
         raise FileRefused(where, f"time {text!r} has no time zone", rule="P-format")
-    return t
+    try:
+        return check_date(t, "time")
+    except TimeControlError as e:
+        raise FileRefused(where, str(e), rule="P-time") from None
 
 
 
@@ -262,6 +275,20 @@ class Match:
         self.plain: dict[str, str] = {}  # the sender's draft only: the real text of the file's sealed choices
         self.events += self._drain(0, self.creator)  # what the starting position tells (a first draw)
         self.duties: dict[int, Duty] = self._compute_duties()
+
+    def check_invitation(self, now: datetime, where: str, joining: bool = True) -> None:
+        """A home's own check of the genesis's ``created`` against its clock when the game first reaches it:
+        never from the future, and, for a seat about to join, no older than the join window, so its join
+        deadline starts no earlier than a time it has seen itself (protocol §6b)."""
+        created = parse_time(self.genesis.content["created"], where)
+        if created > now + FUTURE_TOLERANCE:
+            raise FileRefused(where, f"created {created.isoformat()}, in the future (it is {now.isoformat()} "
+                              "here)", round=0, seat=self.creator, rule="P-time")
+        window = join_window(self.tc)
+        if joining and created < now - window:
+            raise FileRefused(where, f"created {created.isoformat()}, more than {_span(window)} before it reached "
+                              f"you ({now.isoformat()}): the join deadline would have started before you could "
+                              "see the invitation; ask for a fresh one", round=0, seat=self.creator, rule="P-time")
 
     @property
     def game_ref(self) -> str:
@@ -466,8 +493,8 @@ class Match:
         allowance = self.tc.per_move + max(self.bank[seat], timedelta(0)) if duty.needs_human else self.tc.forced
         hours = self.state.answer_deadline_hours(seat) if duty.decide and not duty.join else None
         if hours:
-            allowance = timedelta(hours=hours)
-        return paused_deadline(self.opened_at, allowance, self.vacations[seat])
+            allowance = timedelta(hours=min(hours, MAX_ALLOWANCE // timedelta(hours=1)))
+        return paused_deadline(self.opened_at, min(allowance, MAX_ALLOWANCE), self.vacations[seat])
 
     def deadlines(self) -> dict[int, datetime]:
         return {s: d for s in sorted(self.duties) if (d := self.deadline(s)) is not None}
@@ -698,6 +725,10 @@ class Match:
             told = self._drain(self.round, against)
             text = f"{self.cards[seat].name} claimed {self.cards[against].name}'s timeout: the default answer " \
                    f"'{default}' is played"
+        elif duty.join:  # a seat that never accepted agreed to nothing: the challenge lapses, nobody wins
+            self.forced_outcome = Outcome((), f"{self.cards[against].name} did not accept the challenge by "
+                                          f"{due.isoformat()} (claimed by {self.cards[seat].name}); nobody wins")
+            text = f"{self.cards[seat].name} claimed {self.cards[against].name}'s timeout: the challenge lapsed"
         else:
             winners = tuple(s for s in range(self.n) if s != against)
             self.forced_outcome = Outcome(winners, f"{self.cards[against].name} ran out of time (deadline "
@@ -1134,6 +1165,11 @@ class Match:
               now: datetime | None = None) -> Match:
         """The match as it will stand once this seat's decision-free parts (and ``actions``) are applied."""
         return self._compose(seat, identity, actions, now or max(self.opened_at, self.last_time), prove=False)[1]
+
+
+def _span(d: timedelta) -> str:
+    hours = int(d.total_seconds() // 3600)
+    return f"{hours // 24} day{'s' if hours // 24 != 1 else ''}" if hours % 24 == 0 else f"{hours} hours"
 
 
 def _shown_to_other(who: int | None, seat: int) -> bool:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import tomllib
 from pathlib import Path
 
 import click
@@ -263,3 +264,76 @@ def test_final_claim_refuses_a_backdated_move_and_the_game_audits(tmp_path):
         for home in (t.alice, t.bob):
             folder = next((home / "games").iterdir())
             assert "audit: PASSED" in dm(home, "verify", str(folder))
+
+
+def _bad_genesis(tmp: Path, bob_home: Path, created: str, **tc) -> Path:
+    """A genesis signed by a fresh creator for Bob's card, with a date or time control the protocol bounds."""
+    from datetime import datetime
+
+    from duelmail.app import genesis_content
+    from duelmail.protocol.identity import Identity, PlayerCard
+    from duelmail.protocol.turnfile import SignedFile
+
+    mallory = Identity.generate("mallory", "m@example.org", seed=b"m" * 32)
+    bob = PlayerCard.from_dict(tomllib.loads(dm(bob_home, "id", "card")), "bob")
+    content = genesis_content("warlords", [mallory.card, bob], 0, {}, datetime.fromisoformat(created), b"n" * 16,
+                              {"days_per_move": 3, "forced_answer_hours": 24, **tc})
+    path = tmp / f"genesis-{len(list(tmp.glob('genesis-*')))}.toml"
+    path.write_text(SignedFile.sign(content, mallory).to_toml([]))
+    return path
+
+
+@pytest.mark.parametrize(("created", "tc", "why"), [
+    ("9999-12-31T00:00:00+00:00", {}, "not between 2000-01-01 and 2200-01-01"),
+    ("2026-11-21T12:00:00+00:00", {"days_per_move": 10**12}, "days_per_move must be a whole number from 0 to 365"),
+    ("2026-11-21T12:00:00+00:00", {"vacation_days_per_year": 10**10}, "vacation_days_per_year must be"),
+])
+def test_unbounded_genesis_is_refused_by_receive_and_join_and_status_lists_the_rest(tmp_path, created, tc, why):
+    """Issue 14 §3: such a genesis crashed receive, join and then status --all (OverflowError), and left a half
+    game folder behind. Now each is refused with its rule, nothing is written, and every other game is listed."""
+    from freezegun import freeze_time
+
+    with freeze_time("2026-11-21 12:00:00"):
+        t = Table(tmp_path)
+        bad = _bad_genesis(tmp_path, t.bob, created, **tc)
+        games = sorted((t.bob / "games").iterdir())
+        for cmd in ("receive", "join"):
+            out = dm(t.bob, cmd, str(bad), code=1)
+            assert why in out and "Traceback" not in out and str(bad) in out
+            assert sorted((t.bob / "games").iterdir()) == games
+        out = dm(t.bob, "status", "--all")
+        assert len([line for line in out.splitlines() if "round" in line]) == 1
+
+
+def test_status_all_gives_one_line_for_a_game_it_cannot_read(tmp_path):
+    """A game folder an older duelmail left behind (a genesis this one refuses) is one line; the others list."""
+    from freezegun import freeze_time
+
+    with freeze_time("2026-11-21 12:00:00"):
+        t = Table(tmp_path)
+        bad = _bad_genesis(tmp_path, t.bob, "2026-11-21T12:00:00+00:00", days_per_move=10**12)
+        broken = t.bob / "games" / "warlords-000000000000"
+        broken.mkdir()
+        shutil.copy(bad, broken / "genesis.toml")
+        out = dm(t.bob, "status", "--all")
+        assert "warlords-000000000000: cannot be read:" in out and "days_per_move" in out
+        assert len([line for line in out.splitlines() if "round" in line]) == 1
+        rows = json.loads(dm(t.bob, "status", "--all", "--json"))
+        assert [r.get("folder") for r in rows if "error" in r] == ["warlords-000000000000"]
+
+
+def test_join_refuses_an_invitation_older_than_the_join_window(tmp_path):
+    """The joiner's own clock bounds ``created``: an invitation dated more than a day before it arrives is
+    refused (a backdated one would have shortened the join deadline), and nothing is written."""
+    from freezegun import freeze_time
+
+    with freeze_time("2026-11-25 12:00:01"):
+        t = Table(tmp_path)
+        old = _bad_genesis(tmp_path, t.bob, "2026-11-24T12:00:00+00:00")
+        games = sorted((t.bob / "games").iterdir())
+        out = dm(t.bob, "join", str(old), code=1)
+        assert "[P-time]" in out and "more than 1 day before it reached you" in out
+        assert sorted((t.bob / "games").iterdir()) == games
+        fresh = _bad_genesis(tmp_path, t.bob, "2026-11-24T13:00:00+00:00")
+        dm(t.bob, "join", str(fresh))
+        assert len(list((t.bob / "games").iterdir())) == len(games) + 1

@@ -5,9 +5,18 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
-from helpers import Players
+from helpers import T0, Players
 
-from duelmail.engine.clock import TimeControl, TimeControlError, check_vacation, paused_deadline, time_used
+from duelmail.engine.clock import (
+    LATEST,
+    LIMITS,
+    MAX_ALLOWANCE,
+    TimeControl,
+    TimeControlError,
+    check_vacation,
+    paused_deadline,
+    time_used,
+)
 from duelmail.engine.match import Match
 from duelmail.errors import FileRefused
 from duelmail.protocol.turnfile import SignedFile
@@ -234,3 +243,76 @@ def test_claim_nobody_built_on_still_yields_to_a_move_signed_in_time():
     timely = move_at(p, x, due - SEC)
     m = fold(_log(p, ("claim.toml", claim(p, 1 - x, x, due + SEC)), ("move.toml", timely)))
     assert not m.over() and not m.final_claims and [w for w, _ in m.void.values()] == ["claim.toml"]
+
+
+def _genesis(p: Players, created: datetime, **tc) -> SignedFile:
+    from duelmail.app import genesis_content
+
+    content = genesis_content("highcard", [i.card for i in p.ids], 0, {}, created, b"tc" * 8,
+                              {"days_per_move": 3, "forced_answer_hours": 24, **tc})
+    return SignedFile.sign(content, p.ids[0])
+
+
+@pytest.mark.parametrize("key", sorted(LIMITS))
+def test_every_duration_has_a_limit(key):
+    """Issue 14 §3: days_per_move = 10**12 crashed every command with OverflowError."""
+    TimeControl.from_dict({key: LIMITS[key], "days_per_move": 3} if key != "days_per_move" else {key: LIMITS[key]})
+    for bad in (LIMITS[key] + 1, 10**12):
+        with pytest.raises(TimeControlError, match=f"{key} must be a whole number from 0 to {LIMITS[key]}"):
+            TimeControl.from_dict({key: bad})
+
+
+@pytest.mark.parametrize("created", [datetime(9999, 12, 31, tzinfo=UTC), datetime(1, 1, 1, tzinfo=UTC),
+                                     datetime(1999, 12, 31, 23, 59, 59, tzinfo=UTC), LATEST])
+def test_genesis_from_the_far_past_or_future_is_refused(created):
+    p = Players(n=2)
+    with pytest.raises(FileRefused) as info:
+        Match(_genesis(p, created), "genesis.toml")
+    assert info.value.rule == "P-time" and created.isoformat() in str(info.value)
+
+
+def test_a_huge_vacation_is_refused_before_any_arithmetic():
+    """Issue 14 §3: a vacation of 10**10 days crashed receive with OverflowError."""
+    p = game()
+    x = to_decision(p)
+    plain = p.compose(x)
+    f = SignedFile.sign({**plain.content, "vacation": {"start": (p.clock + DAY).isoformat(), "days": 10**10}},
+                        p.ids[x])
+    with pytest.raises(FileRefused) as info:
+        p.fresh().apply(f, "vacation.toml")
+    assert info.value.rule == "P-vacation" and "10000000000 vacation days" in str(info.value)
+
+
+def test_the_latest_deadline_the_limits_allow_is_computed():
+    """Every limit at its maximum, at the last instant a file may carry: deadlines stay representable."""
+    p = Players(n=2)
+    m = Match(_genesis(p, LATEST - SEC, days_per_move=365, bank_days=3650, extra_hours_per_move=24 * 365,
+                       vacation_days_per_year=366))
+    m.vacations[1] = [(LATEST, LATEST + 366 * DAY)]
+    m.bank[1] = timedelta(days=10**6)  # far more than increments could ever add up to
+    assert m.deadline(1) == LATEST - SEC + MAX_ALLOWANCE + 366 * DAY
+
+
+def test_a_claim_against_a_seat_that_never_joined_wins_nothing():
+    """Issue 14 §3: a creator who backdates ``created`` could claim the invitee's timeout before sending the
+    invitation. A seat that never accepted agreed to nothing: the challenge lapses and nobody wins."""
+    p = Players(n=2)
+    m = Match(_genesis(p, T0))
+    due = m.deadline(1)
+    m.apply(SignedFile.sign({"duelmail": 1, "kind": "claim", "game": m.game_ref, "round": 1, "prev": m.prev,
+                             "seat": 0, "time": (due + SEC).isoformat(), "against": 1}, p.ids[0]), "claim.toml")
+    assert m.over() and m.outcome().winners == () and "did not accept the challenge" in m.describe_outcome()
+
+
+@pytest.mark.parametrize(("age", "ok"), [(timedelta(hours=23), True), (DAY + SEC, False), (-timedelta(hours=2), False)])
+def test_the_joiner_checks_created_against_its_own_clock(age, ok):
+    """The join deadline starts at ``created``; the joiner accepts only an invitation created at most a day
+    (the join window) before it saw it, so a backdated ``created`` takes at most a day of its time."""
+    p = Players(n=2)
+    m = Match(_genesis(p, T0))
+    if ok:
+        m.check_invitation(T0 + age, "genesis.toml")
+        return
+    with pytest.raises(FileRefused) as info:
+        m.check_invitation(T0 + age, "genesis.toml")
+    assert info.value.rule == "P-time" and ("ask for a fresh one" in str(info.value) or "future" in str(info.value))
