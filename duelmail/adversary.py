@@ -341,6 +341,36 @@ def false_instant_win(sp: SelfPlay) -> Caught:
     raise Skip("no chance to claim a false win")
 
 
+def unchecked_summon(sp: SelfPlay) -> Caught:
+    """Summoner: summon a card as a higher face, leave out its key share and attack with it in the same file
+    (S-9, S-14): the attack would resolve on the unchecked face. Refused on arrival (P-unchecked)."""
+    from duelmail.games.summoner.rules import PRE
+
+    for _ in range(400):
+        m = sp.match
+        st = m.state
+        deciding = [s for s, d in m.duties.items() if d.decide]
+        if deciding and st.current == deciding[0] and st.phase == PRE and st.may_attack() and st.budget == 0 \
+                and len(st.field[deciding[0]]) < 5:
+            seat = deciding[0]
+            mine = sp.matches[seat]
+            known = mine.draft(seat, sp.ids[seat]).known(seat)
+            low = [r for r in st.hands[seat] if known.get(r) and not known[r].is_joker and known[r].rank < 14
+                   and r not in st.unseen[seat]]
+            if low:
+                ref, target = low[0], (st.field[1 - seat][0].refs[0] if st.field[1 - seat] else "life")
+                f = sp.compose(seat, [f"summon {ref}=as", f"attack {ref} {target}", "end"])
+                # the honest composer saw the lie at the reveal and added the seed of a finished game: drop both
+                content = {k: v for k, v in f.content.items() if k != "seed"}
+                content["keys"] = {k: v for k, v in f.content.get("keys", {}).items() if k != str(ref)}
+                return _deliver_or_catch(sp, SignedFile.sign(content, sp.ids[seat]),
+                                         "false face summoned without its key share", then_play=True)
+        if m.over():
+            break
+        sp.step()
+    raise Skip("no chance to summon a false face and attack with it")
+
+
 def forged_plan(sp: SelfPlay) -> Caught:
     """Skirmish: open a fight plan as another plan than the one committed (K-17, protocol §6a)."""
     def opens_plan(f: SignedFile) -> bool:
@@ -431,7 +461,8 @@ def life_peek(sp: SelfPlay) -> Caught:
 
 GAME_CHEATS: dict[str, dict[str, Callable[[SelfPlay], Caught]]] = {
     "warlords": {"face-down card that breaks its rules": face_down_lie},
-    "summoner": {"false instant-win claim": false_instant_win},
+    "summoner": {"false instant-win claim": false_instant_win,
+                 "false face summoned without its key share": unchecked_summon},
     "skirmish": {"plan that does not match its commitment": forged_plan,
                  "memo whose size tells its choice": unpadded_memo,
                  "stat revealed beyond its committed total": overdrawn_stat},

@@ -416,6 +416,23 @@ class Match:
                     missing.setdefault(s, set()).add(ref)
         return missing
 
+    def _unchecked(self, seat: int) -> list[CardRef]:
+        """Cards the rules turned face up that only ``seat``'s key share keeps closed. An honest file carries
+        every share its own actions make owed, so after each of its actions none is left: a claim about a card
+        played face up (``FaceClaims``) is checked at its reveal before anything else is applied."""
+        public = self.state.public_faces()
+        out = []
+        for ref, who in self.state.visibility().items():
+            if who != PUBLIC or ref in public:
+                continue
+            deck = self.book.decks.get(ref.deck)
+            if deck is None or not deck.locked or seat not in deck.lockers or ref.index in deck.keys.get(seat, {}):
+                continue
+            if seat not in self.retired_seeds and all(ref.index in deck.keys.get(s, {}) for s in deck.lockers
+                                                      if s != seat):
+                out.append(ref)
+        return sorted(out)
+
     def ready(self, seat: int) -> bool:
         return not self._missing_for(seat)
 
@@ -831,6 +848,10 @@ class Match:
             self._settle()
             events += self._drain(rnd, seat)
             events += self._open_wanted(opens, seat, rnd)
+            if strict and not self.over() and (unchecked := self._unchecked(seat)):
+                raise IllegalMove("P-unchecked", f"after {text!r}, {', '.join(map(str, unchecked))} lies face up "
+                                  f"unopened: the file does not carry seat {seat}'s key share for it, so what it "
+                                  "was played as cannot be checked before the file's next action or the next file")
         if opens:
             raise IllegalMove("P-open", f"opens {', '.join(sorted(opens))} before the rules ask for it")
         # the per-game seed: for the audit once the game is over, or from a seat the rules have retired

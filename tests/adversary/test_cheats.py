@@ -27,3 +27,13 @@ def test_cheat_is_caught(game, name):
         assert f"round {result.round}" in result.detail and f"seat {result.seat}" in result.detail
     if result.when in ("at the audit", "by a timeout claim") or name == "face-down card that breaks its rules":
         assert result.seat is not None and result.seat >= 0
+
+
+def test_a_face_claim_is_checked_before_the_attack_it_decides():
+    """Issue 14: a Summoner seat summoned a false face, left out its key share and attacked with it in the
+    same file; the attack resolved on the unchecked face. Now the file is refused on arrival, before any
+    outcome is applied (P-unchecked), naming the round, the seat and the card."""
+    result = run_cheat("summoner", "false face summoned without its key share",
+                       GAME_CHEATS["summoner"]["false face summoned without its key share"], seed=3)
+    assert result.when == "on arrival" and result.rule == "P-unchecked", result
+    assert "lies face up unopened" in result.detail and f"seat {result.seat}" in result.detail
