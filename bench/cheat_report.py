@@ -108,6 +108,19 @@ Notes
   A reshuffle under a deck id the game already used (a bug in a game's rules, not a seat's cheat) is
   refused naming the id and round (`P-crypto`; `tests/engine/test_match.py`); every deck's key streams
   bind its id, size and generation.
+- **Claims checked before their outcome**: a card played face up *as* a face (a Summoner summon) must
+  open before the file's next action (`P-unchecked`), so a false face left closed by a withheld key
+  share is refused on arrival instead of deciding a battle first. For the same reason a file that
+  withholds the share of a card its own move turned face up ("riding with a move") is now refused
+  on arrival in Summoner and Grid, where every card played is face up.
+- **Time** (not in the harness; `tests/engine/test_clock.py`, `tests/cli/test_cli.py`): a move
+  backdated to before its deadline after the claimant's next file built on the claim is refused on
+  arrival (`P-final`, in the claim's round, against the late seat); a genesis with a date outside
+  2000..2200 (`P-time`) or a duration over its bound (`P-genesis`) is refused by `receive` and
+  `join` in round 0 against the creator, leaving no folder; an invitation dated more than the join
+  window before it is joined is refused when joining (`P-time`, round 0, the creator); a claim
+  against a seat that never joined (round 1) ends the game with no winner; a vacation longer than
+  the allowance is refused on arrival (`P-vacation`, in the round of the file announcing it).
 - **Retired lockers** (Wizard Duel): a seed published by a seat the rules have not put out is refused
   as a cheat (`P-seed`), a false seed by its key commitments (`P-keys`) (`tests/engine/test_retire.py`).
 

@@ -316,3 +316,26 @@ def test_the_joiner_checks_created_against_its_own_clock(age, ok):
     with pytest.raises(FileRefused) as info:
         m.check_invitation(T0 + age, "genesis.toml")
     assert info.value.rule == "P-time" and ("ask for a fresh one" in str(info.value) or "future" in str(info.value))
+
+
+def test_a_third_seat_that_built_on_the_displaced_move_is_set_aside():
+    """Three seats: C saw B's move (signed in time) and built on it; A's claim against B reached others with
+    A's seed file built on it. The claim is final, so B's move and C's file on top of it are set aside with
+    the reason, and the archive still folds (nobody's copy stops folding)."""
+    p = Players(n=3, seed=2)
+    x = to_decision(p)
+    due = p.match.deadline(x)
+    timely = move_at(p, x, due - SEC)
+    view_c = p.fresh()
+    view_c.apply(timely, "b.toml")
+    c = next(s for s in sorted(view_c.duties) if s != x)
+    a = next(s for s in range(3) if s not in (x, c))
+    p.matches[c].apply(timely, "b.toml")
+    built_on_move = p.compose(c)
+    cl = claim(p, a, x, due + SEC)
+    p.matches[a].apply(cl, "claim.toml")
+    seed_a = p.matches[a].compose(a, p.ids[a], [], due + 2 * SEC)
+    m = fold(_log(p, ("b.toml", timely), ("c.toml", built_on_move), ("claim.toml", cl), ("seed-a.toml", seed_a)))
+    assert m.over() and m.outcome().winners == tuple(s for s in range(3) if s != x)
+    assert sorted(w for w, _ in m.void.values()) == ["b.toml", "c.toml"]
+    assert "displaced" in dict(m.void.values())["c.toml"]
