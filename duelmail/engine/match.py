@@ -268,6 +268,7 @@ class Match:
         self.claims_by_round: dict[int, dict[int, SignedFile]] = {}
         self.final_claims: dict[int, str] = {}  # round -> a file of the next round that builds on its claim
         self.displaced: list[str] = []  # hashes of moves signed by their deadline that a final claim made void
+        self.unchecked: set[CardRef] = set()  # a sender's trial: cards its actions left face up and closed
         self.own: dict[int, bytes] = {}  # per-game seeds of the seats this process plays
         self.masters: dict[int, bytes] = {}  # their identities' master secrets
         self.entropy: dict[int, str] = {}  # every seat's sealed fresh randomness, from its first file
@@ -848,7 +849,10 @@ class Match:
             self._settle()
             events += self._drain(rnd, seat)
             events += self._open_wanted(opens, seat, rnd)
-            if strict and not self.over() and (unchecked := self._unchecked(seat)):
+            if not self.over() and "seed" not in c and (unchecked := self._unchecked(seat)):
+                if not strict:  # the sender's trial: its composer adds these shares to the file
+                    self.unchecked |= set(unchecked)
+                    continue
                 raise IllegalMove("P-unchecked", f"after {text!r}, {', '.join(map(str, unchecked))} lies face up "
                                   f"unopened: the file does not carry seat {seat}'s key share for it, so what it "
                                   "was played as cannot be checked before the file's next action or the next file")
@@ -1163,6 +1167,7 @@ class Match:
             trial.own = self.own
             trial.auditing = False
             trial.plain = secret
+            trial.unchecked = set()
             f = SignedFile.sign(content, identity)
             trial.apply(f, "your new turn", strict=False)
             if (trial.over() or seat in trial.state.retired()) and "seed" not in content \
@@ -1175,7 +1180,7 @@ class Match:
             if to_open:
                 add_opens(to_open)
                 continue
-            owed = trial.owed(seat)
+            owed = trial.owed(seat) | {r for r in trial.unchecked if str(r) not in keys}
             if not owed:
                 return f, trial
             for ref in owed:
