@@ -112,7 +112,7 @@ Notes
   open before the file's next action (`P-unchecked`), so a false face left closed by a withheld key
   share is refused on arrival instead of deciding a battle first. For the same reason a file that
   withholds the share of a card its own move turned face up ("riding with a move") is now refused
-  on arrival in Summoner and Grid, where every card played is face up.
+  on arrival in Summoner, where every card played is face up.
 - **Time** (not in the harness; `tests/engine/test_clock.py`, `tests/cli/test_cli.py`): a move
   backdated to before its deadline after the claimant's next file built on the claim is refused on
   arrival (`P-final`, in the claim's round, against the late seat); a genesis with a date outside

@@ -422,9 +422,12 @@ class Match:
         every share its own actions make owed, so after each of its actions none is left: a claim about a card
         played face up (``FaceClaims``) is checked at its reveal before anything else is applied."""
         public = self.state.public_faces()
+        claims = getattr(self.state, "claims", {})  # FaceClaims: cards played *as* a face
         out = []
+        if seat in self.state.retired() or not getattr(self.state, "checked_at_once", False):
+            return out
         for ref, who in self.state.visibility().items():
-            if who != PUBLIC or ref in public:
+            if who != PUBLIC or ref in public or ref not in claims:
                 continue
             deck = self.book.decks.get(ref.deck)
             if deck is None or not deck.locked or seat not in deck.lockers or ref.index in deck.keys.get(seat, {}):

@@ -399,6 +399,9 @@ class FaceClaims:
 
     faces: dict[CardRef, Card]
     claims: dict[CardRef, tuple]
+    # True: a claimed card turned face up must open before the file's next action (engine: P-unchecked).
+    # Summoner sets it; Warlords and Wizard turn claimed cards face up only for a while within a file.
+    checked_at_once = False
 
     def public_faces(self) -> Mapping[CardRef, Card]:
         return self.faces

@@ -106,6 +106,8 @@ class Chain:
 class SummonerState(FaceClaims, GameState):
     """A Summoner position: refs in hands, on the fields and out of play, every claim and the turn's record."""
 
+    checked_at_once = True  # S-26: every card played opens before the next action
+
     def __init__(self, life: int = DEFAULT_LIFE):
         if life < 1:
             raise DuelmailError(f"life points must be at least 1, not {life}")
