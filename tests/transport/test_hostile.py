@@ -9,7 +9,6 @@ import mailbox
 import shutil
 import smtplib
 import sys
-from datetime import UTC, datetime
 from email.message import EmailMessage
 from pathlib import Path
 
@@ -26,7 +25,6 @@ from duelmail.home import Home
 from duelmail.protocol.turnfile import SignedFile, parse_any
 from duelmail.transport import mail as mailt
 
-T = datetime(2026, 11, 21, 12, 0, tzinfo=UTC)
 DEEP = "[" * 1500 + "]" * 1500  # nested arrays: tomllib recurses once per level
 
 
