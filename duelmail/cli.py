@@ -499,16 +499,9 @@ def _vacation(text: str | None) -> dict | None:
 
 
 def _faces(text: str, known) -> str:
-    """Write the face you can see after each ref: ``a#17`` becomes ``a#17 (9S)``."""
-    import re
+    from duelmail.engine.match import with_faces
 
-    from duelmail.games.cards import CardRef
-
-    def add(m: re.Match) -> str:
-        face = known.get(CardRef.parse(m.group(0)))
-        return f"{m.group(0)} ({face})" if face else m.group(0)
-
-    return re.sub(r"[a-z]+[0-9]*(?:\.[0-9]+)?#[0-9]+", add, text)
+    return with_faces(text, known)
 
 
 def _pending(folder) -> list[str]:

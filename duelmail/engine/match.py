@@ -16,7 +16,7 @@ import copy
 import hashlib
 import json
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
@@ -178,6 +178,7 @@ class Match:
         self.claims_by_round: dict[int, dict[int, SignedFile]] = {}
         self.own: dict[int, bytes] = {}  # per-game seeds of the seats this process plays
         self.plain: dict[str, str] = {}  # the sender's draft only: the real text of the file's sealed choices
+        self.honest: int | None = None  # the sender's draft only: the seat whose claims its own view must bear out
         self.duties: dict[int, Duty] = self._compute_duties()
 
     @property
@@ -637,7 +638,10 @@ class Match:
                 action = self.game.parse_action(text)
                 if action.sealed():
                     raise IllegalMove("P-sealed", f"action {text!r} is a secret choice: it must travel sealed")
-            self.state.apply(seat, action)
+            if seat == self.honest:
+                self._apply_honestly(seat, action, text)
+            else:
+                self.state.apply(seat, action)
             if isinstance(action, Sealed) and action.label in self.plain:  # the sender checks its own secret
                 own = {lb: self.game.parse_action(t) for lb, t in
                        {**(self.sealed_choices(seat) if seat in self.own else {}), **self.plain}.items()}
@@ -692,6 +696,32 @@ class Match:
                                 f"{len(refs)} card{'s' if len(refs) != 1 else ''}"))
         self.events += events
         return events
+
+    def _apply_honestly(self, seat: int, action, text: str) -> None:
+        """Apply the sender's own action, refusing it if a face the seat sees already proves one of its claims false
+        (DESIGN 8: an honest slip is never a cheat). The rules' own audit is the judge: the claims it would find
+        broken with the seat's known faces and sealed choices, that it did not find before this action."""
+        known = self.known(seat)
+        before = self._broken_claims(seat, known)
+        pre = self.state.clone()
+        self.state.apply(seat, action)
+        new = [v for v in self._broken_claims(seat, self.known(seat)) if v not in before]
+        if not new:
+            return
+        legal = [str(a) for a in pre.legal_actions(seat, known)]
+        verb = text.split()[0].lower() if text.split() else ""
+        alike = [a for a in legal if a.split()[0].lower() == verb] or legal
+        shown = ", ".join(with_faces(a, known) for a in alike[:8]) + (f" and {len(alike) - 8} more"
+                                                                      if len(alike) > 8 else "")
+        v = new[0]
+        raise IllegalMove(v.rule, f"move {text!r} says something false about your own cards ({self.named(v.message)}), "
+                          f"so it would be a proven cheat: nothing was signed. Legal now: {shown or 'nothing'} "
+                          "('duelmail moves' lists them all)")
+
+    def _broken_claims(self, seat: int, known: Known) -> list[Violation]:
+        """The seat's claims that the rules' audit finds broken by the faces and sealed choices it knows."""
+        found = self.state.audit(known) + self.state.audit_sealed({(seat, lb): a for lb, a in known.sealed.items()})
+        return [v for v in found if v.seat == seat]
 
     def _record_sealed(self, c: dict, seat: int, rnd: int, actions: list[str]) -> dict:
         """Record the file's commitments and memo; return its openings, checked for shape."""
@@ -815,14 +845,16 @@ class Match:
         return twin
 
     def compose(self, seat: int, identity: Identity, actions: Iterable[str], now: datetime,
-                extra: dict | None = None) -> SignedFile:
+                extra: dict | None = None, honest: bool = True) -> SignedFile:
         """This seat's file for the open round: its actions plus every decision-free part.
 
-        ``extra`` adds fields of the sender's own (a ``vacation`` announcement)."""
-        return self._compose(seat, identity, actions, now, extra)[0]
+        ``extra`` adds fields of the sender's own (a ``vacation`` announcement). An action whose claim about the
+        seat's own cards its view already proves false is refused (``IllegalMove`` in a ``FileRefused``);
+        ``honest=False`` is for the cheat harness alone (``duelmail/adversary.py``)."""
+        return self._compose(seat, identity, actions, now, extra, honest=honest)[0]
 
     def _compose(self, seat: int, identity: Identity, actions: Iterable[str], now: datetime,
-                 extra: dict | None = None, prove: bool = True) -> tuple[SignedFile, Match]:
+                 extra: dict | None = None, prove: bool = True, honest: bool = True) -> tuple[SignedFile, Match]:
         """The file, and a twin of this match with it applied (leniently: the file may be partial).
 
         ``prove=False``: deck passes carry no proof (a draft, never sent)."""
@@ -880,6 +912,7 @@ class Match:
             trial.own = self.own
             trial.auditing = False
             trial.plain = secret
+            trial.honest = seat if honest else None
             f = SignedFile.sign(content, identity)
             trial.apply(f, "(your new file)", strict=False)
             if (trial.over() or seat in trial.state.retired()) and "seed" not in content \
@@ -900,9 +933,20 @@ class Match:
         raise DuelmailError("key shares never settle (a bug)")
 
     def draft(self, seat: int, identity: Identity, actions: Iterable[str] = (),
-              now: datetime | None = None) -> Match:
+              now: datetime | None = None, honest: bool = True) -> Match:
         """The match as it will stand once this seat's decision-free parts (and ``actions``) are applied."""
-        return self._compose(seat, identity, actions, now or max(self.opened_at, self.last_time), prove=False)[1]
+        return self._compose(seat, identity, actions, now or max(self.opened_at, self.last_time), prove=False,
+                             honest=honest)[1]
+
+
+def with_faces(text: str, known: Mapping[CardRef, Card]) -> str:
+    """Write the face a seat can see after each ref: ``a#17`` becomes ``a#17 (9S)``."""
+
+    def add(m: re.Match) -> str:
+        face = known.get(CardRef.parse(m.group(0)))
+        return f"{m.group(0)} ({face})" if face else m.group(0)
+
+    return re.sub(r"[a-z]+[0-9]*(?:\.[0-9]+)?#[0-9]+", add, text)
 
 
 def _shown_to_other(who: int | None, seat: int) -> bool:

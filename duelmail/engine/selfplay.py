@@ -52,13 +52,14 @@ class SelfPlay:
         self.clock += timedelta(minutes=5)
         return self.clock
 
-    def compose(self, seat: int, actions: Sequence[str] | None = None) -> SignedFile:
+    def compose(self, seat: int, actions: Sequence[str] | None = None, honest: bool = True) -> SignedFile:
+        """``seat``'s next file (a bot's actions by default); ``honest=False`` lets a cheat through (the harness)."""
         m = self.matches[seat]
         if actions is None:
             actions = bot_actions(m, seat, self.ids[seat], self.bots[seat], self.rng)
         if actions or m.duties[seat].join:
             self.decisions += 1
-        return m.compose(seat, self.ids[seat], actions, self.tick())
+        return m.compose(seat, self.ids[seat], actions, self.tick(), honest=honest)
 
     def deliver(self, f: SignedFile) -> None:
         for m in {id(m): m for m in self.matches}.values():
