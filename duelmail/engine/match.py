@@ -705,7 +705,9 @@ class Match:
         before = self._broken_claims(seat, known)
         pre = self.state.clone()
         self.state.apply(seat, action)
-        new = [v for v in self._broken_claims(seat, self.known(seat)) if v not in before]
+        after = self.known(seat)  # a card just played face up leaves the seat's private view: keep its face
+        after.update({r: c for r, c in known.items() if r not in after})
+        new = [v for v in self._broken_claims(seat, after) if v not in before]
         if not new:
             return
         legal = [str(a) for a in pre.legal_actions(seat, known)]
