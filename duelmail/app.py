@@ -6,7 +6,9 @@ The CLI is a thin layer over these functions. Time and randomness are parameters
 from __future__ import annotations
 
 import hashlib
+import itertools
 import random
+import re
 import shutil
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -14,9 +16,10 @@ from datetime import datetime
 from pathlib import Path
 
 from duelmail.crypto.encoding import b64e
-from duelmail.engine.match import Duplicate, Event, Match
-from duelmail.errors import DuelmailError, FileRefused, IllegalMove
+from duelmail.engine.match import Duplicate, Event, Match, with_faces
+from duelmail.errors import DuelmailError, FileRefused, IllegalMove, NotationError
 from duelmail.games.base import get_game
+from duelmail.games.cards import CardRef
 from duelmail.home import Home
 from duelmail.protocol.identity import Identity, PlayerCard
 from duelmail.protocol.turnfile import SignedFile, parse_any
@@ -132,6 +135,64 @@ def bot_actions(match: Match, seat: int, identity: Identity, bot, rng: random.Ra
             return actions
         actions.append(str(bot.choose(st, seat, trial.known(seat), rng)))
     raise DuelmailError("the bot never finished its turn")
+
+
+_WORD = re.compile(r"(?<![#\w=.+])([0-9A-Za-z][\w-]*)(?![\w#=])")
+
+
+def resolve_move(match: Match, seat: int, identity: Identity, text: str) -> str:
+    """A move as a player types it, in the game's notation: the faces of the seat's own cards (``9H``, ``XR``) and,
+    in a game of designed cards, their names (``Spitter``) become refs (``REF=face`` where the notation claims a
+    face), and players' names become seat numbers. Where one face names several cards, the legal reading wins
+    (two twins are interchangeable); with no legal reading, the seat's own unplayed cards; else the choices are
+    listed. With no legal reading the move goes on to the rules (and the honest-slip check) to say why."""
+    view = match.draft(seat, identity) if seat in match.duties else match
+    state, known = view.state, view.known(seat)
+    mine = {r for r, who in state.visibility().items() if who == seat}
+    by_word: dict[str, list[CardRef]] = {}
+    for ref, card in sorted(known.items()):
+        for word in {str(card).lower(), state.card_name(ref, card).lower()}:
+            by_word.setdefault(word, []).append(ref)
+    names = {n.lower(): str(i) for i, n in enumerate(match.names())}
+    text = _WORD.sub(lambda m: names.get(m.group(1).lower(), m.group(1)) if m.group(1).lower() not in by_word
+                     else m.group(1), text)
+    spots = [m for m in _WORD.finditer(text) if m.group(1).lower() in by_word and not _is_ref_text(m.group(1))]
+    if not spots:
+        return text
+    options = []
+    for m in spots:
+        refs = by_word[m.group(1).lower()]
+        options.append([(r, form) for r in refs for form in (str(r), f"{r}={str(known[r]).lower()}")])
+    readings: dict[str, tuple[CardRef, ...]] = {}
+    for combo in itertools.islice(itertools.product(*options), 4096):
+        out, last = [], 0
+        for m, (_, form) in zip(spots, combo, strict=True):
+            out += [text[last:m.start(1)], form]
+            last = m.end(1)
+        candidate = "".join(out) + text[last:]
+        try:
+            readings.setdefault(str(match.game.parse_action(candidate)), tuple(r for r, _ in combo))
+        except DuelmailError:
+            continue
+    if not readings:  # no reading parses: the simplest one, for the notation to say what is wrong
+        return text[:spots[0].start(1)] + str(options[0][0][0]) + text[spots[0].end(1):] if len(spots) == 1 \
+            else text
+    legal = set()
+    if seat in state.deciders() and view.ready(seat):
+        legal = {str(a) for a in state.legal_actions(seat, known)}
+    good = [r for r in readings if r in legal]
+    if good:
+        return good[0]
+    own = [r for r, refs in readings.items() if all(ref in mine for ref in refs)]  # cards still in the seat's hand
+    if len(readings) == 1 or len(set(own)) == 1:
+        return (own or list(readings))[0]
+    shown = "; ".join(with_faces(r, known, state.card_name) for r in readings)
+    raise NotationError(f"move {text!r}: the faces name several of your cards and none of the readings is legal "
+                        f"now ({shown}); name the cards by their refs ('duelmail show' lists them)")
+
+
+def _is_ref_text(word: str) -> bool:
+    return "#" in word
 
 
 @dataclass

@@ -713,7 +713,7 @@ class Match:
         legal = [str(a) for a in pre.legal_actions(seat, known)]
         verb = text.split()[0].lower() if text.split() else ""
         alike = [a for a in legal if a.split()[0].lower() == verb] or legal
-        shown = ", ".join(with_faces(a, known) for a in alike[:8]) + (f" and {len(alike) - 8} more"
+        shown = ", ".join(with_faces(a, known, pre.card_name) for a in alike[:8]) + (f" and {len(alike) - 8} more"
                                                                       if len(alike) > 8 else "")
         v = new[0]
         raise IllegalMove(v.rule, f"move {text!r} says something false about your own cards ({self.named(v.message)}), "
@@ -792,7 +792,7 @@ class Match:
 
     def named(self, text: str) -> str:
         """Rules speak of seats; people read names."""
-        return re.sub(r"\bseat (\d+)\b", lambda m: self._name(int(m.group(1))), text)
+        return re.sub(r"\b[Ss]eat (\d+)\b", lambda m: self._name(int(m.group(1))), text)
 
     def _name(self, seat: int) -> str:
         return self.cards[seat].name if 0 <= seat < self.n else f"seat {seat}"
@@ -941,12 +941,15 @@ class Match:
                              honest=honest)[1]
 
 
-def with_faces(text: str, known: Mapping[CardRef, Card]) -> str:
-    """Write the face a seat can see after each ref: ``a#17`` becomes ``a#17 (9S)``."""
+def with_faces(text: str, known: Mapping[CardRef, Card], name: Callable[[CardRef, Card], str] = lambda r, c: str(c)
+               ) -> str:
+    """Write the face a seat can see after each ref: ``a#17`` becomes ``a#17 (9S)`` (``name``: the game's word for a
+    card, ``GameState.card_name``)."""
 
     def add(m: re.Match) -> str:
-        face = known.get(CardRef.parse(m.group(0)))
-        return f"{m.group(0)} ({face})" if face else m.group(0)
+        ref = CardRef.parse(m.group(0))
+        face = known.get(ref)
+        return f"{m.group(0)} ({name(ref, face)})" if face else m.group(0)
 
     return re.sub(r"[a-z]+[0-9]*(?:\.[0-9]+)?#[0-9]+", add, text)
 

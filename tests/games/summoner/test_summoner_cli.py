@@ -46,4 +46,4 @@ def test_a_human_move_by_the_cli_and_refusals_naming_the_rule(tmp_path):
     st = t.status(t.bob)
     assert list(st["awaited"]) == ["1"] and "summon" in st["awaited"]["1"]["what"]
     shown = dm(t.alice, "show")
-    assert "Seat 0 (you)" in shown and "Field:" in shown
+    assert "alice (you)" in shown and "Seat 0" not in shown and "Field:" in shown  # names, not seat numbers
