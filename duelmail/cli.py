@@ -460,10 +460,11 @@ def show(ctx, game, svg_out):
 @main.command("moves")
 @click.argument("game", required=False)
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+@click.option("--all", "every", is_flag=True, help="One line per move even when there are many (else grouped).")
 @pass_ctx
 @handled
-def moves(ctx, game, as_json):
-    """Your legal moves now, in the game's notation.
+def moves(ctx, game, as_json, every):
+    """Your legal moves now, in the game's notation (many moves of one card are grouped; --all lists each).
 
     \b
     Example:
@@ -485,8 +486,27 @@ def moves(ctx, game, as_json):
         click.echo("no decision of yours is awaited" if seat not in match.duties else
                    "nothing to decide: 'duelmail play' sends your decision-free answer")
         return
-    for m, d in legal:
-        click.echo(f"{m:<28} {d}")
+    if len(legal) <= MANY_MOVES or every:
+        for m, d in legal:
+            click.echo(f"{m:<28} {d}")
+        return
+    groups: dict[tuple[str, ...], list[list[str]]] = {}
+    for m, _ in legal:
+        words = m.split()
+        groups.setdefault(tuple(words[:2]), []).append(words[2:])
+    for head, rests in groups.items():
+        named = _faces(" ".join(head), known, view.state.card_name)
+        where = list(dict.fromkeys(r[0] for r in rests if r))
+        tails = list(dict.fromkeys(" ".join(r[1:]) for r in rests if r))
+        line = f"{named} {' '.join(where)}" if where else named
+        if tails != [""]:
+            line += f", each {' | '.join(t or '(as it is)' for t in tails)}"
+        click.echo(f"{line}  ({len(rests)} move{'s' if len(rests) != 1 else ''})")
+    click.echo(f"{len(legal)} moves in {len(groups)} groups: a move is a group's words, one place and one of "
+               "its endings ('duelmail moves --all' lists each)")
+
+
+MANY_MOVES = 40  # more legal moves than this are grouped by their first two words
 
 
 def _vacation(text: str | None) -> dict | None:
