@@ -951,7 +951,7 @@ def with_faces(text: str, known: Mapping[CardRef, Card], name: Callable[[CardRef
         face = known.get(ref)
         return f"{m.group(0)} ({name(ref, face)})" if face else m.group(0)
 
-    return re.sub(r"[a-z]+[0-9]*(?:\.[0-9]+)?#[0-9]+", add, text)
+    return re.sub(r"[a-z]+[0-9]*(?:\.[0-9]+)?#[0-9]+(?![0-9=])", add, text)  # REF=face says its face already
 
 
 def _shown_to_other(who: int | None, seat: int) -> bool:
