@@ -642,10 +642,7 @@ class Match:
                 self._apply_honestly(seat, action, text)
             else:
                 self.state.apply(seat, action)
-            if isinstance(action, Sealed) and action.label in self.plain:  # the sender checks its own secret
-                own = {lb: self.game.parse_action(t) for lb, t in
-                       {**(self.sealed_choices(seat) if seat in self.own else {}), **self.plain}.items()}
-                self.state.check_sealed(seat, own[action.label], own)
+                self._check_own_sealed(seat, action)
             events.append(Event(rnd, seat, self.state_describe(seat, action)))
             self._settle()
             events += self._open_wanted(opens, seat, rnd)
@@ -697,28 +694,41 @@ class Match:
         self.events += events
         return events
 
+    def _check_own_sealed(self, seat: int, action) -> None:
+        """The sender checks its own secret choice before sealing it (``GameState.check_sealed``)."""
+        if isinstance(action, Sealed) and action.label in self.plain:
+            own = {lb: self.game.parse_action(t) for lb, t in
+                   {**(self.sealed_choices(seat) if seat in self.own else {}), **self.plain}.items()}
+            self.state.check_sealed(seat, own[action.label], own)
+
     def _apply_honestly(self, seat: int, action, text: str) -> None:
         """Apply the sender's own action, refusing it if a face the seat sees already proves one of its claims false
         (DESIGN 8: an honest slip is never a cheat). The rules' own audit is the judge: the claims it would find
-        broken with the seat's known faces and sealed choices, that it did not find before this action."""
+        broken with the seat's known faces and sealed choices, that it did not find before this action. A refusal
+        (this one or the rules' check of a secret choice) names the rule and the legal moves."""
+        if isinstance(action, Sealed):
+            text = self.plain.get(action.label, text)
         known = self.known(seat)
         before = self._broken_claims(seat, known)
         pre = self.state.clone()
         self.state.apply(seat, action)
-        after = self.known(seat)  # a card just played face up leaves the seat's private view: keep its face
-        after.update({r: c for r, c in known.items() if r not in after})
-        new = [v for v in self._broken_claims(seat, after) if v not in before]
-        if not new:
-            return
-        legal = [str(a) for a in pre.legal_actions(seat, known)]
-        verb = text.split()[0].lower() if text.split() else ""
-        alike = [a for a in legal if a.split()[0].lower() == verb] or legal
-        shown = ", ".join(with_faces(a, known, pre.card_name) for a in alike[:8]) + (f" and {len(alike) - 8} more"
-                                                                      if len(alike) > 8 else "")
-        v = new[0]
-        raise IllegalMove(v.rule, f"move {text!r} says something false about your own cards ({self.named(v.message)}), "
-                          f"so it would be a proven cheat: nothing was signed. Legal now: {shown or 'nothing'} "
-                          "('duelmail moves' lists them all)")
+        try:
+            self._check_own_sealed(seat, action)
+            after = self.known(seat)  # a card just played face up leaves the seat's private view: keep its face
+            after.update({r: c for r, c in known.items() if r not in after})
+            new = [v for v in self._broken_claims(seat, after) if v not in before]
+            if new:
+                raise IllegalMove(new[0].rule, f"move {text!r} says something false about your own cards "
+                                  f"({self.named(new[0].message)}), so it would be a proven cheat: nothing was signed")
+        except IllegalMove as e:
+            legal = [str(a) for a in pre.legal_actions(seat, known)]
+            verb = text.split()[0].lower() if text.split() else ""
+            alike = [a for a in legal if a.split()[0].lower() == verb] or legal
+            shown = ", ".join(with_faces(a, known, pre.card_name) for a in alike[:8]) + (
+                f" and {len(alike) - 8} more" if len(alike) > 8 else "")
+            said = str(e).removesuffix(f" (rule {e.rule})")
+            raise IllegalMove(e.rule, f"{said}. Legal now: {shown or 'nothing'} ('duelmail moves' lists them all)"
+                              ) from None
 
     def _broken_claims(self, seat: int, known: Known) -> list[Violation]:
         """The seat's claims that the rules' audit finds broken by the faces and sealed choices it knows."""

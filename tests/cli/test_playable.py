@@ -153,6 +153,14 @@ def test_grid_moves_speak_of_designed_cards_and_take_their_names(tmp_path):
     listed = dm(t.bob, "moves")
     assert "groups" in listed and len(listed.splitlines()) <= 12  # 196 first answers, in a few lines
     assert len(json.loads(dm(t.bob, "moves", "--json"))) > 40 and len(dm(t.bob, "moves", "--all").splitlines()) > 40
+    away = next(m["move"] for m in json.loads(dm(t.bob, "moves", "--json")) if m["move"].endswith("hidden")
+                and " c3 " not in m["move"])
+    t.turn(t.bob, away)  # face down, away from alice's card
+    t.settle()
+    mine = [ln.split()[1] for ln in dm(t.alice, "show").splitlines() if ln.strip().startswith("hand:")
+            and "Ally" not in ln]
+    out = refused_unchanged(t.alice, "play", f"ally {mine[0]} c3")  # G-23: no Ally on it
+    assert "G-23" in out and "says something false" in out and "Legal now:" in out
 
 
 def test_finished_games_step_aside_and_are_archived(tmp_path):
@@ -177,3 +185,29 @@ def test_finished_games_step_aside_and_are_archived(tmp_path):
     listed = dm(alice, "status", "--all")
     assert live in listed and done not in listed and "1 archived game" in listed
     assert "no game matches" in dm(alice, "status", done[:4], code=1)
+
+
+class Skirmish(clitable.Table):
+    game = "skirmish"
+
+
+def test_skirmish_refuses_a_reveal_beyond_the_committed_total(tmp_path):
+    """K-5 and K-6: a reveal of more Speed cards than alice committed to, or one that does not mark Speed exhausted
+    when it is, is refused before signing, with the legal reveals."""
+    t = Skirmish(tmp_path, "battlefield=open-field")
+    t.settle()
+    t.turn(t.alice, "build str 3", "build spd 3", "build end 5", "build dex 2", "dual d0: str1 spd1 end1 dex1")
+    for i in range(12):
+        t.settle()
+        st = t.status(t.alice)
+        what = st["awaited"].get("0", {}).get("what", "")
+        if "0" in t.todo(st) and "spd1" in what:
+            label = re.search(r"dual (d[0-9]+):", what).group(1)
+            out = refused_unchanged(t.alice, "play", f"dual {label}: spd3")  # 1 + 3 of 3
+            assert "K-5" in out and f"Legal now: dual {label}: -" in out
+            out = refused_unchanged(t.alice, "play", f"dual {label}: spd2")  # all 3 revealed, no '!'
+            assert "K-6" in out and "exhausted" in out
+            return
+        for s in t.todo(st):
+            t.turn(t.home(s), "--bot", "heuristic", "--seed", str(i))
+    raise AssertionError("alice was never asked for a Speed reveal")
