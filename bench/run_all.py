@@ -98,8 +98,8 @@ Bulletproofs-style permutation argument using the deck itself as generators; doc
 """
 
 HONEST = """Composing a file applies each of the sender's actions under the rules' audit of its own view (before and
-after the action, once per file): about 2 ms of CPU a file in Warlords and Summoner, nothing a player notices. The
-bot's own decisions are made outside the clock."""
+after the action, once per file): about 2 ms of CPU a file in Warlords and 3 ms in Summoner, nothing a player
+notices. The bot's own decisions are made outside the clock."""
 
 REPLAY = """No real game reaches 1,000 rounds (decks bound a game's length), so the 1,000-round figure is
 extrapolated from the longest real archives, linearly, as the fold is linear. The replay of an audited game

@@ -289,7 +289,7 @@ def verify_archive(path: Path) -> Verdict:
     else:
         lines.append("in progress: awaiting " + ", ".join(match.names()[s] for s in sorted(match.duties)))
     if match.audit is not None:
-        lines += ["audit: " + line for line in match.audit.lines]
+        lines += ["audit: " + match.named(line) for line in match.audit.lines]
         lines.append("audit: PASSED" if match.audit.ok else "audit: CHEATING FOUND")
         ok = match.audit.ok
     elif match.over():
@@ -299,7 +299,7 @@ def verify_archive(path: Path) -> Verdict:
     if match.violations:
         ok = False
         for v in match.violations:
-            lines.append(f"CHEAT by {match.names()[v.seat]} (seat {v.seat}) [{v.rule}]: {v.message}")
+            lines.append(f"CHEAT by {match.names()[v.seat]} (seat {v.seat}) [{v.rule}]: {match.named(v.message)}")
     return Verdict(ok, match, lines)
 
 
