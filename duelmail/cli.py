@@ -482,6 +482,9 @@ def moves(ctx, game, as_json, every):
     if as_json:
         click.echo(json.dumps([{"move": m, "means": d} for m, d in legal], indent=2))
         return
+    if not legal and match.over():
+        click.echo(f"game {match.gid[:12]} is over: {match.describe_outcome()}")
+        return
     if not legal:
         click.echo("no decision of yours is awaited" if seat not in match.duties else
                    "nothing to decide: 'duelmail play' sends your decision-free answer")

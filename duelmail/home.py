@@ -117,7 +117,7 @@ class Home:
         if query is None:
             if len(folders) == 1:
                 return folders[0]
-            live = [f for f in folders if not f.fold().over()]
+            live = [f for f in folders if not f.is_over()]
             if len(live) == 1:
                 return live[0]
             names = ", ".join(f.path.name for f in (live or folders))

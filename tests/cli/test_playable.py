@@ -179,6 +179,8 @@ def test_finished_games_step_aside_and_are_archived(tmp_path):
     out = dm(alice, "play", "end", done[:4], code=1)
     assert f"game {done} is over: {winner}" in out and "won" in out
     assert "over" in dm(alice, "play", "--game", done[:5], code=1)
+    assert f"is over: {winner}" in dm(alice, "moves", done[:4])
+    assert (alice / "games" / f"warlords-{done}" / ".over").read_text().endswith("\n1\n")  # the cache find() keeps
     assert "is not over" in refused_unchanged(alice, "archive", live[:4])
     out = dm(alice, "archive", done[:4])
     assert f"archived game {done}" in out and (alice / "archive" / f"warlords-{done}" / "genesis.toml").exists()
