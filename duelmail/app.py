@@ -156,7 +156,7 @@ def resolve_move(match: Match, seat: int, identity: Identity, text: str) -> str:
     names = {n.lower(): str(i) for i, n in enumerate(match.names())}
     text = _WORD.sub(lambda m: names.get(m.group(1).lower(), m.group(1)) if m.group(1).lower() not in by_word
                      else m.group(1), text)
-    spots = [m for m in _WORD.finditer(text) if m.group(1).lower() in by_word and not _is_ref_text(m.group(1))]
+    spots = [m for m in _WORD.finditer(text) if m.group(1).lower() in by_word]
     if not spots:
         return text
     options = []
@@ -189,10 +189,6 @@ def resolve_move(match: Match, seat: int, identity: Identity, text: str) -> str:
     shown = "; ".join(with_faces(r, known, state.card_name) for r in readings)
     raise NotationError(f"move {text!r}: the faces name several of your cards and none of the readings is legal "
                         f"now ({shown}); name the cards by their refs ('duelmail show' lists them)")
-
-
-def _is_ref_text(word: str) -> bool:
-    return "#" in word
 
 
 @dataclass
