@@ -19,7 +19,7 @@ from duelmail.crypto.encoding import b64e
 from duelmail.engine.match import Duplicate, Event, Match, with_faces
 from duelmail.errors import DuelmailError, FileRefused, IllegalMove, NotationError
 from duelmail.games.base import get_game
-from duelmail.games.cards import CardRef
+from duelmail.games.cards import Card, CardRef
 from duelmail.home import Home
 from duelmail.protocol.identity import Identity, PlayerCard
 from duelmail.protocol.turnfile import SignedFile, parse_any
@@ -140,6 +140,14 @@ def bot_actions(match: Match, seat: int, identity: Identity, bot, rng: random.Ra
 _WORD = re.compile(r"(?<![#\w=.+])([0-9A-Za-z][\w-]*)(?![\w#=])")
 
 
+def _is_face(word: str) -> bool:
+    try:
+        Card.parse(word)
+        return True
+    except NotationError:
+        return False
+
+
 def resolve_move(match: Match, seat: int, identity: Identity, text: str) -> str:
     """A move as a player types it, in the game's notation: the faces of the seat's own cards (``9H``, ``XR``) and,
     in a game of designed cards, their names (``Spitter``) become refs (``REF=face`` where the notation claims a
@@ -154,14 +162,31 @@ def resolve_move(match: Match, seat: int, identity: Identity, text: str) -> str:
         for word in {str(card).lower(), state.card_name(ref, card).lower()}:
             by_word.setdefault(word, []).append(ref)
     names = {n.lower(): str(i) for i, n in enumerate(match.names())}
-    text = _WORD.sub(lambda m: names.get(m.group(1).lower(), m.group(1)) if m.group(1).lower() not in by_word
-                     else m.group(1), text)
-    spots = [m for m in _WORD.finditer(text) if m.group(1).lower() in by_word]
+
+    def key(word: str) -> str:
+        try:
+            return str(Card.parse(word)).lower()  # TH and 10h are 10H
+        except NotationError:
+            return word.lower()
+
+    def word(m: re.Match) -> str:
+        w = m.group(1)
+        if key(w) in by_word:
+            return w
+        if w.lower() in names:
+            return names[w.lower()]
+        if _is_face(w):  # a face that is none of the cards you see
+            raise NotationError(f"move {text!r}: you see no {key(w).upper()} among your cards ('duelmail show' "
+                                "lists them)")
+        return w
+
+    text = _WORD.sub(word, text)
+    spots = [m for m in _WORD.finditer(text) if key(m.group(1)) in by_word]
     if not spots:
         return text
     options = []
     for m in spots:
-        refs = by_word[m.group(1).lower()]
+        refs = by_word[key(m.group(1))]
         options.append([(r, form) for r in refs for form in (str(r), f"{r}={str(known[r]).lower()}")])
     readings: dict[str, tuple[CardRef, ...]] = {}
     for combo in itertools.islice(itertools.product(*options), 4096):
