@@ -120,14 +120,16 @@ def write_claim(folder: GameFolder, match: Match, seat: int | None, identity: Id
     return Played(folder, match, f, path, events)
 
 
-def bot_actions(match: Match, seat: int, identity: Identity, bot, rng: random.Random) -> list[str]:
-    """The actions a bot takes for ``seat`` in the open round (none if no decision is awaited)."""
+def bot_actions(match: Match, seat: int, identity: Identity, bot, rng: random.Random, honest: bool = True
+                ) -> list[str]:
+    """The actions a bot takes for ``seat`` in the open round (none if no decision is awaited); ``honest=False``
+    lets a cheating bot's false claims through (tests and the cheat harness)."""
     actions: list[str] = []
     duty = match.duties.get(seat)
     if duty is not None and not duty.decide and len(match.duties) > 1:
         return actions  # a round several seats answer: its files may not depend on one another (protocol §6a)
     for _ in range(500):
-        trial = match.draft(seat, identity, actions)
+        trial = match.draft(seat, identity, actions, honest=honest)
         st = trial.state
         if trial.over() or seat not in st.deciders() or not trial.ready(seat):
             return actions
