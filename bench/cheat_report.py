@@ -123,6 +123,13 @@ Notes
   the allowance is refused on arrival (`P-vacation`, in the round of the file announcing it).
 - **Retired lockers** (Wizard Duel): a seed published by a seat the rules have not put out is refused
   as a cheat (`P-seed`), a false seed by its key commitments (`P-keys`) (`tests/engine/test_retire.py`).
+- **False claims about one's own cards come only from a cheat, never from a slip.** The face-down and
+  face-claim cheats above are made through the harness's `compose(..., honest=False)`: an honest client
+  refuses, before signing, every move whose claim its own view already proves false, naming the rule
+  and the legal moves (docs/architecture.md, "Honest slips"). `tests/engine/test_honest_slips.py` bends
+  the legal moves of whole games into every false claim of every claim rule of the five games (W-7, W-8,
+  W-10, W-11, W-12, W-18, W-19, W-25; S-9, S-11, S-17, S-19 to S-22; Z-7, Z-9; G-23 to G-25; K-5, K-6)
+  and checks each is refused; `tests/cli/test_playable.py` does it through `duelmail play`.
 
 Fuzzing (hypothesis, run by `make test`): `tests/adversary/test_fuzz.py` feeds the turn-file parser,
 the armour decoder, a genesis opened as a game, a player card, an identity file, a custom battlefield,

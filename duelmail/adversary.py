@@ -312,7 +312,7 @@ def face_down_lie(sp: SelfPlay) -> Caught:
             known = mine.draft(seat, sp.ids[seat]).known(seat)
             fakes = [r for r in mine.state.hands[seat] if known.get(r) and known[r].rank < 11]
             if fakes and not mine.state.warlords[seat]:
-                f = sp.compose(seat, [f"warlord {fakes[0]}", "end"])
+                f = sp.compose(seat, [f"warlord {fakes[0]}", "end"], honest=False)
                 return _deliver_or_catch(sp, f, "face-down card that breaks its rules", then_play=True)
         if m.over():
             break
@@ -333,7 +333,7 @@ def false_instant_win(sp: SelfPlay) -> Caught:
             known = mine.draft(seat, sp.ids[seat]).known(seat)
             fakes = [r for r in mine.state.hands[seat] if known.get(r) and not known[r].is_joker][:2]
             if len(fakes) == 2:
-                f = sp.compose(seat, [f"win {fakes[0]}=xr {fakes[1]}=xr"])
+                f = sp.compose(seat, [f"win {fakes[0]}=xr {fakes[1]}=xr"], honest=False)
                 return _deliver_or_catch(sp, f, "false instant-win claim", then_play=True)
         if m.over():
             break
@@ -413,11 +413,11 @@ def overdrawn_stat(sp: SelfPlay) -> Caught:
                 actions = [f"reveal {stats[0]}{total - m.state.rev[seat][stats[0]] + 2}"]
                 mine = sp.matches[seat]
                 for _ in range(50):  # the rest of the seat's turn, played honestly
-                    trial = mine.draft(seat, sp.ids[seat], actions)
+                    trial = mine.draft(seat, sp.ids[seat], actions, honest=False)
                     if trial.over() or seat not in trial.state.deciders() or not trial.ready(seat):
                         break
                     actions.append(str(sp.bots[seat].choose(trial.state, seat, trial.known(seat), sp.rng)))
-                f = sp.compose(seat, actions)
+                f = sp.compose(seat, actions, honest=False)
                 return _deliver_or_catch(sp, f, "stat revealed beyond its committed total", then_play=True)
         if m.over():
             break
@@ -439,7 +439,7 @@ def false_strike(sp: SelfPlay) -> Caught:
             fakes = [r for r in mine.state.hands[seat] if known.get(r) and not 11 <= known[r].rank <= 13][:2]
             if len(fakes) == 2:
                 target = next(s for s in m.state.alive if s != seat)
-                f = sp.compose(seat, [f"attack {fakes[0]}=kh {fakes[1]}=qh at {target}"])
+                f = sp.compose(seat, [f"attack {fakes[0]}=kh {fakes[1]}=qh at {target}"], honest=False)
                 return _deliver_or_catch(sp, f, "false faces in an attack", then_play=True)
         if m.over():
             break

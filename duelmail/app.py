@@ -6,7 +6,9 @@ The CLI is a thin layer over these functions. Time and randomness are parameters
 from __future__ import annotations
 
 import hashlib
+import itertools
 import random
+import re
 import shutil
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -14,9 +16,10 @@ from datetime import datetime
 from pathlib import Path
 
 from duelmail.crypto.encoding import b64e
-from duelmail.engine.match import Duplicate, Event, Match
-from duelmail.errors import DuelmailError, FileRefused, IllegalMove, unexpected
+from duelmail.engine.match import Duplicate, Event, Match, with_faces
+from duelmail.errors import DuelmailError, FileRefused, IllegalMove, NotationError, unexpected
 from duelmail.games.base import get_game
+from duelmail.games.cards import Card, CardRef
 from duelmail.home import Home
 from duelmail.protocol.identity import Identity, PlayerCard
 from duelmail.protocol.turnfile import MAX_TEXT, SignedFile, parse_any
@@ -137,14 +140,16 @@ def write_claim(folder: GameFolder, match: Match, seat: int | None, identity: Id
     return Played(folder, match, f, path, events)
 
 
-def bot_actions(match: Match, seat: int, identity: Identity, bot, rng: random.Random) -> list[str]:
-    """The actions a bot takes for ``seat`` in the open round (none if no decision is awaited)."""
+def bot_actions(match: Match, seat: int, identity: Identity, bot, rng: random.Random, honest: bool = True
+                ) -> list[str]:
+    """The actions a bot takes for ``seat`` in the open round (none if no decision is awaited); ``honest=False``
+    lets a cheating bot's false claims through (tests and the cheat harness)."""
     actions: list[str] = []
     duty = match.duties.get(seat)
     if duty is not None and not duty.decide and len(match.duties) > 1:
         return actions  # a round several seats answer: its files may not depend on one another (protocol §6a)
     for _ in range(500):
-        trial = match.draft(seat, identity, actions)
+        trial = match.draft(seat, identity, actions, honest=honest)
         st = trial.state
         if trial.over() or seat not in st.deciders() or not trial.ready(seat):
             return actions
@@ -152,6 +157,85 @@ def bot_actions(match: Match, seat: int, identity: Identity, bot, rng: random.Ra
             return actions
         actions.append(str(bot.choose(st, seat, trial.known(seat), rng)))
     raise DuelmailError("the bot never finished its turn")
+
+
+_WORD = re.compile(r"(?<![#\w=.+])([0-9A-Za-z][\w-]*)(?![\w#=])")
+
+
+def _is_face(word: str) -> bool:
+    try:
+        Card.parse(word)
+        return True
+    except NotationError:
+        return False
+
+
+def resolve_move(match: Match, seat: int, identity: Identity, text: str) -> str:
+    """A move as a player types it, in the game's notation: the faces of the seat's own cards (``9H``, ``XR``) and,
+    in a game of designed cards, their names (``Spitter``) become refs (``REF=face`` where the notation claims a
+    face), and players' names become seat numbers. Where one face names several cards, the legal reading wins
+    (two twins are interchangeable); with no legal reading, the seat's own unplayed cards; else the choices are
+    listed. With no legal reading the move goes on to the rules (and the honest-slip check) to say why."""
+    view = match.draft(seat, identity) if seat in match.duties else match
+    state, known = view.state, view.known(seat)
+    mine = {r for r, who in state.visibility().items() if who == seat}
+    by_word: dict[str, list[CardRef]] = {}
+    for ref, card in sorted(known.items()):
+        for word in {str(card).lower(), state.card_name(ref, card).lower()}:
+            by_word.setdefault(word, []).append(ref)
+    names = {n.lower(): str(i) for i, n in enumerate(match.names())}
+
+    def key(word: str) -> str:
+        try:
+            return str(Card.parse(word)).lower()  # TH and 10h are 10H
+        except NotationError:
+            return word.lower()
+
+    def word(m: re.Match) -> str:
+        w = m.group(1)
+        if key(w) in by_word:
+            return w
+        if w.lower() in names:
+            return names[w.lower()]
+        if _is_face(w):  # a face that is none of the cards you see
+            raise NotationError(f"move {text!r}: you see no {key(w).upper()} among your cards ('duelmail show' "
+                                "lists them)")
+        return w
+
+    text = _WORD.sub(word, text)
+    spots = [m for m in _WORD.finditer(text) if key(m.group(1)) in by_word]
+    if not spots:
+        return text
+    options = []
+    for m in spots:
+        refs = by_word[key(m.group(1))]
+        options.append([(r, form) for r in refs for form in (str(r), f"{r}={str(known[r]).lower()}")])
+    readings: dict[str, tuple[CardRef, ...]] = {}
+    for combo in itertools.islice(itertools.product(*options), 4096):
+        out, last = [], 0
+        for m, (_, form) in zip(spots, combo, strict=True):
+            out += [text[last:m.start(1)], form]
+            last = m.end(1)
+        candidate = "".join(out) + text[last:]
+        try:
+            readings.setdefault(str(match.game.parse_action(candidate)), tuple(r for r, _ in combo))
+        except DuelmailError:
+            continue
+    if not readings:  # no reading parses: the simplest one, for the notation to say what is wrong
+        return text[:spots[0].start(1)] + str(options[0][0][0]) + text[spots[0].end(1):] if len(spots) == 1 \
+            else text
+    legal = set()
+    if seat in state.deciders() and view.ready(seat):
+        legal = {str(a) for a in state.legal_actions(seat, known)}
+    good = [r for r in readings if r in legal]
+    if good:
+        return good[0]
+    own = [r for r, refs in readings.items() if all(ref in mine for ref in refs)]  # cards still in the seat's hand
+    if len(readings) == 1 or len(set(own)) == 1:
+        return (own or list(readings))[0]
+    shown = "; ".join(with_faces(r, known, state.card_name) for r in readings)
+    raise NotationError(f"move {text!r}: the faces name several of your cards and none of the readings is legal "
+                        f"now ({shown}); name the cards by their refs ('duelmail show' lists them)")
 
 
 @dataclass
@@ -291,7 +375,7 @@ def verify_archive(path: Path) -> Verdict:
     else:
         lines.append("in progress: awaiting " + ", ".join(match.names()[s] for s in sorted(match.duties)))
     if match.audit is not None:
-        lines += ["audit: " + line for line in match.audit.lines]
+        lines += ["audit: " + match.named(line) for line in match.audit.lines]
         lines.append("audit: PASSED" if match.audit.ok else "audit: CHEATING FOUND")
         ok = match.audit.ok
     elif match.over():
@@ -301,7 +385,7 @@ def verify_archive(path: Path) -> Verdict:
     if match.violations:
         ok = False
         for v in match.violations:
-            lines.append(f"CHEAT by {match.names()[v.seat]} (seat {v.seat}) [{v.rule}]: {v.message}")
+            lines.append(f"CHEAT by {match.names()[v.seat]} (seat {v.seat}) [{v.rule}]: {match.named(v.message)}")
     return Verdict(ok, match, lines)
 
 

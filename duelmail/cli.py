@@ -356,6 +356,9 @@ def status(ctx, game, all_games, as_json):
             who = ", ".join("you" if int(s) == d["you"] else d["seats"][int(s)] for s in d["awaited"])
             when = f", due {soon[0]} ({_left(datetime.fromisoformat(soon[0]), t)})" if soon else ""
             click.echo(f"{d['game'][:12]} {d['kind']:<9} round {d['round']}: awaiting {who}{when}")
+        filed = len(list(ctx.home.archive_dir.iterdir())) if ctx.home.archive_dir.is_dir() else 0
+        if filed:
+            click.echo(f"and {filed} archived game{'s' if filed != 1 else ''} in {ctx.home.archive_dir}")
         return
     data = rows[0]
     if as_json:
@@ -478,7 +481,7 @@ def show(ctx, game, svg_out):
     ident, folder, match, seat = _open(ctx, game)
     awaited = seat in match.duties and seat not in match.current and not match.over()  # not sent yet this round
     view = match.draft(seat, ident) if awaited else match
-    click.echo(view.state.render(seat, view.seen(seat)))
+    click.echo(view.named(view.state.render(seat, view.seen(seat))))
     recent = _recent(match, seat, match.seen(seat) if seat in match.own else None)
     if recent:
         click.echo("lately:" + "".join(f"\n  {line}" for line in recent))
@@ -515,10 +518,11 @@ def history(ctx, game, protocol):
 @main.command("moves")
 @click.argument("game", required=False)
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+@click.option("--all", "every", is_flag=True, help="One line per move even when there are many (else grouped).")
 @pass_ctx
 @handled
-def moves(ctx, game, as_json):
-    """Your legal moves now, in the game's notation.
+def moves(ctx, game, as_json, every):
+    """Your legal moves now, in the game's notation (many moves of one card are grouped; --all lists each).
 
     \b
     Example:
@@ -539,12 +543,34 @@ def moves(ctx, game, as_json):
     if as_json:
         click.echo(json.dumps([{"move": m, "means": d} for m, d in legal], indent=2))
         return
+    if not legal and match.over():
+        click.echo(f"game {match.gid[:12]} is over: {match.describe_outcome()}")
+        return
     if not legal:
         click.echo("no decision of yours is awaited" if seat not in match.duties else
                    "nothing to decide: 'duelmail play' sends your decision-free answer")
         return
-    for m, d in legal:
-        click.echo(f"{m:<28} {d}")
+    if len(legal) <= MANY_MOVES or every:
+        for m, d in legal:
+            click.echo(f"{m:<28} {d}")
+        return
+    groups: dict[tuple[str, ...], list[list[str]]] = {}
+    for m, _ in legal:
+        words = m.split()
+        groups.setdefault(tuple(words[:2]), []).append(words[2:])
+    for head, rests in groups.items():
+        named = _faces(" ".join(head), known, view.state.card_name)
+        where = list(dict.fromkeys(r[0] for r in rests if r))
+        tails = list(dict.fromkeys(" ".join(r[1:]) for r in rests if r))
+        line = f"{named} {' '.join(where)}" if where else named
+        if tails != [""]:
+            line += f", each {' | '.join(t or '(as it is)' for t in tails)}"
+        click.echo(f"{line}  ({len(rests)} move{'s' if len(rests) != 1 else ''})")
+    click.echo(f"{len(legal)} moves in {len(groups)} groups: a move is a group's words, one place and one of "
+               "its endings ('duelmail moves --all' lists each)")
+
+
+MANY_MOVES = 40  # more legal moves than this are grouped by their first two words
 
 
 def _vacation(text: str | None) -> dict | None:
@@ -557,6 +583,12 @@ def _vacation(text: str | None) -> dict | None:
         return {"start": when.isoformat(), "days": int(days)}
     except ValueError:
         raise click.BadParameter(f"{text!r}: expected START:DAYS, e.g. 2026-12-20:7", param_hint="--vacation") from None
+
+
+def _faces(text: str, known, name=lambda r, c: str(c)) -> str:
+    from duelmail.engine.match import with_faces
+
+    return with_faces(text, known, name)
 
 
 def _pending(folder) -> list[str]:
@@ -609,9 +641,13 @@ def play(ctx, moves, game, bot, seed, out, vacation, send, push):
       duelmail play --bot heuristic
     """
     moves = list(moves)
-    if moves and game is None and re.fullmatch(r"(?:[a-z]+-)?[0-9a-f]{6,64}", moves[-1]):
-        game = moves.pop()  # 'duelmail play MOVE... GAME': a game id (or folder name) last
+    if moves and game is None and re.fullmatch(r"(?:[a-z]+-)?[0-9a-f]{3,64}", moves[-1]) \
+            and len(ctx.home.matching(moves[-1])) == 1:
+        game = moves.pop()  # 'duelmail play MOVE... GAME': a game's short id (or folder name) last
     ident, folder, match, seat = _open(ctx, game)
+    if match.over() and (moves or bot or seat not in match.duties):
+        left = "; 'duelmail play' sends what the audit still needs" if seat in match.duties else ""
+        raise click.ClickException(f"game {match.gid[:12]} is over: {match.describe_outcome()}{left}")
     if seat is None or seat not in match.duties or seat in match.current:  # current: already answered
         mine = sorted(p for p in folder.path.glob(f"r*-s{seat}.toml")) if seat is not None else []
         last = f"; your last file is {mine[-1]} (send it again if it did not go out)" if mine else ""
@@ -650,32 +686,8 @@ def play(ctx, moves, game, bot, seed, out, vacation, send, push):
 
 
 def _resolve(match, seat, ident, text: str) -> str:
-    """Accept a move written with faces of your own cards (``attack - 9S``): turn faces into refs."""
-    import re
-
-    from duelmail.games.cards import Card, CardRef
-
-    view = match.draft(seat, ident) if seat in match.duties else match
-    known = view.known(seat)
-    by_face: dict[Card, list[CardRef]] = {}
-    for ref, card in known.items():
-        by_face.setdefault(card, []).append(ref)
-
-    def swap(m: re.Match) -> str:
-        token = m.group(0)
-        try:
-            card = Card.parse(token)
-        except DuelmailError:
-            return token
-        refs = [r for r in by_face.get(card, []) if view.state.visibility().get(r) == seat] or \
-            by_face.get(card, [])
-        if len(refs) == 1:
-            return str(refs[0])
-        if not refs:
-            raise DuelmailError(f"move {text!r}: you see no {card} on your side ('duelmail show' lists your cards)")
-        raise DuelmailError(f"move {text!r}: {card} could be {', '.join(map(str, refs))}; name one of them")
-
-    return re.sub(r"(?<![#\w=])(?:10|[2-9JQKAT])[SHDC](?![\w#])|(?<![#\w=])X[RB](?![\w#])", swap, text)
+    """A move with faces, card names and players' names, in the game's notation (``app.resolve_move``)."""
+    return _app().resolve_move(match, seat, ident, text)
 
 
 def _say_awaited(match, seat) -> None:
@@ -684,6 +696,30 @@ def _say_awaited(match, seat) -> None:
     if match.over():
         click.echo("game over: " + match.describe_outcome())
     click.echo("now awaiting: " + awaited_text(match))
+
+
+@main.command("archive")
+@click.argument("game")
+@pass_ctx
+@handled
+def archive(ctx, game):
+    """File a finished GAME away (into HOME/archive/): commands no longer pick it, its files stay verifiable.
+
+    \b
+    Example:
+      duelmail archive 3f2a
+    """
+    folder = ctx.home.find(game)
+    match = folder.fold()
+    if not match.over():
+        from duelmail.transport.archive import awaited_text
+
+        raise click.ClickException(f"game {match.gid[:12]} is not over (awaiting {awaited_text(match)}): only a "
+                                   "finished game is archived")
+    if ctx.home.me(folder).get("seat") in match.duties:
+        raise click.ClickException(f"game {match.gid[:12]} is over, but the audit still awaits your file: "
+                                   f"'duelmail play {match.gid[:6]}' sends it; archive the game after")
+    click.echo(f"archived game {match.gid[:12]} ({match.describe_outcome()}) to {ctx.home.archive(folder)}")
 
 
 @main.command("receive")

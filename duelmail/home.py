@@ -7,6 +7,7 @@ Layout::
     HOME/games/KIND-GAMEID/         one folder per game: genesis.toml, r0001-s1.toml, ...
     HOME/games/KIND-GAMEID/.me.toml which identity plays which seat here; .pending.toml: moves
                                     entered but not yet sent
+    HOME/archive/KIND-GAMEID/       finished games filed away ('duelmail archive GAME')
 
 The default home is ``$DUELMAIL_HOME``, else ``$XDG_DATA_HOME/duelmail``, else
 ``~/.local/share/duelmail``.
@@ -107,20 +108,45 @@ class Home:
     def folder_for(self, kind: str, game_id: str) -> GameFolder:
         return GameFolder(self.games_dir / f"{kind}-{game_id[:12]}")
 
+    @property
+    def archive_dir(self) -> Path:
+        return self.root / "archive"
+
     def find(self, query: str | None) -> GameFolder:
+        """The game every command means: ``query`` is a game id or any part of its folder name (``3537``,
+        ``warlords-3537``); with none, the only game, or else the only one still in play (finished games step
+        aside)."""
         folders = self.game_folders()
         if not folders:
             raise GameNotFound(f"no games in {self.root}: start one with 'duelmail new' or 'duelmail join FILE'")
         if query is None:
             if len(folders) == 1:
                 return folders[0]
-            names = ", ".join(f.path.name for f in folders)
-            raise GameNotFound(f"{len(folders)} games here; name one ({names})")
-        hits = [f for f in folders if query in f.path.name or f.path.name.split("-", 1)[-1].startswith(query)]
+            live = [f for f in folders if not f.is_over()]
+            if len(live) == 1:
+                return live[0]
+            names = ", ".join(f.path.name for f in (live or folders))
+            raise GameNotFound(f"{len(live)} games in play here; name one ({names})" if live else
+                               f"{len(folders)} finished games here and none in play; name one ({names})")
+        hits = self.matching(query)
         if len(hits) != 1:
             names = ", ".join(f.path.name for f in (hits or folders))
             raise GameNotFound(f"{'no' if not hits else 'more than one'} game matches {query!r} ({names})")
         return hits[0]
+
+    def matching(self, query: str) -> list[GameFolder]:
+        """Games whose folder name holds ``query`` or whose id starts with it."""
+        q = query.lower()
+        return [f for f in self.game_folders() if q in f.path.name or f.path.name.split("-", 1)[-1].startswith(q)]
+
+    def archive(self, folder: GameFolder) -> Path:
+        """File a game away in ``HOME/archive/``: no command picks it any more; its files stay as they are."""
+        self.archive_dir.mkdir(parents=True, exist_ok=True)
+        target = self.archive_dir / folder.path.name
+        if target.exists():
+            raise GameNotFound(f"{target} already exists: the game was archived before")
+        folder.path.rename(target)
+        return target
 
     def me(self, folder: GameFolder) -> dict:
         """Which identity plays which seat in ``folder`` (empty if this home only watches)."""

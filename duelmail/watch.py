@@ -316,7 +316,8 @@ def readme_text(match: Match) -> str:
              f"Round {match.round}. " + (f"Game over: {match.describe_outcome()}." if match.over()
                                          else f"Awaiting {awaited_text(match)}."), "",
              "The table, as everyone can see it:", "",
-             *("    " + line for line in match.state.render(None, match.known(None)).rstrip().splitlines()),
+             *("    " + line for line in
+               match.named(match.state.render(None, match.known(None))).rstrip().splitlines()),
              "", "Last events:", ""]
     lines += [f"- round {e.round}: {e.text}" for e in match.told_to([e for e in match.events if not e.technical][-8:])]
     lines += ["", "Kept by duelmail (`duelmail git sync`); the turn files beside it are the game, this is only a view."]

@@ -274,6 +274,7 @@ class Match:
         self.entropy: dict[int, str] = {}  # every seat's sealed fresh randomness, from its first file
         self.fresh: dict[int, bytes] = {}  # the fresh randomness of the seats this process plays
         self.plain: dict[str, str] = {}  # the sender's draft only: the real text of the file's sealed choices
+        self.honest: int | None = None  # the sender's draft only: the seat whose claims its own view must bear out
         self.events += self._drain(0, self.creator)  # what the starting position tells (a first draw)
         self.duties: dict[int, Duty] = self._compute_duties()
 
@@ -841,12 +842,12 @@ class Match:
                 action = self.game.parse_action(text)
                 if action.sealed():
                     raise IllegalMove("P-sealed", f"action {text!r} is a secret choice: it must travel sealed")
-            self.state.apply(seat, action)
+            if seat == self.honest:
+                self._apply_honestly(seat, action, text)
+            else:
+                self.state.apply(seat, action)
+                self._check_own_sealed(seat, action)
             told = self._drain(rnd, seat)
-            if isinstance(action, Sealed) and action.label in self.plain:  # the sender checks its own secret
-                own = {lb: self.game.parse_action(t) for lb, t in
-                       {**(self.sealed_choices(seat) if seat in self.own else {}), **self.plain}.items()}
-                self.state.check_sealed(seat, own[action.label], own)
             events.append(Event(rnd, seat, self.state_describe(seat, action)))
             events += told
             self._settle()
@@ -928,6 +929,46 @@ class Match:
             if fresh != self.fresh.get(seat):
                 self.fresh[seat] = fresh
                 self.own[seat] = game_seed(self.masters[seat], self.gid, fresh)
+    def _check_own_sealed(self, seat: int, action) -> None:
+        """The sender checks its own secret choice before sealing it (``GameState.check_sealed``)."""
+        if isinstance(action, Sealed) and action.label in self.plain:
+            own = {lb: self.game.parse_action(t) for lb, t in
+                   {**(self.sealed_choices(seat) if seat in self.own else {}), **self.plain}.items()}
+            self.state.check_sealed(seat, own[action.label], own)
+
+    def _apply_honestly(self, seat: int, action, text: str) -> None:
+        """Apply the sender's own action, refusing it if a face the seat sees already proves one of its claims false
+        (DESIGN 8: an honest slip is never a cheat). The rules' own audit is the judge: the claims it would find
+        broken with the seat's known faces and sealed choices, that it did not find before this action. A refusal
+        (this one or the rules' check of a secret choice) names the rule and the legal moves."""
+        if isinstance(action, Sealed):
+            text = self.plain.get(action.label, text)
+        known = self.known(seat)
+        before = self._broken_claims(seat, known)
+        pre = self.state.clone()
+        self.state.apply(seat, action)
+        try:
+            self._check_own_sealed(seat, action)
+            after = self.known(seat)  # a card just played face up leaves the seat's private view: keep its face
+            after.update({r: c for r, c in known.items() if r not in after})
+            new = [v for v in self._broken_claims(seat, after) if v not in before]
+            if new:
+                raise IllegalMove(new[0].rule, f"move {text!r} says something false about your own cards "
+                                  f"({self.named(new[0].message)}), so it would be a proven cheat: nothing was signed")
+        except IllegalMove as e:
+            legal = [str(a) for a in pre.legal_actions(seat, known)]
+            verb = text.split()[0].lower() if text.split() else ""
+            alike = [a for a in legal if a.split()[0].lower() == verb] or legal
+            shown = ", ".join(with_faces(a, known, pre.card_name) for a in alike[:8]) + (
+                f" and {len(alike) - 8} more" if len(alike) > 8 else "")
+            said = str(e).removesuffix(f" (rule {e.rule})")
+            raise IllegalMove(e.rule, f"{said}. Legal now: {shown or 'nothing'} ('duelmail moves' lists them all)"
+                              ) from None
+
+    def _broken_claims(self, seat: int, known: Known) -> list[Violation]:
+        """The seat's claims that the rules' audit finds broken by the faces and sealed choices it knows."""
+        found = self.state.audit(known) + self.state.audit_sealed({(seat, lb): a for lb, a in known.sealed.items()})
+        return [v for v in found if v.seat == seat]
 
     def _record_sealed(self, c: dict, seat: int, rnd: int, actions: list[str]) -> dict:
         """Record the file's commitments and memo; return its openings, checked for shape."""
@@ -1038,7 +1079,7 @@ class Match:
 
     def named(self, text: str) -> str:
         """Rules speak of seats; people read names."""
-        return re.sub(r"\bseat (\d+)\b", lambda m: self._name(int(m.group(1))), text)
+        return re.sub(r"\b[Ss]eat (\d+)\b", lambda m: self._name(int(m.group(1))), text)
 
     def _name(self, seat: int) -> str:
         return self.cards[seat].name if 0 <= seat < self.n else f"seat {seat}"
@@ -1102,14 +1143,16 @@ class Match:
         return twin
 
     def compose(self, seat: int, identity: Identity, actions: Iterable[str], now: datetime,
-                extra: dict | None = None) -> SignedFile:
+                extra: dict | None = None, honest: bool = True) -> SignedFile:
         """This seat's file for the open round: its actions plus every decision-free part.
 
-        ``extra`` adds fields of the sender's own (a ``vacation`` announcement)."""
-        return self._compose(seat, identity, actions, now, extra)[0]
+        ``extra`` adds fields of the sender's own (a ``vacation`` announcement). An action whose claim about the
+        seat's own cards its view already proves false is refused (``IllegalMove`` in a ``FileRefused``);
+        ``honest=False`` is for the cheat harness alone (``duelmail/adversary.py``)."""
+        return self._compose(seat, identity, actions, now, extra, honest=honest)[0]
 
     def _compose(self, seat: int, identity: Identity, actions: Iterable[str], now: datetime,
-                 extra: dict | None = None, prove: bool = True) -> tuple[SignedFile, Match]:
+                 extra: dict | None = None, prove: bool = True, honest: bool = True) -> tuple[SignedFile, Match]:
         """The file, and a twin of this match with it applied (leniently: the file may be partial).
 
         ``prove=False``: deck passes carry no proof (a draft, never sent)."""
@@ -1163,6 +1206,7 @@ class Match:
                                for deck_id in duty.steps}
         # every share owed already; the trial below finds any the actions and reveals add
         keys = {str(ref): sra.encode_scalars([self.own_key(seat, ref)]) for ref in self.owed(seat)}
+        first = True
         for _ in range(64):
             if keys:
                 content["keys"] = dict(sorted(keys.items()))
@@ -1171,6 +1215,8 @@ class Match:
             trial.auditing = False
             trial.plain = secret
             trial.unchecked = set()
+            trial.honest = seat if honest and first else None  # the actions are the same in every trial: once
+            first = False
             f = SignedFile.sign(content, identity)
             trial.apply(f, "your new turn", strict=False)
             if (trial.over() or seat in trial.state.retired()) and "seed" not in content \
@@ -1191,9 +1237,23 @@ class Match:
         raise DuelmailError("key shares never settle (a bug)")
 
     def draft(self, seat: int, identity: Identity, actions: Iterable[str] = (),
-              now: datetime | None = None) -> Match:
+              now: datetime | None = None, honest: bool = True) -> Match:
         """The match as it will stand once this seat's decision-free parts (and ``actions``) are applied."""
-        return self._compose(seat, identity, actions, now or max(self.opened_at, self.last_time), prove=False)[1]
+        return self._compose(seat, identity, actions, now or max(self.opened_at, self.last_time), prove=False,
+                             honest=honest)[1]
+
+
+def with_faces(text: str, known: Mapping[CardRef, Card], name: Callable[[CardRef, Card], str] = lambda r, c: str(c)
+               ) -> str:
+    """Write the face a seat can see after each ref: ``a#17`` becomes ``a#17 (9S)`` (``name``: the game's word for a
+    card, ``GameState.card_name``)."""
+
+    def add(m: re.Match) -> str:
+        ref = CardRef.parse(m.group(0))
+        face = known.get(ref)
+        return f"{m.group(0)} ({name(ref, face)})" if face else m.group(0)
+
+    return re.sub(r"[a-z]+[0-9]*(?:\.[0-9]+)?#[0-9]+(?![0-9=])", add, text)  # REF=face says its face already
 
 
 def _span(d: timedelta) -> str:

@@ -21,10 +21,12 @@ NAMES = ["alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi"]
 
 class SelfPlay:
     def __init__(self, game: str = "warlords", n: int = 2, options: dict | None = None, seed: int = 0,
-                 bots: Sequence[Bot] | None = None, shared: bool = False):
+                 bots: Sequence[Bot] | None = None, shared: bool = False, honest: bool = True):
         """``shared``: every seat acts through one ``Match`` that leaves the pass proofs unchecked (one
         machine playing every seat, as fast as it gets); ``fresh()`` then folds every file with every check,
-        as a receiver does. Otherwise each seat has its own ``Match`` and checks every file it receives."""
+        as a receiver does. Otherwise each seat has its own ``Match`` and checks every file it receives.
+        ``honest=False``: the seats' clients let false claims about their own cards through (cheating bots)."""
+        self.honest = honest
         self.ids = [demo_identity(seed, name) for name in NAMES[:n]]
         self.clock = T0
         content = genesis_content(game, [i.card for i in self.ids], 0, options or {}, self.clock,
@@ -52,13 +54,15 @@ class SelfPlay:
         self.clock += timedelta(minutes=5)
         return self.clock
 
-    def compose(self, seat: int, actions: Sequence[str] | None = None) -> SignedFile:
+    def compose(self, seat: int, actions: Sequence[str] | None = None, honest: bool | None = None) -> SignedFile:
+        """``seat``'s next file (a bot's actions by default); ``honest=False`` lets a cheat through (the harness)."""
         m = self.matches[seat]
+        honest = self.honest if honest is None else honest
         if actions is None:
-            actions = bot_actions(m, seat, self.ids[seat], self.bots[seat], self.rng)
+            actions = bot_actions(m, seat, self.ids[seat], self.bots[seat], self.rng, honest=honest)
         if actions or m.duties[seat].join:
             self.decisions += 1
-        return m.compose(seat, self.ids[seat], actions, self.tick())
+        return m.compose(seat, self.ids[seat], actions, self.tick(), honest=honest)
 
     def deliver(self, f: SignedFile) -> None:
         for m in {id(m): m for m in self.matches}.values():

@@ -372,6 +372,10 @@ class GameState(ABC):
         """What the rules wait for from ``seat``, in words ("defend against ...")."""
         return "your move" if seat in self.deciders() else "nothing"
 
+    def card_name(self, ref: CardRef, face: Card) -> str:
+        """What a player calls this card: its face (``9H``), or in a game of designed cards, its name."""
+        return str(face)
+
     def describe(self, seat: int, action: Action) -> str:
         """One line of prose for a log or an email summary."""
         return f"seat {seat}: {action}"

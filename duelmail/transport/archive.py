@@ -261,6 +261,23 @@ class GameFolder:
                        if p.name == "genesis.toml" or TURN_NAME.fullmatch(p.name))
         return ";".join(parts)
 
+    def is_over(self) -> bool:
+        """Whether the game has ended, remembered in ``.over`` by the file listing (a cache, never state)."""
+        key = self.listing_key()
+        cache = self.path / ".over"
+        try:
+            known, _, value = cache.read_text(encoding="utf-8").partition("\n")
+            if known == key:
+                return value.strip() == "1"
+        except (OSError, UnicodeDecodeError):
+            pass
+        over = self.fold().over()
+        try:
+            atomic_write(cache, f"{key}\n{int(over)}\n")
+        except OSError:
+            pass  # a read-only archive still answers
+        return over
+
     def store(self, f: SignedFile, match: Match | None = None, events=(), own: bool = False) -> Path:
         """Write an accepted file atomically; the same file twice is a no-op. ``own``: this home's new file,
         refused if another file already sits under its name (written meanwhile by another process)."""

@@ -185,7 +185,7 @@ class HighCardState(GameState):
 
     def audit(self, faces):
         return [Violation(s, "H-9", f"claimed high but held {faces[r]}") for r, s in self.claims.items()
-                if faces[r].rank < 10]
+                if r in faces and faces[r].rank < 10]
 
     def is_terminal(self):
         return self.result is not None

@@ -621,6 +621,11 @@ class GridState(GameState):
             total[sp.owner] += sum(d.strength for r in sp.defending() if (d := self.card(r)) is not None)
         return count, total
 
+    def card_name(self, ref: CardRef, face: Card) -> str:
+        """A designed card is called by its name (``Spitter``), never by the French face behind it."""
+        d = self.defs[seat_of(ref)].get(face)
+        return d.name if d is not None else str(face)
+
     # -- hidden information --------------------------------------------------------------------
     def visibility(self) -> dict[CardRef, int]:
         vis: dict[CardRef, int] = {}

@@ -68,7 +68,7 @@ def test_a_human_builds_by_hand_and_bad_moves_are_refused_naming_the_rule(tmp_pa
     assert "sealed str" in sent and "build str 3" not in sent
     t.settle()
     shown = dm(t.alice, "show")
-    assert "seat 0 (you)" in shown and "your character: Strength 3, Speed 3, Endurance 5, Dexterity 2" in shown
+    assert "alice (you)" in shown and "your character: Strength 3, Speed 3, Endurance 5, Dexterity 2" in shown
     for i in range(6):  # on to a move of alice's
         st = t.status(t.alice)
         if "0" in st["awaited"] and "move" in st["awaited"]["0"]["what"]:

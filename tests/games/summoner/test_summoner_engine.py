@@ -178,7 +178,7 @@ def test_false_face_is_caught_and_recorded_by_the_engine():
     st, known = view(sp, 0)
     card = next(r for r in st.hands[0] if not known[r].is_joker and known[r].rank > 2)
     lie = f"summon {card}=2{known[card].suit.lower()}"
-    sp.deliver(sp.compose(0, [lie, "end"]))  # accepted: the file is the proof
+    sp.deliver(sp.compose(0, [lie, "end"], honest=False))  # accepted: the file is the proof
     sp.run()
     m = sp.match
     assert [(v.seat, v.rule) for v in m.violations] == [(0, "S-9")] and str(card) in m.violations[0].message
@@ -193,7 +193,7 @@ def test_false_instant_win_claim_is_a_provable_cheat():
     sp.run(until=awaited(0))
     st, known = view(sp, 0)
     fakes = [r for r in st.hands[0] if not known[r].is_joker][:2]
-    sp.deliver(sp.compose(0, [f"win {fakes[0]}=xr {fakes[1]}=xr"]))
+    sp.deliver(sp.compose(0, [f"win {fakes[0]}=xr {fakes[1]}=xr"], honest=False))
     sp.run()
     m = sp.match
     assert m.state.is_terminal() and m.state.outcome().winners == (1,) and m.state.outcome().cheaters == (0,)

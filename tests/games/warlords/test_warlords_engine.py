@@ -75,7 +75,7 @@ def test_face_down_non_warlord_is_caught_and_recorded():
         if not hand or mine.state.warlords[seat]:
             continue
         fake = hand[0]
-        sp.deliver(sp.compose(seat, [f"warlord {fake}", "end"]))  # accepted: nobody can see it yet
+        sp.deliver(sp.compose(seat, [f"warlord {fake}", "end"], honest=False))  # accepted: nobody can see it yet
         sp.run()
         m = sp.match
         found = [v for v in m.violations if v.seat == seat] + \

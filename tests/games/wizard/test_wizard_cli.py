@@ -75,7 +75,7 @@ def test_four_homes_play_a_whole_game_by_files(tmp_path):
         if i == 0:
             home = t.homes[int(todo[0])]
             view = dm(home, "show")
-            assert "Wizard Duel, turn 1 (seat 0)" in view and "Seat 0 (you): 3 Lives" not in view
+            assert "Wizard Duel, turn 1 (alice)" in view and "alice (you): 3 Lives" not in view
             moves = [m["move"] for m in json.loads(dm(home, "moves", "--json"))]
             assert moves[0] == "pass" and all(m == "pass" or m.startswith("attack ") for m in moves)
         for seat in todo:  # shares answer themselves on receipt: what is left is a decision

@@ -1,0 +1,215 @@
+"""Playable by people (issue 15) through the CLI: an honest slip is refused before anything is written (DESIGN 8),
+moves take faces, designed card names and players' names in every game, names replace seat numbers, and finished
+games step aside."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import clitable
+from clitable import Table, dm, snapshot
+
+HAND = re.compile(r"\b(10|[2-9JQKA])([SHDC]) ([a-z]+#[0-9]+)\b")
+
+
+def hand(home: Path) -> dict[str, str]:
+    """Face -> ref of the cards in the hand ``duelmail show`` lists for this home's seat."""
+    line = next(ln for ln in dm(home, "show").splitlines() if ln.strip().startswith("Hand:"))
+    return {r + s: ref for r, s, ref in HAND.findall(line)}
+
+
+def refused_unchanged(home: Path, *args: str) -> str:
+    before = snapshot(home)
+    out = dm(home, *args, code=1)
+    assert "Traceback" not in out and snapshot(home) == before  # nothing written, not even the pending moves
+    return out
+
+
+def test_warlords_slips_about_own_cards_are_refused_with_the_rule_and_the_legal_moves(tmp_path):
+    """W-7 (a Warlord that is no King, Queen or Jack) and W-11 (a Jack given as an Army): refused, nothing written."""
+    t = Table(tmp_path)
+    t.settle()
+    cards = hand(t.alice)
+    low = next(f for f in cards if f[:-1] not in ("J", "Q", "K", "A"))
+    out = refused_unchanged(t.alice, "play", f"warlord {low}")
+    assert "W-7" in out and f"it is {low}" in out and "Legal now:" in out and "round 4" in out
+    assert "your new turn" in out  # the refusal names the file that was not written
+    t.turn(t.alice, "end")  # no Warlord: alice keeps her face cards in hand
+    for i in range(12):
+        t.settle()
+        st = t.status(t.alice)
+        (s,) = t.todo(st)
+        what = st["awaited"][s]["what"]
+        if s == "0" and "defend" in what:
+            faces = [f for f in hand(t.alice) if f[:-1] in ("2", "3", "J", "Q", "K", "A")]  # no Army (W-6)
+            if faces:
+                out = refused_unchanged(t.alice, "play", f"defend - {faces[0]}")
+                assert "W-11" in out and "as an Army" in out and "Legal now: defend" in out
+                return
+        attacks = [m["move"] for m in json.loads(dm(t.home(s), "moves", "--json")) if m["move"].startswith("attack")]
+        if s == "1" and attacks:
+            t.turn(t.bob, attacks[0])
+        else:
+            t.turn(t.home(s), "--bot", "heuristic", "--seed", str(i))
+    raise AssertionError("no defence with a card that is no Army came up")
+
+
+class Summoner(clitable.Table):
+    game = "summoner"
+
+
+def test_summoner_takes_faces_and_refuses_a_false_face(tmp_path):
+    """S-9: 'summon 10H' is the summon of that card; a summon claiming another face than the card's is refused."""
+    t = Summoner(tmp_path)
+    t.settle()
+    legal = [m["move"] for m in json.loads(dm(t.alice, "moves", "--json")) if m["move"].startswith("summon")]
+    ref, face = legal[0].split()[1].split("=")
+    other = next(f for f in ("2c", "kd", "7s") if f != face)
+    out = refused_unchanged(t.alice, "play", f"summon {ref}={other}")
+    assert "S-9" in out and f"it is {face.upper()}" in out and "Legal now: summon" in out
+    out = dm(t.alice, "play", f"summon {face.upper()}")
+    assert f"noted: summon {ref}={face}" in out
+
+
+class Wizard(clitable.Table):
+    """Three players: alice, bob, carol."""
+
+    game = "wizard"
+
+    def __init__(self, tmp: Path):
+        self.tmp, self.out = tmp, tmp / "outbox"
+        self.homes = [tmp / n for n in ("alice", "bob", "carol")]
+        for home in self.homes:
+            dm(home, "id", "new", home.name, "--email", f"{home.name}@example.org")
+            (tmp / f"{home.name}-card.toml").write_text(dm(home, "id", "card"))
+        seats = [x for h in self.homes for x in ("--seat", h.name if h == self.homes[0] else
+                                                 str(tmp / f"{h.name}-card.toml"))]
+        dm(self.homes[0], "new", "wizard", *seats, "--out", str(self.out))
+        self.inbox = {h: [] for h in self.homes}
+        for home in self.homes[1:]:
+            self.written(home, "join", str(self.out / "genesis.toml"))
+
+    def written(self, home: Path, *args: str) -> str:
+        before = set(self.out.iterdir())
+        text = dm(home, *args, "--out", str(self.out))
+        for f in sorted(set(self.out.iterdir()) - before):
+            for other in self.homes:
+                if other != home:
+                    self.inbox[other].append(f)
+        return text
+
+    def settle(self) -> None:
+        for _ in range(12):
+            for home in self.homes:
+                if self.inbox[home]:
+                    files, self.inbox[home] = self.inbox[home], []
+                    self.written(home, "receive", *map(str, files))
+            if not any(self.inbox.values()):
+                return
+
+
+def test_wizard_takes_faces_and_players_names_and_refuses_false_faces(tmp_path):
+    """Z-7 and Z-24: an attack given by faces at a player's name is the legal attack; false faces are refused."""
+    t = Wizard(tmp_path)
+    for _ in range(30):
+        t.settle()
+        st = json.loads(dm(t.homes[0], "status", "--json"))
+        home = t.homes[int(next(iter(st["awaited"])))]
+        attacks = [m["move"] for m in json.loads(dm(home, "moves", "--json")) if m["move"].startswith("attack")]
+        if attacks:
+            break
+        t.written(home, "play", "pass")
+    assert attacks, "no attack came up"
+    words = attacks[0].split()  # attack w#3=7h w#9=qh at 2
+    (r1, f1), (r2, f2), target = words[1].split("="), words[2].split("="), int(words[-1])
+    out = refused_unchanged(home, "play", f"attack {r1}=kh {r2}=qh at {target}" if f1 != "kh" else
+                            f"attack {r1}=2c {r2}=2c at {target}")
+    assert "Z-7" in out or "Z-24" in out
+    assert "Legal now: attack" in out or "(rule Z-7)" in out
+    name = t.homes[target].name
+    out = dm(home, "play", f"attack {f1.upper()} {f2.upper()} at {name}", "--out", str(t.out))
+    assert f"at {name}" in out or name in out
+    sent = sorted(t.out.glob("r*.toml"))[-1].read_text()
+    assert f'"attack {r1}={f1} {r2}={f2} at {target}"' in sent or f'"attack {r2}={f2} {r1}={f1} at {target}"' in sent
+
+
+def test_grid_moves_speak_of_designed_cards_and_take_their_names(tmp_path):
+    """G-9: 'moves' names a card by its design (the Spearman), groups the many moves of a turn, and
+    'play Spearman c3' plays it; 'show' speaks of players by name."""
+    class Grid(clitable.Table):
+        game = "grid"
+
+    t = Grid(tmp_path)
+    t.settle()
+    shown = dm(t.alice, "show")
+    assert "to move: alice (you)" in shown and "bob [vanguard]" in shown and "Seat " not in shown
+    listed = dm(t.alice, "moves")
+    assert not re.search(r"\b(10|[2-9JQKA])[SHDC]\b| of (spades|hearts|diamonds|clubs)", listed)  # never a French face
+    name = re.search(r"play a#0 c3 +alice plays the ([A-Z][A-Za-z-]+)", listed).group(1)
+    t.turn(t.alice, f"play {name} c3")
+    t.settle()
+    listed = dm(t.bob, "moves")
+    assert "groups" in listed and len(listed.splitlines()) <= 12  # 196 first answers, in a few lines
+    assert len(json.loads(dm(t.bob, "moves", "--json"))) > 40 and len(dm(t.bob, "moves", "--all").splitlines()) > 40
+    away = next(m["move"] for m in json.loads(dm(t.bob, "moves", "--json")) if m["move"].endswith("hidden")
+                and " c3 " not in m["move"])
+    t.turn(t.bob, away)  # face down, away from alice's card
+    t.settle()
+    mine = [ln.split()[1] for ln in dm(t.alice, "show").splitlines() if ln.strip().startswith("hand:")
+            and "Ally" not in ln]
+    out = refused_unchanged(t.alice, "play", f"ally {mine[0]} c3")  # G-23: no Ally on it
+    assert "G-23" in out and "says something false" in out and "Legal now:" in out
+
+
+def test_finished_games_step_aside_and_are_archived(tmp_path):
+    """A finished game leaves the default choice; a short id works in 'play'; 'play' after the end says who won;
+    'duelmail archive' files a finished game away and refuses one in play."""
+    demo = tmp_path / "demo"
+    dm(tmp_path, "demo", "warlords", "--seed", "7", "--out", str(demo), "-q")
+    alice, bob = demo / "homes" / "alice", demo / "homes" / "bob"
+    done = next((alice / "games").iterdir()).name.split("-")[1]
+    (tmp_path / "bob.toml").write_text(dm(bob, "id", "card"))
+    new = dm(alice, "new", "warlords", "--seat", "alice", "--seat", str(tmp_path / "bob.toml"))
+    live = re.search(r"new game ([0-9a-f]{12})", new).group(1)
+    assert f"game {live}" in dm(alice, "status")  # the game in play, not 'name one'
+    assert "Warlords, turn 1 (alice)" in dm(alice, "show")  # the new game, by name
+    winner = json.loads(dm(alice, "status", done[:4], "--json"))["result"]
+    out = dm(alice, "play", "end", done[:4], code=1)
+    assert f"game {done} is over: {winner}" in out and "won" in out
+    assert "over" in dm(alice, "play", "--game", done[:5], code=1)
+    assert f"is over: {winner}" in dm(alice, "moves", done[:4])
+    assert (alice / "games" / f"warlords-{done}" / ".over").read_text().endswith("\n1\n")  # the cache find() keeps
+    assert "is not over" in refused_unchanged(alice, "archive", live[:4])
+    out = dm(alice, "archive", done[:4])
+    assert f"archived game {done}" in out and (alice / "archive" / f"warlords-{done}" / "genesis.toml").exists()
+    listed = dm(alice, "status", "--all")
+    assert live in listed and done not in listed and "1 archived game" in listed
+    assert "no game matches" in dm(alice, "status", done[:4], code=1)
+
+
+class Skirmish(clitable.Table):
+    game = "skirmish"
+
+
+def test_skirmish_refuses_a_reveal_beyond_the_committed_total(tmp_path):
+    """K-5 and K-6: a reveal of more Speed cards than alice committed to, or one that does not mark Speed exhausted
+    when it is, is refused before signing, with the legal reveals."""
+    t = Skirmish(tmp_path, "battlefield=open-field")
+    t.settle()
+    t.turn(t.alice, "build str 3", "build spd 3", "build end 5", "build dex 2", "dual d0: str1 spd1 end1 dex1")
+    for i in range(12):
+        t.settle()
+        st = t.status(t.alice)
+        what = st["awaited"].get("0", {}).get("what", "")
+        if "0" in t.todo(st) and "spd1" in what:
+            label = re.search(r"dual (d[0-9]+):", what).group(1)
+            out = refused_unchanged(t.alice, "play", f"dual {label}: spd3")  # 1 + 3 of 3
+            assert "K-5" in out and f"Legal now: dual {label}: -" in out
+            out = refused_unchanged(t.alice, "play", f"dual {label}: spd2")  # all 3 revealed, no '!'
+            assert "K-6" in out and "exhausted" in out
+            return
+        for s in t.todo(st):
+            t.turn(t.home(s), "--bot", "heuristic", "--seed", str(i))
+    raise AssertionError("alice was never asked for a Speed reveal")
