@@ -15,12 +15,13 @@ from pathlib import Path
 
 from duelmail.crypto.encoding import b64e
 from duelmail.engine.match import Duplicate, Event, Match
+from duelmail.engine.talk import check_say
 from duelmail.errors import DuelmailError, FileRefused, IllegalMove, unexpected
 from duelmail.games.base import get_game
 from duelmail.home import Home
 from duelmail.protocol.identity import Identity, PlayerCard
 from duelmail.protocol.turnfile import SignedFile, parse_any
-from duelmail.transport.archive import GameFolder, fold, read_files
+from duelmail.transport.archive import GameFolder, fold, order_key, read_files
 from duelmail.util.lock import hold, locked
 
 DEFAULT_TIME_CONTROL = {"days_per_move": 3, "forced_answer_hours": 24}
@@ -93,12 +94,16 @@ def open_game(home: Home, query: str | None, identity: Identity | None = None
 
 
 def write_turn(folder: GameFolder, match: Match, seat: int, identity: Identity, actions: Sequence[str],
-               now: datetime, vacation: dict | None = None) -> Played:
+               now: datetime, vacation: dict | None = None, say: str | None = None) -> Played:
     """Compose, check (by applying it), and store this seat's file. Nothing is written on error.
 
-    The caller should hold the folder's lock since it folded ``match`` (``util.lock.hold``); ``store``
-    refuses to put a second, different file of this seat for the round beside one written meanwhile."""
-    f = match.compose(seat, identity, actions, now, extra={"vacation": vacation} if vacation else None)
+    ``say``: table talk carried in the turn file itself (checked before signing). The caller should hold the
+    folder's lock since it folded ``match`` (``util.lock.hold``); ``store`` refuses to put a second, different
+    file of this seat for the round beside one written meanwhile."""
+    extra = {"vacation": vacation} if vacation else {}
+    if say is not None:
+        extra["say"] = check_say(say)
+    f = match.compose(seat, identity, actions, now, extra=extra or None)
     events = match.apply(f, "(your new file)", now=now)
     with locked(folder.path):
         path = folder.store(f, match, events, own=True)
@@ -124,9 +129,27 @@ def write_claim(folder: GameFolder, match: Match, seat: int | None, identity: Id
     return Played(folder, match, f, path, events)
 
 
-def bot_actions(match: Match, seat: int, identity: Identity, bot, rng: random.Random) -> list[str]:
-    """The actions a bot takes for ``seat`` in the open round (none if no decision is awaited)."""
-    actions: list[str] = []
+def write_note(folder: GameFolder, match: Match, seat: int | None, identity: Identity, now: datetime,
+               say: str | None = None, resign: bool = False, draw: str | None = None) -> Played:
+    """Sign, check and store a note (protocol §5a): talk, a resignation, or a draw offer or answer.
+
+    It may go out at any time, in turn or not. ``draw`` is ``offer``, ``accept`` or ``decline``; an answer
+    names the open offer. Refused before signing: a resignation or draw once the game is over, an answer
+    with no offer open, answering one's own offer, a second offer while one is open."""
+    if seat is None:
+        raise DuelmailError("only a seat of the game can send a note")
+    f = match.compose_note(seat, identity, now, say=say, resign=resign, draw=draw)
+    events = match.apply(f, "(your note)", now=now)
+    path = folder.store(f, match, events)
+    return Played(folder, match, f, path, events)
+
+
+def bot_actions(match: Match, seat: int, identity: Identity, bot, rng: random.Random,
+                start: Sequence[str] = ()) -> list[str]:
+    """The actions a bot takes for ``seat`` in the open round (none if no decision is awaited).
+
+    ``start``: moves already noted for this turn; the bot finishes the turn from there."""
+    actions: list[str] = list(start)
     duty = match.duties.get(seat)
     if duty is not None and not duty.decide and len(match.duties) > 1:
         return actions  # a round several seats answer: its files may not depend on one another (protocol §6a)
@@ -194,7 +217,7 @@ def receive_files(home: Home, identity: Identity | None, incoming: Sequence[tupl
                   now: datetime | None = None) -> list[Received]:
     """``receive`` for files already parsed (``where`` names each one: a path, a mail, a commit)."""
     incoming = list(incoming)
-    incoming.sort(key=lambda wf: (wf[1].game[:16], wf[1].round, wf[1].kind != "claim", wf[1].seat))
+    incoming.sort(key=lambda wf: (wf[1].game[:16], order_key(wf[1])))
     out: list[Received] = []
     for where, f in incoming:
         folder = game_folder_for(home, identity, f, where)
@@ -220,7 +243,9 @@ def receive_files(home: Home, identity: Identity | None, incoming: Sequence[tupl
             except Exception as e:  # noqa: BLE001 - what no check meant to raise is still this file's refusal
                 raise unexpected(where, e, f.round, f.seat) from None
             if f.file_hash in match.void:
-                raise FileRefused(where, match.void[f.file_hash][1], round=f.round, seat=f.seat, rule="P-timeout")
+                reason = match.void[f.file_hash][1]
+                raise FileRefused(where, reason, round=f.round, seat=f.seat,
+                                  rule="P-over" if "ended in round" in reason else "P-timeout")
             events = match.events[known:]
             folder.store(f, match, events)
             folder.remember_proven(match.applied)

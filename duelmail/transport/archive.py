@@ -19,17 +19,30 @@ from duelmail.util.fs import atomic_write
 if TYPE_CHECKING:
     from duelmail.engine.match import Match
 
-TURN_NAME = re.compile(r"r(\d{4,})-s(\d+)(-claim)?\.toml")
+TURN_NAME = re.compile(r"r(\d{4,})-s(\d+)(-claim|-n\d+)?\.toml")
+_KIND_ORDER = {"claim": 0, "turn": 1, "note": 2}
 
 
 def file_name(f: SignedFile) -> str:
     if f.kind == "genesis":
         return "genesis.toml"
-    return f"r{f.round:04d}-s{f.seat}{'-claim' if f.kind == 'claim' else ''}.toml"
+    tail = {"claim": "-claim", "note": f"-n{f.content.get('n')}"}.get(f.kind, "")
+    return f"r{f.round:04d}-s{f.seat}{tail}.toml"
+
+
+def order_key(f: SignedFile) -> tuple:
+    """The fold's order: by round; in a round claims, then turns, then notes (offers before their answers)."""
+    return (f.round, _KIND_ORDER.get(f.kind, 1), f.content.get("draw") in ("accept", "decline"), f.seat,
+            f.content.get("n", 0))
 
 
 def header_for(match: Match | None, f: SignedFile, events=()) -> list[str]:
     """The comment lines a person reads at the top of a file (not signed; for humans only)."""
+    if f.kind == "note":
+        who = f" ({match.cards[f.seat].name})" if match else ""
+        return [f"duelmail: note {f.content.get('n')} in game {f.game[:12]}, round {f.round}, from seat {f.seat}{who}",
+                *(f"  {e.text}" for e in events),
+                *([("game over: " + match.describe_outcome())] if match is not None and match.over() else [])]
     if f.kind == "claim":
         return [f"duelmail: timeout claim in game {f.game[:12]}, round {f.round}, by seat {f.seat} against seat "
                 f"{f.content['against']}"]
@@ -121,8 +134,7 @@ def fold(files: list[tuple[str, SignedFile]], strict: bool = True, now=None, on_
     if on_round:
         on_round(match, 0, [where], False)
     names: dict[int, list[str]] = {}
-    rest = sorted(((w, f) for w, f in files if f.kind != "genesis"),
-                  key=lambda wf: (wf[1].round, wf[1].kind != "claim", wf[1].seat))
+    rest = sorted(((w, f) for w, f in files if f.kind != "genesis"), key=lambda wf: order_key(wf[1]))
     for w, f in rest:
         if f.kind == "claim" and f.round == match.round:
             against = f.content["against"]
@@ -141,6 +153,11 @@ def fold(files: list[tuple[str, SignedFile]], strict: bool = True, now=None, on_
         except FileRefused as e:
             if e.rule == "P-timeout" and f.kind == "turn":
                 match.void[f.file_hash] = (w, str(e))
+                continue
+            if f.kind == "turn" and match.ended_by_note is not None and f.round >= match.ended_by_note \
+                    and e.rule in ("P-round", "P-chain", "P-turn"):
+                match.void[f.file_hash] = (w, f"{e} (the game ended in round {match.ended_by_note} by a resignation "
+                                              "or an agreed draw; a move after it does not count)")
                 continue
             if f.kind == "claim" and f.round < match.round and match.round - 1 in match.timed_out:
                 match.void[f.file_hash] = (w, "another claim settled this round first")
