@@ -8,6 +8,7 @@ from __future__ import annotations
 import hashlib
 import random
 import shutil
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -21,7 +22,7 @@ from duelmail.games.base import get_game
 from duelmail.home import Home
 from duelmail.protocol.identity import Identity, PlayerCard
 from duelmail.protocol.turnfile import SignedFile, parse_any
-from duelmail.transport.archive import GameFolder, fold, order_key, read_files
+from duelmail.transport.archive import GameFolder, fold, ordered, read_files
 from duelmail.util.lock import hold, locked
 
 DEFAULT_TIME_CONTROL = {"days_per_move": 3, "forced_answer_hours": 24}
@@ -140,7 +141,8 @@ def write_note(folder: GameFolder, match: Match, seat: int | None, identity: Ide
         raise DuelmailError("only a seat of the game can send a note")
     f = match.compose_note(seat, identity, now, say=say, resign=resign, draw=draw)
     events = match.apply(f, "(your note)", now=now)
-    path = folder.store(f, match, events)
+    with locked(folder.path):
+        path = folder.store(f, match, events, own=True)
     return Played(folder, match, f, path, events)
 
 
@@ -216,8 +218,7 @@ def receive(home: Home, identity: Identity | None, paths: Sequence[Path], now: d
 def receive_files(home: Home, identity: Identity | None, incoming: Sequence[tuple[str, SignedFile]],
                   now: datetime | None = None) -> list[Received]:
     """``receive`` for files already parsed (``where`` names each one: a path, a mail, a commit)."""
-    incoming = list(incoming)
-    incoming.sort(key=lambda wf: (wf[1].game[:16], order_key(wf[1])))
+    incoming = sorted(ordered(list(incoming)), key=lambda wf: wf[1].game[:16])  # stable: the fold's order per game
     out: list[Received] = []
     for where, f in incoming:
         folder = game_folder_for(home, identity, f, where)
@@ -230,7 +231,7 @@ def receive_files(home: Home, identity: Identity | None, incoming: Sequence[tupl
                 out.append(Received(where, f.round, f.seat, [], duplicate=True))
                 continue
             proven = folder.proven()
-            known = len(fold(existing, proven=proven).events)
+            known = Counter(fold(existing, proven=proven).events)
             try:
                 match = fold([*existing, (where, f)], now=now, proven=proven)
             except FileRefused as e:
@@ -246,7 +247,12 @@ def receive_files(home: Home, identity: Identity | None, incoming: Sequence[tupl
                 reason = match.void[f.file_hash][1]
                 raise FileRefused(where, reason, round=f.round, seat=f.seat,
                                   rule="P-over" if "ended in round" in reason else "P-timeout")
-            events = match.events[known:]
+            events = []  # the new file's events: a note already known may now fold after it, so not simply a tail
+            for e in match.events:
+                if known[e] > 0:
+                    known[e] -= 1
+                else:
+                    events.append(e)
             folder.store(f, match, events)
             folder.remember_proven(match.applied)
         out.append(Received(where, f.round, f.seat, events, match=match))

@@ -12,6 +12,7 @@ write anything before ``apply`` has returned.
 
 from __future__ import annotations
 
+import bisect
 import copy
 import hashlib
 import json
@@ -614,9 +615,13 @@ class Match:
         self._close_round()
         return [event]
 
-    def _say(self, seat: int, text: str, when: str) -> Event:
-        self.talk.append(Talk(self.round, seat, text, parse_time(when, "time")))
-        return Event(self.round, seat, f'{self.cards[seat].name} says: "{text}"')
+    def _say(self, seat: int, text: str, when: str, rnd: int | None = None) -> Event:
+        """Record talk in order: by the round it was said in, then by its signed time (a note said while a round
+        was open folds after that round's turns, yet was said before the turn that closed it)."""
+        rnd = rnd or self.round
+        talk = Talk(rnd, seat, text, parse_time(when, "time"))
+        bisect.insort(self.talk, talk, key=lambda t: (t.round, t.time, t.seat))
+        return Event(rnd, seat, f'{self.cards[seat].name} says: "{text}"')
 
     def _apply_note(self, f: SignedFile, where: str, seat: int, refuse, now: datetime | None) -> list[Event]:
         """A note: talk, a resignation or a draw offer or answer, sent in turn or not (protocol §5a).
@@ -669,7 +674,7 @@ class Match:
             if target[0] == seat:
                 raise refuse("a seat cannot answer its own draw offer", "P-draw")
         name = self.cards[seat].name
-        events = [self._say(seat, say, c["time"])] if say is not None else []
+        events = [self._say(seat, say, c["time"], rnd)] if say is not None else []
         ended = False
 
         def note(text: str) -> None:

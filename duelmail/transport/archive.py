@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -30,10 +31,54 @@ def file_name(f: SignedFile) -> str:
     return f"r{f.round:04d}-s{f.seat}{tail}.toml"
 
 
+def ordered(files: list[tuple[str, SignedFile]]) -> list[tuple[str, SignedFile]]:
+    """The fold's order, which depends on the set of files only: by round; in a round claims, then turns
+    (by seat), then notes. Notes of a round go by signed time, but never before the same seat's earlier
+    notes nor before the draw offer they answer (a clock running late cannot reorder what caused what)."""
+    plain = [wf for wf in files if wf[1].kind != "note"]
+    out = [(order_key(f), w, f) for w, f in plain]
+    by_round: dict[int, list[tuple[str, SignedFile]]] = {}
+    for w, f in files:
+        if f.kind == "note":
+            by_round.setdefault(f.round, []).append((w, f))
+    for rnd, notes in by_round.items():
+        todo = sorted(notes, key=lambda wf: (_when(wf[1]), wf[1].seat, _n(wf[1])))
+        placed: set[tuple[int, int]] = set()
+        here = {(f.seat, _n(f)) for _, f in todo}
+        pos = 0
+        while todo:
+            pick = next((wf for wf in todo if _ready(wf[1], placed, here)), todo[0])  # a cycle is no honest log
+            todo.remove(pick)
+            placed.add((pick[1].seat, _n(pick[1])))
+            out.append(((rnd, 2, pos), *pick))
+            pos += 1
+    return [(w, f) for _, w, f in sorted(out, key=lambda x: x[0])]
+
+
+def _when(f: SignedFile) -> float:
+    try:
+        t = datetime.fromisoformat(str(f.content.get("time")).replace("Z", "+00:00"))
+        return t.timestamp() if t.tzinfo else float("inf")
+    except ValueError:
+        return float("inf")  # refused when applied
+
+
+def _n(f: SignedFile) -> int:
+    n = f.content.get("n")
+    return n if isinstance(n, int) else 0
+
+
+def _ready(f: SignedFile, placed: set, here: set) -> bool:
+    earlier = {(s, n) for s, n in here if s == f.seat and n < _n(f)}
+    offer = f.content.get("offer")
+    if isinstance(offer, dict) and (offer.get("seat"), offer.get("n")) in here:
+        earlier.add((offer.get("seat"), offer.get("n")))
+    return earlier <= placed
+
+
 def order_key(f: SignedFile) -> tuple:
-    """The fold's order: by round; in a round claims, then turns, then notes (offers before their answers)."""
-    return (f.round, _KIND_ORDER.get(f.kind, 1), f.content.get("draw") in ("accept", "decline"), f.seat,
-            f.content.get("n", 0))
+    """Claims, then turns, then notes (``ordered`` orders the notes of a round among themselves)."""
+    return (f.round, _KIND_ORDER.get(f.kind, 1), f.seat)
 
 
 def header_for(match: Match | None, f: SignedFile, events=()) -> list[str]:
@@ -134,7 +179,7 @@ def fold(files: list[tuple[str, SignedFile]], strict: bool = True, now=None, on_
     if on_round:
         on_round(match, 0, [where], False)
     names: dict[int, list[str]] = {}
-    rest = sorted(((w, f) for w, f in files if f.kind != "genesis"), key=lambda wf: order_key(wf[1]))
+    rest = ordered([(w, f) for w, f in files if f.kind != "genesis"])
     for w, f in rest:
         if f.kind == "claim" and f.round == match.round:
             against = f.content["against"]
