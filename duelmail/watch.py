@@ -25,7 +25,7 @@ from duelmail.home import Home
 from duelmail.protocol.identity import Identity
 from duelmail.protocol.turnfile import SignedFile, parse_any
 from duelmail.transport import mail as mailt
-from duelmail.transport.archive import TURN_NAME, GameFolder, awaited_text, file_name
+from duelmail.transport.archive import TURN_NAME, GameFolder, awaited_text, file_name, ordered
 from duelmail.transport.git import GAME_DIR, GitError, GitRepo
 from duelmail.util.fs import atomic_write
 from duelmail.util.lock import hold, release_all
@@ -63,7 +63,7 @@ def apply_files(home: Home, identity: Identity | None, files: Sequence[tuple[str
     """Verify and apply each file on its own (in round order); refusals are reported, not raised."""
     out: list[Arrival] = []
     seen: set[str] = set()
-    order = sorted(files, key=lambda wf: (wf[1].game[:16], wf[1].round, wf[1].kind != "claim", wf[1].seat))
+    order = sorted(ordered(list(files)), key=lambda wf: wf[1].game[:16])  # the fold's order, game by game
     for where, f in order:
         try:
             h = f.file_hash
@@ -190,6 +190,7 @@ class MailReport:
     letters: int = 0
     arrivals: list[Arrival] = field(default_factory=list)
     ignored: int = 0  # messages with no duelmail turn in them
+    unsigned: list[tuple[str, str]] = field(default_factory=list)  # (message, text above the armour): anyone's words
     processed: str = ""  # what was done with the processed messages
     aside: int = 0  # messages holding a refused file, set aside
     aside_how: str = ""
@@ -216,6 +217,8 @@ def fetch_mail(home: Home, identity: Identity | None, source: mailt.Source, now:
                 report.ignored += 1
                 letter.skip()
                 continue
+            if found.unsigned and found.files:
+                report.unsigned.append((letter.where, found.unsigned))
             letters.append((letter, found))
             files += [(f"{letter.where} ({file_name(f)})", f) for f in found.files]
         arrivals = apply_files(home, identity, files, now)
