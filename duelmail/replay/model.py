@@ -26,8 +26,12 @@ from duelmail.games.base import GameState
 from duelmail.games.cards import Card, CardRef
 from duelmail.protocol.turnfile import SignedFile
 
-TECHNICAL = re.compile(r"pass on deck|published keys for \d+ card|published the per-game seed for the audit")
-"""Events that are protocol bookkeeping (deck passes, key shares) rather than play."""
+TALK = re.compile(r'^[^"]* says: "')
+"""Table talk (``alice says: "..."``): words players signed, shown in order among the moves."""
+
+TECHNICAL = re.compile(r'^(?![^"]* says: ").*?(?:pass on deck|published keys for \d+ card|'
+                       r"published the per-game seed for the audit)")
+"""Events that are protocol bookkeeping (deck passes, key shares) rather than play (never talk, whatever it says)."""
 
 """A card reference in rendered text (``a#3``, ``a.2#17``)."""
 

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from duelmail.engine.match import Match
 
 TURN_NAME = re.compile(r"r(\d{4,})-s(\d+)(-claim|-n\d+)?\.toml")
-_KIND_ORDER = {"claim": 0, "turn": 1, "note": 2}
+_KIND_ORDER = {"claim": 0, "turn": 2}
 
 
 def file_name(f: SignedFile) -> str:
@@ -32,16 +32,18 @@ def file_name(f: SignedFile) -> str:
 
 
 def ordered(files: list[tuple[str, SignedFile]]) -> list[tuple[str, SignedFile]]:
-    """The fold's order, which depends on the set of files only: by round; in a round claims, then turns
-    (by seat), then notes. Notes of a round go by signed time, but never before the same seat's earlier
-    notes nor before the draw offer they answer (a clock running late cannot reorder what caused what)."""
-    plain = [wf for wf in files if wf[1].kind != "note"]
-    out = [(order_key(f), w, f) for w, f in plain]
-    by_round: dict[int, list[tuple[str, SignedFile]]] = {}
+    """The fold's order, which depends on the set of files only: by round; in a round claims, then notes
+    that cannot end the game (talk, draw offers, declines), then turns (by seat), then resignations and
+    draw acceptances. So talk folds before the turn that closed the round it was said in, and a
+    resignation after the moves of its round (a crossing move counts). Notes of one group go by signed
+    time, but never before the same seat's earlier notes nor before the draw offer they answer (a clock
+    running late cannot reorder what caused what)."""
+    out = [(order_key(f), w, f) for w, f in files if f.kind != "note"]
+    groups: dict[tuple[int, int], list[tuple[str, SignedFile]]] = {}
     for w, f in files:
         if f.kind == "note":
-            by_round.setdefault(f.round, []).append((w, f))
-    for rnd, notes in by_round.items():
+            groups.setdefault((f.round, order_key(f)[1]), []).append((w, f))
+    for (rnd, group), notes in groups.items():
         todo = sorted(notes, key=lambda wf: (_when(wf[1]), wf[1].seat, _n(wf[1])))
         placed: set[tuple[int, int]] = set()
         here = {(f.seat, _n(f)) for _, f in todo}
@@ -50,7 +52,7 @@ def ordered(files: list[tuple[str, SignedFile]]) -> list[tuple[str, SignedFile]]
             pick = next((wf for wf in todo if _ready(wf[1], placed, here)), todo[0])  # a cycle is no honest log
             todo.remove(pick)
             placed.add((pick[1].seat, _n(pick[1])))
-            out.append(((rnd, 2, pos), *pick))
+            out.append(((rnd, group, pos), *pick))
             pos += 1
     return [(w, f) for _, w, f in sorted(out, key=lambda x: x[0])]
 
@@ -77,8 +79,11 @@ def _ready(f: SignedFile, placed: set, here: set) -> bool:
 
 
 def order_key(f: SignedFile) -> tuple:
-    """Claims, then turns, then notes (``ordered`` orders the notes of a round among themselves)."""
-    return (f.round, _KIND_ORDER.get(f.kind, 1), f.seat)
+    """Round, then claims, quiet notes, turns, notes that may end the game (``ordered`` orders notes among
+    themselves)."""
+    if f.kind == "note":
+        return (f.round, 3 if f.content.get("resign") or f.content.get("draw") == "accept" else 1, f.seat)
+    return (f.round, _KIND_ORDER.get(f.kind, 2), f.seat)
 
 
 def header_for(match: Match | None, f: SignedFile, events=()) -> list[str]:
@@ -209,12 +214,12 @@ def fold(files: list[tuple[str, SignedFile]], strict: bool = True, now=None, on_
                 continue
             raise
         match.applied.add(f.file_hash)
-        names.setdefault(f.round, []).append(w)
+        names.setdefault(f.round if f.kind != "note" else before, []).append(w)  # a note: where the fold took it
         if on_round:
             for rnd in range(before, match.round):  # a file closes at most its own round
                 on_round(match, rnd, names.pop(rnd, []), False)
-    if on_round and (match.current or match.current_claims):
-        on_round(match, match.round, names.pop(match.round, []), True)
+    if on_round and (match.current or match.current_claims or names.get(match.round)):
+        on_round(match, match.round, names.pop(match.round, []), True)  # (notes after the last round: talk at the end)
     if defer_proofs:
         pending, match.book.deferred = match.book.deferred, None
         if match.audit is not None and match.audit.ok:
@@ -299,7 +304,17 @@ class GameFolder:
         target = self.path / file_name(f)
         text = f.to_toml(header_for(match, f, events))
         if target.exists():
-            if own and not any(g.file_hash == f.file_hash for _, g in read_files(target)):
+            try:
+                there = {g.file_hash for _, g in read_files(target)}
+            except DuelmailError:
+                there = set()
+            if f.file_hash in there:
+                return target
+            if there and there <= set(getattr(match, "void", {})):
+                # a file the fold set aside (a resignation crossed it): kept, unread, under another name
+                target.rename(self.path / f".void-{min(there)[:12]}-{target.name}")
+                return atomic_write(target, text)
+            if own:
                 raise DuelmailError(f"{target} already holds another file for round {f.round}, seat {f.seat} "
                                     "(written meanwhile by another duelmail process?); yours was not written")
             return target
