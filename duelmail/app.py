@@ -279,6 +279,9 @@ def verify_archive(path: Path) -> Verdict:
     lines = [f"game {match.gid[:12]} ({match.game.spec.title}), {match.n} seats: {', '.join(match.names())}",
              f"{sum(len(r) for r in match.rounds)} files in {len(match.rounds)} closed rounds: every signature, "
              "chain link, deck pass and its proof, key share and move checked"]
+    if match.notes:
+        lines.append(f"{len(match.notes)} notes (talk, resignations, draw offers and answers): every signature and "
+                     "chain link checked")
     ok = True
     if match.over():
         lines.append("result: " + match.describe_outcome())

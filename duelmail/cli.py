@@ -362,6 +362,13 @@ def status(ctx, game, all_games, as_json):
             late = " - a timeout can be claimed ('duelmail claim')" if left < timedelta(0) and int(s) != seat else ""
             due = f"; due {a['deadline']}, {_left(datetime.fromisoformat(a['deadline']), t)}{remind}{late}"
         click.echo(f"awaiting {who}: {a['what']}{due}")
+    offer = data.get("draw_offer")
+    if offer:
+        by = "you" if offer["by"] == seat else data["seats"][offer["by"]]
+        yes = ", ".join(data["seats"][s] for s in offer["accepted"]) or "nobody yet"
+        answer = "" if offer["by"] == seat or seat in offer["accepted"] else \
+            " ('duelmail draw accept' or 'duelmail draw decline')"
+        click.echo(f"draw offered by {by}; accepted by {yes}{answer}")
     if data["audited"]:
         click.echo("audit: " + ("passed" if data["audit_ok"] else "CHEATING FOUND"))
     for line in data["cheats"]:
@@ -393,6 +400,8 @@ def _status_data(match, seat) -> dict:
         "over": over, "audited": match.audit is not None,
         "audit_ok": bool(match.audit and match.audit.ok),
         "result": match.describe_outcome() if over else None,
+        "draw_offer": ({"by": match.draw_offer[0], "accepted": sorted(match.draw_accepts)}
+                       if match.draw_offer and not over else None),
     }
 
 
@@ -403,7 +412,7 @@ def _cached_status(folder, seat) -> dict | None:
         cached = json.loads(p.read_text())
     except (OSError, ValueError):
         return None
-    return cached.get("data") if cached.get("key") == f"{folder.listing_key()}|{seat}|2" else None
+    return cached.get("data") if cached.get("key") == f"{folder.listing_key()}|{seat}|3" else None
 
 
 def _store_status(folder, seat, data) -> None:
@@ -411,7 +420,7 @@ def _store_status(folder, seat, data) -> None:
 
     try:
         atomic_write(folder.path / ".status.json",
-                     json.dumps({"key": f"{folder.listing_key()}|{seat}|2", "data": data}))
+                     json.dumps({"key": f"{folder.listing_key()}|{seat}|3", "data": data}))
     except OSError:
         pass  # a read-only archive still answers, just without the cache
 

@@ -82,6 +82,8 @@ def test_draw_offer_decline_then_accept(table):
     assert "still open" in dm(t.alice, "draw", "offer", code=1)
     assert "your own" in dm(t.alice, "draw", "accept", code=1)
     assert "alice offers a draw" in dm(t.bob, "receive", str(offer))
+    assert "draw offered by alice; accepted by nobody yet ('duelmail draw accept' or" in dm(t.bob, "status")
+    assert "draw offered by you; accepted by nobody yet\n" in dm(t.alice, "status")
     _, (no,) = new_files(t, lambda: dm(t.bob, "draw", "decline", "--out", str(t.out)))
     assert "bob declines the draw" in dm(t.alice, "receive", str(no))
     assert not t.status(t.alice)["over"]
@@ -93,7 +95,8 @@ def test_draw_offer_decline_then_accept(table):
     dm(t.alice, "receive", *map(str, answers))
     st = t.status(t.bob)
     assert st["over"] and st["audit_ok"] and st["result"] == "draw: agreed by every player"
-    assert "VERIFIED" in dm(t.tmp, "verify", str(next((t.bob / "games").iterdir())))
+    verdict = dm(t.tmp, "verify", str(next((t.bob / "games").iterdir())))
+    assert "4 notes (talk, resignations, draw offers and answers)" in verdict and "VERIFIED" in verdict
 
 
 def _a_turn_with_a_move_that_does_not_end_it(t: Table):
