@@ -37,6 +37,13 @@ Notes
   DUEL skirmish in the table above (a plan opened as another plan, a stat revealed beyond its total).
 - **Retired lockers** (Wizard Duel): a seed published by a seat the rules have not put out is refused
   as a cheat (`P-seed`), a false seed by its key commitments (`P-keys`) (`tests/engine/test_retire.py`).
+- **Notes** (talk, resignation, draws; `tests/engine/test_talk.py`): a note is signed like a turn, so a
+  forged or altered one is refused (`P-signature`); two different notes with one number are
+  equivocation (`P-equivocation`); talk that is too long or holds control characters (a terminal escape,
+  a bidirectional override) is refused (`P-say`); a draw answer naming no offer is refused (`P-draw`).
+  A resignation or draw answer after the end changes nothing. Words a person types above the armour
+  of a mail are nobody's signed words: `mail fetch` shows them marked UNSIGNED, with control characters
+  removed, and never as talk (`tests/transport/test_mail_talk.py`).
 
 Fuzzing (hypothesis, run by `make test`):
 the turn-file parser on 300 random texts, the armour decoder on 200 random payloads, and every

@@ -179,3 +179,16 @@ def test_a_file_built_on_the_round_a_resignation_closed_is_void(tmp_path):
     assert m.over() and m.describe_outcome().endswith("resigned")
     assert {f.file_hash for f in later} <= set(m.void)
     assert all("ended in round" in why for _, why in m.void.values())
+
+
+def test_an_altered_note_is_refused_by_its_signature():
+    p = Players(n=2, seed=3)
+    to_decision(p)
+    f = note(p, 0, say="I will win")
+    altered = SignedFile({**f.content, "say": "I resign, you win"}, f.signature)
+    with pytest.raises(FileRefused, match=r"signature does not verify.*\[P-signature\]"):
+        p.match.apply(altered, "r-n1.toml")
+    forged_resign = SignedFile({**f.content, "resign": True}, f.signature)
+    with pytest.raises(FileRefused, match=r"\[P-signature\]"):
+        p.match.apply(forged_resign, "r-n1.toml")
+    assert not p.match.over() and not p.match.talk
