@@ -176,10 +176,6 @@ def fetch(ctx, source, auto):
     report = watch.fetch_mail(ctx.home, ident, src, cli().now())
     for a in report.arrivals:
         click.echo(a.line())
-    for where, text in report.unsigned:
-        click.echo(f"{where}: text above the armour (UNSIGNED: anyone could have written or changed it):")
-        for line in text.splitlines():
-            click.echo(f"  | {line}")
     new = [a for a in report.arrivals if a.status == "applied"]
     click.echo(f"{report.letters} messages read, {len(new)} turns applied"
                + (f", {report.ignored} without a turn" if report.ignored else "")

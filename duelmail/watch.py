@@ -44,6 +44,13 @@ class Arrival:
     status: str
     events: list[Event] = field(default_factory=list)
     reason: str = ""
+    unsigned: str = ""  # words a person wrote above the armour of the mail that carried the file
+
+    def unsigned_lines(self) -> str:
+        if not self.unsigned:
+            return ""
+        return ("\n  text above the armour (UNSIGNED: anyone could have written or changed it):"
+                + "".join(f"\n  | {line}" for line in self.unsigned.splitlines()))
 
     def line(self) -> str:
         head = f"{self.where}: game {self.game[:12]} round {self.round} seat {self.seat}"
@@ -55,7 +62,7 @@ class Arrival:
             return f"{head} already applied (nothing changed)"
         if self.status == "new game":
             return f"{head}: a new game ({self.reason})"
-        return f"{head} verified and applied" + "".join(f"\n  {e.text}" for e in self.events)
+        return f"{head} verified and applied" + "".join(f"\n  {e.text}" for e in self.events) + self.unsigned_lines()
 
 
 def apply_files(home: Home, identity: Identity | None, files: Sequence[tuple[str, SignedFile]],
@@ -190,7 +197,6 @@ class MailReport:
     letters: int = 0
     arrivals: list[Arrival] = field(default_factory=list)
     ignored: int = 0  # messages with no duelmail turn in them
-    unsigned: list[tuple[str, str]] = field(default_factory=list)  # (message, text above the armour): anyone's words
     processed: str = ""  # what was done with the processed messages
     aside: int = 0  # messages holding a refused file, set aside
     aside_how: str = ""
@@ -217,11 +223,14 @@ def fetch_mail(home: Home, identity: Identity | None, source: mailt.Source, now:
                 report.ignored += 1
                 letter.skip()
                 continue
-            if found.unsigned and found.files:
-                report.unsigned.append((letter.where, found.unsigned))
             letters.append((letter, found))
             files += [(f"{letter.where} ({file_name(f)})", f) for f in found.files]
         arrivals = apply_files(home, identity, files, now)
+        for letter, found in letters:  # a person's words go with the first file of their message
+            first = next((a for a in arrivals if found.files and a.where == f"{letter.where} "
+                          f"({file_name(found.files[0])})"), None)
+            if first is not None:
+                first.unsigned = found.unsigned
         report.arrivals += arrivals
         held = {a.where for a in arrivals if a.status == "held"}
         refused = {a.where for a in arrivals if a.status == "refused"}
