@@ -45,6 +45,7 @@ def main() -> None:
                                                                         "100" if "--quick" in sys.argv else "300"], ""),
         ("Wizard Duel: messages per decision with 3, 4 and 6 players, and bots",
          ["bench/bench_wizard.py", "30" if "--quick" in sys.argv else "300"], ""),
+        ("Table talk: what notes cost to fold (protocol section 5a)", ["bench/bench_talk.py", "1000"], ""),
         ("Replay (target: a 1,000-round archive to HTML in under 2 s)", ["bench/bench_replay.py", "--cpu"], REPLAY),
         ("Play by email: from `play --send` to the opponent's state updated by `mail fetch`, real local servers "
          "(needs root, Dovecot and OpenSMTPD)", ["bench/bench_mail.py", "2" if "--quick" in sys.argv else "3"], ""),

@@ -581,6 +581,10 @@ def undo(ctx, game, everything):
     ident, folder, match, seat = _open(ctx, game)
     data = _pending_data(folder)
     pending = list(data.get("actions", []))
+    if not pending and everything and data.get("say"):
+        _set_pending(folder, [])
+        click.echo(f'dropped your noted words: "{data["say"]}"')
+        return
     if not pending:
         raise click.ClickException(f"game {match.gid[:12]}: no moves are noted, nothing to undo (a file already "
                                    "sent cannot be taken back)")
