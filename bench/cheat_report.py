@@ -130,6 +130,13 @@ Notes
   the legal moves of whole games into every false claim of every claim rule of the five games (W-7, W-8,
   W-10, W-11, W-12, W-18, W-19, W-25; S-9, S-11, S-17, S-19 to S-22; Z-7, Z-9; G-23 to G-25; K-5, K-6)
   and checks each is refused; `tests/cli/test_playable.py` does it through `duelmail play`.
+- **Notes** (talk, resignation, draws; `tests/engine/test_talk.py`): a note is signed like a turn, so a
+  forged or altered one is refused (`P-signature`); two different notes with one number are
+  equivocation (`P-equivocation`); talk that is too long or holds control characters (a terminal escape,
+  a bidirectional override) is refused (`P-say`); a draw answer naming no offer is refused (`P-draw`).
+  A resignation or draw answer after the end changes nothing. Words a person types above the armour
+  of a mail are nobody's signed words: `mail fetch` shows them marked UNSIGNED, with control characters
+  removed, and never as talk (`tests/transport/test_mail_talk.py`).
 
 Fuzzing (hypothesis, run by `make test`): `tests/adversary/test_fuzz.py` feeds the turn-file parser,
 the armour decoder, a genesis opened as a game, a player card, an identity file, a custom battlefield,

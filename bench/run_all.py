@@ -47,6 +47,7 @@ def main() -> None:
         ("Wizard Duel: messages per decision with 3, 4 and 6 players, and bots",
          ["bench/bench_wizard.py", "30" if "--quick" in sys.argv else "300"], ""),
         ("The honest-slip check: what the sender pays", ["bench/bench_honest.py", "2"], HONEST),
+        ("Table talk: what notes cost to fold (protocol section 5a)", ["bench/bench_talk.py", "1000"], ""),
         ("Replay (target: a 1,000-round archive to HTML in under 2 s)", ["bench/bench_replay.py", "--cpu"], REPLAY),
         ("Fuzzing every door (target: 1,000,000 inputs, no exception but DuelmailError, none slower than 1 s)",
          ["bench/bench_fuzz.py", "100000" if "--quick" in sys.argv else "1000000"], FUZZ),

@@ -10,6 +10,7 @@ import itertools
 import random
 import re
 import shutil
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -17,13 +18,14 @@ from pathlib import Path
 
 from duelmail.crypto.encoding import b64e
 from duelmail.engine.match import Duplicate, Event, Match, with_faces
+from duelmail.engine.talk import check_say
 from duelmail.errors import DuelmailError, FileRefused, IllegalMove, NotationError, unexpected
 from duelmail.games.base import get_game
 from duelmail.games.cards import Card, CardRef
 from duelmail.home import Home
 from duelmail.protocol.identity import Identity, PlayerCard
 from duelmail.protocol.turnfile import MAX_TEXT, SignedFile, parse_any
-from duelmail.transport.archive import GameFolder, fold, read_files
+from duelmail.transport.archive import GameFolder, fold, ordered, read_files
 from duelmail.util.fs import ReadError, read_text
 from duelmail.util.lock import hold, locked
 
@@ -109,12 +111,16 @@ def open_game(home: Home, query: str | None, identity: Identity | None = None
 
 
 def write_turn(folder: GameFolder, match: Match, seat: int, identity: Identity, actions: Sequence[str],
-               now: datetime, vacation: dict | None = None) -> Played:
+               now: datetime, vacation: dict | None = None, say: str | None = None) -> Played:
     """Compose, check (by applying it), and store this seat's file. Nothing is written on error.
 
-    The caller should hold the folder's lock since it folded ``match`` (``util.lock.hold``); ``store``
-    refuses to put a second, different file of this seat for the round beside one written meanwhile."""
-    f = match.compose(seat, identity, actions, now, extra={"vacation": vacation} if vacation else None)
+    ``say``: table talk carried in the turn file itself (checked before signing). The caller should hold the
+    folder's lock since it folded ``match`` (``util.lock.hold``); ``store`` refuses to put a second, different
+    file of this seat for the round beside one written meanwhile."""
+    extra = {"vacation": vacation} if vacation else {}
+    if say is not None:
+        extra["say"] = check_say(say)
+    f = match.compose(seat, identity, actions, now, extra=extra or None)
     events = match.apply(f, "your new turn", now=now)
     with locked(folder.path):
         path = folder.store(f, match, events, own=True)
@@ -140,11 +146,29 @@ def write_claim(folder: GameFolder, match: Match, seat: int | None, identity: Id
     return Played(folder, match, f, path, events)
 
 
-def bot_actions(match: Match, seat: int, identity: Identity, bot, rng: random.Random, honest: bool = True
-                ) -> list[str]:
-    """The actions a bot takes for ``seat`` in the open round (none if no decision is awaited); ``honest=False``
-    lets a cheating bot's false claims through (tests and the cheat harness)."""
-    actions: list[str] = []
+def write_note(folder: GameFolder, match: Match, seat: int | None, identity: Identity, now: datetime,
+               say: str | None = None, resign: bool = False, draw: str | None = None) -> Played:
+    """Sign, check and store a note (protocol §5a): talk, a resignation, or a draw offer or answer.
+
+    It may go out at any time, in turn or not. ``draw`` is ``offer``, ``accept`` or ``decline``; an answer
+    names the open offer. Refused before signing: a resignation or draw once the game is over, an answer
+    with no offer open, answering one's own offer, a second offer while one is open."""
+    if seat is None:
+        raise DuelmailError("only a seat of the game can send a note")
+    f = match.compose_note(seat, identity, now, say=say, resign=resign, draw=draw)
+    events = match.apply(f, "your note", now=now)
+    with locked(folder.path):
+        path = folder.store(f, match, events, own=True)
+    return Played(folder, match, f, path, events)
+
+
+def bot_actions(match: Match, seat: int, identity: Identity, bot, rng: random.Random,
+                start: Sequence[str] = (), honest: bool = True) -> list[str]:
+    """The actions a bot takes for ``seat`` in the open round (none if no decision is awaited).
+
+    ``start``: moves already noted for this turn; the bot finishes the turn from there. ``honest=False`` lets a
+    cheating bot's false claims through (tests and the cheat harness)."""
+    actions: list[str] = list(start)
     duty = match.duties.get(seat)
     if duty is not None and not duty.decide and len(match.duties) > 1:
         return actions  # a round several seats answer: its files may not depend on one another (protocol §6a)
@@ -296,8 +320,7 @@ def receive_files(home: Home, identity: Identity | None, incoming: Sequence[tupl
     """``receive`` for files already parsed (``where`` names each one: a path, a mail, a commit).
 
     ``batch``: other files that arrived together, only consulted to see whether one makes a claim final."""
-    incoming = list(incoming)
-    incoming.sort(key=lambda wf: (wf[1].game[:16], wf[1].round, wf[1].kind != "claim", wf[1].seat))
+    incoming = sorted(ordered(list(incoming)), key=lambda wf: wf[1].game[:16])  # stable: the fold's order per game
     out: list[Received] = []
     for where, f in incoming:
         folder = game_folder_for(home, identity, f, where, now)
@@ -310,7 +333,7 @@ def receive_files(home: Home, identity: Identity | None, incoming: Sequence[tupl
                 out.append(Received(where, f.round, f.seat, [], duplicate=True))
                 continue
             proven = folder.proven()
-            known = len(fold(existing, proven=proven).events)
+            known = Counter(fold(existing, proven=proven).events)
             try:
                 match = fold([*existing, (where, f)], now=now, proven=proven)
             except FileRefused as e:
@@ -327,8 +350,14 @@ def receive_files(home: Home, identity: Identity | None, incoming: Sequence[tupl
             if f.file_hash in match.void:
                 reason = match.void[f.file_hash][1]
                 raise FileRefused(where, reason, round=f.round, seat=f.seat,
-                                  rule="P-final" if reason.endswith("[P-final]") else "P-timeout")
-            events = match.events[known:]
+                                  rule="P-final" if reason.endswith("[P-final]") else
+                                  "P-over" if "ended in round" in reason else "P-timeout")
+            events = []  # the new file's events: a note already known may now fold after it, so not simply a tail
+            for e in match.events:
+                if known[e] > 0:
+                    known[e] -= 1
+                else:
+                    events.append(e)
             folder.store(f, match, events)
             folder.remember_proven(match.applied)
         out.append(Received(where, f.round, f.seat, events, match=match))
@@ -369,6 +398,9 @@ def verify_archive(path: Path) -> Verdict:
     lines = [f"game {match.gid[:12]} ({match.game.spec.title}), {match.n} seats: {', '.join(match.names())}",
              f"{sum(len(r) for r in match.rounds)} files in {len(match.rounds)} closed rounds: every signature, "
              "chain link, deck pass and its proof, key share and move checked"]
+    if match.notes:
+        lines.append(f"{len(match.notes)} notes (talk, resignations, draw offers and answers): every signature and "
+                     "chain link checked")
     ok = True
     if match.over():
         lines.append("result: " + match.describe_outcome())

@@ -380,6 +380,13 @@ def status(ctx, game, all_games, as_json):
             late = " - a timeout can be claimed ('duelmail claim')" if left < timedelta(0) and int(s) != seat else ""
             due = f"; due {a['deadline']}, {_left(datetime.fromisoformat(a['deadline']), t)}{remind}{late}"
         click.echo(f"awaiting {who}: {a['what']}{due}")
+    offer = data.get("draw_offer")
+    if offer:
+        by = "you" if offer["by"] == seat else data["seats"][offer["by"]]
+        yes = ", ".join(data["seats"][s] for s in offer["accepted"]) or "nobody yet"
+        answer = "" if offer["by"] == seat or seat in offer["accepted"] else \
+            " ('duelmail draw accept' or 'duelmail draw decline')"
+        click.echo(f"draw offered by {by}; accepted by {yes}{answer}")
     if data["audited"]:
         click.echo("audit: " + ("passed" if data["audit_ok"] else "CHEATING FOUND"))
     for line in data["cheats"]:
@@ -423,6 +430,8 @@ def _status_data(match, seat) -> dict:
         "audit_ok": bool(match.audit and match.audit.ok),
         "result": match.describe_outcome() if over else None,
         "last": _recent(match, seat, match.seen(seat) if seat in match.own else None),
+        "draw_offer": ({"by": match.draw_offer[0], "accepted": sorted(match.draw_accepts)}
+                       if match.draw_offer and not over else None),
     }
 
 
@@ -480,11 +489,16 @@ def show(ctx, game, svg_out):
     """
     ident, folder, match, seat = _open(ctx, game)
     awaited = seat in match.duties and seat not in match.current and not match.over()  # not sent yet this round
-    view = match.draft(seat, ident) if awaited else match
+    pending = _pending(folder) if awaited else []
+    view = match.draft(seat, ident, pending) if awaited else match
     click.echo(view.named(view.state.render(seat, view.seen(seat))))
+    if pending:
+        click.echo(f"noted, not sent (the table above is after them): {', '.join(pending)}")
+        click.echo("'duelmail undo' drops the last, 'duelmail undo --all' all of them")
     recent = _recent(match, seat, match.seen(seat) if seat in match.own else None)
     if recent:
         click.echo("lately:" + "".join(f"\n  {line}" for line in recent))
+    _echo_talk(match)
     if svg_out:
         from duelmail.util.fs import atomic_write
 
@@ -591,30 +605,80 @@ def _faces(text: str, known, name=lambda r, c: str(c)) -> str:
     return with_faces(text, known, name)
 
 
-def _pending(folder) -> list[str]:
+def _echo_talk(match, last: int = 10) -> None:
+    """The last lines of table talk, oldest first."""
+    if match.talk:
+        click.echo("Talk:")
+    for t in match.talk[-last:]:
+        click.echo(f'  round {t.round}, {match.cards[t.seat].name}: "{t.text}"')
+
+
+def _pending_data(folder) -> dict:
+    """``.pending.toml``: the moves noted for this turn (``actions``) and their words (``say``)."""
     from duelmail.errors import LocalFileError
     from duelmail.util import toml
 
     p = folder.path / ".pending.toml"
     if not p.exists():
-        return []
-    actions = toml.read(p, LocalFileError, "TOML memo").get("actions", [])
-    if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
-        raise LocalFileError(f"{p}: 'actions' must be a list of moves as text (delete the file to start the "
-                             "turn again)")
-    return actions
+        return {}
+    data = toml.read(p, LocalFileError, "TOML memo")
+    actions, say = data.get("actions", []), data.get("say")
+    if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions) \
+            or not isinstance(say, str | None):
+        raise LocalFileError(f"{p}: 'actions' must be a list of moves as text and 'say' a text (delete the file "
+                             "to start the turn again)")
+    return data
 
 
-def _set_pending(folder, actions: list[str]) -> None:
+def _pending(folder) -> list[str]:
+    return list(_pending_data(folder).get("actions", []))
+
+
+def _set_pending(folder, actions: list[str], say: str | None = None) -> None:
     import tomlkit
 
     from duelmail.util.fs import atomic_write
 
     p = folder.path / ".pending.toml"
-    if actions:
-        atomic_write(p, tomlkit.dumps({"actions": actions}))
+    if actions or say:
+        atomic_write(p, tomlkit.dumps({"actions": actions, **({"say": say} if say else {})}))
     elif p.exists():
         p.unlink()
+
+
+@main.command("undo")
+@click.argument("game", required=False)
+@click.option("--all", "everything", is_flag=True, help="Drop every noted move of this turn.")
+@pass_ctx
+@handled
+def undo(ctx, game, everything):
+    """Drop the last move noted for your unfinished turn, or all (and their words) with --all.
+
+    Noted moves were never sent: they stay on this machine until the turn is finished.
+
+    \b
+    Example:
+      duelmail undo
+      duelmail undo --all
+    """
+    ident, folder, match, seat = _open(ctx, game)
+    data = _pending_data(folder)
+    pending = list(data.get("actions", []))
+    if not pending and everything and data.get("say"):
+        _set_pending(folder, [])
+        click.echo(f'dropped your noted words: "{data["say"]}"')
+        return
+    if not pending:
+        raise click.ClickException(f"game {match.gid[:12]}: no moves are noted, nothing to undo (a file already "
+                                   "sent cannot be taken back)")
+    dropped, kept = (pending, []) if everything else (pending[-1:], pending[:-1])
+    _set_pending(folder, kept, None if everything else data.get("say"))
+    click.echo(f"dropped: {', '.join(dropped)}")
+    if kept:
+        click.echo(f"still noted: {', '.join(kept)}")
+    if seat in match.duties and seat not in match.current:
+        view = match.draft(seat, ident, kept)
+        click.echo(f"your move: {view.named(view.state.prompt(seat))}")
 
 
 @main.command("play")
@@ -627,9 +691,11 @@ def _set_pending(folder, actions: list[str]) -> None:
               help="Announce a vacation in this file (e.g. 2026-12-20:7): your clock stops for those days.")
 @click.option("--send", is_flag=True, help="Mail the new file to the other seats ('duelmail mail setup').")
 @click.option("--push", is_flag=True, help="Commit, pull and push it in the game's repository ('duelmail git').")
+@click.option("--say", "say", metavar="TEXT",
+              help="Table talk, signed, carried in the turn file (when it is not your turn: sent as a note).")
 @pass_ctx
 @handled
-def play(ctx, moves, game, bot, seed, out, vacation, send, push):
+def play(ctx, moves, game, bot, seed, out, vacation, send, push, say):
     """Make your MOVES and write your next turn file (in GAME: --game, or a game id after the moves).
 
     Moves that do not finish your turn are kept until you add the rest. With no moves, sends
@@ -639,6 +705,7 @@ def play(ctx, moves, game, bot, seed, out, vacation, send, push):
     Example:
       duelmail play "warlord a#3" "attack a#3 a#17"
       duelmail play --bot heuristic
+      duelmail play end --say "well played"
     """
     moves = list(moves)
     if moves and game is None and re.fullmatch(r"(?:[a-z]+-)?[0-9a-f]{3,64}", moves[-1]) \
@@ -648,26 +715,41 @@ def play(ctx, moves, game, bot, seed, out, vacation, send, push):
     if match.over() and (moves or bot or seat not in match.duties):
         left = "; 'duelmail play' sends what the audit still needs" if seat in match.duties else ""
         raise click.ClickException(f"game {match.gid[:12]} is over: {match.describe_outcome()}{left}")
+    if say is not None:
+        from duelmail.engine.talk import check_say
+        from duelmail.errors import IllegalMove
+
+        try:
+            check_say(say)
+        except IllegalMove as e:
+            raise click.ClickException(f"game {match.gid[:12]}, round {match.round}: {e}") from None
+    if say is not None and not moves and not bot and seat is not None and (
+            seat not in match.duties or seat in match.current):
+        _send_note(ctx, ident, folder, match, seat, out, send, push, say=say)  # talk never waits for a turn
+        return
     if seat is None or seat not in match.duties or seat in match.current:  # current: already answered
         mine = sorted(p for p in folder.path.glob(f"r*-s{seat}.toml")) if seat is not None else []
         last = f"; your last file is {mine[-1]} (send it again if it did not go out)" if mine else ""
         raise click.ClickException(f"game {match.gid[:12]}: nothing is awaited from you in round {match.round}{last}")
-    actions = _pending(folder) + [_resolve(match, seat, ident, m) for m in moves]
+    noted = _pending_data(folder)
+    say = say if say is not None else noted.get("say")
+    actions = list(noted.get("actions", [])) + [_resolve(match, seat, ident, m) for m in moves]
     if bot:
         b = match.game.bots.get(bot)
         if b is None:
             raise click.ClickException(f"no bot {bot!r} for {match.game.spec.id} "
                                        f"(bots: {', '.join(match.game.bots)})")
         rng = random.Random(seed)
-        actions = _app().bot_actions(match, seat, ident, b(), rng) if not actions else actions
+        actions = _app().bot_actions(match, seat, ident, b(), rng, start=actions)  # finishes from the noted moves
     draft = match.draft(seat, ident, actions)
     if not draft.over() and seat in draft.state.deciders() and draft.ready(seat) \
             and (match.duties[seat].decide or actions):
-        _set_pending(folder, actions)
-        click.echo(f"noted: {', '.join(actions)}")
-        click.echo(f"your turn goes on: {draft.named(draft.state.prompt(seat))} ('duelmail moves' lists them)")
+        _set_pending(folder, actions, say)
+        click.echo(f"noted: {', '.join(actions)}" + (f' (and your words: "{say}")' if say else ""))
+        click.echo(f"your turn goes on: {draft.named(draft.state.prompt(seat))} ('duelmail moves' lists them, "
+                   "'duelmail undo' drops the last)")
         return
-    played = _app().write_turn(folder, match, seat, ident, actions, now(), vacation=_vacation(vacation))
+    played = _app().write_turn(folder, match, seat, ident, actions, now(), vacation=_vacation(vacation), say=say)
     _set_pending(folder, [])
     _store_status(folder, seat, _status_data(played.match, seat))
     for e in played.match.told_to(played.events, played.match.seen(seat)):
@@ -720,6 +802,108 @@ def archive(ctx, game):
         raise click.ClickException(f"game {match.gid[:12]} is over, but the audit still awaits your file: "
                                    f"'duelmail play {match.gid[:6]}' sends it; archive the game after")
     click.echo(f"archived game {match.gid[:12]} ({match.describe_outcome()}) to {ctx.home.archive(folder)}")
+def _send_note(ctx, ident, folder, match, seat, out, send, push, **fields) -> None:
+    """Write a note (talk, resignation, draw), then any decision-free answer it makes due (the seed at the end)."""
+    from duelmail.errors import IllegalMove
+
+    try:
+        played = _app().write_note(folder, match, seat, ident, now(), **fields)
+    except IllegalMove as e:  # refused before signing: nothing written
+        raise click.ClickException(f"game {match.gid[:12]}, round {match.round}: {e}") from None
+    for e in played.events:
+        click.echo(f"round {e.round}: {e.text}")
+    click.echo(f"wrote {_copy_out(played.path, out)}" + ("" if send or push else ": send it to the other players"))
+    sent = [played]
+    m = played.match
+    if seat in m.duties and seat not in m.current and not m.duties[seat].needs_human and m.over():
+        answer = _app().write_turn(folder, m, seat, ident, [], now())
+        click.echo(f"answered automatically (the game seed, for the audit): {_copy_out(answer.path, out)}")
+        sent.append(answer)
+        m = answer.match
+    _store_status(folder, seat, _status_data(m, seat))
+    _say_awaited(m, seat)
+    for p in sent:
+        if send:
+            from duelmail.cli_mail import mail_played
+
+            mail_played(ctx, ident, p)
+        if push:
+            from duelmail.cli_git import push_played
+
+            push_played(ctx, ident, p)
+
+
+def _note_options(fn):
+    for option in reversed([
+            click.option("--game", "-g", "game_opt", help="Which game (default: the only one)."),
+            click.option("--out", type=click.Path(file_okay=False), help="Also copy the new file into this folder."),
+            click.option("--send", is_flag=True, help="Mail it to the other seats ('duelmail mail setup')."),
+            click.option("--push", is_flag=True, help="Commit, pull and push it in the game's repository.")]):
+        fn = option(fn)
+    return fn
+
+
+@main.command("say")
+@click.argument("words", nargs=-1, required=True)
+@_note_options
+@pass_ctx
+@handled
+def say_cmd(ctx, words, game_opt, out, send, push):
+    """Say TEXT to the table, in turn or not: a signed note that never delays the game ([GAME] TEXT).
+
+    At most 500 characters on one line.
+
+    \b
+    Example:
+      duelmail say "good game so far"
+      duelmail say 3f2a "sorry, slow week"
+    """
+    words, game = list(words), game_opt
+    if len(words) == 2 and game is None:
+        game = words.pop(0)
+    if len(words) != 1:
+        raise click.UsageError("give the text as one quoted argument: duelmail say [GAME] \"TEXT\"")
+    ident, folder, match, seat = _open(ctx, game)
+    _send_note(ctx, ident, folder, match, seat, out, send, push, say=words[0])
+
+
+@main.command("resign")
+@click.argument("game", required=False)
+@click.option("--say", metavar="TEXT", help="Words to go with it.")
+@_note_options
+@pass_ctx
+@handled
+def resign_cmd(ctx, game, say, game_opt, out, send, push):
+    """Resign GAME, at any time: every other player wins, and the audit follows as at any end.
+
+    \b
+    Example:
+      duelmail resign --say "well played"
+    """
+    game = game or game_opt
+    ident, folder, match, seat = _open(ctx, game)
+    _send_note(ctx, ident, folder, match, seat, out, send, push, resign=True, say=say)
+    _set_pending(folder, [])
+
+
+@main.command("draw")
+@click.argument("answer", type=click.Choice(["offer", "accept", "decline"]))
+@click.argument("game", required=False)
+@click.option("--say", metavar="TEXT", help="Words to go with it.")
+@_note_options
+@pass_ctx
+@handled
+def draw_cmd(ctx, answer, game, say, game_opt, out, send, push):
+    """Offer a draw, or accept or decline the open offer; it is a draw once every other player accepts.
+
+    \b
+    Example:
+      duelmail draw offer
+      duelmail draw accept 3f2a
+    """
+    game = game or game_opt
+    ident, folder, match, seat = _open(ctx, game)
+    _send_note(ctx, ident, folder, match, seat, out, send, push, draw=answer, say=say)
 
 
 @main.command("receive")

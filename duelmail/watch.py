@@ -26,7 +26,7 @@ from duelmail.home import Home
 from duelmail.protocol.identity import Identity
 from duelmail.protocol.turnfile import SignedFile, parse_any
 from duelmail.transport import mail as mailt
-from duelmail.transport.archive import TURN_NAME, GameFolder, awaited_text, file_name
+from duelmail.transport.archive import TURN_NAME, GameFolder, awaited_text, file_name, ordered
 from duelmail.transport.git import GAME_DIR, GitError, GitRepo
 from duelmail.util.fs import atomic_write
 from duelmail.util.lock import hold, release_all
@@ -45,6 +45,13 @@ class Arrival:
     status: str
     events: list[Event] = field(default_factory=list)
     reason: str = ""
+    unsigned: str = ""  # words a person wrote above the armour of the mail that carried the file
+
+    def unsigned_lines(self) -> str:
+        if not self.unsigned:
+            return ""
+        return ("\n  text above the armour (UNSIGNED: anyone could have written or changed it):"
+                + "".join(f"\n  | {line}" for line in self.unsigned.splitlines()))
 
     def line(self) -> str:
         head = f"{self.where}: game {self.game[:12]} round {self.round} seat {self.seat}"
@@ -56,7 +63,7 @@ class Arrival:
             return f"{head} already applied (nothing changed)"
         if self.status == "new game":
             return f"{head}: a new game ({self.reason})"
-        return f"{head} verified and applied" + "".join(f"\n  {e.text}" for e in self.events)
+        return f"{head} verified and applied" + "".join(f"\n  {e.text}" for e in self.events) + self.unsigned_lines()
 
 
 def apply_files(home: Home, identity: Identity | None, files: Sequence[tuple[str, SignedFile]],
@@ -64,7 +71,7 @@ def apply_files(home: Home, identity: Identity | None, files: Sequence[tuple[str
     """Verify and apply each file on its own (in round order); refusals are reported, not raised."""
     out: list[Arrival] = []
     seen: set[str] = set()
-    order = sorted(files, key=lambda wf: (wf[1].game[:16], wf[1].round, wf[1].kind != "claim", wf[1].seat))
+    order = sorted(ordered(list(files)), key=lambda wf: wf[1].game[:16])  # the fold's order, game by game
     for where, f in order:
         try:
             h = f.file_hash
@@ -224,6 +231,11 @@ def fetch_mail(home: Home, identity: Identity | None, source: mailt.Source, now:
             letters.append((letter, found))
             files += [(f"{letter.where} ({file_name(f)})", f) for f in found.files]
         arrivals = apply_files(home, identity, files, now)
+        for letter, found in letters:  # a person's words go with the first file of their message
+            first = next((a for a in arrivals if found.files and a.where == f"{letter.where} "
+                          f"({file_name(found.files[0])})"), None)
+            if first is not None:
+                first.unsigned = found.unsigned
         report.arrivals += arrivals
         held = {a.where for a in arrivals if a.status == "held"}
         refused = {a.where for a in arrivals if a.status == "refused"}

@@ -12,6 +12,7 @@ write anything before ``apply`` has returned.
 
 from __future__ import annotations
 
+import bisect
 import copy
 import hashlib
 import os
@@ -37,6 +38,7 @@ from duelmail.engine.clock import (
     time_used,
 )
 from duelmail.engine.decks import DeckBook
+from duelmail.engine.talk import DRAW, DRAW_ANSWERS, Talk, check_say
 from duelmail.errors import CheatDetected, CryptoError, DuelmailError, FileRefused, IllegalMove, NotationError
 from duelmail.games.base import (
     PUBLIC,
@@ -160,23 +162,30 @@ class Event:
         return bool(TECHNICAL.search(self.text))
 
 
-TECHNICAL = re.compile(r"pass on deck|published keys for \d+ cards?\b|published the per-game seed for the audit")
+TECHNICAL = re.compile(r'^(?![^"]* says: ").*?(?:pass on deck|published keys for \d+ cards?\b|'
+                       r"published the per-game seed for the audit)")
+"""Events that are protocol bookkeeping (deck passes, key shares) rather than play (never talk, whatever it says)."""
 
 
 class Duplicate(DuelmailError):
     """The very same file is already in the log (receiving it again changes nothing)."""
 
 
-def round_hash(rnd: int, prev: str, files: dict[int, SignedFile], claims: dict[int, SignedFile] | None = None) -> str:
+def round_hash(rnd: int, prev: str, files: dict[int, SignedFile], claims: dict[int, SignedFile] | None = None,
+               notes: dict[int, SignedFile] | None = None) -> str:
     return hash_of_round(rnd, prev, {str(s): f.file_hash for s, f in sorted(files.items())},
-                         {str(s): f.file_hash for s, f in sorted((claims or {}).items())})
+                         {str(s): f.file_hash for s, f in sorted((claims or {}).items())},
+                         {str(s): f.file_hash for s, f in sorted((notes or {}).items())})
 
 
-def hash_of_round(rnd: int, prev: str, files: dict[str, str], claims: dict[str, str] | None = None) -> str:
+def hash_of_round(rnd: int, prev: str, files: dict[str, str], claims: dict[str, str] | None = None,
+                  notes: dict[str, str] | None = None) -> str:
     """``round_hash`` from the files' hashes (what a ``seen`` table carries)."""
     body = {"round": rnd, "prev": prev, "files": files}
     if claims:
         body["claims"] = claims
+    if notes:
+        body["notes"] = notes
     return b64e(bytes.fromhex(digest(body)))
 
 
@@ -269,6 +278,14 @@ class Match:
         self.final_claims: dict[int, str] = {}  # round -> a file of the next round that builds on its claim
         self.displaced: list[str] = []  # hashes of moves signed by their deadline that a final claim made void
         self.unchecked: set[CardRef] = set()  # a sender's trial: cards its actions left face up and closed
+        self.prevs: dict[int, str] = {1: self.prev}  # round -> the hash it opened with (notes name any round)
+        self.talk: list[Talk] = []
+        self.notes: dict[tuple[int, int], SignedFile] = {}  # (seat, n) -> note
+        self.current_notes: dict[int, SignedFile] = {}  # the note that ended the game in the open round
+        self.notes_by_round: dict[int, dict[int, SignedFile]] = {}
+        self.draw_offer: tuple[int, int] | None = None  # (seat, n) of the open draw offer
+        self.draw_accepts: set[int] = set()
+        self.ended_by_note: int | None = None  # the round a resignation or an agreed draw closed
         self.own: dict[int, bytes] = {}  # per-game seeds of the seats this process plays
         self.masters: dict[int, bytes] = {}  # their identities' master secrets
         self.entropy: dict[int, str] = {}  # every seat's sealed fresh randomness, from its first file
@@ -619,6 +636,8 @@ class Match:
                          f"({self.cards[seat].fingerprint})", "P-signature")
         if f.kind == "claim":
             return self._apply_claim(f, where, seat, refuse, now)
+        if f.kind == "note":
+            return self._apply_note(f, where, seat, refuse, now)
         if rnd < self.round and rnd in self.timed_out and self.timed_out[rnd][0] == seat:
             against, by, due, when = self.timed_out[rnd]
             t = parse_time(c["time"], where)
@@ -684,7 +703,8 @@ class Match:
     def _seen(self) -> dict[str, str] | None:
         """What a file of the open round says it saw: the hashes of the last closed round's files, so that
         a seat that sent different files for one round to different seats is found (protocol §5)."""
-        if self.round < 2 or self.n < 3 or self.claims_by_round.get(self.round - 1):
+        if self.round < 2 or self.n < 3 or self.claims_by_round.get(self.round - 1) \
+                or self.notes_by_round.get(self.round - 1):
             return None
         return {str(s): g.file_hash for s, g in sorted(self.rounds[-1].items())}
 
@@ -763,6 +783,108 @@ class Match:
         self.events += [event, *told]
         return [event, *told, *self._close_round()]
 
+    def _say(self, seat: int, text: str, when: str, rnd: int | None = None) -> Event:
+        """Record talk in order: by the round it was said in, then by its signed time (a note said while a round
+        was open folds after that round's turns, yet was said before the turn that closed it)."""
+        rnd = rnd or self.round
+        talk = Talk(rnd, seat, text, parse_time(when, "time"))
+        bisect.insort(self.talk, talk, key=lambda t: (t.round, t.time, t.seat))
+        return Event(rnd, seat, f'{self.cards[seat].name} says: "{text}"')
+
+    def _apply_note(self, f: SignedFile, where: str, seat: int, refuse, now: datetime | None) -> list[Event]:
+        """A note: talk, a resignation or a draw offer or answer, sent in turn or not (protocol §5a).
+
+        It takes no round slot. It names the round open when it was signed; the fold weighs it after that
+        round's turns. A resignation, or the answer that completes a draw, ends the game and closes the open
+        round (its hash then covers the note, as it covers claims). A resignation or answer that comes once
+        the game is over, or an answer to an offer no longer open, changes nothing."""
+        c = f.content
+        rnd, n = f.round, c["n"]
+        old = self.notes.get((seat, n))
+        if old is not None:
+            if old.file_hash == f.file_hash:
+                raise Duplicate(f"{where}: note {n} of seat {seat} is already in the log")
+            raise refuse(f"EQUIVOCATION: seat {seat} ({self.cards[seat].name}) signed two different notes numbered "
+                         f"{n}; both signatures verify, which proves it", "P-equivocation")
+        if rnd > self.round:
+            raise refuse(f"this game is at round {self.round}; a note of round {rnd} cannot be checked before the "
+                         "files between arrive", "P-round")
+        if c["prev"] != self.prevs.get(rnd):
+            raise refuse(f"'prev' does not name the hash round {rnd} opened with (a note from a different history)",
+                         "P-chain")
+        t = parse_time(c["time"], where)
+        if now is not None and t > now + FUTURE_TOLERANCE:
+            raise refuse(f"signed at {t.isoformat()}, in the future (it is {now.isoformat()} here)", "P-time")
+        say, resign, draw = c.get("say"), c.get("resign", False), c.get("draw")
+        try:
+            if say is not None:
+                check_say(say)
+        except IllegalMove as e:
+            raise refuse(str(e), e.rule) from None
+        if resign is not False and resign is not True:
+            raise refuse(f"'resign' must be true, not {resign!r}", "P-note")
+        if draw is not None and draw not in DRAW:
+            raise refuse(f"'draw' must be one of {', '.join(DRAW)}, not {draw!r}", "P-note")
+        if resign and draw is not None:
+            raise refuse("a note cannot both resign and answer a draw", "P-note")
+        if say is None and not resign and draw is None:
+            raise refuse("a note must say something, resign or offer or answer a draw", "P-note")
+        target = None
+        if draw in DRAW_ANSWERS:
+            o = c.get("offer")
+            if not isinstance(o, dict) or not isinstance(o.get("seat"), int) or not isinstance(o.get("n"), int):
+                raise refuse(f"a draw {draw} needs 'offer = {{seat, n}}' naming the offer's note", "P-draw")
+            target = (o["seat"], o["n"])
+            offer = self.notes.get(target)
+            if offer is None or offer.content.get("draw") != "offer":
+                raise refuse(f"'offer' names note {target[1]} of seat {target[0]}, which is no draw offer in this "
+                             "game", "P-draw")
+            if target[0] == seat:
+                raise refuse("a seat cannot answer its own draw offer", "P-draw")
+        name = self.cards[seat].name
+        events = [self._say(seat, say, c["time"], rnd)] if say is not None else []
+        ended = False
+
+        def note(text: str) -> None:
+            events.append(Event(self.round, seat, text))
+
+        if not resign and draw is None:
+            pass  # talk only
+        elif self.over():
+            note(f"{name} {'resigns' if resign else 'answers a draw offer'}, but the game is already over: "
+                 "nothing changes")
+        elif resign:
+            self.forced_outcome = Outcome(tuple(s for s in range(self.n) if s != seat), f"{name} resigned")
+            note(f"{name} resigns")
+            ended = True
+        elif draw == "offer":
+            if self.draw_offer is not None:
+                note(f"{name} offers a draw, but {self.cards[self.draw_offer[0]].name}'s offer is still open: "
+                     "nothing changes")
+            else:
+                self.draw_offer, self.draw_accepts = (seat, n), set()
+                note(f"{name} offers a draw (every other player must accept it)")
+        elif target != self.draw_offer:
+            note(f"{name} answers a draw offer that is no longer open: nothing changes")
+        elif draw == "decline":
+            self.draw_offer = None
+            note(f"{name} declines the draw")
+        else:
+            self.draw_accepts.add(seat)
+            note(f"{name} accepts the draw")
+            if self.draw_accepts >= set(range(self.n)) - {target[0]}:
+                self.forced_outcome = Outcome((), "agreed by every player")
+                self.draw_offer = None
+                ended = True
+        self.notes[(seat, n)] = f
+        self.events += events
+        if ended:
+            self.ended_by_note = self.round
+            self.current_notes[seat] = f
+            self.last_time = max(self.last_time, t) if self.last_time else t
+            self._close_round()
+        return events
+
     def _apply_body(self, f: SignedFile, seat: int, duty: Duty, strict: bool) -> list[Event]:
         c = f.content
         rnd = self.round
@@ -822,6 +944,8 @@ class Match:
                 raise IllegalMove("P-vacation", str(e)) from None
             events.append(Event(rnd, seat, f"{self.cards[seat].name} takes {v.get('days')} days of vacation from "
                                 f"{v['start']}"))
+        if "say" in c:
+            events.append(self._say(seat, check_say(c["say"]), c["time"]))
         # sealed choices: commitments to new ones and a memo for their author; openings whenever wanted
         opens = self._record_sealed(c, seat, rnd, actions)
         # actions, with reveals settled (and openings applied) before each
@@ -1088,14 +1212,17 @@ class Match:
         """Close the open round; return what the rules settled as it closed (also in ``events``)."""
         closed = self.round
         self.last_prev = self.prev
-        self.prev = round_hash(self.round, self.prev, self.current, self.current_claims)
+        self.prev = round_hash(self.round, self.prev, self.current, self.current_claims, self.current_notes)
         times = [parse_time(f.content["time"], "log") for f in [*self.current.values(), *self.current_claims.values()]]
         self.opened_at = max([self.opened_at, *times])
         self.rounds.append(self.current)
         self.claims_by_round[self.round] = self.current_claims
+        self.notes_by_round[self.round] = self.current_notes
         self.current = {}
         self.current_claims = {}
+        self.current_notes = {}
         self.round += 1
+        self.prevs[self.round] = self.prev
         self._settle()
         told = self._drain(closed, -1)
         self.events += told
@@ -1133,6 +1260,12 @@ class Match:
         twin.claims_by_round = dict(self.claims_by_round)
         twin.final_claims = dict(self.final_claims)
         twin.displaced = list(self.displaced)
+        twin.prevs = dict(self.prevs)
+        twin.talk = list(self.talk)
+        twin.notes = dict(self.notes)
+        twin.current_notes = dict(self.current_notes)
+        twin.notes_by_round = dict(self.notes_by_round)
+        twin.draw_accepts = set(self.draw_accepts)
         twin.opened = dict(self.opened)
         twin.memos = {k: list(v) for k, v in self.memos.items()}
         twin.entropy = dict(self.entropy)
@@ -1235,6 +1368,40 @@ class Match:
             for ref in owed:
                 keys[str(ref)] = sra.encode_scalars([trial.own_key(seat, ref)])
         raise DuelmailError("key shares never settle (a bug)")
+
+    def compose_note(self, seat: int, identity: Identity, now: datetime, say: str | None = None,
+                     resign: bool = False, draw: str | None = None) -> SignedFile:
+        """This seat's next note (protocol §5a), refused before signing if it would change nothing."""
+        content: dict = {"duelmail": 1, "kind": "note", "game": self.game_ref, "round": self.round,
+                         "prev": self.prev, "seat": seat, "time": now.isoformat(timespec="seconds"),
+                         "n": 1 + max((n for s, n in self.notes if s == seat), default=0)}
+        if say is not None:
+            content["say"] = check_say(say)
+        what = "resign" if resign else f"{draw} a draw" if draw else ""
+        if what and self.over():
+            raise IllegalMove("P-over", f"cannot {what} in game {self.gid[:12]}: it is over "
+                              f"({self.describe_outcome()})")
+        if resign:
+            content["resign"] = True
+        if draw is not None:
+            offer = self.draw_offer
+            if draw not in DRAW:
+                raise IllegalMove("P-draw", f"{draw!r} is not offer, accept or decline")
+            if draw == "offer" and offer is not None:
+                raise IllegalMove("P-draw", f"{self.cards[offer[0]].name}'s draw offer is still open: accept or "
+                                  "decline it")
+            if draw != "offer":
+                if offer is None:
+                    raise IllegalMove("P-draw", f"no draw offer is open in game {self.gid[:12]}")
+                if offer[0] == seat:
+                    raise IllegalMove("P-draw", "the open draw offer is your own: the others answer it")
+                if seat in self.draw_accepts:
+                    raise IllegalMove("P-draw", "you accepted this draw offer already")
+                content["offer"] = {"seat": offer[0], "n": offer[1]}
+            content["draw"] = draw
+        if len(content) == 8:
+            raise IllegalMove("P-note", "a note must say something, resign or offer or answer a draw")
+        return SignedFile.sign(content, identity)
 
     def draft(self, seat: int, identity: Identity, actions: Iterable[str] = (),
               now: datetime | None = None, honest: bool = True) -> Match:

@@ -105,7 +105,7 @@ class SignedFile:
 
 
 _FIRST = ["duelmail", "kind", "game", "game_kind", "rules_version", "round", "prev", "seat", "time",
-          "created", "creator", "actions"]
+          "created", "creator", "n", "actions", "say"]
 
 
 def _ordered(keys):
@@ -133,7 +133,7 @@ def parse_toml(text: str, where: str) -> SignedFile:
         content = plain(data)
     except CanonicalError as e:
         raise FormatError(f"{where}: {e}") from None
-    if content.get("kind") not in ("genesis", "turn", "claim"):
+    if content.get("kind") not in ("genesis", "turn", "claim", "note"):
         raise FormatError(f"{where}: unknown kind {content.get('kind')!r}")
     _require(content, where)
     return SignedFile(content, b64d(sig, f"{where} signature"))
@@ -150,11 +150,13 @@ def _require(c: dict, where: str) -> None:
             need(key, typ)
     else:
         fields = [("game", str), ("round", int), ("prev", str), ("seat", int), ("time", str)]
-        fields.append(("actions", list) if c["kind"] == "turn" else ("against", int))
+        fields.append({"turn": ("actions", list), "claim": ("against", int), "note": ("n", int)}[c["kind"]])
         for key, typ in fields:
             need(key, typ)
         if c["round"] < 1 or c["seat"] < 0:
             raise FormatError(f"{where}: round must be >= 1 and seat >= 0")
+        if c["kind"] == "note" and c["n"] < 1:
+            raise FormatError(f"{where}: a note's number 'n' must be >= 1")
 
 
 _QUOTE = re.compile(r"^[\s>|]*")

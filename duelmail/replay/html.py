@@ -20,7 +20,7 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
-from duelmail.replay.model import TECHNICAL, Replay, Step
+from duelmail.replay.model import TALK, TECHNICAL, Replay, Step
 from duelmail.replay.page import PAGE
 
 HOOK = "html_view"
@@ -61,7 +61,9 @@ class _Interner:
 
 
 def _kind(text: str) -> int:
-    """0: play, 1: protocol bookkeeping, 2: a cheat."""
+    """0: play, 1: protocol bookkeeping, 2: a cheat, 3: table talk."""
+    if TALK.search(text):
+        return 3
     if text.startswith("CHEAT") or "EQUIVOCATION" in text:
         return 2
     return 1 if TECHNICAL.search(text) else 0

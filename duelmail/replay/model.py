@@ -26,6 +26,9 @@ from duelmail.games.base import PUBLIC, GameState, in_words
 from duelmail.games.cards import Card, CardRef
 from duelmail.protocol.turnfile import SignedFile
 
+TALK = re.compile(r'^[^"]* says: "')
+"""Table talk (``alice says: "..."``): words players signed, shown in order among the moves."""
+
 SEAT = re.compile(r"\b(seat|Seat) (\d+)\b")
 
 

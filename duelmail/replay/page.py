@@ -75,6 +75,7 @@ aside { display: flex; flex-direction: column; gap: 14px; min-width: 0; }
   border-radius: 50%; background: var(--c, #999); }
 #events li.tech { color: var(--muted); font-size: 12.5px; }
 #events li.cheat { color: var(--bad); font-weight: 700; }
+#events li.talk { font-style: italic; }
 #events .meta { color: var(--muted); font-size: 12px; margin: 6px 0 0; }
 #timeline ol { margin: 0; padding: 0; list-style: none; max-height: 46vh; overflow-y: auto; }
 #timeline li { padding: 2px 6px; border-radius: 6px; cursor: pointer; font-size: 13px; white-space: nowrap;
@@ -253,7 +254,7 @@ Made by duelmail replay from the signed archive; this page needs no network.</fo
     const ol = $("event-list");
     ol.replaceChildren();
     for (const [seat, text, kind] of st.e) {
-      const li = el("li", kind === 1 ? "tech" : kind === 2 ? "cheat" : "", text);
+      const li = el("li", kind === 1 ? "tech" : kind === 2 ? "cheat" : kind === 3 ? "talk" : "", text);
       li.style.setProperty("--c", seatColor(seat));
       ol.appendChild(li);
     }

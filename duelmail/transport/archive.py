@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -19,17 +20,79 @@ from duelmail.util.fs import atomic_write
 if TYPE_CHECKING:
     from duelmail.engine.match import Match
 
-TURN_NAME = re.compile(r"r(\d{4,})-s(\d+)(-claim)?\.toml")
+TURN_NAME = re.compile(r"r(\d{4,})-s(\d+)(-claim|-n\d+)?\.toml")
+_KIND_ORDER = {"claim": 0, "turn": 2}
 
 
 def file_name(f: SignedFile) -> str:
     if f.kind == "genesis":
         return "genesis.toml"
-    return f"r{f.round:04d}-s{f.seat}{'-claim' if f.kind == 'claim' else ''}.toml"
+    tail = {"claim": "-claim", "note": f"-n{f.content.get('n')}"}.get(f.kind, "")
+    return f"r{f.round:04d}-s{f.seat}{tail}.toml"
+
+
+def ordered(files: list[tuple[str, SignedFile]]) -> list[tuple[str, SignedFile]]:
+    """The fold's order, which depends on the set of files only: by round; in a round claims, then notes
+    that cannot end the game (talk, draw offers, declines), then turns (by seat), then resignations and
+    draw acceptances. So talk folds before the turn that closed the round it was said in, and a
+    resignation after the moves of its round (a crossing move counts). Notes of one group go by signed
+    time, but never before the same seat's earlier notes nor before the draw offer they answer (a clock
+    running late cannot reorder what caused what)."""
+    out = [(order_key(f), w, f) for w, f in files if f.kind != "note"]
+    groups: dict[tuple[int, int], list[tuple[str, SignedFile]]] = {}
+    for w, f in files:
+        if f.kind == "note":
+            groups.setdefault((f.round, order_key(f)[1]), []).append((w, f))
+    for (rnd, group), notes in groups.items():
+        todo = sorted(notes, key=lambda wf: (_when(wf[1]), wf[1].seat, _n(wf[1])))
+        placed: set[tuple[int, int]] = set()
+        here = {(f.seat, _n(f)) for _, f in todo}
+        pos = 0
+        while todo:
+            pick = next((wf for wf in todo if _ready(wf[1], placed, here)), todo[0])  # a cycle is no honest log
+            todo.remove(pick)
+            placed.add((pick[1].seat, _n(pick[1])))
+            out.append(((rnd, group, pos), *pick))
+            pos += 1
+    return [(w, f) for _, w, f in sorted(out, key=lambda x: x[0])]
+
+
+def _when(f: SignedFile) -> float:
+    try:
+        t = datetime.fromisoformat(str(f.content.get("time")).replace("Z", "+00:00"))
+        return t.timestamp() if t.tzinfo else float("inf")
+    except ValueError:
+        return float("inf")  # refused when applied
+
+
+def _n(f: SignedFile) -> int:
+    n = f.content.get("n")
+    return n if isinstance(n, int) else 0
+
+
+def _ready(f: SignedFile, placed: set, here: set) -> bool:
+    earlier = {(s, n) for s, n in here if s == f.seat and n < _n(f)}
+    offer = f.content.get("offer")
+    if isinstance(offer, dict) and (offer.get("seat"), offer.get("n")) in here:
+        earlier.add((offer.get("seat"), offer.get("n")))
+    return earlier <= placed
+
+
+def order_key(f: SignedFile) -> tuple:
+    """Round, then claims, quiet notes, turns, notes that may end the game (``ordered`` orders notes among
+    themselves)."""
+    if f.kind == "note":
+        return (f.round, 3 if f.content.get("resign") or f.content.get("draw") == "accept" else 1, f.seat)
+    return (f.round, _KIND_ORDER.get(f.kind, 2), f.seat)
 
 
 def header_for(match: Match | None, f: SignedFile, events=()) -> list[str]:
     """The comment lines a person reads at the top of a file (not signed; for humans only)."""
+    if f.kind == "note":
+        who = f" ({match.cards[f.seat].name})" if match else ""
+        return [f"duelmail: note {f.content.get('n')} in game {f.game[:12]}, round {f.round}, from seat {f.seat}{who}",
+                *(f"  {e.text}" for e in events),
+                *([("game over: " + match.describe_outcome())] if match is not None and match.over() else [])]
     if f.kind == "claim":
         return [f"duelmail: timeout claim in game {f.game[:12]}, round {f.round}, by seat {f.seat} against seat "
                 f"{f.content['against']}"]
@@ -129,8 +192,7 @@ def fold(files: list[tuple[str, SignedFile]], strict: bool = True, now=None, on_
     if on_round:
         on_round(match, 0, [where], False)
     names: dict[int, list[str]] = {}
-    rest = sorted(((w, f) for w, f in files if f.kind != "genesis"),
-                  key=lambda wf: (wf[1].round, wf[1].kind != "claim", wf[1].seat))
+    rest = ordered([(w, f) for w, f in files if f.kind != "genesis"])
     for w, f in rest:
         if f.kind == "claim" and f.round == match.round:
             against = f.content["against"]
@@ -160,17 +222,22 @@ def fold(files: list[tuple[str, SignedFile]], strict: bool = True, now=None, on_
                 match.void[f.file_hash] = (w, f"{e}; it builds on a move the final timeout claim of round "
                                               f"{min(match.final_claims)} displaced")
                 continue
+            if f.kind == "turn" and match.ended_by_note is not None and f.round >= match.ended_by_note \
+                    and e.rule in ("P-round", "P-chain", "P-turn"):
+                match.void[f.file_hash] = (w, f"{e} (the game ended in round {match.ended_by_note} by a resignation "
+                                              "or an agreed draw; a move after it does not count)")
+                continue
             if f.kind == "claim" and f.round < match.round and match.round - 1 in match.timed_out:
                 match.void[f.file_hash] = (w, "another claim settled this round first")
                 continue
             raise
         match.applied.add(f.file_hash)
-        names.setdefault(f.round, []).append(w)
+        names.setdefault(f.round if f.kind != "note" else before, []).append(w)  # a note: where the fold took it
         if on_round:
             for rnd in range(before, match.round):  # a file closes at most its own round
                 on_round(match, rnd, names.pop(rnd, []), False)
-    if on_round and (match.current or match.current_claims):
-        on_round(match, match.round, names.pop(match.round, []), True)
+    if on_round and (match.current or match.current_claims or names.get(match.round)):
+        on_round(match, match.round, names.pop(match.round, []), True)  # (notes after the last round: talk at the end)
     if defer_proofs:
         pending, match.book.deferred = match.book.deferred, None
         if match.audit is not None and match.audit.ok:
@@ -284,7 +351,17 @@ class GameFolder:
         target = self.path / file_name(f)
         text = f.to_toml(header_for(match, f, events))
         if target.exists():
-            if own and not any(g.file_hash == f.file_hash for _, g in read_files(target)):
+            try:
+                there = {g.file_hash for _, g in read_files(target)}
+            except DuelmailError:
+                there = set()
+            if f.file_hash in there:
+                return target
+            if there and there <= set(getattr(match, "void", {})):
+                # a file the fold set aside (a resignation crossed it): kept, unread, under another name
+                target.rename(self.path / f".void-{min(there)[:12]}-{target.name}")
+                return atomic_write(target, text)
+            if own:
                 raise DuelmailError(f"{target} already holds another file for round {f.round}, seat {f.seat} "
                                     "(written meanwhile by another duelmail process?); yours was not written")
             return target

@@ -267,6 +267,29 @@ class Found:
 
     files: list[SignedFile] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
+    unsigned: str = ""  # what a person wrote above the armour: shown, marked unsigned, never trusted
+
+
+MAX_UNSIGNED = 2000
+_ATTRIBUTION = re.compile(r"^(On .*wrote:|.*<[^>]+@[^>]+>\s*wrote:|-----\s*Original Message\s*-----)$", re.I)
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\u202a-\u202e\u2066-\u2069]")
+
+
+def unsigned_text(text: str) -> str:
+    """The words above the first armour of a mail body, as a person typed them in a reply: not the quoted
+    mail (``>`` lines, the "On ... wrote:" line), not duelmail's own summary; bounded, control characters
+    removed. Nothing signs it: it is only ever shown marked as unsigned."""
+    if BEGIN not in text:
+        return ""
+    keep = []
+    for line in text[:text.index(BEGIN)].splitlines():
+        if line.startswith("duelmail: "):  # our own summary starts here: what follows is machine-written
+            break
+        if line.lstrip().startswith(">") or _ATTRIBUTION.match(line.strip()):
+            continue
+        keep.append(_CONTROL.sub("", line).rstrip())
+    out = "\n".join(keep).strip()
+    return out if len(out) <= MAX_UNSIGNED else out[:MAX_UNSIGNED] + " [...]"
 
 
 _TAG = re.compile(r"<[^>]*>")
@@ -323,6 +346,8 @@ def _find(msg: Message, where: str, out: Found) -> None:
         except Exception as e:  # noqa: BLE001 - whatever a hostile part makes a parser raise, the rest goes on
             out.problems.append(str(unexpected(f"{where} {label}", e)))
             continue
+        if not out.unsigned and not label.endswith((".toml", ".asc", ".txt")):
+            out.unsigned = unsigned_text(text)
         for f, h in zip(files, hashes, strict=True):
             if h not in seen:
                 seen.add(h)
