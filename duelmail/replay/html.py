@@ -6,7 +6,10 @@ every face), and the lines are interned so a long game stays small. The page's s
 line, turning card tokens (``QH``, ``10S``, ``XR``) into SVG playing cards and ``[??]`` into a
 card back, so every game is drawn without code of its own.
 
-A game may add a richer view: a function ``html_view(state, seat, known) -> str`` in the game's
+The main view of each step is the game's own picture of the table (``GameState.picture``, an SVG
+built from the same state and faces as the text, names escaped by ``games/svg.py``); the text table
+stays one click away. "Everything" is one picture of the table with every face turned up, and every
+seat's text. A game may add more: a function ``html_view(state, seat, known) -> str`` in the game's
 package or its ``render`` module returns an HTML fragment (a battlefield map, say) shown above the
 text table. It must escape whatever it takes from the archive.
 """
@@ -20,10 +23,12 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
+from duelmail.games.svg import inline
 from duelmail.replay.model import TECHNICAL, Replay, Step
 from duelmail.replay.page import PAGE
 
 HOOK = "html_view"
+PIECE = re.compile(r"(?<=>)(?=<)")
 
 
 def view_hook(replay: Replay) -> Callable | None:
@@ -39,13 +44,15 @@ def view_hook(replay: Replay) -> Callable | None:
 
 
 class _Interner:
-    """Strings to small ints: lines of text, whole texts (tuples of line ids), hook fragments."""
+    """Strings to small ints: lines of text, whole texts (tuples of line ids), hook fragments, pictures."""
 
     def __init__(self):
         self.lines: dict[str, int] = {}
         self.texts: dict[tuple[int, ...], int] = {}
         self.by_text: dict[str, int] = {}
         self.frags: dict[str, int] = {}
+        self.pieces: dict[str, int] = {}
+        self.pictures: dict[tuple[int, ...], int] = {}
 
     def text(self, s: str) -> int:
         tid = self.by_text.get(s)
@@ -58,6 +65,12 @@ class _Interner:
 
     def frag(self, s: str) -> int:
         return self.frags.setdefault(s, len(self.frags))
+
+    def picture(self, svg: str) -> int:
+        """A picture as a tuple of interned markup pieces (one tag each): steps share most of them."""
+        pieces = self.pieces
+        key = tuple(pieces.setdefault(p, len(pieces)) for p in PIECE.split(svg))
+        return self.pictures.setdefault(key, len(self.pictures))
 
 
 def _kind(text: str) -> int:
@@ -90,6 +103,13 @@ def page_data(replay: Replay) -> dict:
                        "s": [inter.text(replay.render(step, s)) for s in range(n)]}
         if audited:
             views["a"] = [inter.text(replay.render_all(step, s)) for s in range(n)]
+        names = replay.names
+        pics = {"t": inline(step.state.picture(None, replay.known(step, None), names))}
+        for s in range(n):
+            pics[f"s{s}"] = inline(step.state.picture(s, replay.known(step, s), names))
+        if audited:
+            pics["a"] = inline(step.state.picture(None, replay.all_faces, names))
+        views["p"] = {k: inter.picture(v) for k, v in pics.items() if v}
         if hook is not None:
             frags = {"t": hook(step.state, None, replay.known(step, None))}
             for s in range(n):
@@ -114,6 +134,7 @@ def page_data(replay: Replay) -> dict:
         "audited": audited, "over": m.over(), "outcome": replay.outcome(),
         "verdict": {"word": word, "lines": lines, "cheats": cheats, "void": replay.set_aside()},
         "lines": list(inter.lines), "texts": list(inter.texts), "frags": list(inter.frags),
+        "pieces": list(inter.pieces), "pictures": list(inter.pictures),
         "steps": steps, "decks": decks,
     }
 

@@ -66,6 +66,10 @@ main { display: grid; grid-template-columns: minmax(0, 1fr) 360px; gap: 18px; pa
 .ref { color: #9fc2ae; font-size: 11.5px; margin-left: 2px; }
 svg.card { width: 34px; height: 48px; vertical-align: middle; margin: 2px 1px; filter: drop-shadow(0 1px 1px rgba(0,0,0,.35)); }
 .hook { margin-bottom: 10px; }
+.pic { background: #fffdf8; border-radius: 10px; overflow: hidden; max-width: 720px; }
+.pic svg { display: block; width: 100%; height: auto; }
+details.text-view { margin-top: 10px; }
+details.text-view summary { cursor: pointer; color: var(--accent); font-weight: 650; }
 aside { display: flex; flex-direction: column; gap: 14px; min-width: 0; }
 .box { background: #fffdf8; border: 1px solid #d9d2c3; border-radius: 12px; padding: 10px 14px; }
 .box h2 { margin: 0 0 6px; font-size: 15px; }
@@ -215,20 +219,38 @@ Made by duelmail replay from the signed archive; this page needs no network.</fo
   let cur = 0;
   let view = "t";  // "t" the table, "s0".. a seat, "a" everything
 
-  function panel(title, note, tid, frag) {
+  function panel(title, note, tid, frag, pic) {
     const p = el("div", "panel");
     p.appendChild(el("h3", "", title));
     if (note) p.appendChild(el("p", "note", note));
+    if (pic !== undefined) {
+      const d = el("div", "pic");
+      d.innerHTML = D.pictures[pic].map((i) => D.pieces[i]).join("");
+      p.appendChild(d);
+    }
     if (frag !== undefined) { const h = el("div", "hook"); h.innerHTML = D.frags[frag]; p.appendChild(h); }
-    p.appendChild(textNode(tid));
+    const tids = [].concat(tid);
+    if (pic !== undefined) {
+      const det = el("details", "text-view");
+      det.open = textOpen;
+      det.addEventListener("toggle", () => { textOpen = det.open; });
+      det.appendChild(el("summary", "", "Text view"));
+      for (const t of tids) det.appendChild(textNode(t));
+      p.appendChild(det);
+    } else for (const t of tids) p.appendChild(textNode(t));
     return p;
   }
 
+  let textOpen = false;
   function drawBoard(st) {
     const board = $("board");
     board.replaceChildren();
-    const v = st.v, h = v.h || {};
-    if (view === "a" && D.audited) {
+    const v = st.v, h = v.h || {}, pics = v.p || {};
+    if (view === "a" && D.audited && pics.a !== undefined) {
+      board.className = "single";
+      board.appendChild(panel("Everything", "Every card face up, from the audit; each seat's hand is in the text view.",
+        v.a, undefined, pics.a));
+    } else if (view === "a" && D.audited) {
       board.className = "";
       D.names.forEach((name, s) => board.appendChild(panel(`${name}: every card`, "", v.a[s], h["a" + s])));
     } else if (view[0] === "s") {
@@ -236,10 +258,10 @@ Made by duelmail replay from the signed archive; this page needs no network.</fo
       board.className = "single";
       const note = D.audited ? `The table as ${D.names[s]} saw it.` :
         "Hidden cards stay hidden until the game is over and every seat has published its seed for the audit.";
-      board.appendChild(panel(`${D.names[s]}'s view`, note, v.s[s], h["s" + s]));
+      board.appendChild(panel(`${D.names[s]}'s view`, note, v.s[s], h["s" + s], pics["s" + s]));
     } else {
       board.className = "single";
-      board.appendChild(panel("The table", "What everyone could see.", v.t, h.t));
+      board.appendChild(panel("The table", "What everyone could see.", v.t, h.t, pics.t));
     }
   }
 

@@ -1,0 +1,179 @@
+"""What every game's table picture shares: a plain SVG 1.1 canvas, playing cards, card backs and bars.
+
+A picture is one ``<svg>`` with a ``viewBox`` 480 units wide, so it scales to a 400 px phone and reads at
+desktop size; no script, font, stylesheet or link (mail clients strip them), no ``id`` (several pictures
+may share a page). Suit symbols are paths, not font glyphs. Text never goes below ``MIN_FONT`` units and is
+shortened to the room it has (``fit``). Every element a test or a person looks for carries a ``class``
+(``card``, ``back``, ``seat``, ...). Whatever comes from an archive (names) is escaped here.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from html import escape
+
+from duelmail.games.cards import Card
+
+WIDTH = 480
+MIN_FONT = 12
+FONT = "DejaVu Sans, Verdana, Arial, Helvetica, sans-serif"
+INK, MUTED, RED, PAPER = "#1d2326", "#5f676c", "#c62828", "#fffdf8"
+FELT, FELT_DARK, GOLD = "#1d5a3c", "#154530", "#e0b84c"
+SEATS = ("#2f6fc0", "#c8562a", "#7d4fc0", "#23936d", "#a88414", "#c23f7e", "#4b6372", "#8a5a2b")
+SUIT_WORDS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+RANK_WORDS = {11: "jack", 12: "queen", 13: "king", 14: "ace"}
+# Suit symbols drawn in a 100x100 box (the replay page's own shapes).
+SUIT_PATHS = {
+    "H": "M50 92C22 68 2 50 2 29 2 13 14 3 28 3c10 0 18 6 22 15 4-9 12-15 22-15 14 0 26 10 26 26 0 21-20 39-48 63z",
+    "D": "M50 2 88 50 50 98 12 50z",
+    "S": "M50 3C72 25 97 42 97 63c0 14-10 24-23 24-9 0-16-4-20-11 1 10 6 17 14 22H32c8-5 13-12 14-22-4 7-11 11-20 "
+         "11C13 87 3 77 3 63 3 42 28 25 50 3z",
+    "C": "M50 5a22 22 0 1 1 0 44 22 22 0 1 1 0-44zM26 38a22 22 0 1 1 0 44 22 22 0 1 1 0-44zM74 38a22 22 0 1 1 0 44 "
+         "22 22 0 1 1 0-44zM45 55c0 18-5 32-15 43h40C60 87 55 73 55 55z",
+    "star": "M50 4 61 38h36L68 59l11 35-29-21-29 21 11-35L3 38h36z",
+}
+
+
+def esc(text: object) -> str:
+    return escape(str(text), quote=True)
+
+
+def n(x: float) -> str:
+    return f"{x:.1f}".rstrip("0").rstrip(".")
+
+
+def fit(text: str, width: float, size: float = 14, least: float = MIN_FONT) -> tuple[str, float]:
+    """``text`` and a font size that fit ``width`` units (at most 0.68 em a character, bold included), shortened
+    with '…' if need be."""
+    per = 0.68
+    if len(text) * per * size <= width:
+        return text, size
+    size = max(least, width / (per * max(len(text), 1)))
+    room = int(width / (per * size))
+    return (text if len(text) <= room else text[:max(room - 1, 1)] + "\u2026"), size
+
+
+XMLNS = ' xmlns="http://www.w3.org/2000/svg"'
+
+
+def inline(svg: str | None) -> str | None:
+    """A picture to put inside an HTML page, which needs no namespace (and so names no URL)."""
+    return None if svg is None else svg.replace(XMLNS, "", 1)
+
+
+def card_words(face: Card) -> str:
+    """``queen of hearts``, ``red joker``."""
+    if face.is_joker:
+        return f"{'red' if face.suit == 'R' else 'black'} joker"
+    return f"{RANK_WORDS.get(face.rank, str(face.rank))} of {SUIT_WORDS[face.suit]}"
+
+
+class Canvas:
+    """Elements in drawing order, then ``svg(height)`` wraps them."""
+
+    def __init__(self, title: str, width: int = WIDTH):
+        self.title = title
+        self.width = width
+        self.parts: list[str] = []
+
+    def add(self, markup: str) -> None:
+        self.parts.append(markup)
+
+    def text(self, x: float, y: float, words: str, size: float = 14, anchor: str = "start", weight: str = "normal",
+             fill: str = INK, cls: str = "", width: float | None = None) -> None:
+        if width is not None:
+            words, size = fit(words, width, size)
+        size = max(size, MIN_FONT)
+        bold = ' font-weight="bold"' if weight == "bold" else ""
+        c = f' class="{cls}"' if cls else ""
+        self.add(f'<text x="{n(x)}" y="{n(y)}" font-size="{n(size)}" text-anchor="{anchor}" fill="{fill}"{bold}{c}>'
+                 f'{esc(words)}</text>')
+
+    def rect(self, x: float, y: float, w: float, h: float, fill: str, stroke: str = "none", rx: float = 0,
+             cls: str = "", extra: str = "") -> None:
+        c = f' class="{cls}"' if cls else ""
+        self.add(f'<rect x="{n(x)}" y="{n(y)}" width="{n(w)}" height="{n(h)}" rx="{n(rx)}" fill="{fill}" '
+                 f'stroke="{stroke}"{c}{extra}/>')
+
+    def header(self, title: str, line: str, y: float = 0) -> float:
+        """The dark band on top: the game and what happens now. Returns the y below it."""
+        self.rect(0, y, self.width, 54, FELT_DARK)
+        self.text(12, y + 22, title, 17, weight="bold", fill="#f6f3ec", width=self.width - 24, cls="title")
+        self.text(12, y + 44, line, 13, fill=GOLD, width=self.width - 24, cls="status")
+        return y + 62
+
+    def bar(self, x: float, y: float, w: float, value: int, whole: int, colour: str, label: str) -> None:
+        """A filled bar (life points) with its label over it."""
+        part = 0 if whole <= 0 else max(0.0, min(1.0, value / whole))
+        self.add(f'<g class="bar"><title>{esc(label)}</title>')
+        self.rect(x, y, w, 18, "#e6e1d5", rx=4)
+        self.rect(x, y, w * part, 18, colour, rx=4)
+        self.text(x + 6, y + 14, label, 12.5, fill=INK if part < 0.5 else "#fff", weight="bold", width=w - 12)
+        self.add("</g>")
+
+    def svg(self, height: float) -> str:
+        return (f'<svg{XMLNS} version="1.1" width="{self.width}" height="{n(height)}" '
+                f'viewBox="0 0 {self.width} {n(height)}" font-family="{FONT}" role="img" '
+                f'style="max-width:100%;height:auto" aria-label="{esc(self.title)}">'
+                f'<title>{esc(self.title)}</title>'
+                f'<rect width="{self.width}" height="{n(height)}" fill="{PAPER}"/>'
+                + "".join(self.parts) + "</svg>")
+
+
+CARD_W, CARD_H = 40, 56
+
+
+def card(c: Canvas, x: float, y: float, face: Card | None, w: float = CARD_W, tag: str = "",
+         down: bool = False, cls: str = "") -> None:
+    """A French card face (``face``), or its back when the viewer cannot see it (``face=None``).
+
+    ``down``: a card lying face down that this viewer may look at (drawn as its face with a dashed edge).
+    ``tag`` is a short word under the card (``used``, ``top``)."""
+    h = w * 1.4
+    extra = f" {cls}" if cls else ""
+    if face is None:
+        c.add(f'<g class="back{extra}"><title>a face-down card</title>')
+        c.rect(x, y, w, h, "#2f63ad", "#173a6b", rx=4)
+        c.rect(x + 4, y + 4, w - 8, h - 8, "none", "#9fb8e0", rx=3)
+        c.add(f'<path d="M{n(x + 8)} {n(y + h - 8)}L{n(x + w - 8)} {n(y + 8)}M{n(x + 8)} {n(y + 8)}'
+              f'L{n(x + w - 8)} {n(y + h - 8)}" stroke="#9fb8e0" stroke-width="1.5"/>')
+    else:
+        words = card_words(face)
+        colour = RED if face.suit in "HDR" else INK
+        c.add(f'<g class="card{extra}" data-card="{face}"><title>{words}{" (face down)" if down else ""}</title>')
+        dash = ' stroke-dasharray="4 3"' if down else ""
+        c.rect(x, y, w, h, "#ffffff", "#7d7566", rx=4, extra=dash)
+        rank = "J" if face.is_joker else {11: "J", 12: "Q", 13: "K", 14: "A"}.get(face.rank, str(face.rank))
+        c.text(x + 4, y + 16, rank, 15 if w >= 36 else 13, weight="bold", fill=colour)
+        shape = SUIT_PATHS["star" if face.is_joker else face.suit]
+        s = w * 0.5 / 100
+        c.add(f'<path transform="translate({n(x + w * 0.25)} {n(y + h * 0.42)}) scale({s:.3f})" d="{shape}" '
+              f'fill="{colour}"/>')
+    c.add("</g>")
+    if tag:
+        c.text(x + w / 2, y + h + 13, tag, 12, anchor="middle", fill=MUTED)
+
+
+def named(text: str, names: Sequence[str] | None) -> str:
+    """The rules' ``seat 1`` as the player's name."""
+    if not names:
+        return text
+    return re.sub(r"\b[Ss]eat (\d+)\b", lambda m: seat_name(names, int(m.group(1))), text)
+
+
+def seat_name(names: Sequence[str] | None, s: int) -> str:
+    return names[s] if names and 0 <= s < len(names) else f"seat {s}"
+
+
+def seat_band(c: Canvas, y: float, s: int, words: str, note: str = "", you: bool = False) -> None:
+    """A seat's coloured name line."""
+    colour = SEATS[s % len(SEATS)]
+    c.add(f'<g class="seat" data-seat="{s}">')
+    c.rect(0, y, 8, 22, colour)
+    words += " (you)" if you else ""
+    room = min(c.width * 0.6, len(words) * 0.68 * 15 + 4)
+    c.text(16, y + 16, words, 15, weight="bold", fill=colour, width=room)
+    if note:
+        c.text(c.width - 10, y + 16, note, 12.5, anchor="end", fill=MUTED, width=c.width - room - 40)
+    c.add("</g>")
