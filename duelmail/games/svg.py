@@ -96,6 +96,11 @@ class Canvas:
         self.add(f'<rect x="{n(x)}" y="{n(y)}" width="{n(w)}" height="{n(h)}" rx="{n(rx)}" fill="{fill}" '
                  f'stroke="{stroke}"{c}{extra}/>')
 
+    def frame(self, at: int, x: float, y: float, w: float, h: float, fill: str, stroke: str, rx: float = 8) -> None:
+        """A box drawn under what was added since ``at = len(canvas.parts)``, once its height is known."""
+        self.parts.insert(at, f'<rect x="{n(x)}" y="{n(y)}" width="{n(w)}" height="{n(h)}" rx="{n(rx)}" '
+                              f'fill="{fill}" stroke="{stroke}"/>')
+
     def header(self, title: str, line: str, y: float = 0) -> float:
         """The dark band on top: the game and what happens now. Returns the y below it."""
         self.rect(0, y, self.width, 54, FELT_DARK)
@@ -115,7 +120,7 @@ class Canvas:
     def svg(self, height: float) -> str:
         return (f'<svg{XMLNS} version="1.1" width="{self.width}" height="{n(height)}" '
                 f'viewBox="0 0 {self.width} {n(height)}" font-family="{FONT}" role="img" '
-                f'style="max-width:100%;height:auto" aria-label="{esc(self.title)}">'
+                f'style="width:100%;max-width:100%;height:auto" aria-label="{esc(self.title)}">'
                 f'<title>{esc(self.title)}</title>'
                 f'<rect width="{self.width}" height="{n(height)}" fill="{PAPER}"/>'
                 + "".join(self.parts) + "</svg>")
@@ -166,14 +171,20 @@ def seat_name(names: Sequence[str] | None, s: int) -> str:
     return names[s] if names and 0 <= s < len(names) else f"seat {s}"
 
 
-def seat_band(c: Canvas, y: float, s: int, words: str, note: str = "", you: bool = False) -> None:
-    """A seat's coloured name line."""
+def seat_band(c: Canvas, y: float, s: int, words: str, note: str = "", you: bool = False) -> float:
+    """A seat's coloured name line, its note on the right (or on a line of its own when it does not fit there).
+    Returns the height used beyond the usual line (0 or 18)."""
     colour = SEATS[s % len(SEATS)]
     c.add(f'<g class="seat" data-seat="{s}">')
     c.rect(0, y, 8, 22, colour)
     words += " (you)" if you else ""
     room = min(c.width * 0.6, len(words) * 0.68 * 15 + 4)
     c.text(16, y + 16, words, 15, weight="bold", fill=colour, width=room)
-    if note:
+    extra = 0
+    if note and len(note) * 0.68 * 12.5 > c.width - room - 40:
+        c.text(16, y + 34, note, 12.5, fill=MUTED, width=c.width - 26)
+        extra = 18
+    elif note:
         c.text(c.width - 10, y + 16, note, 12.5, anchor="end", fill=MUTED, width=c.width - room - 40)
     c.add("</g>")
+    return extra

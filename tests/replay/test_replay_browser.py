@@ -1,47 +1,18 @@
 """The page in a real headless Chromium (Debian's, driven by Playwright): step controls, keys, the timeline,
 the cards shown at a given round for each view, and a screenshot.
 
-Needs the ``playwright`` package and a Chromium binary (``/usr/bin/chromium``, or $DUELMAIL_CHROMIUM); the
-browser bundled by ``playwright install`` is not used. Outside CI the test is skipped when either is
-missing; in CI (``CI`` set) it fails instead, so a missing install cannot pass unnoticed.
+The browser comes from ``tests/chromium.py`` (no download; skipped outside CI when missing).
 """
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
-from pathlib import Path
 
-import pytest
 from replay_archives import GAME, cheat
 
 from duelmail.replay import load_replay, write_html
 
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run"]
 CARD = re.compile(r"\[\?\?\]|(?<![\w#.])(?:10|[2-9JQKA])[SHDC](?![\w#])|(?<![\w#.])X[RB](?![\w#])")
-
-
-def _missing(why: str):
-    if os.environ.get("CI"):
-        pytest.fail(f"the browser test cannot run in CI: {why}")
-    pytest.skip(why)
-
-
-@pytest.fixture(scope="module")
-def browser():
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        _missing("the playwright package is not installed (pip install playwright)")
-    exe = os.environ.get("DUELMAIL_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
-    if not Path(exe).exists():
-        _missing(f"no Chromium at {exe} (apt-get install chromium)")
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=exe, args=ARGS)
-        yield b
-        b.close()
 
 
 def cards_shown(page) -> list[str]:

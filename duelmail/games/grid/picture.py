@@ -136,7 +136,7 @@ def picture(st: GridState, seat: int | None, known: Mapping[CardRef, Card],
     for s in (0, 1):
         note = (f"holds {count[s]} · pile {len(st.piles[s])} · hand {len(st.hands[s])} · "
                 f"discards {len(st.discards[s])}")
-        seat_band(c, y, s, f"{name(s)} ({st.deck_names[s]})", note, you=s == seat)
+        y += seat_band(c, y, s, f"{name(s)} ({st.deck_names[s]})", note, you=s == seat)
         y += 30
         if s == seat and st.hands[s]:
             w, h = 100, 76

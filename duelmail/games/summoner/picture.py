@@ -46,7 +46,7 @@ def picture(st: SummonerState, seat: int | None, known: Mapping[CardRef, Card],
             card(c, 260 + i * 34, y + 20, known.get(r), w=28, cls="gone")
     y += 70
     for s in range(2):
-        seat_band(c, y, s, name(s), f"hand {len(st.hands[s])}", you=s == seat)
+        y += seat_band(c, y, s, name(s), f"hand {len(st.hands[s])}", you=s == seat)
         y += 28
         c.bar(16, y, c.width - 32, st.life[s], st.start_life, SEATS[s], f"{st.life[s]} life points")
         y += 28

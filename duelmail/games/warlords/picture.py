@@ -43,7 +43,7 @@ def picture(st: WarlordsState, seat: int | None, known: Mapping[CardRef, Card],
             note = "out · " + note
         elif st.revenge and s == st.current:
             note = "revenge turn · " + note
-        seat_band(c, y, s, name(s), note, you=s == seat)
+        y += seat_band(c, y, s, name(s), note, you=s == seat)
         y += 30
         x = 16
         c.text(x, y + 11, "Warlords", 12, fill=MUTED)
@@ -89,7 +89,7 @@ def _battle(c: Canvas, st, b, y: float, known, face, name) -> float:
 
     resolved = all(r in st.faces for r in b.refs())
     c.add('<g class="battle">')
-    c.rect(4, y, c.width - 8, 160, "#f3ead2", "#b9a66a", rx=8)
+    at, top = len(c.parts), y
     c.text(14, y + 22, f"Battle: {name(b.attacker)} attacks {name(b.defender)}", 15, weight="bold",
            width=c.width - 28)
     y += 34
@@ -106,9 +106,11 @@ def _battle(c: Canvas, st, b, y: float, known, face, name) -> float:
         if resolved:
             total = b.attack if label == "attack" else b.defence
             c.text(c.width - 14, y + 36, f"{total}", 22, anchor="end", weight="bold", cls="total")
-        y += 60
+        y += 78
     if b.damage:
-        c.text(14, y + 10, f"strength {b.attack} against {b.defence}: {b.damage} damage", 13, weight="bold",
-               fill=RED)
+        c.text(14, y + 6, f"strength {b.attack} against {b.defence}: {b.damage} damage", 13, weight="bold",
+               fill=RED, width=c.width - 28)
+        y += 16
+    c.frame(at, 4, top, c.width - 8, y - top, "#f3ead2", "#b9a66a")
     c.add("</g>")
-    return y + 24
+    return y + 10

@@ -46,7 +46,7 @@ def picture(st: WizardState, seat: int | None, known: Mapping[CardRef, Card],
         x, y = at[s]
         colour = SEATS[s % len(SEATS)]
         alive = s in st.alive
-        c.add(f'<g class="seat{" out" if not alive else ""}" data-seat="{s}">')
+        c.add(f'<g class="seat box{" out" if not alive else ""}" data-seat="{s}">')
         edge = GOLD if s == st.current and alive else colour
         c.rect(x - BOX_W / 2, y - BOX_H / 2, BOX_W, BOX_H, "#ffffff" if alive else "#e4e0d6", edge, rx=8,
                extra=' stroke-width="3"')
