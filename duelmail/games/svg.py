@@ -102,11 +102,18 @@ class Canvas:
                               f'fill="{fill}" stroke="{stroke}"/>')
 
     def header(self, title: str, line: str, y: float = 0) -> float:
-        """The dark band on top: the game and what happens now. Returns the y below it."""
-        self.rect(0, y, self.width, 54, FELT_DARK)
-        self.text(12, y + 22, title, 17, weight="bold", fill="#f6f3ec", width=self.width - 24, cls="title")
-        self.text(12, y + 44, line, 13, fill=GOLD, width=self.width - 24, cls="status")
-        return y + 62
+        """The dark band on top: the game and what happens now (on two lines if need be). Returns the y below it."""
+        room = self.width - 24
+        lines = [line]
+        if len(line) * 0.68 * 13 > room and ". " in line:
+            head, _, rest = line.partition(". ")
+            lines = [head + ".", rest]
+        h = 36 + 18 * len(lines)
+        self.rect(0, y, self.width, h, FELT_DARK)
+        self.text(12, y + 22, title, 17, weight="bold", fill="#f6f3ec", width=room, cls="title")
+        for i, text in enumerate(lines):
+            self.text(12, y + 42 + 18 * i, text, 13, fill=GOLD, width=room, cls="status")
+        return y + h + 8
 
     def bar(self, x: float, y: float, w: float, value: int, whole: int, colour: str, label: str) -> None:
         """A filled bar (life points) with its label over it."""
