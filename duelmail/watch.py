@@ -24,6 +24,7 @@ from duelmail.errors import DuelmailError, FileRefused, unexpected
 from duelmail.home import Home
 from duelmail.protocol.identity import Identity
 from duelmail.protocol.turnfile import SignedFile, parse_any
+from duelmail.replay.model import TECHNICAL
 from duelmail.transport import mail as mailt
 from duelmail.transport.archive import TURN_NAME, GameFolder, awaited_text, file_name
 from duelmail.transport.git import GAME_DIR, GitError, GitRepo
@@ -303,16 +304,38 @@ def _commit_message(folder_name: str, f: SignedFile, text: str) -> str:
 
 
 def readme_text(match: Match) -> str:
+    """A game's README in the repository: the picture of the table (``table.svg`` beside it), whose move, the
+    last events in words, a link to the replay page (``replay.html``) and the table as text."""
     lines = [f"# {match.game.spec.title} {match.gid[:12]}", "",
-             f"Seats: {', '.join(f'{i}: {c.name} <{c.email}>' for i, c in enumerate(match.cards))}", "",
+             f"Players: {', '.join(c.name for c in match.cards)}", "",
              f"Round {match.round}. " + (f"Game over: {match.describe_outcome()}." if match.over()
-                                         else f"Awaiting {awaited_text(match)}."), "",
-             "The table, as everyone can see it:", "",
-             *("    " + line for line in match.state.render(None, match.known(None)).rstrip().splitlines()),
-             "", "Last events:", ""]
-    lines += [f"- round {e.round}: {e.text}" for e in match.events[-8:]]
-    lines += ["", "Kept by duelmail (`duelmail git sync`); the turn files beside it are the game, this is only a view."]
+                                         else f"Awaiting {awaited_text(match)}."), ""]
+    if match.state.picture(None, {}) is not None:
+        lines += ["![The table, as everyone can see it](table.svg)", ""]
+    lines += ["Last events:", ""]
+    lines += [f"- round {e.round}: {match.named(e.text)}" for e in match.events if not TECHNICAL.search(e.text)][-8:]
+    lines += ["", "[Step through the game (replay page)](replay.html): download it, or publish the repository's "
+              "replays with `duelmail git site`.", "",
+              "The table in text:", "",
+              *("    " + line for line in match.state.render(None, match.known(None)).rstrip().splitlines()),
+              "", "Kept by duelmail (`duelmail git sync`); the turn files beside it are the game, this is only a view."]
     return "\n".join(lines) + "\n"
+
+
+def _game_views(folder: GameFolder, match: Match, target: Path) -> list[str]:
+    """The picture (``table.svg``) and replay page (``replay.html``) kept beside a game's README; the names
+    of those that changed."""
+    from duelmail.replay import build_replay, render_html
+
+    changed = []
+    svg = match.state.picture(None, match.known(None), match.names())
+    pages = {"table.svg": svg, "replay.html": render_html(build_replay(folder.files()))}
+    for name, text in pages.items():
+        p = target / name
+        if text is not None and (not p.exists() or p.read_text() != text):
+            atomic_write(p, text)
+            changed.append(f"{target.name}/{name}")
+    return changed
 
 
 def sync_git(home: Home, identity: Identity, path: Path, now: datetime | None = None,
@@ -423,7 +446,9 @@ def _export(home: Home, repo: GitRepo, games: Sequence[GameFolder]) -> list[str]
             if replaced:
                 msg = msg.replace("\n", f" (replacing a foreign {', '.join(replaced)})\n", 1) if "\n" in msg \
                     else f"{msg} (replacing a foreign {', '.join(replaced)})"
-            if repo.commit(msg):
+            seats = parse_any((folder.path / "genesis.toml").read_text(), "genesis.toml")[0].content["seats"]
+            who = seats[newest[0].seat]
+            if repo.commit(msg, author=(who["name"], who["email"])):
                 messages.append(msg.splitlines()[0])
     return messages
 
@@ -447,6 +472,7 @@ def _write_readmes(home: Home, repo: GitRepo, commit: bool = True) -> None:
                 continue
         match = fold(folder)
         text = readme_text(match)
+        changed += _game_views(folder, match, target)
         line = (f"- [{folder.path.name}]({folder.path.name}/README.md): {match.game.spec.title}, "
                 + (f"over: {match.describe_outcome()}" if match.over() else
                    f"round {match.round}, awaiting {awaited_text(match)}"))
