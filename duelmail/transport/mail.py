@@ -271,14 +271,18 @@ def compose(match, f: SignedFile, sender: str, recipients: Sequence[str], now: d
         msg["References"] = thread_root(f.game)
     msg["X-Duelmail"] = f"game={f.game[:12]}; round={f.round}; seat={f.seat}"
     summary = header_for(match, f, events)
-    words = invitation_lines(match, f) if f.kind == "genesis" else turn_lines(match, f, events)
-    table = table_text(match, None)
+    if match is None:  # a file sent without its game at hand: its header is all there is to say
+        words, table, svg = list(summary), "", None
+    else:
+        words = invitation_lines(match, f) if f.kind == "genesis" else turn_lines(match, f, events)
+        table, svg = table_text(match, None), inline_svg(match, None)
     machine = ["This is a duelmail turn. To apply it: 'duelmail mail fetch', or save the attachment",
                "(or this whole message) and run 'duelmail receive FILE'."]
-    tail = ["-- ", *summary, ""] if f.kind != "genesis" else ["-- "]  # an invitation says it all in words
-    body = "\n".join([*words, "", "The table, as everyone sees it:", table, "", *tail, *machine, "", f.armour()])
+    tail = ["-- ", *summary, ""] if f.kind != "genesis" and match is not None else ["-- "]
+    shown = ["The table, as everyone sees it:", table, ""] if table else []
+    body = "\n".join([*words, "", *shown, *tail, *machine, "", f.armour()])
     msg.set_content(body, subtype="plain", charset="utf-8", cte="quoted-printable")
-    page = body_html(inline_svg(match, None), [w for w in words if w.strip()], table,
+    page = body_html(svg, [w for w in words if w.strip()], table,
                      ["The turn file is attached for duelmail; the plain-text part of this message carries it too."])
     msg.add_alternative(f"<!DOCTYPE html><html><head><meta charset=\"utf-8\">"
                         f"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"></head>"
