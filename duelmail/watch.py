@@ -13,7 +13,7 @@ import random
 import tomllib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path
 
 import tomlkit
@@ -497,6 +497,67 @@ def _write_readmes(home: Home, repo: GitRepo, commit: bool = True) -> None:
             repo.commit("duelmail: README files show the current position")
 
 
+# -- reminders ---------------------------------------------------------------------------------
+def by_git(home: Home, folder: GameFolder) -> bool:
+    """Whether a game is kept in one of this home's git repositories (then it travels by git, never by mail)."""
+    return any((repo / folder.path.name).is_dir() for repo in repos(home))
+
+
+def due_notices(match: Match, mine: int, now: datetime) -> list[tuple[str, int, datetime]]:
+    """What the time control calls for now: ``("reminder", seat, deadline)`` for another seat whose deadline is
+    within ``reminder_hours``, ``("timeout", seat, deadline)`` for one whose deadline has passed."""
+    out = []
+    if match.over():
+        return out
+    for s, due in match.deadlines().items():
+        if s == mine:
+            continue
+        if now > due:
+            out.append(("timeout", s, due))
+        elif due - now <= timedelta(hours=match.tc.reminder_hours):
+            out.append(("reminder", s, due))
+    return out
+
+
+def send_reminders(home: Home, identity: Identity, now: datetime, settings: mailt.MailSettings,
+                   password: Callable[[], str]) -> list[str]:
+    """Mail every reminder and timeout note the time control calls for in this home's mail games, each once per
+    deadline (``.notices.toml`` in the game folder remembers them); one line per message sent."""
+    messages, lines, marks = [], [], []
+    for folder in home.game_folders():
+        if by_git(home, folder):
+            continue
+        me = home.me(folder)
+        seat = me.get("seat")
+        if seat is None or me.get("identity", identity.name) != identity.name:
+            continue
+        match = fold(folder)
+        memo = folder.path / ".notices.toml"
+        sent = set(tomllib.loads(memo.read_text()).get("sent", [])) if memo.exists() else set()
+        new = []
+        for kind, late, due in due_notices(match, seat, now):
+            key = f"{kind} {late} {due.isoformat()}"
+            if key in sent:
+                continue
+            if kind == "reminder":
+                to = [match.cards[late].email]
+            else:
+                to = [c.email for s, c in enumerate(match.cards) if s != late]  # the watcher's player too
+                lines.append(f"duelmail: {match.cards[late].name}'s time ran out in {match.game.spec.title} "
+                             f"{match.gid[:12]}: 'duelmail claim {match.gid[:12]}' claims the game")
+            if to:
+                messages.append(mailt.compose_notice(match, kind, late, seat, settings.address or identity.email, to,
+                                                     due, now))
+                lines.append(f"mailed a {kind} about {match.cards[late].name} in {match.gid[:12]} to {', '.join(to)}")
+            new.append(key)
+        if new:
+            marks.append((memo, sorted(sent | set(new))))
+    mailt.send(settings, messages, password)
+    for memo, keys in marks:  # remembered once sent: a server down means trying again at the next poll
+        atomic_write(memo, tomlkit.dumps({"sent": keys}))
+    return lines
+
+
 # -- watching ----------------------------------------------------------------------------------
 @dataclass
 class Poll:
@@ -507,9 +568,13 @@ class Poll:
 
 
 class Carrier:
-    """Something turns travel by: ``pull`` brings files in, ``push`` sends this home's new files out."""
+    """Something turns travel by: ``pull`` brings files in, ``push`` sends this home's new files out, ``remind``
+    tells players whose deadline is near (or past)."""
 
     name = "carrier"
+
+    def remind(self, home: Home, identity: Identity, now: datetime) -> list[str]:
+        return []
 
     def pull(self, home: Home, identity: Identity, now: datetime) -> list[Arrival]:
         raise NotImplementedError
@@ -530,10 +595,19 @@ class MailCarrier(Carrier):
 
     def push(self, home, identity, answers, now):
         s = self.settings
+        answers = [a for a in answers if not by_git(home, a.folder)]  # a game played by git is never mailed
+        if not answers:
+            return []
         if not s.smtp_host:
             return ["answers written; no SMTP host set up, so send them with 'duelmail mail send'"]
         return mail_answers(identity, [a.played for a in answers], now, s,
                             lambda: self.password(s, s.smtp_user, s.smtp_host))
+
+    def remind(self, home, identity, now):
+        s = self.settings
+        if not s.smtp_host:
+            return []
+        return send_reminders(home, identity, now, s, lambda: self.password(s, s.smtp_user, s.smtp_host))
 
 
 class GitCarrier(Carrier):
@@ -563,6 +637,8 @@ def poll(home: Home, identity: Identity, carriers: Sequence[Carrier], clock: Cal
             for c in carriers:
                 out.lines += c.push(home, identity, out.answers, clock())
         out.lines += [d.line() for d in out.decisions]
+        for c in carriers:
+            out.lines += c.remind(home, identity, clock())
     finally:
         release_all()  # the player's own commands may run between polls
     return out

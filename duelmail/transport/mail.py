@@ -293,6 +293,41 @@ def compose(match, f: SignedFile, sender: str, recipients: Sequence[str], now: d
     return msg
 
 
+def compose_notice(match, kind: str, late: int, sender_seat: int, sender: str, recipients: Sequence[str],
+                   due: datetime, now: datetime) -> EmailMessage:
+    """A reminder (``kind='reminder'``: ``late``'s deadline is near; sent to ``late``) or a note that a timeout
+    can be claimed (``kind='timeout'``: ``late``'s deadline has passed; sent to the others), in the game's thread,
+    in words, with the picture of the table in its HTML part. It carries no turn: duelmail ignores it."""
+    from duelmail.pictures import body_html, inline_svg, table_text
+
+    title, gid, name = match.game.spec.title, match.gid[:12], match.cards[late].name
+    if kind == "reminder":
+        subject = f"[duelmail] {title} {gid}: reminder, your move by {_when(due)}"
+        words = [f"{name}, your move in {title} (game {gid}) is due by {_when(due)}.",
+                 "After that the other players may claim the game on time.", "",
+                 f"To play: duelmail moves {gid}, then duelmail play {gid} MOVE --send"]
+    else:
+        subject = f"[duelmail] {title} {gid}: {name}'s time ran out"
+        words = [f"{name}'s deadline in {title} (game {gid}) passed at {_when(due)} without a move.",
+                 "You may claim the game on time:", f"  duelmail claim {gid} --send   (or wait: a move signed "
+                 "before your claim still counts)"]
+    msg = EmailMessage(policy=email.policy.SMTP)
+    msg["From"] = formataddr((match.cards[sender_seat].name, sender))
+    msg["To"] = ", ".join(recipients)
+    msg["Subject"] = subject
+    msg["Date"] = format_datetime(now)
+    msg["Message-ID"] = f"<{kind}-{match.gid[:16]}-{late}-{int(due.timestamp())}@{THREAD_DOMAIN}>"
+    msg["In-Reply-To"] = msg["References"] = thread_root(match.gid)
+    msg["X-Duelmail"] = f"game={gid}; {kind}={late}"
+    table = table_text(match, None)
+    msg.set_content("\n".join([*words, "", "The table, as everyone sees it:", table, ""]), subtype="plain",
+                    charset="utf-8", cte="quoted-printable")
+    page = body_html(inline_svg(match, None), [w for w in words if w.strip()], table)
+    msg.add_alternative(f"<!DOCTYPE html><html><head><meta charset=\"utf-8\"></head><body>{page}</body></html>",
+                        subtype="html", charset="utf-8", cte="quoted-printable")
+    return msg
+
+
 def recipients_for(match, seat: int) -> list[str]:
     return [c.email for s, c in enumerate(match.cards) if s != seat]
 
