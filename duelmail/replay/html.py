@@ -23,8 +23,9 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
+from duelmail.games.cards import CardRef
 from duelmail.games.svg import inline
-from duelmail.replay.model import TECHNICAL, Replay, Step
+from duelmail.replay.model import REF, TECHNICAL, Replay, Step
 from duelmail.replay.page import PAGE
 
 HOOK = "html_view"
@@ -117,6 +118,14 @@ def page_data(replay: Replay) -> dict:
                 if audited:
                     frags[f"a{s}"] = hook(step.state, s, replay.all_faces)
             views["h"] = {k: inter.frag(v) for k, v in frags.items() if v}
+        mentioned = {CardRef.parse(r) for e in step.events for r in REF.findall(e.text)}
+        views["k"] = {}
+        for key, seat, everything in [("t", None, False), *((f"s{s}", s, False) for s in range(n)),
+                                      *([("a", None, True)] if audited else [])]:
+            known = replay.known(step, seat, everything)
+            faces = {str(r): str(known[r]) for r in sorted(mentioned) if r in known}
+            if faces:
+                views["k"][key] = faces
         steps.append({
             "r": step.round, "p": step.partial, "o": step.over, "w": list(step.awaited),
             "f": list(step.files), "tm": step.time, "x": _summary(replay, step),
@@ -135,7 +144,7 @@ def page_data(replay: Replay) -> dict:
         "verdict": {"word": word, "lines": lines, "cheats": cheats, "void": replay.set_aside()},
         "lines": list(inter.lines), "texts": list(inter.texts), "frags": list(inter.frags),
         "pieces": list(inter.pieces), "pictures": list(inter.pictures),
-        "steps": steps, "decks": decks,
+        "steps": steps, "decks": decks, "archive": "".join(f.armour() for f in replay.files),
     }
 
 

@@ -15,6 +15,13 @@ from duelmail.replay import load_replay, write_html
 CARD = re.compile(r"\[\?\?\]|(?<![\w#.])(?:10|[2-9JQKA])[SHDC](?![\w#])|(?<![\w#.])X[RB](?![\w#])")
 
 
+def events_text(page) -> str:
+    """The events' words, without the small cards drawn beside the refs they name."""
+    return page.locator("#event-list").evaluate(
+        "ol => [...ol.children].map((li) => [...li.childNodes].filter((n) => n.nodeType === 3)"
+        ".map((n) => n.textContent).join('')).join('\\n')")
+
+
 def cards_shown(page) -> list[str]:
     return page.locator("#board svg.card").evaluate_all("els => els.map(e => e.dataset.card)")
 
@@ -57,7 +64,8 @@ def test_step_controls_keys_timeline_and_cards(browser, tmp_path):
     step = c.played  # the timeline: the round in which bob plays his false Warlord face down
     page.click(f"#tl li[data-i='{step.index}']")
     assert at().startswith(f"Round {step.round} ")
-    assert f"bob plays {c.fake} face down as a Warlord" in page.locator("#event-list").inner_text()
+    assert f"bob plays {c.fake} face down as a Warlord" in events_text(page)
+    assert page.locator("#event-list svg.card.mini").count() == 0  # face down: nobody knows it yet
     table = cards_shown(page)
     assert table == expected_cards(replay.render(step, None)) == ["??", "??"]  # two face-down Warlords
     page.click("#views button[data-view='s1']")
@@ -80,8 +88,8 @@ def test_step_controls_keys_timeline_and_cards(browser, tmp_path):
 
     page.locator("#slider").fill(str(c.caught.index))
     assert at().startswith(f"Round {c.caught.round} ")
-    assert f"CHEAT: bob played {c.fake} face down as a Warlord, but it is {c.face}" in \
-        page.locator("#event-list").inner_text()
+    assert f"CHEAT: bob played {c.fake} face down as a Warlord, but it is {c.face}" in events_text(page)
+    assert page.locator(f"#event-list svg.card.mini[data-card='{c.face}']").count() >= 1  # the ref, face up now
     page.keyboard.press("2")  # the slider has the focus: digits still switch the view, arrows move the slider
     assert page.locator("#views button.on").inner_text() == "bob"
     assert page.locator("#board h3").inner_text().lower() == "bob's view"
