@@ -1,16 +1,18 @@
 """What every game's table picture shares: a plain SVG 1.1 canvas, playing cards, card backs and bars.
 
-A picture is one ``<svg>`` with a ``viewBox`` 480 units wide, so it scales to a 400 px phone and reads at
-desktop size; no script, font, stylesheet or link (mail clients strip them), no ``id`` (several pictures
-may share a page). Suit symbols are paths, not font glyphs. Text never goes below ``MIN_FONT`` units and is
-shortened to the room it has (``fit``). Every element a test or a person looks for carries a ``class``
-(``card``, ``back``, ``seat``, ...). Whatever comes from an archive (names) is escaped here.
+A picture is one ``<svg>`` (one element or group a line) with a ``viewBox`` 480 units wide, so it scales to a
+400 px phone and reads at desktop size; no script, font, stylesheet or link (mail clients strip them), no ``id``
+(several pictures may share a page). Suit symbols are paths, not font glyphs. Text never goes below ``MIN_FONT``
+units and is shortened to the room it has (``fit``). Every element a test or a person looks for carries a
+``class`` (``card``, ``back``, ``seat``, ...). Whatever comes from an archive (names) is escaped here. Cards and
+texts are drawn once and reused (a replay page draws thousands of pictures).
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 from html import escape
 
 from duelmail.games.cards import Card
@@ -35,12 +37,20 @@ SUIT_PATHS = {
 }
 
 
+_SPECIAL = re.compile(r"[&<>\"']")
+
+
 def esc(text: object) -> str:
-    return escape(str(text), quote=True)
+    text = str(text)
+    return escape(text, quote=True) if _SPECIAL.search(text) else text
 
 
+@lru_cache(maxsize=1 << 16)
 def n(x: float) -> str:
-    return f"{x:.1f}".rstrip("0").rstrip(".")
+    """A coordinate to one decimal, without trailing zeros (``12``, ``12.5``)."""
+    r = round(x, 1)
+    i = int(r)
+    return str(i) if i == r else str(r)
 
 
 def fit(text: str, width: float, size: float = 14, least: float = MIN_FONT) -> tuple[str, float]:
@@ -82,13 +92,7 @@ class Canvas:
 
     def text(self, x: float, y: float, words: str, size: float = 14, anchor: str = "start", weight: str = "normal",
              fill: str = INK, cls: str = "", width: float | None = None) -> None:
-        if width is not None:
-            words, size = fit(words, width, size)
-        size = max(size, MIN_FONT)
-        bold = ' font-weight="bold"' if weight == "bold" else ""
-        c = f' class="{cls}"' if cls else ""
-        self.add(f'<text x="{n(x)}" y="{n(y)}" font-size="{n(size)}" text-anchor="{anchor}" fill="{fill}"{bold}{c}>'
-                 f'{esc(words)}</text>')
+        self.parts.append(_text(x, y, words, size, anchor, weight, fill, cls, width))
 
     def rect(self, x: float, y: float, w: float, h: float, fill: str, stroke: str = "none", rx: float = 0,
              cls: str = "", extra: str = "") -> None:
@@ -129,8 +133,20 @@ class Canvas:
                 f'viewBox="0 0 {self.width} {n(height)}" font-family="{FONT}" role="img" '
                 f'style="width:100%;max-width:100%;height:auto" aria-label="{esc(self.title)}">'
                 f'<title>{esc(self.title)}</title>'
-                f'<rect width="{self.width}" height="{n(height)}" fill="{PAPER}"/>'
-                + "".join(self.parts) + "</svg>")
+                f'<rect width="{self.width}" height="{n(height)}" fill="{PAPER}"/>\n'
+                + "\n".join(self.parts) + "\n</svg>")
+
+
+@lru_cache(maxsize=1 << 16)
+def _text(x: float, y: float, words: str, size: float, anchor: str, weight: str, fill: str, cls: str,
+          width: float | None) -> str:
+    if width is not None:
+        words, size = fit(words, width, size)
+    size = max(size, MIN_FONT)
+    bold = ' font-weight="bold"' if weight == "bold" else ""
+    c = f' class="{cls}"' if cls else ""
+    return (f'<text x="{n(x)}" y="{n(y)}" font-size="{n(size)}" text-anchor="{anchor}" fill="{fill}"{bold}{c}>'
+            f'{esc(words)}</text>')
 
 
 CARD_W, CARD_H = 40, 56
@@ -141,30 +157,44 @@ def card(c: Canvas, x: float, y: float, face: Card | None, w: float = CARD_W, ta
     """A French card face (``face``), or its back when the viewer cannot see it (``face=None``).
 
     ``down``: a card lying face down that this viewer may look at (drawn as its face with a dashed edge).
-    ``tag`` is a short word under the card (``used``, ``top``)."""
-    h = w * 1.4
+    ``tag`` is a short word under the card (``used``, ``top``). Each card is drawn once at the origin and moved
+    into place (a page of many pictures shares the markup)."""
     extra = f" {cls}" if cls else ""
+    head = "back" if face is None else f'card{extra}" data-card="{face}'
     if face is None:
-        c.add(f'<g class="back{extra}"><title>a face-down card</title>')
-        c.rect(x, y, w, h, "#2f63ad", "#173a6b", rx=4)
-        c.rect(x + 4, y + 4, w - 8, h - 8, "none", "#9fb8e0", rx=3)
-        c.add(f'<path d="M{n(x + 8)} {n(y + h - 8)}L{n(x + w - 8)} {n(y + 8)}M{n(x + 8)} {n(y + 8)}'
-              f'L{n(x + w - 8)} {n(y + h - 8)}" stroke="#9fb8e0" stroke-width="1.5"/>')
-    else:
-        words = card_words(face)
-        colour = RED if face.suit in "HDR" else INK
-        c.add(f'<g class="card{extra}" data-card="{face}"><title>{words}{" (face down)" if down else ""}</title>')
-        dash = ' stroke-dasharray="4 3"' if down else ""
-        c.rect(x, y, w, h, "#ffffff", "#7d7566", rx=4, extra=dash)
-        rank = "J" if face.is_joker else {11: "J", 12: "Q", 13: "K", 14: "A"}.get(face.rank, str(face.rank))
-        c.text(x + 4, y + 16, rank, 15 if w >= 36 else 13, weight="bold", fill=colour)
-        shape = SUIT_PATHS["star" if face.is_joker else face.suit]
-        s = w * 0.5 / 100
-        c.add(f'<path transform="translate({n(x + w * 0.25)} {n(y + h * 0.42)}) scale({s:.3f})" d="{shape}" '
-              f'fill="{colour}"/>')
-    c.add("</g>")
+        head += extra
+    c.add(f'<g class="{head}" transform="translate({n(x)} {n(y)})">{_card_body(face, w, down)}</g>')
     if tag:
-        c.text(x + w / 2, y + h + 13, tag, 12, anchor="middle", fill=MUTED)
+        c.text(x + w / 2, y + w * 1.4 + 13, tag, 12, anchor="middle", fill=MUTED)
+
+
+_BODIES: dict[tuple, str] = {}
+
+
+def _card_body(face: Card | None, w: float, down: bool) -> str:
+    key = (face, w, down)
+    body = _BODIES.get(key)
+    if body is not None:
+        return body
+    c = Canvas("")
+    h = w * 1.4
+    if face is None:
+        c.add("<title>a face-down card</title>")
+        c.rect(0, 0, w, h, "#2f63ad", "#173a6b", rx=4)
+        c.rect(4, 4, w - 8, h - 8, "none", "#9fb8e0", rx=3)
+        c.add(f'<path d="M8 {n(h - 8)}L{n(w - 8)} 8M8 8L{n(w - 8)} {n(h - 8)}" stroke="#9fb8e0" '
+              'stroke-width="1.5"/>')
+    else:
+        colour = RED if face.suit in "HDR" else INK
+        c.add(f'<title>{card_words(face)}{" (face down)" if down else ""}</title>')
+        c.rect(0, 0, w, h, "#ffffff", "#7d7566", rx=4, extra=' stroke-dasharray="4 3"' if down else "")
+        rank = "J" if face.is_joker else {11: "J", 12: "Q", 13: "K", 14: "A"}.get(face.rank, str(face.rank))
+        c.text(4, 16, rank, 15 if w >= 36 else 13, weight="bold", fill=colour)
+        shape = SUIT_PATHS["star" if face.is_joker else face.suit]
+        c.add(f'<path transform="translate({n(w * 0.25)} {n(h * 0.42)}) scale({w * 0.5 / 100:.3f})" d="{shape}" '
+              f'fill="{colour}"/>')
+    body = _BODIES[key] = "".join(c.parts)
+    return body
 
 
 def named(text: str, names: Sequence[str] | None) -> str:

@@ -29,7 +29,6 @@ from duelmail.replay.model import REF, TECHNICAL, Replay, Step
 from duelmail.replay.page import PAGE
 
 HOOK = "html_view"
-PIECE = re.compile(r"(?<=>)(?=<)")
 
 
 def view_hook(replay: Replay) -> Callable | None:
@@ -68,9 +67,9 @@ class _Interner:
         return self.frags.setdefault(s, len(self.frags))
 
     def picture(self, svg: str) -> int:
-        """A picture as a tuple of interned markup pieces (one tag each): steps share most of them."""
+        """A picture as a tuple of interned lines (one element or group each): steps share most of them."""
         pieces = self.pieces
-        key = tuple(pieces.setdefault(p, len(pieces)) for p in PIECE.split(svg))
+        key = tuple([pieces.setdefault(p, len(pieces)) for p in svg.split("\n")])
         return self.pictures.setdefault(key, len(self.pictures))
 
 
@@ -99,18 +98,26 @@ def page_data(replay: Replay) -> dict:
     audited = replay.audited
     n = replay.n
     steps = []
+    drawn: dict[tuple, int] = {}  # (view, its text's id) -> picture id (-1: the game draws none)
     for step in replay.steps:
         views: dict = {"t": inter.text(replay.render(step, None)),
                        "s": [inter.text(replay.render(step, s)) for s in range(n)]}
         if audited:
             views["a"] = [inter.text(replay.render_all(step, s)) for s in range(n)]
         names = replay.names
-        pics = {"t": inline(step.state.picture(None, replay.known(step, None), names))}
-        for s in range(n):
-            pics[f"s{s}"] = inline(step.state.picture(s, replay.known(step, s), names))
-        if audited:
-            pics["a"] = inline(step.state.picture(None, replay.all_faces, names))
-        views["p"] = {k: inter.picture(v) for k, v in pics.items() if v}
+        # A picture is drawn from the same state and faces as the view's text: where the text did not change
+        # since an earlier step, neither did the picture, so it is drawn once (most steps only pass keys).
+        views["p"] = {}
+        for key, seat, faces, tid in [("t", None, None, views["t"]),
+                                      *((f"s{s}", s, None, views["s"][s]) for s in range(n)),
+                                      *([("a", None, replay.all_faces, tuple(views["a"]))] if audited else [])]:
+            pid = drawn.get((key, tid))
+            if pid is None:
+                known = faces if faces is not None else replay.known(step, seat)
+                svg = inline(step.state.picture(seat, known, names))
+                pid = drawn[(key, tid)] = inter.picture(svg) if svg else -1
+            if pid >= 0:
+                views["p"][key] = pid
         if hook is not None:
             frags = {"t": hook(step.state, None, replay.known(step, None))}
             for s in range(n):

@@ -229,7 +229,7 @@ Made by duelmail replay from the signed archive; this page needs no network.</fo
     if (note) p.appendChild(el("p", "note", note));
     if (pic !== undefined) {
       const d = el("div", "pic");
-      d.innerHTML = D.pictures[pic].map((i) => D.pieces[i]).join("");
+      d.innerHTML = D.pictures[pic].map((i) => D.pieces[i]).join("\n");
       p.appendChild(d);
     }
     if (frag !== undefined) { const h = el("div", "hook"); h.innerHTML = D.frags[frag]; p.appendChild(h); }
