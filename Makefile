@@ -29,9 +29,11 @@ test: $(STAMP) system
 test-future: $(STAMP) system
 	faketime -f +400d $(BIN)/pytest -n 2 -p no:cacheprovider
 
-# Screenshots of every game's picture (public view and a seat's, desktop and phone) from headless Chromium, for docs/
+# Screenshots of every game's picture (public view and a seat's, desktop and phone) and of a turn mail's HTML part
+# (delivered through the loopback mail servers) from headless Chromium, for docs/pictures.md
 pictures: $(STAMP)
-	DUELMAIL_PICTURES_OUT=docs/pictures $(BIN)/pytest -q -p no:cacheprovider tests/pictures/test_pictures.py -k chromium
+	DUELMAIL_PICTURES_OUT=docs/pictures $(BIN)/pytest -q -p no:cacheprovider -k chromium \
+		tests/pictures/test_pictures.py tests/transport/test_mail_pictures.py
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

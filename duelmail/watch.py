@@ -306,6 +306,7 @@ def _commit_message(folder_name: str, f: SignedFile, text: str) -> str:
 def readme_text(match: Match) -> str:
     """A game's README in the repository: the picture of the table (``table.svg`` beside it), whose move, the
     last events in words, a link to the replay page (``replay.html``) and the table as text."""
+    table = match.named(match.state.render(None, match.known(None)))
     lines = [f"# {match.game.spec.title} {match.gid[:12]}", "",
              f"Players: {', '.join(c.name for c in match.cards)}", "",
              f"Round {match.round}. " + (f"Game over: {match.describe_outcome()}." if match.over()
@@ -317,7 +318,7 @@ def readme_text(match: Match) -> str:
     lines += ["", "[Step through the game (replay page)](replay.html): download it, or publish the repository's "
               "replays with `duelmail git site`.", "",
               "The table in text:", "",
-              *("    " + line for line in match.state.render(None, match.known(None)).rstrip().splitlines()),
+              *("    " + line for line in table.rstrip().splitlines()),
               "", "Kept by duelmail (`duelmail git sync`); the turn files beside it are the game, this is only a view."]
     return "\n".join(lines) + "\n"
 
