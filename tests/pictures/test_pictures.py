@@ -160,3 +160,16 @@ def test_pictures_in_chromium_are_legible_and_fit(browser, game, width, tmp_path
             Path(out).mkdir(parents=True, exist_ok=True)
             shutil.copy(shot, Path(out) / shot.name)
     page.close()
+
+
+def test_names_from_the_archive_are_escaped_in_every_picture(game):
+    """A player's name is whatever its identity says: markup in it stays text, and the picture still parses."""
+    name, t, names, pics = game
+    evil = ['<b onload="x()">al&ce</b>', *names[1:]]
+    for seat in (None, 0):
+        known = t.state.public_faces() if seat is None else t.known(seat)
+        svg = t.state.picture(seat, known, evil)
+        root = ElementTree.fromstring(svg)
+        assert "<b " not in svg and "&lt;b onload=" in svg
+        words = " ".join(el.text or "" for el in root.iter(f"{SVG}text"))
+        assert "<b onload" in words  # drawn as the text it is (shortened where room is short)
