@@ -505,8 +505,8 @@ def by_git(home: Home, folder: GameFolder) -> bool:
 
 
 def due_notices(match: Match, mine: int, now: datetime) -> list[tuple[str, int, datetime]]:
-    """What the time control calls for now: ``("reminder", seat, deadline)`` for another seat whose deadline is
-    within ``reminder_hours``, ``("timeout", seat, deadline)`` for one whose deadline has passed."""
+    """What the time control calls for now: ``("reminder", seat, deadline)`` for another seat whose decision is
+    due within ``reminder_hours``, ``("timeout", seat, deadline)`` for one whose deadline has passed."""
     out = []
     if match.over():
         return out
@@ -515,8 +515,8 @@ def due_notices(match: Match, mine: int, now: datetime) -> list[tuple[str, int, 
             continue
         if now > due:
             out.append(("timeout", s, due))
-        elif due - now <= timedelta(hours=match.tc.reminder_hours):
-            out.append(("reminder", s, due))
+        elif match.duties[s].needs_human and due - now <= timedelta(hours=match.tc.reminder_hours):
+            out.append(("reminder", s, due))  # a person's decision: a machine's answer needs no reminder
     return out
 
 
