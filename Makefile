@@ -7,7 +7,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test test-future lint bench clean system
+.PHONY: demo test test-future lint bench clean system pictures
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -28,6 +28,12 @@ test: $(STAMP) system
 # The whole suite with every process's clock 400 days ahead (Debian's faketime): no test may depend on today's date
 test-future: $(STAMP) system
 	faketime -f +400d $(BIN)/pytest -n 2 -p no:cacheprovider
+
+# Screenshots of every game's picture (public view and a seat's, desktop and phone) and of a turn mail's HTML part
+# (delivered through the loopback mail servers) from headless Chromium, for docs/pictures.md
+pictures: $(STAMP)
+	DUELMAIL_PICTURES_OUT=docs/pictures $(BIN)/pytest -q -p no:cacheprovider -k chromium \
+		tests/pictures/test_pictures.py tests/transport/test_mail_pictures.py
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -476,17 +476,25 @@ def claim(ctx, game, out):
 @main.command("show")
 @click.argument("game", required=False)
 @click.option("--svg", "svg_out", type=click.Path(dir_okay=False),
-              help="Also write a picture of the table (SVG) to this file, for games that draw one.")
+              help="Also write the picture of the table (SVG) to this file.")
+@click.option("--html", "html_out", type=click.Path(dir_okay=False),
+              help="Also write a web page with the picture and the text table to this file.")
+@click.option("--open/--no-open", "open_it", default=None,
+              help="Open the page or picture in the browser (default: when run in a terminal).")
 @pass_ctx
 @handled
-def show(ctx, game, svg_out):
-    """The table from your seat: your hand, face-down cards, discard tops.
+def show(ctx, game, svg_out, html_out, open_it):
+    """The table from your seat: your hand, face-down cards, discard tops; as a picture with --svg or --html.
 
     \b
     Example:
       duelmail show
+      duelmail show --html table.html
       duelmail show --svg table.svg
     """
+    from duelmail.pictures import table_page, table_svg
+    from duelmail.util.fs import atomic_write
+
     ident, folder, match, seat = _open(ctx, game)
     awaited = seat in match.duties and seat not in match.current and not match.over()  # not sent yet this round
     pending = _pending(folder) if awaited else []
@@ -499,13 +507,18 @@ def show(ctx, game, svg_out):
     if recent:
         click.echo("lately:" + "".join(f"\n  {line}" for line in recent))
     _echo_talk(match)
+    written = []
     if svg_out:
-        from duelmail.util.fs import atomic_write
-
-        picture = view.state.picture(seat, view.known(seat))
+        picture = table_svg(view, seat)
         if picture is None:
-            raise DuelmailError(f"{match.game.spec.title} draws no picture: --svg is for games on a map")
-        click.echo(f"wrote {atomic_write(svg_out, picture)}")
+            raise DuelmailError(f"{match.game.spec.title} draws no picture of its table")
+        written.append(atomic_write(svg_out, picture))
+    if html_out:
+        written.append(atomic_write(html_out, table_page(view, seat)))
+    for path in written:
+        click.echo(f"wrote {path}")
+    if written and (sys.stdout.isatty() if open_it is None else open_it):
+        click.launch(Path(written[-1]).resolve().as_uri())
 
 
 @main.command("history")

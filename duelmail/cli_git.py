@@ -135,3 +135,35 @@ def new_in_repo(ctx, ident, played, directory) -> None:
     for c in rep.committed:
         click.echo(f"{path}: committed {c}")
     click.echo(f"the game is in {path / played.folder.path.name}" + (", pushed" if rep.pushed else ""))
+
+
+@git.command("site")
+@click.argument("directory", required=False, type=click.Path(file_okay=False, exists=True))
+@click.option("--out", type=click.Path(file_okay=False), help="Where to write the pages (default: DIRECTORY/site).")
+@click.pass_obj
+@handled
+def site(ctx, directory, out):
+    """Write every game of a repository as a static site for spectators: an index page and one replay page
+    per game, built from the signed files alone (public cards only, every card once a game is audited).
+
+    Any static pages host serves the folder as it is. DIRECTORY: a game repository (default: this home's
+    only one).
+
+    \b
+    Example:
+      duelmail git site ~/duels --out ~/duels/docs
+    """
+    from duelmail import watch
+    from duelmail.replay.site import write_site
+
+    if directory:
+        repo = Path(directory).resolve()
+    else:
+        known = watch.repos(ctx.home)
+        if len(known) != 1:
+            raise click.ClickException("name the repository: 'duelmail git site DIRECTORY' "
+                                       f"(this home has {len(known)})")
+        repo = known[0]
+    written = write_site(repo, Path(out) if out else repo / "site")
+    for p in written:
+        click.echo(f"wrote {p}")

@@ -14,7 +14,7 @@ import re
 import tomllib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path
 
 import tomlkit
@@ -323,17 +323,39 @@ def _commit_message(folder_name: str, f: SignedFile, text: str) -> str:
 
 
 def readme_text(match: Match) -> str:
+    """A game's README in the repository: the picture of the table (``table.svg`` beside it), whose move, the
+    last events in words, a link to the replay page (``replay.html``) and the table as text."""
+    table = match.named(match.state.render(None, match.known(None)))
     lines = [f"# {match.game.spec.title} {match.gid[:12]}", "",
-             f"Seats: {', '.join(f'{i}: {c.name} <{c.email}>' for i, c in enumerate(match.cards))}", "",
+             f"Players: {', '.join(c.name for c in match.cards)}", "",
              f"Round {match.round}. " + (f"Game over: {match.describe_outcome()}." if match.over()
-                                         else f"Awaiting {awaited_text(match)}."), "",
-             "The table, as everyone can see it:", "",
-             *("    " + line for line in
-               match.named(match.state.render(None, match.known(None))).rstrip().splitlines()),
-             "", "Last events:", ""]
+                                         else f"Awaiting {awaited_text(match)}."), ""]
+    if match.state.picture(None, {}) is not None:
+        lines += ["![The table, as everyone can see it](table.svg)", ""]
+    lines += ["Last events:", ""]
     lines += [f"- round {e.round}: {e.text}" for e in match.told_to([e for e in match.events if not e.technical][-8:])]
-    lines += ["", "Kept by duelmail (`duelmail git sync`); the turn files beside it are the game, this is only a view."]
+    lines += ["", "[Step through the game (replay page)](replay.html): download it, or publish the repository's "
+              "replays with `duelmail git site`.", "",
+              "The table in text:", "",
+              *("    " + line for line in table.rstrip().splitlines()),
+              "", "Kept by duelmail (`duelmail git sync`); the turn files beside it are the game, this is only a view."]
     return "\n".join(lines) + "\n"
+
+
+def _game_views(folder: GameFolder, match: Match, target: Path) -> list[str]:
+    """The picture (``table.svg``) and replay page (``replay.html``) kept beside a game's README; the names
+    of those that changed."""
+    from duelmail.replay import build_replay, render_html
+
+    changed = []
+    svg = match.state.picture(None, match.known(None), match.names())
+    pages = {"table.svg": svg, "replay.html": render_html(build_replay(folder.files()))}
+    for name, text in pages.items():
+        p = target / name
+        if text is not None and (not p.exists() or p.read_text() != text):
+            atomic_write(p, text)
+            changed.append(f"{target.name}/{name}")
+    return changed
 
 
 def sync_git(home: Home, identity: Identity, path: Path, now: datetime | None = None,
@@ -444,7 +466,9 @@ def _export(home: Home, repo: GitRepo, games: Sequence[GameFolder]) -> list[str]
             if replaced:
                 msg = msg.replace("\n", f" (replacing a foreign {', '.join(replaced)})\n", 1) if "\n" in msg \
                     else f"{msg} (replacing a foreign {', '.join(replaced)})"
-            if repo.commit(msg):
+            seats = parse_any((folder.path / "genesis.toml").read_text(), "genesis.toml")[0].content["seats"]
+            who = seats[newest[0].seat]
+            if repo.commit(msg, author=(who["name"], who["email"])):
                 messages.append(msg.splitlines()[0])
     return messages
 
@@ -468,6 +492,7 @@ def _write_readmes(home: Home, repo: GitRepo, commit: bool = True) -> None:
                 continue
         match = fold(folder)
         text = readme_text(match)
+        changed += _game_views(folder, match, target)
         line = (f"- [{folder.path.name}]({folder.path.name}/README.md): {match.game.spec.title}, "
                 + (f"over: {match.describe_outcome()}" if match.over() else
                    f"round {match.round}, awaiting {awaited_text(match)}"))
@@ -492,6 +517,67 @@ def _write_readmes(home: Home, repo: GitRepo, commit: bool = True) -> None:
             repo.commit("duelmail: README files show the current position")
 
 
+# -- reminders ---------------------------------------------------------------------------------
+def by_git(home: Home, folder: GameFolder) -> bool:
+    """Whether a game is kept in one of this home's git repositories (then it travels by git, never by mail)."""
+    return any((repo / folder.path.name).is_dir() for repo in repos(home))
+
+
+def due_notices(match: Match, mine: int, now: datetime) -> list[tuple[str, int, datetime]]:
+    """What the time control calls for now: ``("reminder", seat, deadline)`` for another seat whose decision is
+    due within ``reminder_hours``, ``("timeout", seat, deadline)`` for one whose deadline has passed."""
+    out = []
+    if match.over():
+        return out
+    for s, due in match.deadlines().items():
+        if s == mine:
+            continue
+        if now > due:
+            out.append(("timeout", s, due))
+        elif match.duties[s].needs_human and due - now <= timedelta(hours=match.tc.reminder_hours):
+            out.append(("reminder", s, due))  # a person's decision: a machine's answer needs no reminder
+    return out
+
+
+def send_reminders(home: Home, identity: Identity, now: datetime, settings: mailt.MailSettings,
+                   password: Callable[[], str]) -> list[str]:
+    """Mail every reminder and timeout note the time control calls for in this home's mail games, each once per
+    deadline (``.notices.toml`` in the game folder remembers them); one line per message sent."""
+    messages, lines, marks = [], [], []
+    for folder in home.game_folders():
+        if by_git(home, folder):
+            continue
+        me = home.me(folder)
+        seat = me.get("seat")
+        if seat is None or me.get("identity", identity.name) != identity.name:
+            continue
+        match = fold(folder)
+        memo = folder.path / ".notices.toml"
+        sent = set(tomllib.loads(memo.read_text()).get("sent", [])) if memo.exists() else set()
+        new = []
+        for kind, late, due in due_notices(match, seat, now):
+            key = f"{kind} {late} {due.isoformat()}"
+            if key in sent:
+                continue
+            if kind == "reminder":
+                to = [match.cards[late].email]
+            else:
+                to = [c.email for s, c in enumerate(match.cards) if s != late]  # the watcher's player too
+                lines.append(f"duelmail: {match.cards[late].name}'s time ran out in {match.game.spec.title} "
+                             f"{match.gid[:12]}: 'duelmail claim {match.gid[:12]}' claims the game")
+            if to:
+                messages.append(mailt.compose_notice(match, kind, late, seat, settings.address or identity.email, to,
+                                                     due, now))
+                lines.append(f"mailed a {kind} about {match.cards[late].name} in {match.gid[:12]} to {', '.join(to)}")
+            new.append(key)
+        if new:
+            marks.append((memo, sorted(sent | set(new))))
+    mailt.send(settings, messages, password)
+    for memo, keys in marks:  # remembered once sent: a server down means trying again at the next poll
+        atomic_write(memo, tomlkit.dumps({"sent": keys}))
+    return lines
+
+
 # -- watching ----------------------------------------------------------------------------------
 @dataclass
 class Poll:
@@ -502,9 +588,13 @@ class Poll:
 
 
 class Carrier:
-    """Something turns travel by: ``pull`` brings files in, ``push`` sends this home's new files out."""
+    """Something turns travel by: ``pull`` brings files in, ``push`` sends this home's new files out, ``remind``
+    tells players whose deadline is near (or past)."""
 
     name = "carrier"
+
+    def remind(self, home: Home, identity: Identity, now: datetime) -> list[str]:
+        return []
 
     def pull(self, home: Home, identity: Identity, now: datetime) -> list[Arrival]:
         raise NotImplementedError
@@ -525,10 +615,19 @@ class MailCarrier(Carrier):
 
     def push(self, home, identity, answers, now):
         s = self.settings
+        answers = [a for a in answers if not by_git(home, a.folder)]  # a game played by git is never mailed
+        if not answers:
+            return []
         if not s.smtp_host:
             return ["answers written; no SMTP host set up, so send them with 'duelmail mail send'"]
         return mail_answers(identity, [a.played for a in answers], now, s,
                             lambda: self.password(s, s.smtp_user, s.smtp_host))
+
+    def remind(self, home, identity, now):
+        s = self.settings
+        if not s.smtp_host:
+            return []
+        return send_reminders(home, identity, now, s, lambda: self.password(s, s.smtp_user, s.smtp_host))
 
 
 class GitCarrier(Carrier):
@@ -558,6 +657,8 @@ def poll(home: Home, identity: Identity, carriers: Sequence[Carrier], clock: Cal
             for c in carriers:
                 out.lines += c.push(home, identity, out.answers, clock())
         out.lines += [d.line() for d in out.decisions]
+        for c in carriers:
+            out.lines += c.remind(home, identity, clock())
     finally:
         release_all()  # the player's own commands may run between polls
     return out

@@ -388,8 +388,10 @@ class GameState(ABC):
     def render(self, seat: int | None, known: Mapping[CardRef, Card]) -> str:
         """The table as ``seat`` sees it (``None``: a spectator), with ``known`` faces filled in."""
 
-    def picture(self, seat: int | None, known: Mapping[CardRef, Card]) -> str | None:
-        """An SVG picture of the table as ``seat`` sees it, for games that draw one (``duelmail show --svg``)."""
+    def picture(self, seat: int | None, known: Mapping[CardRef, Card],
+                names: Sequence[str] | None = None) -> str | None:
+        """The table as ``seat`` sees it (``None``: a spectator) as one SVG picture (``games/svg.py``), from the same
+        state and ``known`` faces as ``render``; ``names`` are the players' names. None: the game draws none."""
         return None
 
 

@@ -6,7 +6,10 @@ every face), and the lines are interned so a long game stays small. The page's s
 line, turning card tokens (``QH``, ``10S``, ``XR``) into SVG playing cards and ``[??]`` into a
 card back, so every game is drawn without code of its own.
 
-A game may add a richer view: a function ``html_view(state, seat, known) -> str`` in the game's
+The main view of each step is the game's own picture of the table (``GameState.picture``, an SVG
+built from the same state and faces as the text, names escaped by ``games/svg.py``); the text table
+stays one click away. "Everything" is one picture of the table with every face turned up, and every
+seat's text. A game may add more: a function ``html_view(state, seat, known) -> str`` in the game's
 package or its ``render`` module returns an HTML fragment (a battlefield map, say) shown above the
 text table. It must escape whatever it takes from the archive.
 """
@@ -20,7 +23,9 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
-from duelmail.replay.model import TALK, TECHNICAL, Replay, Step
+from duelmail.games.cards import CardRef
+from duelmail.games.svg import inline
+from duelmail.replay.model import REF, TALK, TECHNICAL, Replay, Step
 from duelmail.replay.page import PAGE
 
 HOOK = "html_view"
@@ -39,13 +44,15 @@ def view_hook(replay: Replay) -> Callable | None:
 
 
 class _Interner:
-    """Strings to small ints: lines of text, whole texts (tuples of line ids), hook fragments."""
+    """Strings to small ints: lines of text, whole texts (tuples of line ids), hook fragments, pictures."""
 
     def __init__(self):
         self.lines: dict[str, int] = {}
         self.texts: dict[tuple[int, ...], int] = {}
         self.by_text: dict[str, int] = {}
         self.frags: dict[str, int] = {}
+        self.pieces: dict[str, int] = {}
+        self.pictures: dict[tuple[int, ...], int] = {}
 
     def text(self, s: str) -> int:
         tid = self.by_text.get(s)
@@ -58,6 +65,12 @@ class _Interner:
 
     def frag(self, s: str) -> int:
         return self.frags.setdefault(s, len(self.frags))
+
+    def picture(self, svg: str) -> int:
+        """A picture as a tuple of interned lines (one element or group each): steps share most of them."""
+        pieces = self.pieces
+        key = tuple([pieces.setdefault(p, len(pieces)) for p in svg.split("\n")])
+        return self.pictures.setdefault(key, len(self.pictures))
 
 
 def _kind(text: str) -> int:
@@ -87,11 +100,26 @@ def page_data(replay: Replay) -> dict:
     audited = replay.audited
     n = replay.n
     steps = []
+    drawn: dict[tuple, int] = {}  # (view, its text's id) -> picture id (-1: the game draws none)
     for step in replay.steps:
         views: dict = {"t": inter.text(replay.render(step, None)),
                        "s": [inter.text(replay.render(step, s)) for s in range(n)]}
         if audited:
             views["a"] = [inter.text(replay.render_all(step, s)) for s in range(n)]
+        names = replay.names
+        # A picture is drawn from the same state and faces as the view's text: where the text did not change
+        # since an earlier step, neither did the picture, so it is drawn once (most steps only pass keys).
+        views["p"] = {}
+        for key, seat, faces, tid in [("t", None, None, views["t"]),
+                                      *((f"s{s}", s, None, views["s"][s]) for s in range(n)),
+                                      *([("a", None, replay.all_faces, tuple(views["a"]))] if audited else [])]:
+            pid = drawn.get((key, tid))
+            if pid is None:
+                known = faces if faces is not None else replay.known(step, seat)
+                svg = inline(step.state.picture(seat, known, names))
+                pid = drawn[(key, tid)] = inter.picture(svg) if svg else -1
+            if pid >= 0:
+                views["p"][key] = pid
         if hook is not None:
             frags = {"t": hook(step.state, None, replay.known(step, None))}
             for s in range(n):
@@ -99,6 +127,14 @@ def page_data(replay: Replay) -> dict:
                 if audited:
                     frags[f"a{s}"] = hook(step.state, s, replay.all_faces)
             views["h"] = {k: inter.frag(v) for k, v in frags.items() if v}
+        mentioned = {CardRef.parse(r) for e in step.events for r in REF.findall(e.text)}
+        views["k"] = {}
+        for key, seat, everything in [("t", None, False), *((f"s{s}", s, False) for s in range(n)),
+                                      *([("a", None, True)] if audited else [])]:
+            known = replay.known(step, seat, everything)
+            faces = {str(r): str(known[r]) for r in sorted(mentioned) if r in known}
+            if faces:
+                views["k"][key] = faces
         steps.append({
             "r": step.round, "p": step.partial, "o": step.over, "w": list(step.awaited),
             "f": list(step.files), "tm": step.time, "x": _summary(replay, step),
@@ -116,7 +152,8 @@ def page_data(replay: Replay) -> dict:
         "audited": audited, "over": m.over(), "outcome": replay.outcome(),
         "verdict": {"word": word, "lines": lines, "cheats": cheats, "void": replay.set_aside()},
         "lines": list(inter.lines), "texts": list(inter.texts), "frags": list(inter.frags),
-        "steps": steps, "decks": decks,
+        "pieces": list(inter.pieces), "pictures": list(inter.pictures),
+        "steps": steps, "decks": decks, "archive": "".join(f.armour() for f in replay.files),
     }
 
 

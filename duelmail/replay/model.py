@@ -29,6 +29,9 @@ from duelmail.protocol.turnfile import SignedFile
 TALK = re.compile(r'^[^"]* says: "')
 """Table talk (``alice says: "..."``): words players signed, shown in order among the moves."""
 
+REF = re.compile(r"(?<![\w#.])([a-z]+[0-9]*(?:\.[0-9]+)?#[0-9]+)(?![\w#])")
+"""A card reference in rendered text (``a#3``, ``a.2#17``)."""
+
 SEAT = re.compile(r"\b(seat|Seat) (\d+)\b")
 
 
@@ -65,6 +68,7 @@ class Replay:
     match: Match
     steps: list[Step]
     all_faces: dict[CardRef, Card] = field(default_factory=dict)
+    files: list[SignedFile] = field(default_factory=list)  # the archive it was built from, genesis first
     _named: dict[str, str] = field(default_factory=dict, repr=False)
     _private: dict[int, tuple] = field(default_factory=dict, repr=False)
     _public: dict[int, Mapping[CardRef, Card]] = field(default_factory=dict, repr=False)
@@ -210,7 +214,8 @@ def build_replay(files: list[tuple[str, SignedFile]], strict: bool = True, now=N
         recorder.snap(rnd, names, partial=partial)
 
     match = fold(files, strict, now, on_round=on_round, defer_proofs=True)
-    replay = Replay(match, recorder.steps)
+    replay = Replay(match, recorder.steps, files=sorted((f for _, f in files),
+                                                          key=lambda f: (f.kind != "genesis", f.round, f.seat)))
     if match.audit is not None:
         replay.all_faces = {ref: match.card_of(ref, face) for ref, face in match.audit.faces.items()
                             if face is not None}

@@ -31,6 +31,8 @@ header .gid { color: #8fa197; font: 12px ui-monospace, "DejaVu Sans Mono", monos
 #outcome { flex: 1 1 320px; color: #e8e2cf; }
 .badge { display: inline-block; padding: 4px 12px; border-radius: 999px; font-weight: 700; font-size: 13px;
   letter-spacing: .4px; cursor: pointer; border: 0; color: #fff; }
+.badge.save { background: #3d5566; }
+svg.card.mini { width: 15px; height: 21px; margin: 0 2px; vertical-align: -5px; }
 .badge.ok { background: var(--ok); } .badge.bad { background: var(--bad); } .badge.wait { background: var(--wait); }
 nav#controls { position: sticky; top: 0; z-index: 5; background: #f8f6f0; border-bottom: 1px solid #d6d0c2;
   padding: 8px 22px; display: flex; flex-wrap: wrap; align-items: center; gap: 8px 14px; }
@@ -66,6 +68,10 @@ main { display: grid; grid-template-columns: minmax(0, 1fr) 360px; gap: 18px; pa
 .ref { color: #9fc2ae; font-size: 11.5px; margin-left: 2px; }
 svg.card { width: 34px; height: 48px; vertical-align: middle; margin: 2px 1px; filter: drop-shadow(0 1px 1px rgba(0,0,0,.35)); }
 .hook { margin-bottom: 10px; }
+.pic { background: #fffdf8; border-radius: 10px; overflow: hidden; max-width: 720px; }
+.pic svg { display: block; width: 100%; height: auto; }
+details.text-view { margin-top: 10px; }
+details.text-view summary { cursor: pointer; color: var(--accent); font-weight: 650; }
 aside { display: flex; flex-direction: column; gap: 14px; min-width: 0; }
 .box { background: #fffdf8; border: 1px solid #d9d2c3; border-radius: 12px; padding: 10px 14px; }
 .box h2 { margin: 0 0 6px; font-size: 15px; }
@@ -115,6 +121,7 @@ kbd { border: 1px solid #bbb; border-bottom-width: 2px; border-radius: 4px; padd
  <span class="gid" id="gid"></span>
  <span id="outcome"></span>
  <button class="badge" id="verdict" title="Show the audit report"></button>
+ <button class="badge save" id="save" title="Save the signed files this page was built from (duelmail replay, duelmail verify read it)">Save the archive</button>
 </header>
 <nav id="controls" aria-label="Replay controls">
  <button id="first" title="First step (Home)" aria-label="First step"><svg class="ic" viewBox="0 0 16 16" aria-hidden="true"><path d="M2 2h2.2v12H2zM14 2v12L5 8z" fill="currentColor"/></svg></button>
@@ -122,6 +129,7 @@ kbd { border: 1px solid #bbb; border-bottom-width: 2px; border-radius: 4px; padd
  <span id="round-label" aria-live="polite"></span>
  <button id="next" title="Next (&#x2192;)" aria-label="Next">Next <svg class="ic" viewBox="0 0 16 16" aria-hidden="true"><path d="M3 2v12l10-6z" fill="currentColor"/></svg></button>
  <button id="last" title="End of the game (End)" aria-label="End"><svg class="ic" viewBox="0 0 16 16" aria-hidden="true"><path d="M11.8 2H14v12h-2.2zM2 2v12l9-6z" fill="currentColor"/></svg></button>
+ <button id="play" title="Play the game step by step (space)" aria-label="Play">&#x25B6; Play</button>
  <input type="range" id="slider" min="0" value="0" aria-label="Jump to a round">
  <div id="views" role="group" aria-label="Whose view"></div>
 </nav>
@@ -130,7 +138,7 @@ kbd { border: 1px solid #bbb; border-bottom-width: 2px; border-radius: 4px; padd
  <section id="board" aria-label="The table"></section>
  <aside>
   <div class="box" id="events"><h2 id="events-title"></h2><ol id="event-list"></ol><p class="meta" id="awaited"></p><p class="meta" id="files"></p></div>
-  <div class="box" id="timeline"><h2>Timeline</h2><ol id="tl"></ol></div>
+  <div class="box" id="timeline"><h2>Moves</h2><ol id="tl"></ol></div>
  </aside>
 </main>
 <section class="wide box" id="audit"><h2>Audit</h2><p id="audit-word"></p><ul id="audit-lines"></ul></section>
@@ -216,20 +224,38 @@ Made by duelmail replay from the signed archive; this page needs no network.</fo
   let cur = 0;
   let view = "t";  // "t" the table, "s0".. a seat, "a" everything
 
-  function panel(title, note, tid, frag) {
+  function panel(title, note, tid, frag, pic) {
     const p = el("div", "panel");
     p.appendChild(el("h3", "", title));
     if (note) p.appendChild(el("p", "note", note));
+    if (pic !== undefined) {
+      const d = el("div", "pic");
+      d.innerHTML = D.pictures[pic].map((i) => D.pieces[i]).join("\n");
+      p.appendChild(d);
+    }
     if (frag !== undefined) { const h = el("div", "hook"); h.innerHTML = D.frags[frag]; p.appendChild(h); }
-    p.appendChild(textNode(tid));
+    const tids = [].concat(tid);
+    if (pic !== undefined) {
+      const det = el("details", "text-view");
+      det.open = textOpen;
+      det.addEventListener("toggle", () => { textOpen = det.open; });
+      det.appendChild(el("summary", "", "Text view"));
+      for (const t of tids) det.appendChild(textNode(t));
+      p.appendChild(det);
+    } else for (const t of tids) p.appendChild(textNode(t));
     return p;
   }
 
+  let textOpen = false;
   function drawBoard(st) {
     const board = $("board");
     board.replaceChildren();
-    const v = st.v, h = v.h || {};
-    if (view === "a" && D.audited) {
+    const v = st.v, h = v.h || {}, pics = v.p || {};
+    if (view === "a" && D.audited && pics.a !== undefined) {
+      board.className = "single";
+      board.appendChild(panel("Everything", "Every card face up, from the audit; each seat's hand is in the text view.",
+        v.a, undefined, pics.a));
+    } else if (view === "a" && D.audited) {
       board.className = "";
       D.names.forEach((name, s) => board.appendChild(panel(`${name}: every card`, "", v.a[s], h["a" + s])));
     } else if (view[0] === "s") {
@@ -237,10 +263,10 @@ Made by duelmail replay from the signed archive; this page needs no network.</fo
       board.className = "single";
       const note = D.audited ? `The table as ${D.names[s]} saw it.` :
         "Hidden cards stay hidden until the game is over and every seat has published its seed for the audit.";
-      board.appendChild(panel(`${D.names[s]}'s view`, note, v.s[s], h["s" + s]));
+      board.appendChild(panel(`${D.names[s]}'s view`, note, v.s[s], h["s" + s], pics["s" + s]));
     } else {
       board.className = "single";
-      board.appendChild(panel("The table", "What everyone could see.", v.t, h.t));
+      board.appendChild(panel("The table", "What everyone could see.", v.t, h.t, pics.t));
     }
   }
 
@@ -253,8 +279,9 @@ Made by duelmail replay from the signed archive; this page needs no network.</fo
     $("events-title").textContent = cur === 0 ? "The game is opened" : `Round ${st.r}` + (st.tm ? ` \u00b7 ${st.tm.replace("T", " ")}` : "");
     const ol = $("event-list");
     ol.replaceChildren();
+    const faces = facesFor(st);
     for (const [seat, text, kind] of st.e) {
-      const li = el("li", kind === 1 ? "tech" : kind === 2 ? "cheat" : kind === 3 ? "talk" : "", text);
+      const li = richNode("li", kind === 1 ? "tech" : kind === 2 ? "cheat" : kind === 3 ? "talk" : "", text, faces);
       li.style.setProperty("--c", seatColor(seat));
       ol.appendChild(li);
     }
@@ -262,6 +289,36 @@ Made by duelmail replay from the signed archive; this page needs no network.</fo
     $("awaited").textContent = st.o ? "The game is over." :
       "Then awaited: " + (st.w.map((s) => D.names[s]).join(", ") || "nobody");
     $("files").textContent = st.f.length ? "Files: " + st.f.join(", ") : "";
+  }
+
+  // the faces of the refs a step's events mention, as known in the chosen view at that step
+  function facesFor(st) {
+    const k = st.v.k || {};
+    return k[view === "a" ? "a" : view] || {};
+  }
+
+  function richNode(tag, cls, text, faces) {
+    const node = el(tag, cls);
+    let last = 0, m;
+    TOK.lastIndex = 0;
+    while ((m = TOK.exec(text)) !== null) {
+      if (m.index > last) node.appendChild(document.createTextNode(text.slice(last, m.index)));
+      if (m[3]) {
+        node.appendChild(document.createTextNode(m[3]));
+        if (faces[m[3]]) { const c = cardNode(faces[m[3]]); c.classList.add("mini"); node.appendChild(c); }
+      } else node.appendChild(document.createTextNode(m[0]));
+      last = TOK.lastIndex;
+    }
+    if (last < text.length) node.appendChild(document.createTextNode(text.slice(last)));
+    return node;
+  }
+
+  function labelMoves() {
+    D.steps.forEach((st, i) => {
+      const li = tlItems[i];
+      li.replaceChildren(el("b", "", i === 0 ? "start" : "R" + st.r));
+      li.appendChild(richNode("span", "", " " + st.x, facesFor(st)));
+    });
   }
 
   const tlItems = [], stripItems = [];
@@ -272,8 +329,6 @@ Made by duelmail replay from the signed archive; this page needs no network.</fo
       const kind = st.e.some((e) => e[2] === 2) ? "cheat" : play.length || i === 0 ? "" : "tech";
       const li = el("li", kind);
       li.dataset.i = i;
-      li.appendChild(el("b", "", i === 0 ? "start" : "R" + st.r));
-      li.appendChild(document.createTextNode(" " + st.x));
       li.title = st.x;
       li.addEventListener("click", () => go(i));
       ol.appendChild(li);
@@ -304,7 +359,29 @@ Made by duelmail replay from the signed archive; this page needs no network.</fo
   function setView(key) {
     if (key === "a" && !D.audited) return;
     view = key;
+    labelMoves();
     draw();
+  }
+
+  let timer = null;
+  function autoplay(on) {
+    if (timer !== null) { clearInterval(timer); timer = null; }
+    if (on && cur === N - 1) go(0);
+    if (on) timer = setInterval(() => { if (cur >= N - 1) autoplay(false); else go(cur + 1); }, 1200);
+    const b = $("play");
+    b.textContent = timer !== null ? "\u275A\u275A Pause" : "\u25B6 Play";
+    b.setAttribute("aria-label", timer !== null ? "Pause" : "Play");
+    document.body.dataset.playing = timer !== null ? "1" : "0";
+  }
+
+  function saveArchive() {
+    const blob = new Blob([D.archive], { type: "text/plain" });
+    const a = document.createElement("a");
+    a.href = URL.createObjectURL(blob);
+    a.download = `${D.game}-${D.gid.slice(0, 12)}.txt`;
+    document.body.appendChild(a);
+    a.click();
+    setTimeout(() => { URL.revokeObjectURL(a.href); a.remove(); }, 0);
   }
 
   function go(i) {
@@ -368,6 +445,8 @@ Made by duelmail replay from the signed archive; this page needs no network.</fo
     header();
     buildViews();
     buildTimeline();
+    $("play").addEventListener("click", () => autoplay(timer === null));
+    $("save").addEventListener("click", saveArchive);
     const slider = $("slider");
     slider.max = N - 1;
     slider.addEventListener("input", () => go(+slider.value));
@@ -383,6 +462,7 @@ Made by duelmail replay from the signed archive; this page needs no network.</fo
       else if (k === "ArrowLeft" || k === "b") go(cur - 1);
       else if (k === "Home") go(0);
       else if (k === "End") go(N - 1);
+      else if (k === " " && e.target.tagName !== "BUTTON") autoplay(timer === null);
       else if (k === "t") setView("t");
       else if (k === "a") setView("a");
       else if (/^[1-9]$/.test(k) && +k <= D.names.length) setView("s" + (+k - 1));
@@ -394,6 +474,7 @@ Made by duelmail replay from the signed archive; this page needs no network.</fo
       cur = Math.min(N - 1, +m[1]);
       if (m[2] && (m[2] !== "a" || D.audited) && (m[2][0] !== "s" || +m[2].slice(1) < D.names.length)) view = m[2];
     }
+    labelMoves();
     draw();
   }
   init();

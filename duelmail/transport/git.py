@@ -117,13 +117,14 @@ class GitRepo:
         return self.git("rev-parse", "-q", "--verify", "HEAD", check=False).returncode == 0
 
     # -- commits -----------------------------------------------------------------------------
-    def commit(self, message: str) -> bool:
-        """Commit what is staged; False when nothing is."""
+    def commit(self, message: str, author: tuple[str, str] | None = None) -> bool:
+        """Commit what is staged, authored by ``author`` (name, email) if given; False when nothing is staged."""
         if self.has_commits() and self.git("diff", "--cached", "--quiet", check=False).returncode == 0:
             return False
         if not self.has_commits() and not self.out("diff", "--cached", "--name-only"):
             return False
-        self.git("commit", "-q", "-m", message)
+        by = [f"--author={author[0]} <{author[1]}>"] if author else []
+        self.git("commit", "-q", *by, "-m", message)
         return True
 
     def add(self, *paths: str) -> None:

@@ -20,9 +20,9 @@ import ssl
 import tomllib
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, fields
-from datetime import datetime
+from datetime import UTC, datetime
 from email.message import EmailMessage, Message
-from email.utils import format_datetime
+from email.utils import format_datetime, formataddr
 from pathlib import Path
 
 import tomlkit
@@ -183,12 +183,83 @@ def subject_for(match, f: SignedFile) -> str:
     return f"[duelmail] {title} {f.game[:12]}: round {f.round} ({who})"
 
 
+def _when(t: datetime) -> str:
+    return t.astimezone(UTC).strftime("%a %d %b %Y, %H:%M UTC")
+
+
+def _whose_move(match) -> list[str]:
+    """Who is awaited and by when, in words."""
+    if match.over():
+        return ["The game is over" + (" and audited." if match.finished else ": " + match.describe_outcome())]
+    out = []
+    deadlines = match.deadlines()
+    for s, duty in sorted(match.duties.items()):
+        name = match.cards[s].name
+        due = f", by {_when(deadlines[s])}" if s in deadlines else ""
+        if duty.join:
+            out.append(f"Now {name} is to join the game{due}.")
+        elif duty.decide:
+            out.append(f"Now it is {name}'s move{due}.")
+        else:
+            out.append(f"Now {name}'s duelmail answers on its own (deck passes, key shares){due}.")
+    return out or ["Nobody is awaited."]
+
+
+def _options_in_words(match, options: dict) -> list[str]:
+    if not options:
+        return ["Options: none."]
+    helps = {o.name: o for o in match.game.spec.options}
+    lines = []
+    for name, value in sorted(options.items()):
+        opt = helps.get(name)
+        shown = ("on" if value else "off") if isinstance(value, bool) else str(value)
+        lines.append(f"  {name}: {shown}" + (f" ({opt.help})" if opt is not None else ""))
+    return ["Options:", *lines]
+
+
+def invitation_lines(match, f: SignedFile) -> list[str]:
+    """What a person invited to a game reads: what duelmail is, the game and options in words, how to join."""
+    c = f.content
+    host = c["seats"][f.seat]["name"]
+    others = [s["name"] for i, s in enumerate(c["seats"]) if i != f.seat]
+    spec = match.game.spec
+    joins = [d for s, d in match.deadlines().items() if s != f.seat]
+    lines = [f"{host} invites {', '.join(others)} to a game of {spec.title}, played by email with duelmail.", "",
+             "duelmail plays card games by email or through a shared git repository: each move is a small signed",
+             "file that your own copy checks the moment it arrives. There is no server and no dealer; hidden cards",
+             "stay hidden, and once the game is over anyone can check that nobody cheated.", "",
+             f"Game: {spec.title}, {len(c['seats'])} players: {', '.join(s['name'] for s in c['seats'])}.",
+             *_options_in_words(match, dict(c.get("options") or {}))]
+    if joins:
+        lines.append(f"Join by {_when(min(joins))}.")
+    lines += ["", "To join:",
+              "  pip install duelmail                   (Python 3.11 or later; once)",
+              "  duelmail id new YOURNAME --email YOUR@ADDRESS   (once: your identity)",
+              "  duelmail mail setup ...                 (once: see 'duelmail mail setup --help')",
+              "  duelmail mail fetch                     (reads this message and offers to join)",
+              "or save the attached genesis.toml and run: duelmail join genesis.toml"]
+    return lines
+
+
+def turn_lines(match, f: SignedFile, events=()) -> list[str]:
+    """What a player reads about a turn: what happened in words, whose move and the deadline."""
+    who = match.cards[f.seat].name
+    lines = [f"{who} played round {f.round} of {match.game.spec.title} (game {f.game[:12]}):"]
+    said = [e.text for e in match.told_to([e for e in events if not e.technical])]
+    lines += [f"  {t}" for t in said] or ["  deck passes and key shares only"]
+    return [*lines, "", *_whose_move(match)]
+
+
 def compose(match, f: SignedFile, sender: str, recipients: Sequence[str], now: datetime, events=()) -> EmailMessage:
-    """One turn as a message: summary, armour, attachment; threaded per game."""
+    """One turn as a message, threaded per game: ``multipart/alternative`` with a plain text a person reads (what
+    happened in words, whose move and by when, the public table) and the armour, and an HTML part with the same
+    words around the picture of the public table; the turn file attached. ``From:`` carries the player's name."""
     if not recipients:
         raise MailError(f"round {f.round}: no other seat to mail this turn to")
+    from duelmail.pictures import body_html, inline_svg, table_text
+
     msg = EmailMessage(policy=email.policy.SMTP)
-    msg["From"] = sender
+    msg["From"] = formataddr((match.cards[f.seat].name, sender)) if match is not None else sender
     msg["To"] = ", ".join(recipients)
     msg["Subject"] = subject_for(match, f)
     msg["Date"] = format_datetime(now)
@@ -198,12 +269,60 @@ def compose(match, f: SignedFile, sender: str, recipients: Sequence[str], now: d
         msg["References"] = thread_root(f.game)
     msg["X-Duelmail"] = f"game={f.game[:12]}; round={f.round}; seat={f.seat}"
     summary = header_for(match, f, events)
-    body = "\n".join([*summary, "",
-                      "This is a duelmail turn. To apply it: 'duelmail mail fetch', or save the attachment",
-                      "(or this whole message) and run 'duelmail receive FILE'.", "", f.armour()])
-    msg.set_content(body, subtype="plain", charset="utf-8", cte="7bit")
+    if match is None:  # a file sent without its game at hand: its header is all there is to say
+        words, table, svg = list(summary), "", None
+    else:
+        words = invitation_lines(match, f) if f.kind == "genesis" else turn_lines(match, f, events)
+        table, svg = table_text(match, None), inline_svg(match, None)
+    machine = ["This is a duelmail turn. To apply it: 'duelmail mail fetch', or save the attachment",
+               "(or this whole message) and run 'duelmail receive FILE'."]
+    tail = ["-- ", *summary, ""] if f.kind != "genesis" and match is not None else ["-- "]
+    shown = ["The table, as everyone sees it:", table, ""] if table else []
+    body = "\n".join([*words, "", *shown, *tail, *machine, "", f.armour()])
+    msg.set_content(body, subtype="plain", charset="utf-8", cte="quoted-printable")
+    page = body_html(svg, [w for w in words if w.strip()], table,
+                     ["The turn file is attached for duelmail; the plain-text part of this message carries it too."])
+    msg.add_alternative(f"<!DOCTYPE html><html><head><meta charset=\"utf-8\">"
+                        f"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"></head>"
+                        f"<body style=\"margin:0\">{page}</body></html>", subtype="html", charset="utf-8",
+                        cte="quoted-printable")
     msg.add_attachment(f.to_toml(summary).encode(), maintype="application", subtype="toml",
                        filename=file_name(f))
+    return msg
+
+
+def compose_notice(match, kind: str, late: int, sender_seat: int, sender: str, recipients: Sequence[str],
+                   due: datetime, now: datetime) -> EmailMessage:
+    """A reminder (``kind='reminder'``: ``late``'s deadline is near; sent to ``late``) or a note that a timeout
+    can be claimed (``kind='timeout'``: ``late``'s deadline has passed; sent to the others), in the game's thread,
+    in words, with the picture of the table in its HTML part. It carries no turn: duelmail ignores it."""
+    from duelmail.pictures import body_html, inline_svg, table_text
+
+    title, gid, name = match.game.spec.title, match.gid[:12], match.cards[late].name
+    if kind == "reminder":
+        subject = f"[duelmail] {title} {gid}: reminder, your move by {_when(due)}"
+        words = [f"{name}, your move in {title} (game {gid}) is due by {_when(due)}.",
+                 "After that the other players may claim the game on time.", "",
+                 f"To play: duelmail moves {gid}, then duelmail play {gid} MOVE --send"]
+    else:
+        subject = f"[duelmail] {title} {gid}: {name}'s time ran out"
+        words = [f"{name}'s deadline in {title} (game {gid}) passed at {_when(due)} without a move.",
+                 "You may claim the game on time:", f"  duelmail claim {gid} --send   (or wait: a move signed "
+                 "before your claim still counts)"]
+    msg = EmailMessage(policy=email.policy.SMTP)
+    msg["From"] = formataddr((match.cards[sender_seat].name, sender))
+    msg["To"] = ", ".join(recipients)
+    msg["Subject"] = subject
+    msg["Date"] = format_datetime(now)
+    msg["Message-ID"] = f"<{kind}-{match.gid[:16]}-{late}-{int(due.timestamp())}@{THREAD_DOMAIN}>"
+    msg["In-Reply-To"] = msg["References"] = thread_root(match.gid)
+    msg["X-Duelmail"] = f"game={gid}; {kind}={late}"
+    table = table_text(match, None)
+    msg.set_content("\n".join([*words, "", "The table, as everyone sees it:", table, ""]), subtype="plain",
+                    charset="utf-8", cte="quoted-printable")
+    page = body_html(inline_svg(match, None), [w for w in words if w.strip()], table)
+    msg.add_alternative(f"<!DOCTYPE html><html><head><meta charset=\"utf-8\"></head><body>{page}</body></html>",
+                        subtype="html", charset="utf-8", cte="quoted-printable")
     return msg
 
 
@@ -275,6 +394,12 @@ _ATTRIBUTION = re.compile(r"^(On .*wrote:|.*<[^>]+@[^>]+>\s*wrote:|-----\s*Origi
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\u202a-\u202e\u2066-\u2069]")
 
 
+_OURS = re.compile(r"duelmail: |-- $|This is a duelmail turn\.|.+ played round \d+ of .+ \(game [0-9a-f]{12}\):$|"
+                   r".+ invites .+ to a game of .+, played by email with duelmail\.$")
+"""The first line of each block of a message that duelmail writes itself (a turn's words, the invitation,
+the signature line, the file's header, the machine's note)."""
+
+
 def unsigned_text(text: str) -> str:
     """The words above the first armour of a mail body, as a person typed them in a reply: not the quoted
     mail (``>`` lines, the "On ... wrote:" line), not duelmail's own summary; bounded, control characters
@@ -283,7 +408,7 @@ def unsigned_text(text: str) -> str:
         return ""
     keep = []
     for line in text[:text.index(BEGIN)].splitlines():
-        if line.startswith("duelmail: "):  # our own summary starts here: what follows is machine-written
+        if _OURS.match(line):  # our own words start here: what follows is machine-written
             break
         if line.lstrip().startswith(">") or _ATTRIBUTION.match(line.strip()):
             continue

@@ -10,7 +10,7 @@ everything a face-down card is claimed to be is recorded as a ``Claim`` and chec
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from duelmail.errors import IllegalMove
@@ -741,6 +741,11 @@ class GridState(GameState):
         from duelmail.games.grid.render import render
 
         return render(self, seat, known)
+
+    def picture(self, seat: int | None, known: Mapping[CardRef, Card], names: Sequence[str] | None = None) -> str:
+        from duelmail.games.grid.picture import picture
+
+        return picture(self, seat, known, names)
 
 
 def _refs(refs) -> str:

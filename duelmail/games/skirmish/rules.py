@@ -15,7 +15,7 @@ input is needed.
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
 
 from duelmail.errors import IllegalMove
@@ -796,7 +796,7 @@ class SkirmishState(GameState):
 
         return render_text(self, seat, known)
 
-    def picture(self, seat: int | None, known) -> str:
-        from duelmail.games.skirmish.render import svg
+    def picture(self, seat: int | None, known, names: Sequence[str] | None = None) -> str:
+        from duelmail.games.skirmish.picture import picture
 
-        return svg(self)
+        return picture(self, seat, known, names)

@@ -9,7 +9,7 @@ honest file happens before the next action is applied.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 
@@ -741,6 +741,11 @@ class SummonerState(FaceClaims, GameState):
         from duelmail.games.summoner.render import render
 
         return render(self, seat, known)
+
+    def picture(self, seat: int | None, known: Mapping[CardRef, Card], names: Sequence[str] | None = None) -> str:
+        from duelmail.games.summoner.picture import picture
+
+        return picture(self, seat, known, names)
 
 
 def _refs(refs) -> str:

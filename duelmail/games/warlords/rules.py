@@ -8,7 +8,7 @@ revealed and again by ``audit``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from duelmail.errors import DuelmailError, IllegalMove
@@ -696,6 +696,11 @@ class WarlordsState(FaceClaims, GameState):
         from duelmail.games.warlords.render import render
 
         return render(self, seat, known)
+
+    def picture(self, seat: int | None, known: Mapping[CardRef, Card], names: Sequence[str] | None = None) -> str:
+        from duelmail.games.warlords.picture import picture
+
+        return picture(self, seat, known, names)
 
 
 RULE_OF = {PlayWarlord: "W-7", Exchange: "W-8", Reinforce: "W-25", Attack: "W-10", EndTurn: "W-4",

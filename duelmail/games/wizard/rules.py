@@ -12,7 +12,7 @@ which in an honest file happens before the next action.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 
@@ -587,6 +587,11 @@ class WizardState(FaceClaims, GameState):
         from duelmail.games.wizard.render import render
 
         return render(self, seat, known)
+
+    def picture(self, seat: int | None, known: Mapping[CardRef, Card], names: Sequence[str] | None = None) -> str:
+        from duelmail.games.wizard.picture import picture
+
+        return picture(self, seat, known, names)
 
 
 def _refs(refs) -> str:

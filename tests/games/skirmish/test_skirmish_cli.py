@@ -96,7 +96,7 @@ def test_shipped_examples_are_the_shipped_scenarios():
 
 
 def test_the_html_replay_shows_the_battlefield_map_with_names_escaped():
-    """The replay picks up render.html_view: the map is in the page, and a scenario's name is escaped."""
+    """The replay's main view is the game's picture: the map is in the page, and a scenario's name is escaped."""
     from duelmail.engine.selfplay import SelfPlay
     from duelmail.replay import build_replay, render_html
     from duelmail.replay.html import page_data
@@ -107,6 +107,7 @@ def test_the_html_replay_shows_the_battlefield_map_with_names_escaped():
     replay = build_replay([("genesis.toml" if f.kind == "genesis" else f"r{f.round:04d}-s{f.seat}.toml", f)
                            for f in sp.files])
     page = render_html(replay)
-    assert "skirmish-map" in page
-    frags = json.dumps(page_data(replay)["frags"], ensure_ascii=False)  # the HTML the page puts in innerHTML
-    assert "&lt;b&gt;Keep &amp; Co&lt;/b&gt;" in frags and "<b>Keep" not in frags
+    data = page_data(replay)
+    pieces = json.dumps(data["pieces"], ensure_ascii=False)  # the markup the page puts in innerHTML
+    assert 'class=\\"terrain uneven\\"' in pieces and "pieces" in page and data["steps"][-1]["v"]["p"]["t"] >= 0
+    assert "&lt;b&gt;Keep &amp; Co&lt;/b&gt;" in pieces and "<b>Keep" not in pieces

@@ -1,0 +1,227 @@
+"""What every game's table picture shares: a plain SVG 1.1 canvas, playing cards, card backs and bars.
+
+A picture is one ``<svg>`` (one element or group a line) with a ``viewBox`` 480 units wide, so it scales to a
+400 px phone and reads at desktop size; no script, font, stylesheet or link (mail clients strip them), no ``id``
+(several pictures may share a page). Suit symbols are paths, not font glyphs. Text never goes below ``MIN_FONT``
+units and is shortened to the room it has (``fit``). Every element a test or a person looks for carries a
+``class`` (``card``, ``back``, ``seat``, ...). Whatever comes from an archive (names) is escaped here. Cards and
+texts are drawn once and reused (a replay page draws thousands of pictures).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from functools import lru_cache
+from html import escape
+
+from duelmail.games.cards import Card
+
+WIDTH = 480
+MIN_FONT = 12
+FONT = "DejaVu Sans, Verdana, Arial, Helvetica, sans-serif"
+INK, MUTED, RED, PAPER = "#1d2326", "#5f676c", "#c62828", "#fffdf8"
+FELT, FELT_DARK, GOLD = "#1d5a3c", "#154530", "#e0b84c"
+SEATS = ("#2f6fc0", "#c8562a", "#7d4fc0", "#23936d", "#a88414", "#c23f7e", "#4b6372", "#8a5a2b")
+SUIT_WORDS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+RANK_WORDS = {11: "jack", 12: "queen", 13: "king", 14: "ace"}
+# Suit symbols drawn in a 100x100 box (the replay page's own shapes).
+SUIT_PATHS = {
+    "H": "M50 92C22 68 2 50 2 29 2 13 14 3 28 3c10 0 18 6 22 15 4-9 12-15 22-15 14 0 26 10 26 26 0 21-20 39-48 63z",
+    "D": "M50 2 88 50 50 98 12 50z",
+    "S": "M50 3C72 25 97 42 97 63c0 14-10 24-23 24-9 0-16-4-20-11 1 10 6 17 14 22H32c8-5 13-12 14-22-4 7-11 11-20 "
+         "11C13 87 3 77 3 63 3 42 28 25 50 3z",
+    "C": "M50 5a22 22 0 1 1 0 44 22 22 0 1 1 0-44zM26 38a22 22 0 1 1 0 44 22 22 0 1 1 0-44zM74 38a22 22 0 1 1 0 44 "
+         "22 22 0 1 1 0-44zM45 55c0 18-5 32-15 43h40C60 87 55 73 55 55z",
+    "star": "M50 4 61 38h36L68 59l11 35-29-21-29 21 11-35L3 38h36z",
+}
+
+
+_SPECIAL = re.compile(r"[&<>\"']")
+
+
+def esc(text: object) -> str:
+    text = str(text)
+    return escape(text, quote=True) if _SPECIAL.search(text) else text
+
+
+@lru_cache(maxsize=1 << 16)
+def n(x: float) -> str:
+    """A coordinate to one decimal, without trailing zeros (``12``, ``12.5``)."""
+    r = round(x, 1)
+    i = int(r)
+    return str(i) if i == r else str(r)
+
+
+def fit(text: str, width: float, size: float = 14, least: float = MIN_FONT) -> tuple[str, float]:
+    """``text`` and a font size that fit ``width`` units (at most 0.68 em a character, bold included), shortened
+    with '…' if need be."""
+    per = 0.68
+    if len(text) * per * size <= width:
+        return text, size
+    size = max(least, width / (per * max(len(text), 1)))
+    room = int(width / (per * size))
+    return (text if len(text) <= room else text[:max(room - 1, 1)] + "\u2026"), size
+
+
+XMLNS = ' xmlns="http://www.w3.org/2000/svg"'
+
+
+def inline(svg: str | None) -> str | None:
+    """A picture to put inside an HTML page, which needs no namespace (and so names no URL)."""
+    return None if svg is None else svg.replace(XMLNS, "", 1)
+
+
+def card_words(face: Card) -> str:
+    """``queen of hearts``, ``red joker``."""
+    if face.is_joker:
+        return f"{'red' if face.suit == 'R' else 'black'} joker"
+    return f"{RANK_WORDS.get(face.rank, str(face.rank))} of {SUIT_WORDS[face.suit]}"
+
+
+class Canvas:
+    """Elements in drawing order, then ``svg(height)`` wraps them."""
+
+    def __init__(self, title: str, width: int = WIDTH):
+        self.title = title
+        self.width = width
+        self.parts: list[str] = []
+
+    def add(self, markup: str) -> None:
+        self.parts.append(markup)
+
+    def text(self, x: float, y: float, words: str, size: float = 14, anchor: str = "start", weight: str = "normal",
+             fill: str = INK, cls: str = "", width: float | None = None) -> None:
+        self.parts.append(_text(x, y, words, size, anchor, weight, fill, cls, width))
+
+    def rect(self, x: float, y: float, w: float, h: float, fill: str, stroke: str = "none", rx: float = 0,
+             cls: str = "", extra: str = "") -> None:
+        c = f' class="{cls}"' if cls else ""
+        self.add(f'<rect x="{n(x)}" y="{n(y)}" width="{n(w)}" height="{n(h)}" rx="{n(rx)}" fill="{fill}" '
+                 f'stroke="{stroke}"{c}{extra}/>')
+
+    def frame(self, at: int, x: float, y: float, w: float, h: float, fill: str, stroke: str, rx: float = 8) -> None:
+        """A box drawn under what was added since ``at = len(canvas.parts)``, once its height is known."""
+        self.parts.insert(at, f'<rect x="{n(x)}" y="{n(y)}" width="{n(w)}" height="{n(h)}" rx="{n(rx)}" '
+                              f'fill="{fill}" stroke="{stroke}"/>')
+
+    def header(self, title: str, line: str, y: float = 0) -> float:
+        """The dark band on top: the game and what happens now (on two lines if need be). Returns the y below it."""
+        room = self.width - 24
+        lines = [line]
+        if len(line) * 0.68 * 13 > room and ". " in line:
+            head, _, rest = line.partition(". ")
+            lines = [head + ".", rest]
+        h = 36 + 18 * len(lines)
+        self.rect(0, y, self.width, h, FELT_DARK)
+        self.text(12, y + 22, title, 17, weight="bold", fill="#f6f3ec", width=room, cls="title")
+        for i, text in enumerate(lines):
+            self.text(12, y + 42 + 18 * i, text, 13, fill=GOLD, width=room, cls="status")
+        return y + h + 8
+
+    def bar(self, x: float, y: float, w: float, value: int, whole: int, colour: str, label: str) -> None:
+        """A filled bar (life points) with its label over it."""
+        part = 0 if whole <= 0 else max(0.0, min(1.0, value / whole))
+        self.add(f'<g class="bar"><title>{esc(label)}</title>')
+        self.rect(x, y, w, 18, "#e6e1d5", rx=4)
+        self.rect(x, y, w * part, 18, colour, rx=4)
+        self.text(x + 6, y + 14, label, 12.5, fill=INK if part < 0.5 else "#fff", weight="bold", width=w - 12)
+        self.add("</g>")
+
+    def svg(self, height: float) -> str:
+        return (f'<svg{XMLNS} version="1.1" width="{self.width}" height="{n(height)}" '
+                f'viewBox="0 0 {self.width} {n(height)}" font-family="{FONT}" role="img" '
+                f'style="width:100%;max-width:100%;height:auto" aria-label="{esc(self.title)}">'
+                f'<title>{esc(self.title)}</title>'
+                f'<rect width="{self.width}" height="{n(height)}" fill="{PAPER}"/>\n'
+                + "\n".join(self.parts) + "\n</svg>")
+
+
+@lru_cache(maxsize=1 << 16)
+def _text(x: float, y: float, words: str, size: float, anchor: str, weight: str, fill: str, cls: str,
+          width: float | None) -> str:
+    if width is not None:
+        words, size = fit(words, width, size)
+    size = max(size, MIN_FONT)
+    bold = ' font-weight="bold"' if weight == "bold" else ""
+    c = f' class="{cls}"' if cls else ""
+    return (f'<text x="{n(x)}" y="{n(y)}" font-size="{n(size)}" text-anchor="{anchor}" fill="{fill}"{bold}{c}>'
+            f'{esc(words)}</text>')
+
+
+CARD_W, CARD_H = 40, 56
+
+
+def card(c: Canvas, x: float, y: float, face: Card | None, w: float = CARD_W, tag: str = "",
+         down: bool = False, cls: str = "") -> None:
+    """A French card face (``face``), or its back when the viewer cannot see it (``face=None``).
+
+    ``down``: a card lying face down that this viewer may look at (drawn as its face with a dashed edge).
+    ``tag`` is a short word under the card (``used``, ``top``). Each card is drawn once at the origin and moved
+    into place (a page of many pictures shares the markup)."""
+    extra = f" {cls}" if cls else ""
+    head = "back" if face is None else f'card{extra}" data-card="{face}'
+    if face is None:
+        head += extra
+    c.add(f'<g class="{head}" transform="translate({n(x)} {n(y)})">{_card_body(face, w, down)}</g>')
+    if tag:
+        c.text(x + w / 2, y + w * 1.4 + 13, tag, 12, anchor="middle", fill=MUTED)
+
+
+_BODIES: dict[tuple, str] = {}
+
+
+def _card_body(face: Card | None, w: float, down: bool) -> str:
+    key = (face, w, down)
+    body = _BODIES.get(key)
+    if body is not None:
+        return body
+    c = Canvas("")
+    h = w * 1.4
+    if face is None:
+        c.add("<title>a face-down card</title>")
+        c.rect(0, 0, w, h, "#2f63ad", "#173a6b", rx=4)
+        c.rect(4, 4, w - 8, h - 8, "none", "#9fb8e0", rx=3)
+        c.add(f'<path d="M8 {n(h - 8)}L{n(w - 8)} 8M8 8L{n(w - 8)} {n(h - 8)}" stroke="#9fb8e0" '
+              'stroke-width="1.5"/>')
+    else:
+        colour = RED if face.suit in "HDR" else INK
+        c.add(f'<title>{card_words(face)}{" (face down)" if down else ""}</title>')
+        c.rect(0, 0, w, h, "#ffffff", "#7d7566", rx=4, extra=' stroke-dasharray="4 3"' if down else "")
+        rank = "J" if face.is_joker else {11: "J", 12: "Q", 13: "K", 14: "A"}.get(face.rank, str(face.rank))
+        c.text(4, 16, rank, 15 if w >= 36 else 13, weight="bold", fill=colour)
+        shape = SUIT_PATHS["star" if face.is_joker else face.suit]
+        c.add(f'<path transform="translate({n(w * 0.25)} {n(h * 0.42)}) scale({w * 0.5 / 100:.3f})" d="{shape}" '
+              f'fill="{colour}"/>')
+    body = _BODIES[key] = "".join(c.parts)
+    return body
+
+
+def named(text: str, names: Sequence[str] | None) -> str:
+    """The rules' ``seat 1`` as the player's name."""
+    if not names:
+        return text
+    return re.sub(r"\b[Ss]eat (\d+)\b", lambda m: seat_name(names, int(m.group(1))), text)
+
+
+def seat_name(names: Sequence[str] | None, s: int) -> str:
+    return names[s] if names and 0 <= s < len(names) else f"seat {s}"
+
+
+def seat_band(c: Canvas, y: float, s: int, words: str, note: str = "", you: bool = False) -> float:
+    """A seat's coloured name line, its note on the right (or on a line of its own when it does not fit there).
+    Returns the height used beyond the usual line (0 or 18)."""
+    colour = SEATS[s % len(SEATS)]
+    c.add(f'<g class="seat" data-seat="{s}">')
+    c.rect(0, y, 8, 22, colour)
+    words += " (you)" if you else ""
+    room = min(c.width * 0.6, len(words) * 0.68 * 15 + 4)
+    c.text(16, y + 16, words, 15, weight="bold", fill=colour, width=room)
+    extra = 0
+    if note and len(note) * 0.68 * 12.5 > c.width - room - 40:
+        c.text(16, y + 34, note, 12.5, fill=MUTED, width=c.width - 26)
+        extra = 18
+    elif note:
+        c.text(c.width - 10, y + 16, note, 12.5, anchor="end", fill=MUTED, width=c.width - room - 40)
+    c.add("</g>")
+    return extra

@@ -1,0 +1,107 @@
+"""The Wizard Duel table as one SVG picture, from one seat's view (or a spectator's, ``seat=None``).
+
+Drawn from the same state and known faces as the text view (``render.py``): the players in a circle in
+turn order with their Lives (counted, never shown: nobody has seen them) and hand sizes, the stock in the
+middle, the spell in flight as an arrow from its caster to its target with its strength and cards, the
+last used cards and the viewer's hand.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
+
+from duelmail.games.cards import Card, CardRef
+from duelmail.games.svg import CARD_W, GOLD, MUTED, RED, SEATS, Canvas, card, n, seat_name
+
+if TYPE_CHECKING:
+    from duelmail.games.wizard.rules import WizardState
+
+BOX_W, BOX_H = 104, 58
+RX, RY = 168, 128
+
+
+def picture(st: WizardState, seat: int | None, known: Mapping[CardRef, Card],
+            names: Sequence[str] | None = None) -> str:
+    from duelmail.games.wizard.rules import OVER, PHASE_NAMES
+
+    def name(s: int) -> str:
+        return seat_name(names, s)
+
+    c = Canvas(f"Wizard Duel, {'the table' if seat is None else name(seat) + '’s view'}")
+    if st.phase == OVER and st.result is not None:
+        status = "Game over: " + st.result.describe(list(names) if names else None)
+    else:
+        who = ", ".join(name(d) for d in st.deciders()) or "nobody (cards being turned up or shuffled)"
+        status = f"Turn {st.turn}, {name(st.current)}: {PHASE_NAMES[st.phase]}. To move: {who}"
+    top = c.header("Wizard Duel" + ("" if seat is None else f" · {name(seat)}’s view"), status)
+    cx, cy = c.width / 2, top + RY + BOX_H / 2 + 6
+    at = {}
+    for s in range(st.n):
+        a = 2 * math.pi * s / st.n
+        at[s] = (cx + RX * math.sin(a), cy - RY * math.cos(a))
+    sp = st.spell
+    for s in range(st.n):
+        x, y = at[s]
+        colour = SEATS[s % len(SEATS)]
+        alive = s in st.alive
+        c.add(f'<g class="seat box{" out" if not alive else ""}" data-seat="{s}">')
+        edge = GOLD if s == st.current and alive else colour
+        c.rect(x - BOX_W / 2, y - BOX_H / 2, BOX_W, BOX_H, "#ffffff" if alive else "#e4e0d6", edge, rx=8,
+               extra=' stroke-width="3"')
+        c.text(x, y - BOX_H / 2 + 17, name(s) + (" (you)" if s == seat else ""), 13.5, anchor="middle",
+               weight="bold", fill=colour, width=BOX_W - 8)
+        if alive:
+            lives = len(st.lives[s])
+            c.text(x, y - BOX_H / 2 + 34, f"{lives} {'Life' if lives == 1 else 'Lives'}", 12.5, anchor="middle",
+                   cls="lives")
+            c.text(x, y - BOX_H / 2 + 50, f"hand {len(st.hands[s])}", 12.5, anchor="middle", fill=MUTED)
+        else:
+            c.text(x, y - BOX_H / 2 + 40, "out", 13, anchor="middle", fill=MUTED)
+        c.add("</g>")
+    if sp is not None:
+        (x1, y1), (x2, y2) = at[sp.attacker], at[sp.target]
+        c.add(f'<g class="spell"><title>{"out-of-turn " if sp.window else ""}attack by {name(sp.attacker)} '
+              f'at {name(sp.target)}, strength {sp.strength}</title>')
+        dx, dy = x2 - x1, y2 - y1
+        length = math.hypot(dx, dy) or 1
+        ux, uy = dx / length, dy / length
+        gap = BOX_H / 2 + 4
+        hx, hy = x2 - ux * gap, y2 - uy * gap
+        c.add(f'<line x1="{n(x1 + ux * gap)}" y1="{n(y1 + uy * gap)}" x2="{n(hx - ux * 12)}" y2="{n(hy - uy * 12)}" '
+              f'stroke="{RED}" stroke-width="4" stroke-dasharray="10 5" opacity="0.8"/>')
+        c.add(f'<path d="M{n(hx)} {n(hy)}L{n(hx - ux * 16 - uy * 9)} {n(hy - uy * 16 + ux * 9)}'
+              f'L{n(hx - ux * 16 + uy * 9)} {n(hy - uy * 16 - ux * 9)}z" fill="{RED}"/>')
+        c.add("</g>")
+    c.add('<g class="stock">')
+    card(c, cx - 50, cy - 48, None, w=34)
+    c.text(cx - 33, cy + 16, f"stock {len(st.stock)}", 12.5, anchor="middle", weight="bold")
+    c.text(cx - 33, cy + 31, f"pile {st.generation + 1} of 2", 12, anchor="middle", fill=MUTED)
+    c.add("</g>")
+    if st.used:
+        card(c, cx + 14, cy - 48, known.get(st.used[-1]), w=34, cls="used")
+        c.text(cx + 31, cy + 16, f"used {len(st.used)}", 12.5, anchor="middle")
+    y = cy + RY + BOX_H / 2 + 14
+    if sp is not None:
+        kind = "Out-of-turn attack" if sp.window else "Attack"
+        line = (f"{kind} by {name(sp.attacker)} at {name(sp.target)}: strength {sp.strength}"
+                + (" (two face cards: no defence)" if sp.strike else ""))
+        c.text(16, y + 12, line, 13.5, weight="bold", fill=RED, width=c.width - 32, cls="spell-line")
+        y += 20
+        if sp.protected:
+            c.text(16, y + 12, "protected: " + ", ".join(name(p) for p in sorted(sp.protected)), 12.5,
+                   fill=MUTED, width=c.width - 32)
+            y += 18
+        for i, r in enumerate(sp.cards):
+            card(c, 16 + i * (CARD_W + 6), y + 4, known.get(r), cls="spell-card")
+        y += CARD_W * 1.4 + 14
+    if seat is not None and seat in st.alive and st.hands[seat]:
+        c.text(16, y + 12, "Your hand", 12, fill=MUTED)
+        per_row = max(1, int((c.width - 32) // (CARD_W + 6)))
+        hand = st.hands[seat]
+        for i, r in enumerate(hand):
+            card(c, 16 + (i % per_row) * (CARD_W + 6), y + 18 + (i // per_row) * (CARD_W * 1.4 + 8), known.get(r),
+                 cls="hand")
+        y += 18 + ((len(hand) - 1) // per_row + 1) * (CARD_W * 1.4 + 8)
+    return c.svg(y + 8)

@@ -1,0 +1,62 @@
+"""The table's picture where people look: one self-contained HTML page (``duelmail show --html``) and the
+HTML body of a turn mail, both around the game's own SVG (``GameState.picture``, ``games/svg.py``).
+
+Everything here is plain HTML with inline styles: no script, no external font, stylesheet or image, so the
+same markup works in a browser and in a mail client's rendering engine. The SVG is inlined (see
+docs/transports.md for why); the text view follows it for readers whose client drops SVG.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from html import escape
+
+from duelmail.engine.match import Match
+from duelmail.games.svg import inline
+
+
+def table_svg(match: Match, seat: int | None) -> str | None:
+    """The game's picture of the table as ``seat`` sees it (None: a spectator), with the players' names."""
+    return match.state.picture(seat, match.known(seat), match.names())
+
+
+def inline_svg(match: Match, seat: int | None) -> str | None:
+    """The same picture to put inside an HTML page."""
+    return inline(table_svg(match, seat))
+
+
+def table_text(match: Match, seat: int | None) -> str:
+    """The game's text view, with names for seats."""
+    return match.named(match.state.render(seat, match.known(seat)))
+
+
+def body_html(svg: str | None, lines: Sequence[str] = (), text: str = "", foot: Sequence[str] = ()) -> str:
+    """The page's content: lines of words, the picture, the text table, small print (each escaped but ``svg``)."""
+    out = ['<div style="max-width:720px;margin:0 auto;padding:8px;font:15px/1.45 Verdana,Arial,sans-serif;'
+           'color:#1d2326">']
+    for line in lines:
+        out.append(f'<p style="margin:0 0 8px">{escape(line)}</p>')
+    if svg:
+        out.append(f'<div class="picture" style="margin:10px 0">{svg}</div>')
+    if text:
+        out.append('<pre style="white-space:pre-wrap;overflow-wrap:anywhere;font:13px/1.45 Menlo,Consolas,'
+                   f'monospace;background:#f6f3ec;padding:8px;border-radius:6px">{escape(text)}</pre>')
+    for line in foot:
+        out.append(f'<p style="margin:6px 0;color:#5f676c;font-size:13px">{escape(line)}</p>')
+    out.append("</div>")
+    return "\n".join(out)
+
+
+def html_page(title: str, body: str) -> str:
+    """A whole HTML document around ``body``; it scales to a phone's width."""
+    return ('<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+            '<meta name="viewport" content="width=device-width, initial-scale=1">'
+            f'<title>{escape(title)}</title></head>\n'
+            f'<body style="margin:0;background:#fffdf8">\n{body}\n</body></html>\n')
+
+
+def table_page(match: Match, seat: int | None) -> str:
+    """``duelmail show --html``: the picture of the table over its text view."""
+    who = "the table" if seat is None else f"{match.names()[seat]}’s view"
+    title = f"{match.game.spec.title} {match.gid[:12]}: {who}"
+    return html_page(title, body_html(inline_svg(match, seat), [title], table_text(match, seat)))
