@@ -194,6 +194,33 @@ def _is_face(word: str) -> bool:
         return False
 
 
+def read_moves(match: Match, seat: int, identity: Identity, words: Sequence[str]) -> list[str]:
+    """Moves as a player types them on a command line: each quoted argument is one move (``"warlord JS" end``);
+    bare words are split into moves, the longest reading first (``warlord JS end`` is ``warlord JS`` then
+    ``end``). Each move is resolved (``resolve_move``). A move that no reading parses is refused naming the game,
+    the round and what the notation expects; nothing is written."""
+    out: list[str] = []
+    i = 0
+    while i < len(words):
+        last = i + 1
+        while last < len(words) and " " not in words[i].strip() and " " not in words[last].strip():
+            last += 1
+        error: NotationError | None = None
+        for j in range(last, i, -1):
+            try:
+                move = resolve_move(match, seat, identity, " ".join(words[i:j]))
+                match.game.parse_action(move)
+            except NotationError as e:
+                error = error or e  # the longest reading's complaint: most likely the one move meant
+                continue
+            out.append(move)
+            i = j
+            break
+        else:
+            raise NotationError(f"game {match.gid[:12]}, round {match.round}: {error} [notation]") from None
+    return out
+
+
 def resolve_move(match: Match, seat: int, identity: Identity, text: str) -> str:
     """A move as a player types it, in the game's notation: the faces of the seat's own cards (``9H``, ``XR``) and,
     in a game of designed cards, their names (``Spitter``) become refs (``REF=face`` where the notation claims a

@@ -746,7 +746,7 @@ def play(ctx, moves, game, bot, seed, out, vacation, send, push, say):
         raise click.ClickException(f"game {match.gid[:12]}: nothing is awaited from you in round {match.round}{last}")
     noted = _pending_data(folder)
     say = say if say is not None else noted.get("say")
-    actions = list(noted.get("actions", [])) + [_resolve(match, seat, ident, m) for m in moves]
+    actions = list(noted.get("actions", [])) + _app().read_moves(match, seat, ident, moves)
     if bot:
         b = match.game.bots.get(bot)
         if b is None:
@@ -778,11 +778,6 @@ def play(ctx, moves, game, bot, seed, out, vacation, send, push, say):
         from duelmail.cli_git import push_played
 
         push_played(ctx, ident, played)
-
-
-def _resolve(match, seat, ident, text: str) -> str:
-    """A move with faces, card names and players' names, in the game's notation (``app.resolve_move``)."""
-    return _app().resolve_move(match, seat, ident, text)
 
 
 def _say_awaited(match, seat) -> None:

@@ -46,7 +46,7 @@ class FileRefused(DuelmailError):
         if seat is not None:
             parts.append(f"seat {seat}")
         head = ", ".join(parts)
-        tail = f" [{rule}]" if rule else ""
+        tail = f" [{rule}]" if rule and not message.endswith(f"(rule {rule})") else ""
         super().__init__(f"{head}: {message}{tail}")
 
 

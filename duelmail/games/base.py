@@ -146,6 +146,9 @@ _REF_TEXT = re.compile(rf"(?<![\w=])(?P<c1>{_FACE}) \((?P<r1>{_REF})\)"
                        rf"|(?P<r2>{_REF})=(?P<c2>{_FACE})(?!\w)|(?P<r3>{_REF})")
 
 
+_ROLE_FACE = re.compile(r"\bthe ([A-Z][a-z]+) \x00(the [^\x01]*)\x01")
+
+
 def face_words(card: Card) -> str:
     """A face in words: ``the Queen of hearts``, ``the 10 of spades``, ``the red joker``."""
     if card.is_joker:
@@ -166,10 +169,12 @@ def in_words(text: str, known: Mapping[CardRef, Card], names: Sequence[str] | No
         words = namer(ref, card) if namer else face_words(card)
         said = m.group("c1") or m.group("c2")
         if said is None or Card.parse(said) == card:
-            return words
-        return f"{words} (played as {said.upper()})"
+            return f"\x00{words}\x01"
+        return f"\x00{words} (played as {said.upper()})\x01"
 
-    text = _REF_TEXT.sub(face, text)
+    # a card named by its role and then its face, "the Warlord the King of spades", reads as "the King of spades
+    # (the Warlord)"
+    text = _ROLE_FACE.sub(r"\2 (the \1)", _REF_TEXT.sub(face, text)).replace("\x00", "").replace("\x01", "")
     if names:
         text = re.sub(r"\bseat (\d+)\b",
                       lambda m: names[int(m.group(1))] if int(m.group(1)) < len(names) else m.group(0), text)
