@@ -126,9 +126,11 @@ def duty_text(match: Match, seat: int) -> str:
 
 
 def awaited_text(match: Match) -> str:
-    if not match.duties:
+    """Who the open round still awaits, and for what (a seat whose file of the round is in is no longer)."""
+    waiting = [s for s in sorted(match.duties) if s not in match.current]
+    if not waiting:
         return "nobody"
-    return "; ".join(f"{match.cards[s].name} ({duty_text(match, s)})" for s in sorted(match.duties))
+    return "; ".join(f"{match.cards[s].name} ({duty_text(match, s)})" for s in waiting)
 
 
 def read_files(path: Path, archive_only: bool = False) -> list[tuple[str, SignedFile]]:

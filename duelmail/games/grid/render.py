@@ -26,8 +26,7 @@ def _name(st: GridState, ref: CardRef, known: Mapping[CardRef, Card], seat: int 
     d = st.card(ref, known)
     if d is None:
         return f"{ref} [face down]"
-    face = st.faces.get(ref) or known[ref]
-    text = f"{ref} {d.summary()} ({face})"
+    text = f"{ref} {d.summary()}"
     if ref not in st.where:
         return text
     if ref not in st.face_up:

@@ -557,11 +557,13 @@ class WizardState(FaceClaims, GameState):
             return "wait"
         p, sp = self.phase, self.spell
         if p == TURN:
-            return "pass, or attack REF=FACE REF=FACE at SEAT (two cards of one suit)"
+            return "pass, or attack with two cards of one suit at a player (attack 9H 3H at bob)"
         if p == WINDOW:
-            return f"attack window before seat {self.current}'s turn: pass, or attack REF=FACE REF=FACE at SEAT"
+            return (f"attack window before seat {self.current}'s turn: pass, or attack with two cards of one suit "
+                    "at a player (attack 9H 3H at bob)")
         if p == RETARGET:
-            return f"seat {sp.target} is protected: target SEAT ({', '.join(map(str, self.candidates(seat)))})"
+            others = ", ".join(f"seat {c}" for c in self.candidates(seat))
+            return f"seat {sp.target} is protected: target another player ({others})"
         if sp.strike:
             return f"seat {sp.attacker} strikes with two face cards: take"
         return (f"seat {sp.attacker} attacks you with strength {sp.strength}: take, or defend REF=FACE ... "
