@@ -46,7 +46,9 @@ class FileRefused(DuelmailError):
         if seat is not None:
             parts.append(f"seat {seat}")
         head = ", ".join(parts)
-        tail = f" [{rule}]" if rule and not message.endswith(f"(rule {rule})") else ""
+        if rule:  # the rule once, as the tag: "(rule W-7)" from an IllegalMove would say it twice
+            message = message.removesuffix(f" (rule {rule})")
+        tail = f" [{rule}]" if rule else ""
         super().__init__(f"{head}: {message}{tail}")
 
 

@@ -31,7 +31,7 @@ def test_w14_w16_failed_attack_tells_both_totals_the_winner_and_the_price(rig, p
     e, words = said(t, "battle lost")
     assert words == "bob's attack fails, 11 to 13: alice holds" and e.rule == "W-16"
     e, words = said(t, "failure")
-    assert words == "bob loses the Warlord the Queen of spades for the failed attack"
+    assert words == "bob loses the Queen of spades (the Warlord) for the failed attack"
     e, words = said(t, "discard")
     assert e.cards == (CardRef("b", 1), CardRef("a", 1)) and e.rule == "W-17"
     assert words == ("the battle cards go to the discard piles: the 9 of spades to bob's and the 10 of hearts "
@@ -82,7 +82,7 @@ def test_w18_w19_aces_are_told(rig, play):
     play(t, 0, "ace a#0")
     e, words = said(t, "ace")
     assert e.rule == "W-19" and words == "the Ace of hearts (an Ace) stops bob's attack: it fails"
-    assert said(t, "failure")[1] == "bob loses the Warlord the Queen of spades for the failed attack"
+    assert said(t, "failure")[1] == "bob loses the Queen of spades (the Warlord) for the failed attack"
 
 
 def test_w4_w22_w23_draws_empty_pile_and_out(rig, play):
