@@ -114,7 +114,7 @@ def cold_cli(path: Path) -> tuple[float, float]:
     import resource
 
     with tempfile.TemporaryDirectory() as tmp:
-        code = "import sys; from duelmail.cli_replay import replay; replay(sys.argv[1:])"
+        code = "import sys; from duelmail.cli.replay import replay; replay(sys.argv[1:])"
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         t = time.perf_counter()
         subprocess.run([sys.executable, "-c", code, str(path), "--html", f"{tmp}/r.html"], cwd=ROOT, check=True,

@@ -389,7 +389,7 @@ def unpadded_memo(sp: SelfPlay) -> Caught:
     import json
 
     from duelmail.crypto.seal import memo_key, seal
-    from duelmail.engine.match import memo_aad, open_memo
+    from duelmail.engine.memo import memo_aad, open_memo
 
     seat, f = _until_file_with(sp, lambda f: "memo" in f.content)
     mine = sp.matches[seat]

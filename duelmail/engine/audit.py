@@ -12,15 +12,12 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from duelmail.crypto import deck as sra
 from duelmail.crypto import group, proofs
 from duelmail.engine.decks import ONE, Layer, next_layer, run_step
+from duelmail.engine.memo import open_memo
 from duelmail.games.cards import CardRef
-
-if TYPE_CHECKING:
-    from duelmail.engine.match import Match
 
 
 @dataclass
@@ -36,7 +33,9 @@ class AuditReport:
         self.lines.append(f"CHEAT by seat {seat} [{rule}]: {message}")
 
 
-def audit_match(match: Match) -> AuditReport:
+def audit_match(match) -> AuditReport:
+    """Recompute the game of ``match`` (a ``Match`` that is over, every seed published; ``match.py`` calls this
+    when the last seed arrives, so this module never imports it) and check every claim."""
     report = AuditReport()
     book = match.book
     secrets = {s: match._secrets_of(seed) for s, seed in match.seeds.items()}
@@ -114,17 +113,16 @@ def audit_match(match: Match) -> AuditReport:
     return report
 
 
-def _input_face(match: Match, report: AuditReport, deck, j: int) -> int | None:
+def _input_face(match, report: AuditReport, deck, j: int) -> int | None:
     origin = deck.origin[j]
     if origin is None:
         return deck.input_faces[j]
     return report.faces.get(CardRef(*origin))
 
 
-def _open_every_sealed_choice(match: Match, report: AuditReport) -> dict:
+def _open_every_sealed_choice(match, report: AuditReport) -> dict:
     """Open every seat's memos with its published seed; each must match its commitment and opening."""
     from duelmail.crypto.commit import commit, commit_salt
-    from duelmail.engine.match import open_memo
     from duelmail.errors import DuelmailError
 
     found: dict[tuple[int, str], str] = {}

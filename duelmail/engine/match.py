@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import bisect
 import copy
-import hashlib
 import os
 import re
 from collections.abc import Callable, Iterable, Mapping
@@ -25,7 +24,8 @@ from duelmail.crypto import deck as sra
 from duelmail.crypto.commit import check_opening, commit, commit_salt
 from duelmail.crypto.derive import FRESH_BYTES, entropy_key, game_seed, hkdf
 from duelmail.crypto.encoding import b64d, b64e, lp
-from duelmail.crypto.seal import box_size, memo_key, open_sealed, pack, seal, unpack
+from duelmail.crypto.seal import box_size, open_sealed, seal
+from duelmail.engine.audit import audit_match
 from duelmail.engine.clock import (
     FUTURE_TOLERANCE,
     MAX_ALLOWANCE,
@@ -38,6 +38,7 @@ from duelmail.engine.clock import (
     time_used,
 )
 from duelmail.engine.decks import DeckBook
+from duelmail.engine.memo import make_memo, memo_sizes, open_memo
 from duelmail.engine.talk import DRAW, DRAW_ANSWERS, Talk, check_say
 from duelmail.errors import CheatDetected, CryptoError, DuelmailError, FileRefused, IllegalMove, NotationError
 from duelmail.games.base import (
@@ -62,11 +63,6 @@ _SECRETS: dict[tuple[bytes, str, int, int], sra.LockerSecrets] = {}  # a pure fu
 SEALED = "sealed "
 
 
-def memo_aad(game_id: str, rnd: int, seat: int, labels: Iterable[str]) -> bytes:
-    """A memo's context: game, round, seat and the labels it carries (sorted, space-separated)."""
-    return lp(b"duelmail/memo/v2", game_id, rnd, seat, " ".join(sorted(labels)))
-
-
 def entropy_aad(game_id: str, seat: int) -> bytes:
     return lp(b"duelmail/entropy/v1", game_id, seat)
 
@@ -84,32 +80,6 @@ def open_entropy(master: bytes, game_id: str, seat: int, box: str) -> bytes:
     if len(fresh) != FRESH_BYTES:
         raise CryptoError(f"seat {seat}'s entropy box holds {len(fresh)} bytes, not {FRESH_BYTES}")
     return fresh
-
-
-def memo_sizes(game: Game, labels: Iterable[str]) -> dict[str, int]:
-    """label -> the fixed block size the game declares for its kind."""
-    return {lb: game.sealed_size(lb) for lb in labels}
-
-
-def make_memo(game: Game, seed: bytes, game_id: str, rnd: int, seat: int, secret: dict[str, str]) -> str:
-    """Seal a file's secret choices (label -> text) to their author, each padded to its kind's fixed size.
-
-    The nonce is synthetic: one plaintext always seals alike, two different ones never share a nonce."""
-    plain = pack({lb: t.encode() for lb, t in secret.items()}, memo_sizes(game, secret))
-    key = memo_key(seed)
-    nonce = hkdf(key, b"memo-nonce" + hashlib.sha256(plain).digest() + lp(rnd), 12)
-    return seal(key, plain, memo_aad(game_id, rnd, seat, secret), nonce)
-
-
-def open_memo(game: Game, seed: bytes, game_id: str, rnd: int, seat: int, box: str,
-              labels: Iterable[str]) -> dict[str, str]:
-    """The secret choices (label -> text) of a memo made by :func:`make_memo`; ``CryptoError`` if it does not open."""
-    labels = tuple(labels)
-    plain = open_sealed(memo_key(seed), box, memo_aad(game_id, rnd, seat, labels))
-    try:
-        return {lb: v.decode("utf-8") for lb, v in unpack(plain, memo_sizes(game, labels)).items()}
-    except UnicodeDecodeError:
-        raise CryptoError(f"the memo of round {rnd}, seat {seat} holds text that is not UTF-8") from None
 
 
 @dataclass
@@ -1228,8 +1198,6 @@ class Match:
         self.events += told
         if self.over() and len(self.seeds) == self.n:
             if self.auditing:
-                from duelmail.engine.audit import audit_match
-
                 self.audit = audit_match(self)
             self.duties = {}
             return told

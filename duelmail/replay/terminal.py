@@ -10,8 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-import click
-
+from duelmail.errors import NotationError
 from duelmail.replay.model import TECHNICAL, Replay, Step
 
 HELP = """commands (Enter alone = next):
@@ -22,25 +21,27 @@ HELP = """commands (Enter alone = next):
   d, decks         every deck's order (audited)            l, log         every round in one line
   v, verdict       the audit report         h, help        this help         q, quit"""
 
+# ANSI styles, as click.style writes them: blue and dim, red and bold, bold
+DIM_BLUE, RED_BOLD, BOLD, RESET = "\x1b[34m\x1b[2m", "\x1b[31m\x1b[1m", "\x1b[1m", "\x1b[0m"
 CARD = re.compile(r"\[\?\?\]|(?<![\w#.])(?:10|[2-9JQKA])[SHDC](?![\w#])|(?<![\w#.])X[RB](?![\w#])")
 
 
 def colour_cards(text: str) -> str:
     """Hearts, diamonds and the red joker in red, the rest bold; a face-down card dimmed.
 
-    ``click.echo`` drops the colours when the output is not a terminal."""
+    The command line writes with ``click.echo``, which drops the colours when the output is not a terminal."""
 
     def paint(m: re.Match) -> str:
         t = m.group(0)
         if t == "[??]":
-            return click.style(t, fg="blue", dim=True)
-        return click.style(t, fg="red" if t[-1] in "HDR" else None, bold=True)
+            return DIM_BLUE + t + RESET
+        return (RED_BOLD if t[-1] in "HDR" else BOLD) + t + RESET
 
     return CARD.sub(paint, text)
 
 
 class TerminalReplay:
-    def __init__(self, replay: Replay, write: Callable[[str], None] = click.echo, colour: bool = True):
+    def __init__(self, replay: Replay, write: Callable[[str], None] = print, colour: bool = True):
         self.r = replay
         self.i = 0
         self.seat: int | None = None
@@ -57,7 +58,9 @@ class TerminalReplay:
         self.i = max(0, min(len(self.r.steps) - 1, i))
 
     def set_seat(self, text: str | None) -> None:
-        """A seat by number or (a prefix of) a name; None, '', 't' or 'table' for the spectator's view."""
+        """A seat by number or (a prefix of) a name; None, '', 't' or 'table' for the spectator's view.
+
+        ``NotationError`` naming the seats when no single seat matches."""
         if text is None or text.lower() in ("", "t", "table", "-", "none"):
             self.seat = None
             return
@@ -69,7 +72,7 @@ class TerminalReplay:
                 [s for s, n in enumerate(names) if n.lower().startswith(text.lower())]
         if len(found) != 1:
             seats = ", ".join(f"{s} {n}" for s, n in enumerate(names))
-            raise click.BadParameter(f"no single seat {text!r} (seats: {seats})")
+            raise NotationError(f"no single seat {text!r} (seats: {seats})")
         self.seat = found[0]
 
     def set_everything(self, on: bool) -> str | None:
@@ -177,8 +180,8 @@ class TerminalReplay:
         elif cmd in ("s", "seat", "view", "t", "table"):
             try:
                 self.set_seat(None if cmd in ("t", "table") else arg)
-            except click.BadParameter as e:
-                self.write(e.message)
+            except NotationError as e:
+                self.write(str(e))
                 return True
         elif cmd in ("a", "all", "everything"):
             message = self.set_everything(not self.everything)

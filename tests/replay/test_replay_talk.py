@@ -8,7 +8,7 @@ import re
 import pytest
 from click.testing import CliRunner
 
-from duelmail.cli_replay import replay as command
+from duelmail.cli.replay import replay as command
 from duelmail.engine.selfplay import SelfPlay
 from duelmail.replay import load_replay
 from duelmail.replay.html import page_data

@@ -7,7 +7,7 @@ import re
 from click.testing import CliRunner
 from replay_archives import CHEAT, GAME, cheat
 
-from duelmail.cli_replay import replay as command
+from duelmail.cli.replay import replay as command
 from duelmail.games.base import face_words
 
 runner = CliRunner()

@@ -5,6 +5,9 @@ sees the board from its side): the 5x5 area with the spaces the 3x3 grid may sti
 by its designed name and strength (never the French face it is locked under), its arrows in the direction
 they point once it is face up and oriented, face-down cards as backs (or, for their owner, dashed), battles
 with the attack stacked on the defence and both totals, the spaces each seat holds, piles and the hand.
+
+The state drawn is a ``GridState``; ``rules.py`` imports this module, so this module never imports
+``rules.py``: what both need is in ``terms.py``.
 """
 
 from __future__ import annotations
@@ -12,12 +15,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
+from duelmail.games.base import GameState
 from duelmail.games.cards import Card, CardRef
+from duelmail.games.grid.terms import CENTRE, OVER, SCORE, aim, frame_ok, pos_name, seat_of
 from duelmail.games.svg import MUTED, RED, SEATS, Canvas, esc, fit, n, named, seat_band, seat_name
 
 if TYPE_CHECKING:
     from duelmail.games.grid.library import CardDef
-    from duelmail.games.grid.rules import GridState
 
 CELL = 84
 LEFT = 30
@@ -62,10 +66,8 @@ def _tile(c: Canvas, x: float, y: float, w: float, h: float, d: CardDef | None, 
     c.add("</g>")
 
 
-def picture(st: GridState, seat: int | None, known: Mapping[CardRef, Card],
+def picture(st: GameState, seat: int | None, known: Mapping[CardRef, Card],
             names: Sequence[str] | None = None) -> str:
-    from duelmail.games.grid.rules import CENTRE, OVER, SCORE, aim, frame_ok, pos_name, seat_of
-
     def name(s: int) -> str:
         return seat_name(names, s)
 

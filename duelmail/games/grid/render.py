@@ -4,25 +4,24 @@ The map is drawn from the viewer's side of the table (seat 1 sees it turned roun
 shows its owner's deck letter (``a`` is seat 0, ``b`` seat 1) and its defence; ``?`` marks a card
 the viewer cannot see, ``*`` one only its owner sees (face down); ``a5<b7`` is a battle: seat 0
 defends with 5 against seat 1's attack of 7. The lines under the map name every card.
+
+The state drawn is a ``GridState``; ``rules.py`` imports this module, so this module never imports
+``rules.py``: what both need is in ``terms.py``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
 
+from duelmail.games.base import GameState
 from duelmail.games.cards import Card, CardRef
 from duelmail.games.grid.notation import ORIENTS
-
-if TYPE_CHECKING:
-    from duelmail.games.grid.rules import GridState
+from duelmail.games.grid.terms import DECK_IDS, OVER, SCORE, frame_ok, pos_name, seat_of
 
 CELL = 9
 
 
-def _name(st: GridState, ref: CardRef, known: Mapping[CardRef, Card], seat: int | None) -> str:
-    from duelmail.games.grid.rules import pos_name, seat_of
-
+def _name(st: GameState, ref: CardRef, known: Mapping[CardRef, Card], seat: int | None) -> str:
     d = st.card(ref, known)
     if d is None:
         return f"{ref} [face down]"
@@ -39,7 +38,7 @@ def _name(st: GridState, ref: CardRef, known: Mapping[CardRef, Card], seat: int 
     return text
 
 
-def _value(st: GridState, refs, known, role: str) -> tuple[int, bool, bool]:
+def _value(st: GameState, refs, known, role: str) -> tuple[int, bool, bool]:
     """(strength, any unseen by the viewer, any face down) of some cards."""
     total, unseen, down = 0, False, False
     for r in refs:
@@ -52,9 +51,7 @@ def _value(st: GridState, refs, known, role: str) -> tuple[int, bool, bool]:
     return total, unseen, down
 
 
-def render(st: GridState, seat: int | None, known: Mapping[CardRef, Card]) -> str:
-    from duelmail.games.grid.rules import DECK_IDS, OVER, SCORE, frame_ok, pos_name
-
+def render(st: GameState, seat: int | None, known: Mapping[CardRef, Card]) -> str:
     lines: list[str] = []
     decks = f"[{st.deck_names[0]} vs {st.deck_names[1]}]"
     you = {s: " (you)" if s == seat else "" for s in (0, 1)}

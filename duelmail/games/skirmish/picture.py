@@ -5,29 +5,29 @@ top and left edges (K-30: inches from the table's top left corner, x to the righ
 piece drawn and labelled where it lies, each character's base with its name, its range this turn (a run
 of its revealed speed, K-11) and its revealed stats, this turn's moves, the fight in progress and the last
 events. The viewer's own stat totals are shown only in its own view.
+
+The state drawn is a ``SkirmishState``; ``rules.py`` imports this module, so this module never imports
+``rules.py``: what both need is in ``terms.py``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING
 
+from duelmail.games.base import GameState
 from duelmail.games.cards import Card, CardRef
 from duelmail.games.skirmish.geometry import Circle
+from duelmail.games.skirmish.terms import BASE_RADIUS
 from duelmail.games.svg import GOLD, MUTED, RED, SEATS, Canvas, esc, n, named, seat_band, seat_name
-
-if TYPE_CHECKING:
-    from duelmail.games.skirmish.rules import SkirmishState
 
 FILL = {"level": "#cfe3bb", "uneven": "#b8966a", "blocking": "#5d6d7e"}
 KIND_WORDS = {"level": "level ground", "uneven": "uneven: climb it", "blocking": "blocking: impassable"}
 LEFT, TOP = 26, 22
 
 
-def picture(st: SkirmishState, seat: int | None, known: Mapping[CardRef, Card],
+def picture(st: GameState, seat: int | None, known: Mapping[CardRef, Card],
             names: Sequence[str] | None = None) -> str:
     from duelmail.games.skirmish.notation import STATS
-    from duelmail.games.skirmish.rules import BASE_RADIUS
 
     def name(s: int) -> str:
         return seat_name(names, s)

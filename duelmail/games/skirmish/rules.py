@@ -38,9 +38,11 @@ from duelmail.games.skirmish.notation import (
     Throw,
     Word,
 )
+from duelmail.games.skirmish.picture import picture as draw_picture
+from duelmail.games.skirmish.render import render_text
+from duelmail.games.skirmish.terms import BASE_RADIUS
 
 MAX_STAT, MAX_CARDS = 10, 13  # K-2
-BASE_RADIUS = Fraction(1, 2)  # K-32: bases are 1 inch across
 MELEE = Fraction(2)  # K-15: engaged within 2 inches, base edge to base edge
 RETREAT = Fraction(5, 2)  # K-25
 START = "d0"  # the start reveal, a sealed choice committed with the character (K-3)
@@ -792,11 +794,7 @@ class SkirmishState(GameState):
         return f"seat {seat}: {action}"
 
     def render(self, seat: int | None, known) -> str:
-        from duelmail.games.skirmish.render import render_text
-
         return render_text(self, seat, known)
 
     def picture(self, seat: int | None, known, names: Sequence[str] | None = None) -> str:
-        from duelmail.games.skirmish.picture import picture
-
-        return picture(self, seat, known, names)
+        return draw_picture(self, seat, known, names)

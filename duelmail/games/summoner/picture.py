@@ -3,27 +3,26 @@
 Drawn from the same state and known faces as the text view (``render.py``): life points as bars, the draw
 pile's count, both fields with each unit's value (a double card drawn as two stacked cards, units that
 attacked this turn marked), the viewer's hand, direct damage waiting and the jokers thrown in a chain.
+
+The state drawn is a ``SummonerState``; ``rules.py`` imports this module, so this module never imports
+``rules.py``: what both need is in ``terms.py``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING
 
+from duelmail.games.base import GameState
 from duelmail.games.cards import Card, CardRef
+from duelmail.games.summoner.terms import OVER, PHASE_NAMES, SUMMON_BUDGET
 from duelmail.games.svg import CARD_W, MUTED, RED, SEATS, Canvas, card, seat_band, seat_name
-
-if TYPE_CHECKING:
-    from duelmail.games.summoner.rules import SummonerState
 
 STEP = CARD_W + 10
 ROW = CARD_W * 1.4 + 30
 
 
-def picture(st: SummonerState, seat: int | None, known: Mapping[CardRef, Card],
+def picture(st: GameState, seat: int | None, known: Mapping[CardRef, Card],
             names: Sequence[str] | None = None) -> str:
-    from duelmail.games.summoner.rules import OVER, PHASE_NAMES, SUMMON_BUDGET
-
     def name(s: int) -> str:
         return seat_name(names, s)
 

@@ -2,17 +2,18 @@
 
 Faces the viewer may see are shown with their refs (``8H s#23``); a card the viewer cannot see
 is ``[??]`` with its ref. Summoned cards show their value; a double card shows both refs.
+
+The state drawn is a ``SummonerState``; ``rules.py`` imports this module, so this module never imports
+``rules.py``: what both need is in ``terms.py``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
 
+from duelmail.games.base import GameState
 from duelmail.games.cards import Card, CardRef
-
-if TYPE_CHECKING:
-    from duelmail.games.summoner.rules import SummonerState, Unit
+from duelmail.games.summoner.terms import OVER, PHASE_NAMES, SUMMON_BUDGET, Unit
 
 
 def _card(ref: CardRef, known: Mapping[CardRef, Card]) -> str:
@@ -20,7 +21,7 @@ def _card(ref: CardRef, known: Mapping[CardRef, Card]) -> str:
     return f"{face} {ref}" if face is not None else f"[??] {ref}"
 
 
-def _unit(st: SummonerState, u: Unit) -> str:
+def _unit(st: GameState, u: Unit) -> str:
     face = st.face(u.refs[0])
     refs = "+".join(map(str, u.refs))
     tags = ["double"] if len(u.refs) > 1 else []
@@ -30,9 +31,7 @@ def _unit(st: SummonerState, u: Unit) -> str:
     return f"{face} {refs} ({st.value(u)}{extra})"
 
 
-def render(state: SummonerState, seat: int | None, known: Mapping[CardRef, Card]) -> str:
-    from duelmail.games.summoner.rules import OVER, PHASE_NAMES, SUMMON_BUDGET
-
+def render(state: GameState, seat: int | None, known: Mapping[CardRef, Card]) -> str:
     st = state
     lines: list[str] = []
     if st.phase == OVER:

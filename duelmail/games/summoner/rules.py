@@ -31,25 +31,31 @@ from duelmail.games.summoner.notation import (
     Win,
     played,
 )
+from duelmail.games.summoner.picture import picture as draw_picture
+from duelmail.games.summoner.render import render as render_text
+from duelmail.games.summoner.terms import (
+    ANSWER,
+    BATTLE,
+    CHAIN,
+    CLAIM,
+    OVER,
+    PHASE_NAMES,
+    POST,
+    PRE,
+    SUMMON_BUDGET,
+    Unit,
+)
 
 DECK = "s"
 BLACK, RED = "B", "R"  # black-star and red-star jokers (XB, XR)
 FACES: tuple[Card, ...] = standard_deck() + standard_deck() + (Card(JOKER, BLACK),) * 4 + (Card(JOKER, RED),) * 2
 HAND_SIZE = 5
-SUMMON_BUDGET = 14
 MAX_UNITS = 5
 DEFAULT_LIFE = 80
 STALEMATE_TURNS = 6
 JOKER_WORTH = {BLACK: 1, RED: 2}
 WIN_WORTH = 4
 JOKERS = {BLACK: 4, RED: 2}
-
-# Phases. PRE, BATTLE, POST and ANSWER wait for the seat whose turn it is; CHAIN for the seat
-# that may answer the last joker; CLAIM for the opponent of the seat that claimed the instant win.
-PRE, BATTLE, POST, ANSWER, CHAIN, CLAIM, OVER = range(7)
-PHASE_NAMES = ("pre-summoning", "battle", "post-summoning", "answer to the direct attacks", "joker answer",
-               "answer to the instant win claim", "game over")
-
 
 def combined_value(unit_value: int, count: int) -> int:
     """S-16: k equal cards attacking together are worth v * 2^(k-1) (three 7s: 28)."""
@@ -65,17 +71,6 @@ def is_win_set(faces) -> bool:
     """S-22: jokers only, worth exactly 4 (2 red, 4 black, or 2 black and 1 red)."""
     faces = list(faces)
     return len(faces) >= 2 and all(f.is_joker for f in faces) and worth(faces) == WIN_WORTH
-
-
-@dataclass(slots=True)
-class Unit:
-    """A summoned card or a double card (S-11). ``refs[0]`` names it."""
-
-    refs: list[CardRef]
-    attacked: bool = False
-
-    def copy(self) -> Unit:
-        return Unit(list(self.refs), self.attacked)
 
 
 @dataclass(slots=True)
@@ -738,14 +733,10 @@ class SummonerState(FaceClaims, GameState):
         return f"{claim[1]} ({ref})" if claim else str(ref)
 
     def render(self, seat: int | None, known: Mapping[CardRef, Card]) -> str:
-        from duelmail.games.summoner.render import render
-
-        return render(self, seat, known)
+        return render_text(self, seat, known)
 
     def picture(self, seat: int | None, known: Mapping[CardRef, Card], names: Sequence[str] | None = None) -> str:
-        from duelmail.games.summoner.picture import picture
-
-        return picture(self, seat, known, names)
+        return draw_picture(self, seat, known, names)
 
 
 def _refs(refs) -> str:

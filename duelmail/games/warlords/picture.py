@@ -3,27 +3,26 @@
 Drawn from the same state and known faces as the text view (``render.py``): each seat's Warlords
 (face up, face down, used), draw pile and discard pile with their counts and top card, the viewer's
 hand, and the battle in progress with both sides' cards and, once revealed, the totals.
+
+The state drawn is a ``WarlordsState``; ``rules.py`` imports this module, so this module never imports
+``rules.py``: what both need is in ``terms.py``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING
 
+from duelmail.games.base import GameState
 from duelmail.games.cards import Card, CardRef
 from duelmail.games.svg import CARD_W, MUTED, RED, SEATS, Canvas, card, seat_band, seat_name
-
-if TYPE_CHECKING:
-    from duelmail.games.warlords.rules import WarlordsState
+from duelmail.games.warlords.terms import ARMY, OVER, PHASE_NAMES, SUPPORT, WARLORD
 
 STEP = CARD_W + 6
 ROW = CARD_W * 1.4 + 22
 
 
-def picture(st: WarlordsState, seat: int | None, known: Mapping[CardRef, Card],
+def picture(st: GameState, seat: int | None, known: Mapping[CardRef, Card],
             names: Sequence[str] | None = None) -> str:
-    from duelmail.games.warlords.rules import OVER, PHASE_NAMES
-
     def name(s: int) -> str:
         return seat_name(names, s)
 
@@ -85,8 +84,6 @@ def picture(st: WarlordsState, seat: int | None, known: Mapping[CardRef, Card],
 
 
 def _battle(c: Canvas, st, b, y: float, known, face, name) -> float:
-    from duelmail.games.warlords.rules import ARMY, SUPPORT, WARLORD
-
     resolved = all(r in st.faces for r in b.refs())
     c.add('<g class="battle">')
     at, top = len(c.parts), y

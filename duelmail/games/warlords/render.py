@@ -2,17 +2,18 @@
 
 Faces the viewer may see are shown with their refs (``KH a#3``); anything else is ``[??]``
 followed by its ref, so the viewer can still name it (``ace a#9 [??] b#4``).
+
+The state drawn is a ``WarlordsState``; ``rules.py`` imports this module, so this module never imports
+``rules.py``: what both need is in ``terms.py``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
 
+from duelmail.games.base import GameState
 from duelmail.games.cards import Card, CardRef
-
-if TYPE_CHECKING:
-    from duelmail.games.warlords.rules import WarlordsState
+from duelmail.games.warlords.terms import OVER, PHASE_NAMES
 
 
 def _card(ref: CardRef | None, known: Mapping[CardRef, Card]) -> str:
@@ -22,9 +23,7 @@ def _card(ref: CardRef | None, known: Mapping[CardRef, Card]) -> str:
     return f"{face} {ref}" if face is not None else f"[??] {ref}"
 
 
-def render(state: WarlordsState, seat: int | None, known: Mapping[CardRef, Card]) -> str:
-    from duelmail.games.warlords.rules import OVER, PHASE_NAMES
-
+def render(state: GameState, seat: int | None, known: Mapping[CardRef, Card]) -> str:
     st = state
     lines: list[str] = []
     if st.phase == OVER:

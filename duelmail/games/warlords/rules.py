@@ -26,6 +26,24 @@ from duelmail.games.warlords.notation import (
     Support,
     WarlordsAction,
 )
+from duelmail.games.warlords.picture import picture as draw_picture
+from duelmail.games.warlords.render import render as render_text
+from duelmail.games.warlords.terms import (
+    A_SUPPORT,
+    ACE,
+    ARMY,
+    D_SUPPORT,
+    DEFEND,
+    JOKER,
+    LAST_CHANCE,
+    OVER,
+    PHASE_NAMES,
+    PREP,
+    REVEAL,
+    SHUFFLE,
+    SUPPORT,
+    WARLORD,
+)
 
 HAND_SIZE = 5
 MAX_WARLORDS = 2
@@ -33,14 +51,6 @@ REINFORCE_CAP = 10
 RESCUE_CAP = 8
 DECK_IDS = "abcdef"
 
-# Phases. Who decides: PREP the seat whose turn it is, DEFEND/D_SUPPORT/LAST_CHANCE the defender,
-# A_SUPPORT the attacker; SHUFFLE waits for chance, REVEAL for the battle cards' faces.
-PREP, DEFEND, A_SUPPORT, D_SUPPORT, REVEAL, LAST_CHANCE, SHUFFLE, OVER = range(8)
-PHASE_NAMES = ("preparation", "defence", "attacker's support", "defender's support", "reveal",
-               "last chance", "reinforcement shuffle", "game over")
-
-# Roles a card can be played in (the claim a face-down play makes).
-WARLORD, ARMY, SUPPORT, ACE, JOKER = "Warlord", "Army", "Support", "Ace", "Reinforcements joker"
 REINFORCE_COLOUR, ALLY_COLOUR = "R", "B"  # XR is the Reinforcements joker, XB the Hidden Ally
 WARLORD_BONUS = {11: 1, 12: 2, 13: 3}
 BEST = {WARLORD: 3, ARMY: 10, SUPPORT: 3, ACE: 0, JOKER: 0}  # what a Hidden Ally counts as (W-27)
@@ -693,14 +703,10 @@ class WarlordsState(FaceClaims, GameState):
         return f"seat {seat} {what}"
 
     def render(self, seat: int | None, known: Mapping[CardRef, Card]) -> str:
-        from duelmail.games.warlords.render import render
-
-        return render(self, seat, known)
+        return render_text(self, seat, known)
 
     def picture(self, seat: int | None, known: Mapping[CardRef, Card], names: Sequence[str] | None = None) -> str:
-        from duelmail.games.warlords.picture import picture
-
-        return picture(self, seat, known, names)
+        return draw_picture(self, seat, known, names)
 
 
 RULE_OF = {PlayWarlord: "W-7", Exchange: "W-8", Reinforce: "W-25", Attack: "W-10", EndTurn: "W-4",

@@ -4,28 +4,27 @@ Drawn from the same state and known faces as the text view (``render.py``): the 
 turn order with their Lives (counted, never shown: nobody has seen them) and hand sizes, the stock in the
 middle, the spell in flight as an arrow from its caster to its target with its strength and cards, the
 last used cards and the viewer's hand.
+
+The state drawn is a ``WizardState``; ``rules.py`` imports this module, so this module never imports
+``rules.py``: what both need is in ``terms.py``.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING
 
+from duelmail.games.base import GameState
 from duelmail.games.cards import Card, CardRef
 from duelmail.games.svg import CARD_W, GOLD, MUTED, RED, SEATS, Canvas, card, n, seat_name
-
-if TYPE_CHECKING:
-    from duelmail.games.wizard.rules import WizardState
+from duelmail.games.wizard.terms import OVER, PHASE_NAMES
 
 BOX_W, BOX_H = 104, 58
 RX, RY = 168, 128
 
 
-def picture(st: WizardState, seat: int | None, known: Mapping[CardRef, Card],
+def picture(st: GameState, seat: int | None, known: Mapping[CardRef, Card],
             names: Sequence[str] | None = None) -> str:
-    from duelmail.games.wizard.rules import OVER, PHASE_NAMES
-
     def name(s: int) -> str:
         return seat_name(names, s)
 

@@ -2,17 +2,18 @@
 
 Faces the viewer may see are shown with their refs (``8H w#23``); a card it cannot see is ``[??]``.
 Lives are only counted: nobody, their owner included, has seen them.
+
+The state drawn is a ``WizardState``; ``rules.py`` imports this module, so this module never imports
+``rules.py``: what both need is in ``terms.py``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
 
+from duelmail.games.base import GameState
 from duelmail.games.cards import Card, CardRef
-
-if TYPE_CHECKING:
-    from duelmail.games.wizard.rules import WizardState
+from duelmail.games.wizard.terms import OVER, PHASE_NAMES
 
 
 def _card(ref: CardRef, known: Mapping[CardRef, Card]) -> str:
@@ -20,9 +21,7 @@ def _card(ref: CardRef, known: Mapping[CardRef, Card]) -> str:
     return f"{face} {ref}" if face is not None else f"[??] {ref}"
 
 
-def render(state: WizardState, seat: int | None, known: Mapping[CardRef, Card]) -> str:
-    from duelmail.games.wizard.rules import OVER, PHASE_NAMES
-
+def render(state: GameState, seat: int | None, known: Mapping[CardRef, Card]) -> str:
     st = state
     lines: list[str] = []
     if st.phase == OVER:

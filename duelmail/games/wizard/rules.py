@@ -20,15 +20,15 @@ from duelmail.errors import DuelmailError, IllegalMove
 from duelmail.games.base import PUBLIC, FaceClaims, GameState, Outcome, Shuffle, Violation, plural
 from duelmail.games.cards import Card, CardRef, standard_deck
 from duelmail.games.wizard.notation import Attack, Defend, Pass, Played, Take, Target, WizardAction, played
+from duelmail.games.wizard.picture import picture as draw_picture
+from duelmail.games.wizard.render import render as render_text
+from duelmail.games.wizard.terms import DEFEND, OVER, PHASE_NAMES, RETARGET, TURN, WINDOW
 
 DECK = "w"
 FACES: tuple[Card, ...] = standard_deck()
 LIVES = 3
 MAX_LISTED_DEFENCE = 3  # legal_actions lists defences of up to this many cards (larger ones are legal too)
 SUITS = {"D": "protection", "H": "deflection", "S": "backfire", "C": "counterspell"}
-
-TURN, DEFEND, RETARGET, WINDOW, OVER = range(5)
-PHASE_NAMES = ("turn", "defence", "new target", "attack window", "game over")
 
 
 def attack_value(face: Card) -> int:
@@ -586,14 +586,10 @@ class WizardState(FaceClaims, GameState):
         return f"seat {seat} {what}"
 
     def render(self, seat: int | None, known: Mapping[CardRef, Card]) -> str:
-        from duelmail.games.wizard.render import render
-
-        return render(self, seat, known)
+        return render_text(self, seat, known)
 
     def picture(self, seat: int | None, known: Mapping[CardRef, Card], names: Sequence[str] | None = None) -> str:
-        from duelmail.games.wizard.picture import picture
-
-        return picture(self, seat, known, names)
+        return draw_picture(self, seat, known, names)
 
 
 def _refs(refs) -> str:

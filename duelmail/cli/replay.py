@@ -11,7 +11,7 @@ from pathlib import Path
 
 import click
 
-from duelmail.errors import DuelmailError
+from duelmail.errors import DuelmailError, NotationError
 
 
 @click.command("replay")
@@ -51,8 +51,8 @@ def replay(path, html_file, start_round, seat, everything):
         if seat is not None:
             try:
                 term.set_seat(seat)
-            except click.BadParameter as e:
-                raise click.BadParameter(e.message, param_hint="--seat") from None
+            except NotationError as e:
+                raise click.BadParameter(str(e), param_hint="--seat") from None
         if everything:
             message = term.set_everything(True)
             if message:

@@ -1,11 +1,11 @@
-"""The ``duelmail`` command: a thin click layer over ``duelmail.app``.
+"""The game commands: ``new``, ``join``, ``status``, ``claim``, ``show``, ``history``, ``moves``, ``undo``,
+``play``, ``archive``, ``receive``, ``verify``, ``demo``.
 
-Every library error (``DuelmailError``) becomes a one-line message and exit status 1.
+Registered in ``duelmail.cli``; what they share is in ``duelmail.cli.common``.
 """
 
 from __future__ import annotations
 
-import functools
 import json
 import os
 import random
@@ -17,200 +17,35 @@ from pathlib import Path
 
 import click
 
+from duelmail.cli.common import (
+    Ctx,
+    _app,
+    _cached_status,
+    _check_game,
+    _copy_out,
+    _open,
+    _parse_options,
+    _passphrase,
+    _pending,
+    _pending_data,
+    _recent,
+    _say_awaited,
+    _send_note,
+    _set_pending,
+    _status_data,
+    _store_status,
+    handled,
+    mail_played,
+    new_in_repo,
+    now,
+    pass_ctx,
+    push_played,
+)
 from duelmail.errors import DuelmailError, IdentityError
-from duelmail.home import Home
-from duelmail.protocol.identity import Identity, PlayerCard
+from duelmail.protocol.identity import PlayerCard
 from duelmail.protocol.turnfile import parse_any
 from duelmail.util.fs import read_text
 from duelmail.util.lock import hold, release_all
-
-
-def _app():
-    from duelmail import app
-
-    return app
-
-
-def _check_game(ctx, param, value):
-    from duelmail.games.base import game_names
-
-    if value is not None and value not in game_names():
-        raise click.BadParameter(f"{value!r} is not a game (games: {', '.join(game_names())})")
-    return value
-
-
-def now() -> datetime:
-    return datetime.now(UTC)
-
-
-class Ctx:
-    def __init__(self, home: str | None, as_name: str | None):
-        self.home = Home(home)
-        self.as_name = as_name
-
-    def identity(self):
-        return self.home.load_identity(self.as_name, _passphrase)
-
-
-def _passphrase() -> str | None:
-    if os.environ.get("DUELMAIL_PASSPHRASE") is not None:
-        return os.environ["DUELMAIL_PASSPHRASE"]
-    if not sys.stdin.isatty():
-        raise IdentityError("this identity needs a passphrase: set DUELMAIL_PASSPHRASE (no terminal to ask)")
-    return click.prompt("Passphrase", hide_input=True)
-
-
-def handled(fn):
-    """Turn library errors into click errors (message + exit 1)."""
-
-    @functools.wraps(fn)
-    def wrapper(*args, **kwargs):
-        try:
-            return fn(*args, **kwargs)
-        except DuelmailError as e:
-            raise click.ClickException(str(e)) from None
-        except BrokenPipeError:
-            raise  # the reader went away ('duelmail moves | head'): click leaves quietly
-        except OSError as e:
-            raise click.ClickException(f"{e.filename or ''}: {e.strerror or e}") from None
-
-    return wrapper
-
-
-pass_ctx = click.make_pass_decorator(Ctx)
-
-
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.option("--home", envvar="DUELMAIL_HOME", type=click.Path(file_okay=False),
-              help="Home folder for identities and games (default: $DUELMAIL_HOME or ~/.local/share/duelmail).")
-@click.option("--as", "as_name", envvar="DUELMAIL_AS", help="Which identity of this home to act as.")
-@click.version_option(package_name="duelmail")
-@click.pass_context
-def main(ctx, home, as_name):
-    """Play hidden-information card duels by email or git: signed turn files, no server, no dealer.
-
-    \b
-    Example:
-      duelmail id new alice --email alice@example.org
-      duelmail new warlords --seat alice --seat bob-card.toml
-    """
-    ctx.obj = Ctx(home, as_name)
-    ctx.call_on_close(release_all)  # the game folders this command locked (util/lock.py)
-
-
-# -- identities -------------------------------------------------------------------------------------
-@main.group("id")
-def id_group():
-    """Create, show, share and back up your identity.
-
-    \b
-    Example:
-      duelmail id new alice --email alice@example.org
-      duelmail id card > alice-card.toml
-    """
-
-
-@id_group.command("new")
-@click.argument("name")
-@click.option("--email", required=True, help="Address other players send your turns to.")
-@click.option("--passphrase/--no-passphrase", default=False,
-              help="Protect the identity file with a passphrase (prompt, or $DUELMAIL_PASSPHRASE).")
-@pass_ctx
-@handled
-def id_new(ctx, name, email, passphrase):
-    """Create a new identity NAME in this home.
-
-    \b
-    Example:
-      duelmail id new alice --email alice@example.org
-    """
-    identity = Identity.generate(name, email)
-    secret = _passphrase() if passphrase else None
-    path = ctx.home.add_identity(identity, secret)
-    click.echo(f"created identity {name} <{email}>")
-    click.echo(f"fingerprint {identity.card.fingerprint}")
-    click.echo(f"secret file {path} (back it up: 'duelmail id export FILE')")
-
-
-@id_group.command("show")
-@pass_ctx
-@handled
-def id_show(ctx):
-    """Show the identity you act as.
-
-    \b
-    Example:
-      duelmail --as alice id show
-    """
-    ident = ctx.identity()
-    click.echo(f"{ident.name} <{ident.email}>")
-    click.echo(f"fingerprint {ident.card.fingerprint}")
-    others = [n for n in ctx.home.identity_names() if n != ident.name]
-    if others:
-        click.echo(f"other identities here: {', '.join(others)}")
-
-
-@id_group.command("card")
-@pass_ctx
-@handled
-def id_card(ctx):
-    """Print your public player card, to send to the people you play.
-
-    \b
-    Example:
-      duelmail id card > alice-card.toml
-    """
-    click.echo(ctx.identity().card.to_toml(), nl=False)
-
-
-@id_group.command("export")
-@click.argument("file", type=click.Path(dir_okay=False))
-@pass_ctx
-@handled
-def id_export(ctx, file):
-    """Write your identity (the one file to back up) to FILE.
-
-    \b
-    Example:
-      duelmail id export /media/usb/alice-identity.toml
-    """
-    from duelmail.util.fs import atomic_write
-
-    src = ctx.home.identity_path(ctx.as_name)
-    atomic_write(file, src.read_text(), mode=0o600)
-    click.echo(f"exported {src.stem} to {file} (keep it secret: it is your key and every game secret)")
-
-
-@id_group.command("import")
-@click.argument("file", type=click.Path(exists=True, dir_okay=False))
-@click.option("--replace", is_flag=True, help="Overwrite an identity of the same name.")
-@pass_ctx
-@handled
-def id_import(ctx, file, replace):
-    """Restore an identity from a backup FILE.
-
-    \b
-    Example:
-      duelmail id import /media/usb/alice-identity.toml
-    """
-    text = read_text(file, "identity file")
-    secret = _passphrase() if Identity.is_encrypted(text) else None
-    ident = Identity.from_toml(text, file, secret)
-    ctx.home.add_identity(ident, secret, replace=replace)
-    click.echo(f"imported identity {ident.name} <{ident.email}>, fingerprint {ident.card.fingerprint}")
-
-
-# -- games ----------------------------------------------------------------------------------------
-def _parse_options(pairs) -> dict:
-    """K=V pairs; V=@FILE puts the file's text in the genesis (a custom skirmish battlefield)."""
-    out = {}
-    for p in pairs:
-        k, _, v = p.partition("=")
-        v = v.strip()
-        if v.startswith("@"):
-            v = read_text(v[1:], f"--option {k.strip()} file").replace("\r\n", "\n").strip()
-        out[k.strip()] = v if "=" in p else True
-    return out
 
 
 def _load_card(ctx: Ctx, text: str) -> PlayerCard:
@@ -222,7 +57,7 @@ def _load_card(ctx: Ctx, text: str) -> PlayerCard:
     raise IdentityError(f"--seat {text!r} is neither an identity of this home nor a player card file")
 
 
-@main.command("new")
+@click.command("new")
 @click.argument("game", callback=_check_game)
 @click.option("--seat", "seats", multiple=True, required=True,
               help="A seat, in order: an identity of this home or a player card file. Repeat per player.")
@@ -246,22 +81,12 @@ def new(ctx, game, seats, options, out, git_dir):
     click.echo(f"new game {played.match.gid[:12]} of {played.match.game.spec.title}")
     click.echo(f"seats: {', '.join(played.match.names())}")
     if git_dir:
-        from duelmail.cli_git import new_in_repo
-
         new_in_repo(ctx, ident, played, git_dir)
         return
     click.echo(f"send {path} to the other players")
 
 
-def _copy_out(path: Path, out: str | None) -> Path:
-    if not out:
-        return path
-    from duelmail.util.fs import atomic_write
-
-    return atomic_write(Path(out) / path.name, path.read_text())
-
-
-@main.command("join")
+@click.command("join")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False))
 @click.option("--out", type=click.Path(file_okay=False), help="Also copy your answer into this folder.")
 @click.option("--send", is_flag=True, help="Mail your acceptance to the other seats ('duelmail mail setup').")
@@ -285,21 +110,11 @@ def join(ctx, file, out, send, push):
     path = _copy_out(played.path, out)
     release_all()
     if send:
-        from duelmail.cli_mail import mail_played
-
         mail_played(ctx, ident, played)
     if push:
-        from duelmail.cli_git import push_played
-
         push_played(ctx, ident, played)
     if not (send or push):
         click.echo(f"send {path} to the other players")
-
-
-def _open(ctx: Ctx, game: str | None):
-    ident = ctx.identity()
-    folder, match, seat = _app().open_game(ctx.home, game, ident)
-    return ident, folder, match, seat
 
 
 def _left(due: datetime, at: datetime) -> str:
@@ -312,7 +127,7 @@ def _left(due: datetime, at: datetime) -> str:
     return f"{sign}{text}" + ("" if sign else " left")
 
 
-@main.command("status")
+@click.command("status")
 @click.argument("game", required=False)
 @click.option("--all", "all_games", is_flag=True, help="Every game in this home, soonest deadline first.")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
@@ -405,57 +220,7 @@ def _status_of(ctx, folder) -> dict:
     return {**data, "cheats": folder.cheats()}
 
 
-def _recent(match, seat, known=None, most: int = 8) -> list[str]:
-    """What happened since ``seat``'s last move (at most ``most`` events), in its words."""
-    play = [e for e in match.events if not e.technical]
-    last = max((i for i, e in enumerate(play) if e.seat == seat and e.said is None), default=-1) \
-        if seat is not None else -1
-    news = play[last + 1:][-most:] if last + 1 < len(play) else play[-most:]
-    return [f"round {e.round}: {e.text}" for e in match.told_to(news, known)]
-
-
-def _status_data(match, seat) -> dict:
-    from duelmail.transport.archive import duty_text
-
-    over = match.over()
-    deadlines = match.deadlines()
-    return {
-        "game": match.gid, "kind": match.game.spec.id, "title": match.game.spec.title, "round": match.round,
-        "you": seat, "seats": match.names(),
-        "awaited": {str(s): {"what": duty_text(match, s),
-                             "deadline": deadlines[s].isoformat() if s in deadlines else None}
-                    for s in sorted(match.duties)},
-        "your_turn": seat in match.duties, "reminder_hours": match.tc.reminder_hours,
-        "over": over, "audited": match.audit is not None,
-        "audit_ok": bool(match.audit and match.audit.ok),
-        "result": match.describe_outcome() if over else None,
-        "last": _recent(match, seat, match.seen(seat) if seat in match.own else None),
-        "draw_offer": ({"by": match.draw_offer[0], "accepted": sorted(match.draw_accepts)}
-                       if match.draw_offer and not over else None),
-    }
-
-
-def _cached_status(folder, seat) -> dict | None:
-    """The status cache: only a cache, keyed by the game's file listing; deleting it loses nothing."""
-    p = folder.path / ".status.json"
-    try:
-        cached = json.loads(p.read_text())
-    except (OSError, ValueError):
-        return None
-    return cached.get("data") if cached.get("key") == f"{folder.listing_key()}|{seat}|3" else None
-
-
-def _store_status(folder, seat, data) -> None:
-    from duelmail.util.fs import atomic_write
-
-    try:
-        atomic_write(folder.path / ".status.json",
-                     json.dumps({"key": f"{folder.listing_key()}|{seat}|3", "data": data}))
-    except OSError:
-        pass  # a read-only archive still answers, just without the cache
-
-
-@main.command("claim")
+@click.command("claim")
 @click.argument("game", required=False)
 @click.option("--out", type=click.Path(file_okay=False), help="Also copy the claim into this folder.")
 @pass_ctx
@@ -473,7 +238,7 @@ def claim(ctx, game, out):
     click.echo(f"wrote {_copy_out(played.path, out)}: send it to the other players")
 
 
-@main.command("show")
+@click.command("show")
 @click.argument("game", required=False)
 @click.option("--svg", "svg_out", type=click.Path(dir_okay=False),
               help="Also write the picture of the table (SVG) to this file.")
@@ -521,7 +286,7 @@ def show(ctx, game, svg_out, html_out, open_it):
         click.launch(Path(written[-1]).resolve().as_uri())
 
 
-@main.command("history")
+@click.command("history")
 @click.argument("game", required=False)
 @click.option("--protocol", is_flag=True, help="Also list deck passes, key shares and seeds.")
 @pass_ctx
@@ -542,7 +307,7 @@ def history(ctx, game, protocol):
         click.echo("game over: " + match.describe_outcome())
 
 
-@main.command("moves")
+@click.command("moves")
 @click.argument("game", required=False)
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 @click.option("--all", "every", is_flag=True, help="One line per move even when there are many (else grouped).")
@@ -626,40 +391,7 @@ def _echo_talk(match, last: int = 10) -> None:
         click.echo(f'  round {t.round}, {match.cards[t.seat].name}: "{t.text}"')
 
 
-def _pending_data(folder) -> dict:
-    """``.pending.toml``: the moves noted for this turn (``actions``) and their words (``say``)."""
-    from duelmail.errors import LocalFileError
-    from duelmail.util import toml
-
-    p = folder.path / ".pending.toml"
-    if not p.exists():
-        return {}
-    data = toml.read(p, LocalFileError, "TOML memo")
-    actions, say = data.get("actions", []), data.get("say")
-    if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions) \
-            or not isinstance(say, str | None):
-        raise LocalFileError(f"{p}: 'actions' must be a list of moves as text and 'say' a text (delete the file "
-                             "to start the turn again)")
-    return data
-
-
-def _pending(folder) -> list[str]:
-    return list(_pending_data(folder).get("actions", []))
-
-
-def _set_pending(folder, actions: list[str], say: str | None = None) -> None:
-    import tomlkit
-
-    from duelmail.util.fs import atomic_write
-
-    p = folder.path / ".pending.toml"
-    if actions or say:
-        atomic_write(p, tomlkit.dumps({"actions": actions, **({"say": say} if say else {})}))
-    elif p.exists():
-        p.unlink()
-
-
-@main.command("undo")
+@click.command("undo")
 @click.argument("game", required=False)
 @click.option("--all", "everything", is_flag=True, help="Drop every noted move of this turn.")
 @pass_ctx
@@ -694,7 +426,7 @@ def undo(ctx, game, everything):
         click.echo(f"your move: {view.named(view.state.prompt(seat))}")
 
 
-@main.command("play")
+@click.command("play")
 @click.argument("moves", nargs=-1)
 @click.option("--game", "-g", help="Which game (default: the only one).")
 @click.option("--bot", help="Let a bot decide (random, heuristic).")
@@ -771,24 +503,12 @@ def play(ctx, moves, game, bot, seed, out, vacation, send, push, say):
     _say_awaited(played.match, seat)
     release_all()  # written: sending only reads, and a sync locks what it changes one folder at a time
     if send:
-        from duelmail.cli_mail import mail_played
-
         mail_played(ctx, ident, played)
     if push:
-        from duelmail.cli_git import push_played
-
         push_played(ctx, ident, played)
 
 
-def _say_awaited(match, seat) -> None:
-    from duelmail.transport.archive import awaited_text
-
-    if match.over():
-        click.echo("game over: " + match.describe_outcome())
-    click.echo("now awaiting: " + awaited_text(match))
-
-
-@main.command("archive")
+@click.command("archive")
 @click.argument("game")
 @pass_ctx
 @handled
@@ -810,111 +530,9 @@ def archive(ctx, game):
         raise click.ClickException(f"game {match.gid[:12]} is over, but the audit still awaits your file: "
                                    f"'duelmail play {match.gid[:6]}' sends it; archive the game after")
     click.echo(f"archived game {match.gid[:12]} ({match.describe_outcome()}) to {ctx.home.archive(folder)}")
-def _send_note(ctx, ident, folder, match, seat, out, send, push, **fields) -> None:
-    """Write a note (talk, resignation, draw), then any decision-free answer it makes due (the seed at the end)."""
-    from duelmail.errors import IllegalMove
-
-    try:
-        played = _app().write_note(folder, match, seat, ident, now(), **fields)
-    except IllegalMove as e:  # refused before signing: nothing written
-        raise click.ClickException(f"game {match.gid[:12]}, round {match.round}: {e}") from None
-    for e in played.events:
-        click.echo(f"round {e.round}: {e.text}")
-    click.echo(f"wrote {_copy_out(played.path, out)}" + ("" if send or push else ": send it to the other players"))
-    sent = [played]
-    m = played.match
-    if seat in m.duties and seat not in m.current and not m.duties[seat].needs_human and m.over():
-        answer = _app().write_turn(folder, m, seat, ident, [], now())
-        click.echo(f"answered automatically (the game seed, for the audit): {_copy_out(answer.path, out)}")
-        sent.append(answer)
-        m = answer.match
-    _store_status(folder, seat, _status_data(m, seat))
-    _say_awaited(m, seat)
-    for p in sent:
-        if send:
-            from duelmail.cli_mail import mail_played
-
-            mail_played(ctx, ident, p)
-        if push:
-            from duelmail.cli_git import push_played
-
-            push_played(ctx, ident, p)
 
 
-def _note_options(fn):
-    for option in reversed([
-            click.option("--game", "-g", "game_opt", help="Which game (default: the only one)."),
-            click.option("--out", type=click.Path(file_okay=False), help="Also copy the new file into this folder."),
-            click.option("--send", is_flag=True, help="Mail it to the other seats ('duelmail mail setup')."),
-            click.option("--push", is_flag=True, help="Commit, pull and push it in the game's repository.")]):
-        fn = option(fn)
-    return fn
-
-
-@main.command("say")
-@click.argument("words", nargs=-1, required=True)
-@_note_options
-@pass_ctx
-@handled
-def say_cmd(ctx, words, game_opt, out, send, push):
-    """Say TEXT to the table, in turn or not: a signed note that never delays the game ([GAME] TEXT).
-
-    At most 500 characters on one line.
-
-    \b
-    Example:
-      duelmail say "good game so far"
-      duelmail say 3f2a "sorry, slow week"
-    """
-    words, game = list(words), game_opt
-    if len(words) == 2 and game is None:
-        game = words.pop(0)
-    if len(words) != 1:
-        raise click.UsageError("give the text as one quoted argument: duelmail say [GAME] \"TEXT\"")
-    ident, folder, match, seat = _open(ctx, game)
-    _send_note(ctx, ident, folder, match, seat, out, send, push, say=words[0])
-
-
-@main.command("resign")
-@click.argument("game", required=False)
-@click.option("--say", metavar="TEXT", help="Words to go with it.")
-@_note_options
-@pass_ctx
-@handled
-def resign_cmd(ctx, game, say, game_opt, out, send, push):
-    """Resign GAME, at any time: every other player wins, and the audit follows as at any end.
-
-    \b
-    Example:
-      duelmail resign --say "well played"
-    """
-    game = game or game_opt
-    ident, folder, match, seat = _open(ctx, game)
-    _send_note(ctx, ident, folder, match, seat, out, send, push, resign=True, say=say)
-    _set_pending(folder, [])
-
-
-@main.command("draw")
-@click.argument("answer", type=click.Choice(["offer", "accept", "decline"]))
-@click.argument("game", required=False)
-@click.option("--say", metavar="TEXT", help="Words to go with it.")
-@_note_options
-@pass_ctx
-@handled
-def draw_cmd(ctx, answer, game, say, game_opt, out, send, push):
-    """Offer a draw, or accept or decline the open offer; it is a draw once every other player accepts.
-
-    \b
-    Example:
-      duelmail draw offer
-      duelmail draw accept 3f2a
-    """
-    game = game or game_opt
-    ident, folder, match, seat = _open(ctx, game)
-    _send_note(ctx, ident, folder, match, seat, out, send, push, draw=answer, say=say)
-
-
-@main.command("receive")
+@click.command("receive")
 @click.argument("files", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False))
 @click.option("--auto/--no-auto", default=True, show_default=True,
               help="Write your decision-free answer (key shares, reveals) at once.")
@@ -960,7 +578,7 @@ def receive(ctx, files, auto, out):
     _store_status(folder, seat, _status_data(match, seat))
 
 
-@main.command("verify")
+@click.command("verify")
 @click.argument("path", type=click.Path(exists=True))
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 @handled
@@ -988,7 +606,7 @@ def verify(path, as_json):
     sys.exit(0 if verdict.ok else 1)
 
 
-@main.command("demo")
+@click.command("demo")
 @click.argument("game", default="warlords", callback=_check_game)
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed for the bots and identities.")
 @click.option("--players", type=int, default=2, show_default=True)
@@ -1016,16 +634,3 @@ def demo(game, seed, players, options, out, quiet):
     click.echo(f"archive: {res.archive}")
     click.echo("VERIFIED" if res.verdict.ok else "NOT VERIFIED")
     sys.exit(0 if res.verdict.ok else 1)
-
-
-from duelmail.cli_replay import replay  # noqa: E402  (a command of its own module)
-
-main.add_command(replay)
-
-from duelmail.cli_git import git  # noqa: E402
-from duelmail.cli_mail import mail  # noqa: E402
-from duelmail.cli_watch import watch  # noqa: E402
-
-main.add_command(mail)
-main.add_command(git)
-main.add_command(watch)

@@ -11,7 +11,7 @@ import time
 
 import click
 
-from duelmail.cli_shared import cli, handled
+from duelmail.cli.common import handled, now, password_for
 
 
 @click.command("watch")
@@ -38,7 +38,6 @@ def watch(ctx, once, interval, bot, seed, use_mail, source, use_git):
       duelmail --as warbot watch --bot heuristic
     """
     from duelmail import watch as w
-    from duelmail.cli_mail import password_for
     from duelmail.transport import mail as mailt
 
     ident = ctx.identity()
@@ -54,6 +53,6 @@ def watch(ctx, once, interval, bot, seed, use_mail, source, use_git):
             carriers.append(w.MailCarrier(settings or mailt.MailSettings(), password_for, source))
     if use_git:
         carriers += [w.GitCarrier(p) for p in w.repos(ctx.home)]
-    code = w.watch(ctx.home, ident, carriers, clock=cli().now, sleep=time.sleep, say=click.echo, interval=interval,
+    code = w.watch(ctx.home, ident, carriers, clock=now, sleep=time.sleep, say=click.echo, interval=interval,
                    once=once, bot=bot, rng=random.Random(seed))
     sys.exit(code)

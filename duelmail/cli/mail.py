@@ -12,16 +12,7 @@ from pathlib import Path
 
 import click
 
-from duelmail.cli_shared import cli, handled
-from duelmail.errors import DuelmailError
-
-
-def password_for(settings, user: str, host: str) -> str:
-    """Keyring, environment, config (if the user insisted), else a prompt on a terminal."""
-    from duelmail.transport import mail as mailt
-
-    ask = (lambda text: click.prompt(text, hide_input=True)) if sys.stdin.isatty() else None
-    return mailt.get_password(settings, user, host, prompt=ask)
+from duelmail.cli.common import _app, _status_data, _store_status, handled, now, password_for, send_played
 
 
 @click.group("mail")
@@ -116,18 +107,6 @@ def setup(ctx, smtp_host, smtp_port, smtp_security, smtp_user, imap_host, imap_p
     click.echo(f"password: from {where}")
 
 
-def send_played(ctx, ident, played_list) -> None:
-    """Mail files just written (``play --send``, ``mail send``, answers of ``mail fetch``)."""
-    from duelmail import watch
-    from duelmail.transport import mail as mailt
-
-    settings = mailt.load_settings(ctx.home)
-    lines = watch.mail_answers(ident, played_list, cli().now(), settings,
-                               lambda: password_for(settings, settings.smtp_user, settings.smtp_host))
-    for line in lines:
-        click.echo(line)
-
-
 @mail.command("send")
 @click.argument("game", required=False)
 @click.pass_obj
@@ -142,7 +121,7 @@ def send(ctx, game):
     from duelmail import watch
 
     ident = ctx.identity()
-    folder, match, seat = cli()._app().open_game(ctx.home, game, ident)
+    folder, match, seat = _app().open_game(ctx.home, game, ident)
     if seat is None:
         raise click.ClickException(f"game {match.gid[:12]}: you hold no seat in it")
     send_played(ctx, ident, [watch.last_played(folder, match, seat)])
@@ -173,7 +152,7 @@ def fetch(ctx, source, auto):
     ident = ctx.identity()
     src = mailt.open_source(source, lambda: mailt.load_settings(ctx.home), password_for,
                             stdin=sys.stdin.buffer)
-    report = watch.fetch_mail(ctx.home, ident, src, cli().now())
+    report = watch.fetch_mail(ctx.home, ident, src, now())
     for a in report.arrivals:
         click.echo(a.line())
     new = [a for a in report.arrivals if a.status == "applied"]
@@ -181,10 +160,10 @@ def fetch(ctx, source, auto):
                + (f", {report.ignored} without a turn" if report.ignored else "")
                + (f"; {report.processed}" if report.letters and report.processed else "")
                + (f"; {report.aside} with a refused file {report.aside_how}" if report.aside else ""))
-    answers, decisions = watch.answer_duties(ctx.home, ident, cli().now) if auto else ([], [])
+    answers, decisions = watch.answer_duties(ctx.home, ident, now) if auto else ([], [])
     for a in answers:
         click.echo(a.line())
-        cli()._store_status(a.folder, a.played.file.seat, cli()._status_data(a.played.match, a.played.file.seat))
+        _store_status(a.folder, a.played.file.seat, _status_data(a.played.match, a.played.file.seat))
     if answers:
         try:
             settings = mailt.load_settings(ctx.home)
@@ -207,12 +186,3 @@ def fetch(ctx, source, auto):
         click.echo(d.line())
     if any(a.status == "refused" for a in report.arrivals):
         raise click.ClickException("refused files were not applied (see above)")
-
-
-def mail_played(ctx, ident, played) -> None:
-    """``play --send``: mail the file just written."""
-    try:
-        send_played(ctx, ident, [played])
-    except DuelmailError as e:
-        raise click.ClickException(f"{e}\nyour turn is written ({played.path}); send it later with "
-                                   "'duelmail mail send'") from None

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import click
 
-from duelmail.cli_shared import cli, handled
+from duelmail.cli.common import handled, sync_repos
 
 
 @click.group("git")
@@ -48,53 +48,6 @@ def init(ctx, directory):
     click.echo("'duelmail git sync' (or 'play --push') commits, pulls and pushes your turns")
 
 
-def sync_repos(ctx, ident, paths, games=(), auto: bool = True) -> list:
-    """Sync each repository, answer decision-free duties, sync again; print what happened."""
-    from duelmail import watch
-
-    arrivals = []
-    for path in paths:
-        rep = watch.sync_git(ctx.home, ident, path, cli().now(), games)
-        for c in rep.committed:
-            click.echo(f"{path}: committed {c}")
-        for a in rep.arrivals:
-            if a.status != "duplicate":
-                click.echo(a.line())
-        arrivals += rep.arrivals
-    if auto:
-        answers, decisions = watch.answer_duties(ctx.home, ident, cli().now)
-        for a in answers:
-            click.echo(a.line())
-            cli()._store_status(a.folder, a.played.file.seat, cli()._status_data(a.played.match, a.played.file.seat))
-        if answers:
-            for path in paths:
-                rep = watch.sync_git(ctx.home, ident, path, cli().now())
-                for c in rep.committed:
-                    click.echo(f"{path}: committed {c}")
-        for d in decisions:
-            click.echo(d.line())
-    return arrivals
-
-
-def push_played(ctx, ident, played) -> None:
-    """``play --push``: sync the repositories that hold this game."""
-    from duelmail import watch
-
-    paths = [p for p in watch.repos(ctx.home) if (p / played.folder.path.name).is_dir()]
-    if not paths:
-        raise click.ClickException(f"{played.path} is written, but no repository of this home holds game "
-                                   f"{played.folder.path.name} ('duelmail git init DIR', then 'duelmail git sync')")
-    sync_repos(ctx, ident, paths, auto=False)
-    from duelmail.transport.git import GitRepo
-
-    name = f"{played.folder.path.name}/{played.path.name}"
-    for path in paths:  # never say it went out when it did not (a file squatting its name, a failed push)
-        there = GitRepo(path).blob_at("HEAD", name)
-        if there is None or not watch.same_file(played.path.read_text(), there, f"{path}/{name}"):
-            raise click.ClickException(f"{played.path} is written, but {path} does not hold it after the sync: "
-                                       "it was not pushed (try 'duelmail git sync' again)")
-
-
 @git.command("sync")
 @click.argument("directory", required=False, type=click.Path(file_okay=False))
 @click.option("--auto/--no-auto", default=True, show_default=True,
@@ -121,20 +74,6 @@ def sync(ctx, directory, auto):
     arrivals = sync_repos(ctx, ident, paths, auto=auto)
     if any(a.status == "refused" for a in arrivals):
         raise click.ClickException("refused files were not applied (see above)")
-
-
-def new_in_repo(ctx, ident, played, directory) -> None:
-    """``new --git DIR``: the game's folder goes into the repository (made one if needed), then a sync."""
-    from duelmail import watch
-    from duelmail.transport.git import GitRepo
-
-    path = Path(directory).resolve()
-    GitRepo(path, (ident.name, ident.email)).init()
-    watch.add_repo(ctx.home, path)
-    rep = watch.sync_git(ctx.home, ident, path, cli().now(), games=[played.folder])
-    for c in rep.committed:
-        click.echo(f"{path}: committed {c}")
-    click.echo(f"the game is in {path / played.folder.path.name}" + (", pushed" if rep.pushed else ""))
 
 
 @git.command("site")

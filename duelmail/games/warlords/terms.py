@@ -1,0 +1,13 @@
+"""The terms of Warlords that the rules, the text view and the picture share: phases and card roles.
+
+Kept apart so that ``render.py`` and ``picture.py`` never import ``rules.py`` (which imports them).
+"""
+
+# Phases. Who decides: PREP the seat whose turn it is, DEFEND/D_SUPPORT/LAST_CHANCE the defender,
+# A_SUPPORT the attacker; SHUFFLE waits for chance, REVEAL for the battle cards' faces.
+PREP, DEFEND, A_SUPPORT, D_SUPPORT, REVEAL, LAST_CHANCE, SHUFFLE, OVER = range(8)
+PHASE_NAMES = ("preparation", "defence", "attacker's support", "defender's support", "reveal",
+               "last chance", "reinforcement shuffle", "game over")
+
+# Roles a card can be played in (the claim a face-down play makes).
+WARLORD, ARMY, SUPPORT, ACE, JOKER = "Warlord", "Army", "Support", "Ace", "Reinforcements joker"
