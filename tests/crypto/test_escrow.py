@@ -182,6 +182,17 @@ def test_a_share_of_a_wrong_secret_is_refused():
     E.check_opens(table.dealings[0][1].commitments, table.recorded[0][1], "a#0")  # the honest one passes
 
 
+def test_a_dealing_of_another_seats_key_is_refused():
+    """C_0 must be the dealer's own recorded commitment for that position: a dealing of another
+    position's key, or of another seat's, does not open this layer."""
+    table = Table(4)
+    for public in (table.recorded[0][2], table.recorded[1][1], table.pub[0]):
+        with pytest.raises(CryptoError, match="a#0: the dealing shares another secret"):
+            E.check_opens(table.dealings[0][1].commitments, public, "a#0")
+    with pytest.raises(CryptoError, match="the dealing shares another secret"):
+        E.check_opens([], table.recorded[0][1], "a#0")
+
+
 def test_a_commitment_that_does_not_match_is_refused():
     table = Table(4)
     comms = table.received_commitments(0)[1]
@@ -337,6 +348,17 @@ def test_property_encryption_round_trips_and_binds_the_context(values, seat, lab
     assert E.decrypt_shares(ct, key, c + b"x", len(shares)) != shares
     dh, proof = E.prove_decryption(ct, key, c, len(shares))
     assert E.open_with_proof(ct, g.base_mul(key), dh, proof, c, len(shares)) == shares
+
+
+@FAST
+@given(secret=st.integers(1, g.L - 1), t=st.integers(1, 7), delta=st.integers(1, g.L - 1), data=st.data())
+def test_property_any_changed_share_is_refused(secret, t, delta, data):
+    holders = list(range(1, 8))
+    d = E.deal(g.scalar_from_int(secret), t, holders, b"prop")
+    x = data.draw(st.sampled_from(holders))
+    changed = (g.scalar_to_int(d.shares[x]) + delta) % g.L
+    with pytest.raises(CryptoError, match=f"holder {x}"):
+        E.verify_share(changed.to_bytes(32, "little"), x, d.commitments)
 
 
 # -- known answers ----------------------------------------------------------------------------------
