@@ -77,12 +77,12 @@ def _cores() -> int:
 
 ESCROW = """The engine does not deal escrow yet (docs/protocol.md section 6c): these are the costs of the
 primitives for the escrow key and one deck generation, with the default threshold (every other seat).
-Bytes grow as `n·m` (commitments `32·(n+1)·(m-2)`, ciphertexts `32·(n+1)·(m-1)`); the check on arrival
-and the removal as `n·m²` point multiplications (each of a holder's shares is checked against `t`
-commitments). Every deck generation a seat locks (a reshuffle too) pays its line again. A lowered
-threshold shrinks the commitments and the checks in proportion to `t-1`. The benchmark sends the
-escrow key's share in the same ciphertext as the deck's; as its own dealing (the engine plan) it adds
-`32·h` bytes."""
+Bytes grow as `n·m` (commitments `32·(n+1)·(m-2)`, ciphertexts `32·(n+1)·(m-1)`); the check on
+arrival as `n·m²` point multiplications (each of a holder's shares against `t` commitments, for `m-1`
+dealers), a removal as `n·m` (one batch for every holder's published shares, `verify_published`).
+Every deck generation a seat locks (a reshuffle too) pays its line again. A lowered threshold shrinks
+the commitments and the checks in proportion to `t-1`. The benchmark sends the escrow key's share in
+the same ciphertext as the deck's; as its own dealing (the engine plan) it adds `32·h` bytes."""
 
 
 HEAD = """# Benchmarks

@@ -112,6 +112,40 @@ def test_any_threshold_subset_reconstructs_and_fewer_do_not(m, t):
             E.reconstruct(few, t - 1, d.commitments[0])
 
 
+@pytest.mark.parametrize("m", [3, 5, 8])
+def test_published_shares_are_checked_in_one_batch(m):
+    table = Table(m)
+    absent = m - 1
+    published = {h + 1: table.receive(absent, h) for h in range(m - 1)}
+    E.verify_published(published, table.received_commitments(absent), table.names)
+
+
+def test_a_wrong_published_share_is_named_by_the_batch_check():
+    table = Table(5)
+    comms = table.received_commitments(4)
+    published = {h + 1: table.receive(4, h) for h in range(4)}
+    bad = dict(published)
+    bad[3] = list(published[3])
+    bad[3][2] = g.scalar_from_int(g.scalar_to_int(bad[3][2]) + 1)
+    with pytest.raises(CryptoError, match=r"published shares: a#1: the share of holder 3 does not match"):
+        E.verify_published(bad, comms, table.names)
+    # Two compensating changes in one holder's row still fail: the weights hash every share.
+    bad[3] = list(published[3])
+    bad[3][1] = g.scalar_from_int(g.scalar_to_int(bad[3][1]) + 1)
+    bad[3][2] = g.scalar_from_int(g.scalar_to_int(bad[3][2]) - 1)
+    with pytest.raises(CryptoError, match=r"a#0: the share of holder 3 does not match"):
+        E.verify_published(bad, comms, table.names)
+    # Swapping two holders' rows: each is another holder's.
+    with pytest.raises(CryptoError, match="the share of holder 1 does not match"):
+        E.verify_published({1: published[2], 2: published[1]}, comms, table.names)
+    with pytest.raises(CryptoError, match="the share of holder 2 is zero"):
+        E.verify_published({2: [bytes(32)] + published[2][1:]}, comms, table.names)
+    with pytest.raises(CryptoError, match="holder 2 published 2 shares, expected 4"):
+        E.verify_published({2: published[2][:2]}, comms, table.names)
+    with pytest.raises(CryptoError, match="commitment list 1 has 2 points, expected 4"):
+        E.verify_published(published, [comms[0], comms[1][:2], *comms[2:]], table.names)
+
+
 def test_sequential_removals_use_the_removed_seats_held_shares():
     """Five seats: seat 4 is removed, then seat 3. The second reconstruction needs seat 4's share of
     seat 3, which everyone decrypts with seat 4's reconstructed escrow key."""
