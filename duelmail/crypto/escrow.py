@@ -11,6 +11,7 @@ soundness arguments. In brief:
   (``C_0 = secret G``, which the engine never sends: it is the seat's recorded key commitment), shares
   ``f(x_i)`` for holder indices ``x_i`` in ``1..2**16``.
 - ``verify_share``: ``share G == sum x^m C_m``; ``check_opens``: ``C_0`` is the seat's commitment;
+  ``verify_published``: every holder's shares of one dealer in one small-exponent batch (a removal);
   ``reconstruct``: Lagrange at 0 from ``t`` shares.
 - ``encrypt_shares`` / ``decrypt_shares`` / ``receive_shares``: ``R = r G``, ``D = r E``,
   ``c_j = share_j + SHA-512(lp(pad tag, context, E, R, D, j)) mod L``; 32 (n + 1) bytes.
