@@ -117,6 +117,18 @@ def _mul(k: int, p: bytes) -> bytes:
     return point_mul(_enc(k), p)
 
 
+def _times(k: int, p: bytes, what: str) -> bytes:
+    """``k * p`` for ``0 < k < L`` and a point ``p`` of the prime-order group, refused naming ``what``.
+    libsodium validates ``p`` while multiplying (group.py), so only a unit multiplier checks it here."""
+    if k == 1:
+        return check_point(p, what)
+    try:
+        return point_mul(_enc(k), p)
+    except CryptoError:
+        check_point(p, what)
+        raise  # pragma: no cover - point_mul refuses only what check_point refuses
+
+
 def _check_bytes(value: object, what: str) -> bytes:
     if not isinstance(value, bytes):
         raise CryptoError(f"{what}: expected bytes, got {type(value).__name__}")
@@ -211,8 +223,7 @@ def public_share(commitments: Sequence[bytes], index: int, what: str = "share") 
     x = _check_index(index, what)
     acc, power = IDENTITY, 1
     for m, c in enumerate(commitments):
-        check_point(c, f"{what}: commitment {m}")
-        acc = _add(acc, c if power == 1 else point_mul(_enc(power), c))
+        acc = _add(acc, _times(power, c, f"{what}: commitment {m}"))
         power = power * x % L
     return acc
 
@@ -274,7 +285,7 @@ def verify_published(shares: Mapping[int, Sequence[bytes]], commitments: Sequenc
     for m in range(t):
         acc = IDENTITY
         for j in range(n):
-            acc = _add(acc, _mul(rho[j], check_point(commitments[j][m], f"{what}: {label[j]}: commitment {m}")))
+            acc = _add(acc, _times(rho[j], commitments[j][m], f"{what}: {label[j]}: commitment {m}"))
         agg.append(acc)
     for x, vals in values.items():
         lhs = sum(r * v for r, v in zip(rho, vals, strict=True)) % L
