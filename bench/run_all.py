@@ -28,6 +28,8 @@ def main() -> None:
          ["bench/bench_crypto.py"], CRYPTO),
         ("Proofs on every pass (targets: 52 cards, two players, at most 150 ms CPU per player; four players "
          "at most 400 ms; one key share checked in at most 1 ms)", ["bench/bench_proofs.py"], PROOFS),
+        ("Escrow: what a seat adds to the set-up, and a removal (issue 19; primitives only)",
+         ["bench/bench_escrow.py"], ESCROW),
         ("Whole game log, proofs included (target: at most 100 KB for two-player Warlords)",
          ["bench/bench_logsize.py", "20"], ""),
         ("One draw", ["bench/bench_draw.py"], ""),
@@ -71,6 +73,16 @@ def _cores() -> int:
     import os
 
     return os.cpu_count() or 1
+
+
+ESCROW = """The engine does not deal escrow yet (docs/protocol.md section 6c): these are the costs of the
+primitives for the escrow key and one deck generation, with the default threshold (every other seat).
+Bytes grow as `n·m` (commitments `32·(n+1)·(m-2)`, ciphertexts `32·(n+1)·(m-1)`); the check on
+arrival as `n·m²` point multiplications (each of a holder's shares against `t` commitments, for `m-1`
+dealers), a removal as `n·m` (one batch for every holder's published shares, `verify_published`).
+Every deck generation a seat locks (a reshuffle too) pays its line again. A lowered threshold shrinks
+the commitments and the checks in proportion to `t-1`. The benchmark sends the escrow key's share in
+the same ciphertext as the deck's; as its own dealing (the engine plan) it adds `32·h` bytes."""
 
 
 HEAD = """# Benchmarks
