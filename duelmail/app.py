@@ -25,7 +25,8 @@ from duelmail.games.cards import Card, CardRef
 from duelmail.home import Home
 from duelmail.protocol.identity import Identity, PlayerCard
 from duelmail.protocol.turnfile import MAX_TEXT, SignedFile, parse_any
-from duelmail.transport.archive import GameFolder, fold, ordered, read_files
+from duelmail.transport.archive import GameFolder, file_name, fold, ordered, read_files
+from duelmail.transport.kept import by_name
 from duelmail.util.fs import ReadError, read_text
 from duelmail.util.lock import hold, locked
 
@@ -127,6 +128,7 @@ def write_turn(folder: GameFolder, match: Match, seat: int, identity: Identity, 
     if hasattr(match, "applied"):  # folded from the folder: every file in it is checked, and now this one
         match.applied.add(f.file_hash)
         folder.remember_proven(match.applied)
+        folder.keep(match, {path.name: [f]})
     return Played(folder, match, f, path, events)
 
 
@@ -143,7 +145,15 @@ def write_claim(folder: GameFolder, match: Match, seat: int | None, identity: Id
     f = SignedFile.sign(content, identity)
     events = match.apply(f, "your timeout claim", now=now)
     path = folder.store(f, match, events)
+    _keep(folder, match, f, path)
     return Played(folder, match, f, path, events)
+
+
+def _keep(folder: GameFolder, match: Match, f: SignedFile, path: Path) -> None:
+    """After storing this home's own file ``f`` applied to ``match`` (a fold of the folder): keep the state."""
+    if hasattr(match, "applied"):
+        match.applied.add(f.file_hash)
+        folder.keep(match, {path.name: [f]})
 
 
 def write_note(folder: GameFolder, match: Match, seat: int | None, identity: Identity, now: datetime,
@@ -159,6 +169,7 @@ def write_note(folder: GameFolder, match: Match, seat: int | None, identity: Ide
     events = match.apply(f, "your note", now=now)
     with locked(folder.path):
         path = folder.store(f, match, events, own=True)
+    _keep(folder, match, f, path)
     return Played(folder, match, f, path, events)
 
 
@@ -322,20 +333,25 @@ def receive_files(home: Home, identity: Identity | None, incoming: Sequence[tupl
     ``batch``: other files that arrived together, only consulted to see whether one makes a claim final."""
     incoming = sorted(ordered(list(incoming)), key=lambda wf: wf[1].game[:16])  # stable: the fold's order per game
     out: list[Received] = []
+    held: dict[Path, Match] = {}  # the game after the last file this call applied to it
     for where, f in incoming:
         folder = game_folder_for(home, identity, f, where, now)
         if f.kind == "genesis":
             out.append(Received(where, 0, f.seat, [], duplicate=True))
             continue
         with locked(folder.path):  # another duelmail process on this home waits: no interleaved writes
-            existing = folder.files()
-            if any(g.file_hash == f.file_hash for _, g in existing):
+            before = folder.fold(reuse=held.pop(folder.path, None))  # the kept state: no fold when it is current
+            if f.file_hash in before.applied or f.file_hash in before.void:
                 out.append(Received(where, f.round, f.seat, [], duplicate=True))
+                held[folder.path] = before
                 continue
-            proven = folder.proven()
-            known = Counter(fold(existing, proven=proven).events)
+            prior = list(before.events)  # ``before`` itself may be extended in place
+            existing = None
             try:
-                match = fold([*existing, (where, f)], now=now, proven=proven)
+                match = _extended(folder, before, where, f, now)
+                if match is None:  # the file folds before some of the log (a late note): the whole log again
+                    existing = folder.files()
+                    match = fold([*existing, (where, f)], now=now, proven=folder.proven())
             except FileRefused as e:
                 if e.rule == "P-equivocation":  # a cheat the log cannot hold: remembered, the other file kept
                     other = e.round == f.round and e.seat == f.seat and f.kind == "turn"
@@ -346,22 +362,38 @@ def receive_files(home: Home, identity: Identity | None, incoming: Sequence[tupl
             except Exception as e:  # noqa: BLE001 - what no check meant to raise is still this file's refusal
                 raise unexpected(where, e, f.round, f.seat) from None
             if f.file_hash in match.void and f.kind == "claim":
-                match = _final_with(match, existing, (where, f), [*incoming, *batch], now, proven)
+                existing = folder.files() if existing is None else existing
+                match = _final_with(match, existing, (where, f), [*incoming, *batch], now, folder.proven())
             if f.file_hash in match.void:
                 reason = match.void[f.file_hash][1]
                 raise FileRefused(where, reason, round=f.round, seat=f.seat,
                                   rule="P-final" if reason.endswith("[P-final]") else
                                   "P-over" if "ended in round" in reason else "P-timeout")
-            events = []  # the new file's events: a note already known may now fold after it, so not simply a tail
-            for e in match.events:
-                if known[e] > 0:
-                    known[e] -= 1
-                else:
-                    events.append(e)
+            if match is before:  # applied after every file of the log: its events are the tail
+                events = match.events[len(prior):]
+            else:  # a note already known may now fold after it, so not simply a tail
+                known = Counter(prior)
+                events = []
+                for e in match.events:
+                    if known[e] > 0:
+                        known[e] -= 1
+                    else:
+                        events.append(e)
             folder.store(f, match, events)
             folder.remember_proven(match.applied)
+            folder.keep(match, {**(by_name(existing) if existing else {}), file_name(f): [f]})
+            held[folder.path] = match
         out.append(Received(where, f.round, f.seat, events, match=match))
     return out
+
+
+def _extended(folder: GameFolder, before: Match, where: str, f: SignedFile, now) -> Match | None:
+    """``before`` with ``f`` applied (in place), if the fold takes ``f`` after every file of ``before``'s log."""
+    if folder.kept_key() is None:
+        return None
+    from duelmail.transport.kept import extend
+
+    return extend(before, [(where, f)], now)
 
 
 def _final_with(match: Match, existing, claim: tuple[str, SignedFile], incoming, now, proven) -> Match:

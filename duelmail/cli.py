@@ -947,7 +947,8 @@ def receive(ctx, files, auto, out):
     last = parse_any(read_text(files[-1], "turn file", 4 << 20), files[-1])[-1]
     folder = _app().game_folder_for(ctx.home, ident, last)
     hold(folder.path)
-    match = folder.fold()
+    match = folder.fold(reuse=next((r.match for r in reversed(results)  # the state receive left, unless changed since
+                                    if r.match is not None and r.match.gid[:16] == last.game[:16]), None))
     seat = match.seat_of(ident)
     if seat is not None:
         match.attach(seat, ident)

@@ -102,11 +102,11 @@ class Home:
     def game_folders(self) -> list[GameFolder]:
         if not self.games_dir.is_dir():
             return []
-        return [GameFolder(p) for p in sorted(self.games_dir.iterdir())
+        return [GameFolder(p, self.root) for p in sorted(self.games_dir.iterdir())
                 if p.is_dir() and (p / "genesis.toml").exists()]
 
     def folder_for(self, kind: str, game_id: str) -> GameFolder:
-        return GameFolder(self.games_dir / f"{kind}-{game_id[:12]}")
+        return GameFolder(self.games_dir / f"{kind}-{game_id[:12]}", self.root)
 
     @property
     def archive_dir(self) -> Path:

@@ -172,9 +172,8 @@ def fold(files: list[tuple[str, SignedFile]], strict: bool = True, now=None, on_
 
     ``proven``: hashes of files whose pass proofs this home has already checked (``GameFolder``
     remembers them); their proofs are not checked again. Everything else about them is."""
-    from duelmail.engine.match import Duplicate, Match
-    from duelmail.engine.match import parse_time as _time
-    from duelmail.errors import CheatDetected, CryptoError, FileRefused
+    from duelmail.engine.match import Match
+    from duelmail.errors import CheatDetected, CryptoError
 
     geneses = [(w, f) for w, f in files if f.kind == "genesis"]
     if not geneses:
@@ -192,7 +191,32 @@ def fold(files: list[tuple[str, SignedFile]], strict: bool = True, now=None, on_
     if on_round:
         on_round(match, 0, [where], False)
     names: dict[int, list[str]] = {}
-    rest = ordered([(w, f) for w, f in files if f.kind != "genesis"])
+    fold_into(match, ordered([(w, f) for w, f in files if f.kind != "genesis"]), strict, now, on_round, names)
+    if on_round and (match.current or match.current_claims or names.get(match.round)):
+        on_round(match, match.round, names.pop(match.round, []), True)  # (notes after the last round: talk at the end)
+    if defer_proofs:
+        pending, match.book.deferred = match.book.deferred, None
+        if match.audit is not None and match.audit.ok:
+            match.proofs = f"{len(pending)} pass proofs not re-checked: the audit recomputed every pass"
+        else:
+            try:
+                for proof in pending:
+                    proof.check()
+            except (CheatDetected, CryptoError):
+                fold(files, strict, now)  # refuses the file whose proof fails, naming it
+                raise
+            match.proofs = f"{len(pending)} pass proofs checked"
+    return match
+
+
+def fold_into(match: Match, rest: list[tuple[str, SignedFile]], strict: bool = True, now=None,
+              on_round: RoundHook | None = None, names: dict[int, list[str]] | None = None) -> Match:
+    """Apply ``rest`` (files in the fold's order, ``ordered``) to ``match``, a fold of the files before them:
+    the loop of ``fold``, which the kept state (``transport/kept.py``) also runs on new files alone."""
+    from duelmail.engine.match import Duplicate
+    from duelmail.engine.match import parse_time as _time
+
+    names = {} if names is None else names
     for w, f in rest:
         if f.kind == "claim" and f.round == match.round:
             against = f.content["against"]
@@ -236,20 +260,6 @@ def fold(files: list[tuple[str, SignedFile]], strict: bool = True, now=None, on_
         if on_round:
             for rnd in range(before, match.round):  # a file closes at most its own round
                 on_round(match, rnd, names.pop(rnd, []), False)
-    if on_round and (match.current or match.current_claims or names.get(match.round)):
-        on_round(match, match.round, names.pop(match.round, []), True)  # (notes after the last round: talk at the end)
-    if defer_proofs:
-        pending, match.book.deferred = match.book.deferred, None
-        if match.audit is not None and match.audit.ok:
-            match.proofs = f"{len(pending)} pass proofs not re-checked: the audit recomputed every pass"
-        else:
-            try:
-                for proof in pending:
-                    proof.check()
-            except (CheatDetected, CryptoError):
-                fold(files, strict, now)  # refuses the file whose proof fails, naming it
-                raise
-            match.proofs = f"{len(pending)} pass proofs checked"
     return match
 
 
@@ -265,11 +275,26 @@ def _builds_on_claim(match: Match, where: str, claim: SignedFile, rest: list[tup
     return next((w for w, g in rest if g.round == claim.round + 1 and g.content.get("prev") == trial.prev), None)
 
 
-class GameFolder:
-    """One game's folder in a home (or any archive folder)."""
+_KEYS: dict[Path, bytes | None] = {}
 
-    def __init__(self, path: Path):
+
+class GameFolder:
+    """One game's folder in a home (or any archive folder). ``home``: the home it belongs to, whose key lets it
+    keep its folded state (``transport/kept.py``); a folder outside a home is folded from scratch every time."""
+
+    def __init__(self, path: Path, home: Path | None = None):
         self.path = Path(path)
+        self.home = Path(home) if home is not None else None
+
+    def kept_key(self) -> bytes | None:
+        """The home's key for kept states (None: nothing is kept for this folder)."""
+        if self.home is None:
+            return None
+        if self.home not in _KEYS:
+            from duelmail.transport.kept import home_key
+
+            _KEYS[self.home] = home_key(self.home)
+        return _KEYS[self.home]
 
     @property
     def genesis_path(self) -> Path:
@@ -278,9 +303,27 @@ class GameFolder:
     def files(self) -> list[tuple[str, SignedFile]]:
         return read_files(self.path, archive_only=True) if self.path.is_dir() else []
 
-    def fold(self) -> Match:
-        """The game from its files; proofs this folder has checked before are not checked again."""
-        return fold(self.files(), proven=self.proven())
+    def fold(self, now=None, reuse: Match | None = None) -> Match:
+        """The game from its files; proofs this folder has checked before are not checked again. In a home, its
+        kept state with only the new files applied (``transport/kept.py``). ``reuse``: a match this process
+        holds for the folder, returned as it is while the folder holds exactly the files it folds. ``now``: the
+        time to check the files applied now against."""
+        key = self.kept_key()
+        if key is None:
+            return fold(self.files(), proven=self.proven(), now=now)
+        from duelmail.transport import kept
+
+        if reuse is not None and kept.folds_folder(reuse, self):
+            return reuse
+        return kept.current(self, key, now)
+
+    def keep(self, match: Match, parsed: dict[str, list[SignedFile]] | None = None) -> None:
+        """Keep ``match`` as this folder's folded state if it folds exactly the files here (a cache, never state)."""
+        key = self.kept_key()
+        if key is not None and hasattr(match, "applied"):
+            from duelmail.transport import kept
+
+            kept.save(self, match, key, parsed)
 
     @property
     def proven_path(self) -> Path:
@@ -297,7 +340,7 @@ class GameFolder:
         """Remember files checked in full, proofs included (called once a file is stored: a cache, never state)."""
         hashes = frozenset(hashes)
         if hashes and self.path.is_dir() and hashes != self.proven():
-            atomic_write(self.proven_path, "\n".join(sorted(hashes)) + "\n")
+            atomic_write(self.proven_path, "\n".join(sorted(hashes)) + "\n", durable=False)
 
     @property
     def cheats_path(self) -> Path:
@@ -340,7 +383,7 @@ class GameFolder:
             pass
         over = self.fold().over()
         try:
-            atomic_write(cache, f"{key}\n{int(over)}\n")
+            atomic_write(cache, f"{key}\n{int(over)}\n", durable=False)
         except OSError:
             pass  # a read-only archive still answers
         return over

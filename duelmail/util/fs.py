@@ -36,21 +36,22 @@ def read_text(path: str | os.PathLike, what: str = "file", limit: int = 1 << 20)
         raise ReadError(f"{path}: this {what} is not UTF-8 text ({e.reason} at byte {e.start})") from None
 
 
-def atomic_write(path: str | os.PathLike, data: bytes | str, mode: int = 0o644) -> Path:
+def atomic_write(path: str | os.PathLike, data: bytes | str, mode: int = 0o644, durable: bool = True) -> Path:
     """Write ``data`` to ``path`` via a temporary file in the same folder, fsync, then rename.
 
+    ``durable=False`` (caches: a crash may lose them, never tear them): no fsync, only the atomic rename.
     Any ``OSError`` (a full disk, a read-only folder) becomes a ``WriteError`` naming ``path``; the old file,
     if any, is untouched and no temporary file is left."""
     path = Path(path)
     try:
-        return _atomic_write(path, data, mode)
+        return _atomic_write(path, data, mode, durable)
     except OSError as e:
         if isinstance(e, WriteError):
             raise
         raise WriteError(e.errno, f"cannot write {path}: {e.strerror or e}", str(path)) from None
 
 
-def _atomic_write(path: Path, data: bytes | str, mode: int) -> Path:
+def _atomic_write(path: Path, data: bytes | str, mode: int, durable: bool = True) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     payload = data.encode() if isinstance(data, str) else data
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
@@ -59,7 +60,8 @@ def _atomic_write(path: Path, data: bytes | str, mode: int) -> Path:
         with os.fdopen(fd, "wb") as fh:
             fh.write(payload)
             fh.flush()
-            os.fsync(fh.fileno())
+            if durable:
+                os.fsync(fh.fileno())
         os.replace(tmp, path)
     except BaseException:
         try:
@@ -67,6 +69,8 @@ def _atomic_write(path: Path, data: bytes | str, mode: int) -> Path:
         except FileNotFoundError:
             pass
         raise
+    if not durable:
+        return path
     try:
         dfd = os.open(path.parent, os.O_RDONLY)
         try:
