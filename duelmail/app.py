@@ -27,7 +27,7 @@ from duelmail.protocol.identity import Identity, PlayerCard
 from duelmail.protocol.turnfile import MAX_TEXT, SignedFile, parse_any
 from duelmail.transport.archive import GameFolder, file_name, fold, ordered, read_files
 from duelmail.transport.kept import by_name
-from duelmail.util.fs import ReadError, read_text
+from duelmail.util.fs import ReadError, commit, read_text
 from duelmail.util.lock import hold, locked
 
 DEFAULT_TIME_CONTROL = {"days_per_move": 3, "forced_answer_hours": 24}
@@ -112,12 +112,13 @@ def open_game(home: Home, query: str | None, identity: Identity | None = None
 
 
 def write_turn(folder: GameFolder, match: Match, seat: int, identity: Identity, actions: Sequence[str],
-               now: datetime, vacation: dict | None = None, say: str | None = None) -> Played:
+               now: datetime, vacation: dict | None = None, say: str | None = None, keep: bool = True) -> Played:
     """Compose, check (by applying it), and store this seat's file. Nothing is written on error.
 
     ``say``: table talk carried in the turn file itself (checked before signing). The caller should hold the
     folder's lock since it folded ``match`` (``util.lock.hold``); ``store`` refuses to put a second, different
-    file of this seat for the round beside one written meanwhile."""
+    file of this seat for the round beside one written meanwhile. ``keep=False``: the folder's kept state is not
+    brought up to date (a caller that goes on with ``match`` and keeps it later)."""
     extra = {"vacation": vacation} if vacation else {}
     if say is not None:
         extra["say"] = check_say(say)
@@ -128,7 +129,8 @@ def write_turn(folder: GameFolder, match: Match, seat: int, identity: Identity, 
     if hasattr(match, "applied"):  # folded from the folder: every file in it is checked, and now this one
         match.applied.add(f.file_hash)
         folder.remember_proven(match.applied)
-        folder.keep(match, {path.name: [f]})
+        if keep:
+            folder.keep(match, {path.name: [f]})
     return Played(folder, match, f, path, events)
 
 
@@ -497,7 +499,7 @@ def run_demo(kind: str, out: Path, seed: int = 0, players: int = 2, options: dic
                          hashlib.sha256(f"nonce {seed}".encode()).digest()[:16])
     say(f"{names[0]} opened a game of {game.spec.title} ({played.match.gid[:12]})")
     shutil.copy(played.path, mailbox / f"000-{played.path.name}")
-    matches: list[Match | None] = [played.match] + [None] * (players - 1)
+    matches: list[Match | None] = [played.folder.fold()] + [None] * (players - 1)  # a fold: it keeps .proven
     folders: list[GameFolder | None] = [played.folder] + [None] * (players - 1)
     matches[0].attach(0, ids[0], demo_fresh(seed, names[0]))
     joins = []
@@ -506,7 +508,8 @@ def run_demo(kind: str, out: Path, seed: int = 0, players: int = 2, options: dic
         matches[s], folders[s] = j.match, j.folder
         joins.append((s, j))
     for s, j in joins:  # every home reads every other acceptance (they were written concurrently)
-        _deliver(j, s, matches, folders, mailbox)
+        with commit():
+            _deliver(j, s, matches, folders, mailbox)
     files = 1 + (players - 1)
     decisions = 1 + (players - 1)
     bot_objs = [game.bots[b]() for b in bots]
@@ -518,7 +521,8 @@ def run_demo(kind: str, out: Path, seed: int = 0, players: int = 2, options: dic
             mine = matches[seat]
             actions = bot_actions(mine, seat, ids[seat], bot_objs[seat], rng)
             try:
-                p = write_turn(folders[seat], mine, seat, ids[seat], actions, clock())
+                with commit():  # as a player's 'play': one durable commit point
+                    p = write_turn(folders[seat], mine, seat, ids[seat], actions, clock(), keep=False)
             except IllegalMove as e:
                 raise DuelmailError(f"bot {bots[seat]} for seat {seat} made an illegal move: {e}") from None
             files += 1
@@ -526,9 +530,12 @@ def run_demo(kind: str, out: Path, seed: int = 0, players: int = 2, options: dic
             for e in p.match.told_to(p.events):  # the faces public by then
                 if not e.technical:
                     say(f"round {e.round:>3}  {names[e.seat]:<6} {e.text}")
-            _deliver(p, seat, matches, folders, mailbox)
+            with commit():  # as each player's 'receive'
+                _deliver(p, seat, matches, folders, mailbox)
     else:
         raise DuelmailError("the demo game did not end")
+    for s, m in enumerate(matches):  # each home keeps its state, as after its last command
+        folders[s].keep(m)
     verdict = verify_archive(folders[0].path)
     return DemoResult(folders[0].path, verdict, files, decisions)
 
@@ -546,3 +553,5 @@ def _deliver(p: Played, sender: int, matches, folders, mailbox: Path) -> None:
         except Duplicate:
             continue
         folders[s].store(f, m, events)
+        m.applied.add(f.file_hash)  # as 'receive' does: the proofs checked are remembered
+        folders[s].remember_proven(m.applied)

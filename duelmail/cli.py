@@ -8,10 +8,8 @@ from __future__ import annotations
 import functools
 import json
 import os
-import random
 import re
 import sys
-import tempfile
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -19,9 +17,7 @@ import click
 
 from duelmail.errors import DuelmailError, IdentityError
 from duelmail.home import Home
-from duelmail.protocol.identity import Identity, PlayerCard
-from duelmail.protocol.turnfile import parse_any
-from duelmail.util.fs import read_text
+from duelmail.util.fs import commit, read_text
 from duelmail.util.lock import hold, release_all
 
 
@@ -96,6 +92,7 @@ def main(ctx, home, as_name):
     """
     ctx.obj = Ctx(home, as_name)
     ctx.call_on_close(release_all)  # the game folders this command locked (util/lock.py)
+    ctx.with_resource(commit())  # one durable commit point for the command's writes (util/fs.py)
 
 
 # -- identities -------------------------------------------------------------------------------------
@@ -124,6 +121,8 @@ def id_new(ctx, name, email, passphrase):
     Example:
       duelmail id new alice --email alice@example.org
     """
+    from duelmail.protocol.identity import Identity
+
     identity = Identity.generate(name, email)
     secret = _passphrase() if passphrase else None
     path = ctx.home.add_identity(identity, secret)
@@ -193,6 +192,8 @@ def id_import(ctx, file, replace):
     Example:
       duelmail id import /media/usb/alice-identity.toml
     """
+    from duelmail.protocol.identity import Identity
+
     text = read_text(file, "identity file")
     secret = _passphrase() if Identity.is_encrypted(text) else None
     ident = Identity.from_toml(text, file, secret)
@@ -213,7 +214,9 @@ def _parse_options(pairs) -> dict:
     return out
 
 
-def _load_card(ctx: Ctx, text: str) -> PlayerCard:
+def _load_card(ctx: Ctx, text: str):
+    from duelmail.protocol.identity import PlayerCard
+
     if text in ctx.home.identity_names():
         return ctx.home.load_identity(text, _passphrase).card
     path = Path(text)
@@ -275,6 +278,8 @@ def join(ctx, file, out, send, push):
     Example:
       duelmail join genesis.toml
     """
+    from duelmail.protocol.turnfile import parse_any
+
     ident = ctx.identity()
     files = parse_any(read_text(file, "genesis file", 4 << 20), file)
     genesis = next((f for f in files if f.kind == "genesis"), None)
@@ -450,7 +455,7 @@ def _store_status(folder, seat, data) -> None:
 
     try:
         atomic_write(folder.path / ".status.json",
-                     json.dumps({"key": f"{folder.listing_key()}|{seat}|3", "data": data}))
+                     json.dumps({"key": f"{folder.listing_key()}|{seat}|3", "data": data}), durable=False)
     except OSError:
         pass  # a read-only archive still answers, just without the cache
 
@@ -752,6 +757,8 @@ def play(ctx, moves, game, bot, seed, out, vacation, send, push, say):
         if b is None:
             raise click.ClickException(f"no bot {bot!r} for {match.game.spec.id} "
                                        f"(bots: {', '.join(match.game.bots)})")
+        import random
+
         rng = random.Random(seed)
         actions = _app().bot_actions(match, seat, ident, b(), rng, start=actions)  # finishes from the noted moves
     draft = match.draft(seat, ident, actions)
@@ -944,6 +951,8 @@ def receive(ctx, files, auto, out):
             click.echo(f"  {e.text}")
     if not results:
         return
+    from duelmail.protocol.turnfile import parse_any
+
     last = parse_any(read_text(files[-1], "turn file", 4 << 20), files[-1])[-1]
     folder = _app().game_folder_for(ctx.home, ident, last)
     hold(folder.path)
@@ -1009,6 +1018,8 @@ def demo(game, seed, players, options, out, quiet):
     Example:
       duelmail demo warlords --seed 7
     """
+    import tempfile
+
     target = Path(out) if out else Path(tempfile.mkdtemp(prefix="duelmail-demo-"))
     from duelmail.games.base import get_game
 

@@ -19,6 +19,7 @@ folder is folded again. So the kept match plus the new files is always exactly t
 from __future__ import annotations
 
 import copy
+import copyreg
 import hashlib
 import hmac
 import io
@@ -80,6 +81,7 @@ class Index:
     last: tuple | None = None  # the fold order of the last file (``order_key``), and whether it is a note
     last_note: bool = False
     claim_round: int | None = None  # the latest round of a timeout claim in the log
+    stale: bool = False  # the match took files out of the fold's order: it can no longer be kept
 
     def hashes(self) -> set[str]:
         return {h for _, _, hs in self.files.values() for h in hs}
@@ -131,20 +133,11 @@ def listing(path: Path) -> dict[str, tuple[int, int]]:
     return out
 
 
-class _Pickler(pickle.Pickler):
-    def persistent_id(self, obj):
-        from duelmail.games.base import Game
+def _game_by_name(game) -> tuple:
+    """A game is kept by its name and found again by it (``get_game``), never pickled itself."""
+    from duelmail.games.base import get_game
 
-        return ("game", obj.spec.id) if isinstance(obj, Game) else None
-
-
-class _Unpickler(pickle.Unpickler):
-    def persistent_load(self, pid):
-        from duelmail.games.base import get_game
-
-        if isinstance(pid, tuple) and len(pid) == 2 and pid[0] == "game":
-            return get_game(pid[1])
-        raise pickle.UnpicklingError(f"unknown reference {pid!r}")
+    return get_game, (game.spec.id,)
 
 
 def stripped(match: Match) -> Match:
@@ -159,7 +152,9 @@ def stripped(match: Match) -> Match:
 
 def dumps(match: Match, index: Index, key: bytes) -> bytes:
     buf = io.BytesIO()
-    _Pickler(buf, protocol=pickle.HIGHEST_PROTOCOL).dump((log_hash(index.hashes()), index, stripped(match)))
+    pickler = pickle.Pickler(buf, protocol=pickle.HIGHEST_PROTOCOL)
+    pickler.dispatch_table = {**copyreg.dispatch_table, type(match.game): _game_by_name}
+    pickler.dump((log_hash(index.hashes()), index, stripped(match)))
     payload = buf.getvalue()
     return MAGIC + hmac.new(key, payload, hashlib.sha256).digest() + payload
 
@@ -172,7 +167,7 @@ def loads(data: bytes, key: bytes) -> tuple[Index, Match] | None:
     if not hmac.compare_digest(mac, hmac.new(key, payload, hashlib.sha256).digest()):
         return None
     try:
-        log, index, match = _Unpickler(io.BytesIO(payload)).load()
+        log, index, match = pickle.loads(payload)  # authenticated: written by this home
     except Exception:  # noqa: BLE001 - a kept state from another version of duelmail: folded again
         return None
     if log != log_hash(index.hashes()) or log_hash(match.applied | set(match.void)) != log:
@@ -193,6 +188,8 @@ def save(folder: GameFolder, match: Match, key: bytes, parsed: dict[str, list[Si
     """Keep ``match`` as the fold of ``folder`` if it folds exactly the files there now. ``parsed``: files already
     read, by name (the others new since the match's index are read here). Returns whether it was kept."""
     index: Index | None = getattr(match, "kept", None)
+    if index is not None and index.stale:
+        return False
     old = index.files if index is not None else {}
     now = listing(folder.path)
     files: dict[str, tuple[int, int, tuple[str, ...]]] = {}
@@ -210,7 +207,8 @@ def save(folder: GameFolder, match: Match, key: bytes, parsed: dict[str, list[Si
         files[name] = (*st, tuple(f.file_hash for f in got))
         added += got
         if index is not None and name not in old and not index.takes(got):
-            return False  # applied out of the fold's order (this seat's file of a round another seat answered)
+            match.kept = Index(stale=True)  # applied out of the fold's order (a round several seats answer)
+            return False
     new = Index(files, index.last if index else None, index.last_note if index else False,
                 index.claim_round if index else None)
     new.add([f for _, f in ordered([("", f) for f in added])])
@@ -227,7 +225,7 @@ def save(folder: GameFolder, match: Match, key: bytes, parsed: dict[str, list[Si
 def folds_folder(match: Match, folder: GameFolder) -> bool:
     """Whether ``match``, kept or just saved, folds exactly the files ``folder`` holds now."""
     index = getattr(match, "kept", None)
-    return index is not None and listing(folder.path) == {n: e[:2] for n, e in index.files.items()}
+    return index is not None and not index.stale and listing(folder.path) == {n: e[:2] for n, e in index.files.items()}
 
 
 def current(folder: GameFolder, key: bytes, now=None) -> Match:
@@ -261,7 +259,7 @@ def extend(match: Match, new: list[tuple[str, SignedFile]], now=None) -> Match |
     new = [(w, f) for w, f in new if f.file_hash not in match.applied and f.file_hash not in match.void]
     if not new:
         return match
-    if getattr(match, "kept", None) is None or not index.takes([f for _, f in new]):
+    if getattr(match, "kept", None) is None or index.stale or not index.takes([f for _, f in new]):
         return None
     return fold_into(match, ordered(new), now=now)
 

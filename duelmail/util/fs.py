@@ -1,9 +1,17 @@
-"""Atomic file writes: a crash leaves either the old file or the new one, never half of one."""
+"""Atomic file writes: a crash leaves either the old file or the new one, never half of one.
+
+Durable writes (state: turn files, identities, unsent moves) fsync their data before the rename; caches
+(``durable=False``) only rename. Inside ``commit()`` (one per command) the folders' fsyncs wait for its end, so
+a command that writes several files reaches disk at one commit point: every file written and synced, renamed,
+then each folder synced once.
+"""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 from duelmail.errors import DuelmailError
@@ -34,6 +42,47 @@ def read_text(path: str | os.PathLike, what: str = "file", limit: int = 1 << 20)
         return raw.decode("utf-8")
     except UnicodeDecodeError as e:
         raise ReadError(f"{path}: this {what} is not UTF-8 text ({e.reason} at byte {e.start})") from None
+
+
+_COMMITS: list[set[Path]] = []  # the folders to fsync when the open commit ends
+
+
+@contextlib.contextmanager
+def commit() -> Iterator[None]:
+    """One durable commit point for the writes inside: each folder a durable write renamed into is synced once, at
+    the end (also when the block raises: what was renamed stays renamed). Nested commits join the outer one."""
+    if _COMMITS:
+        yield
+        return
+    folders: set[Path] = set()
+    _COMMITS.append(folders)
+    try:
+        yield
+    finally:
+        _COMMITS.pop()
+        for folder in sorted(folders):
+            _sync_folder(folder)
+
+
+def flush() -> None:
+    """Reach the open commit's point now (the end of a watch poll, before anything is sent): sync the folders
+    written so far."""
+    if _COMMITS:
+        folders = sorted(_COMMITS[-1])
+        _COMMITS[-1].clear()
+        for folder in folders:
+            _sync_folder(folder)
+
+
+def _sync_folder(folder: Path) -> None:
+    try:
+        dfd = os.open(folder, os.O_RDONLY)
+        try:
+            os.fsync(dfd)
+        finally:
+            os.close(dfd)
+    except OSError:
+        pass
 
 
 def atomic_write(path: str | os.PathLike, data: bytes | str, mode: int = 0o644, durable: bool = True) -> Path:
@@ -71,12 +120,8 @@ def _atomic_write(path: Path, data: bytes | str, mode: int, durable: bool = True
         raise
     if not durable:
         return path
-    try:
-        dfd = os.open(path.parent, os.O_RDONLY)
-        try:
-            os.fsync(dfd)
-        finally:
-            os.close(dfd)
-    except OSError:
-        pass
+    if _COMMITS:
+        _COMMITS[-1].add(path.parent)
+    else:
+        _sync_folder(path.parent)
     return path
