@@ -140,14 +140,36 @@ def _game_by_name(game) -> tuple:
     return get_game, (game.spec.id,)
 
 
+@dataclass(frozen=True)
+class KeptFile:
+    """A file of a closed round, as a kept match remembers it: what the fold still asks of it (its hash, to tell a
+    duplicate from an equivocation), not its content, so a kept state does not grow with every file's text."""
+
+    file_hash: str
+    kind: str
+    round: int
+    seat: int
+
+
+FULL_ROUNDS = 2  # the last closed rounds keep their files whole (a diverging file is compared with them)
+
+
 def stripped(match: Match) -> Match:
-    """A shallow copy of ``match`` without any seat's secrets (what may be kept on disk)."""
+    """A shallow copy of ``match`` without any seat's secrets (what may be kept on disk), the files of its older
+    closed rounds reduced to ``KeptFile``s."""
     out = copy.copy(match)
     for name in SECRET_FIELDS:
         setattr(out, name, {})
     out.honest = None
     out.kept = None
+    last = len(match.rounds) - FULL_ROUNDS
+    out.rounds = [r if i == 0 or i >= last else {s: _slim(f) for s, f in r.items()}
+                  for i, r in enumerate(match.rounds)]
     return out
+
+
+def _slim(f) -> KeptFile:
+    return f if isinstance(f, KeptFile) else KeptFile(f.file_hash, f.kind, f.round, f.seat)
 
 
 def dumps(match: Match, index: Index, key: bytes) -> bytes:
