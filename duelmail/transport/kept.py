@@ -77,14 +77,14 @@ def home_key(root: Path, create: bool = True) -> bytes | None:
 class Index:
     """What a kept match folds: the folder's files by name, and where new files may go."""
 
-    files: dict[str, tuple[int, int, tuple[str, ...]]] = field(default_factory=dict)  # name -> size, mtime, hashes
+    files: dict[str, tuple[tuple[int, int, int], tuple[str, ...]]] = field(default_factory=dict)  # name -> stat, hashes
     last: tuple | None = None  # the fold order of the last file (``order_key``), and whether it is a note
     last_note: bool = False
     claim_round: int | None = None  # the latest round of a timeout claim in the log
     stale: bool = False  # the match took files out of the fold's order: it can no longer be kept
 
     def hashes(self) -> set[str]:
-        return {h for _, _, hs in self.files.values() for h in hs}
+        return {h for _, hs in self.files.values() for h in hs}
 
     def takes(self, new: list[SignedFile]) -> bool:
         """Whether the fold takes every file of ``new`` after every file of this log, with no claim of the log
@@ -116,8 +116,9 @@ class Index:
                 self.claim_round = max(f.round, self.claim_round or 0)
 
 
-def listing(path: Path) -> dict[str, tuple[int, int]]:
-    """The files the fold reads in a folder: name -> (size, modification time in ns)."""
+def listing(path: Path) -> dict[str, tuple[int, int, int]]:
+    """The files the fold reads in a folder: name -> (size, modification time in ns, inode: a file replaced under
+    its name is another file)."""
     out = {}
     try:
         entries = list(os.scandir(path))
@@ -129,7 +130,7 @@ def listing(path: Path) -> dict[str, tuple[int, int]]:
                 st = e.stat()
             except OSError:
                 continue
-            out[e.name] = (st.st_size, st.st_mtime_ns)
+            out[e.name] = (st.st_size, st.st_mtime_ns, st.st_ino)
     return out
 
 
@@ -214,10 +215,10 @@ def save(folder: GameFolder, match: Match, key: bytes, parsed: dict[str, list[Si
         return False
     old = index.files if index is not None else {}
     now = listing(folder.path)
-    files: dict[str, tuple[int, int, tuple[str, ...]]] = {}
+    files: dict[str, tuple[tuple[int, int, int], tuple[str, ...]]] = {}
     added: list[SignedFile] = []
     for name, st in now.items():
-        if name in old and old[name][:2] == st:
+        if name in old and old[name][0] == st:
             files[name] = old[name]
             continue
         got = (parsed or {}).get(name)
@@ -226,7 +227,7 @@ def save(folder: GameFolder, match: Match, key: bytes, parsed: dict[str, list[Si
                 got = parse_any((folder.path / name).read_text(encoding="utf-8"), name)
             except Exception:  # noqa: BLE001 - a file the fold could not read: nothing kept
                 return False
-        files[name] = (*st, tuple(f.file_hash for f in got))
+        files[name] = (st, tuple(f.file_hash for f in got))
         added += got
         if index is not None and name not in old and not index.takes(got):
             match.kept = Index(stale=True)  # applied out of the fold's order (a round several seats answer)
@@ -247,7 +248,7 @@ def save(folder: GameFolder, match: Match, key: bytes, parsed: dict[str, list[Si
 def folds_folder(match: Match, folder: GameFolder) -> bool:
     """Whether ``match``, kept or just saved, folds exactly the files ``folder`` holds now."""
     index = getattr(match, "kept", None)
-    return index is not None and not index.stale and listing(folder.path) == {n: e[:2] for n, e in index.files.items()}
+    return index is not None and not index.stale and listing(folder.path) == {n: e[0] for n, e in index.files.items()}
 
 
 def current(folder: GameFolder, key: bytes, now=None) -> Match:
@@ -256,7 +257,7 @@ def current(folder: GameFolder, key: bytes, now=None) -> Match:
     if got is not None:
         index, match = got
         there = listing(folder.path)
-        if all(there.get(name) == entry[:2] for name, entry in index.files.items()):  # nothing gone or changed
+        if all(there.get(name) == entry[0] for name, entry in index.files.items()):  # nothing gone or changed
             fresh = {name: parse_any((folder.path / name).read_text(encoding="utf-8"), str(folder.path / name))
                      for name in there if name not in index.files}
             if not fresh:

@@ -229,3 +229,24 @@ def test_a_kept_state_holds_no_seat_secret(tmp_path):
         assert secret not in data
     assert kept.load(folder, folder.kept_key()) is not None  # what the turn left is kept
     same(folder.fold(), fold(folder.files()))
+
+
+def test_a_file_changed_or_replaced_under_its_name_makes_the_kept_state_stale(tmp_path, monkeypatch):
+    p = Players(n=2, seed=1)
+    p.run(until=lambda m: m.round >= 6)
+    home = Home(tmp_path / "home")
+    app.receive_files(home, None, [(f"f{i}", f) for i, f in enumerate(p.files)])
+    (folder,) = home.game_folders()
+    folder.fold()
+    victim = sorted(folder.path.glob("r0003-*.toml"))[0]
+    text = victim.read_text()
+    tmp = victim.with_name(".swap")
+    tmp.write_text(text.replace("duelmail:", "duelmail;", 1))  # same length, another file in its place
+    os.replace(tmp, victim)
+    folds = []
+    real = kept.fold
+    monkeypatch.setattr(kept, "fold", lambda *a, **k: folds.append(1) or real(*a, **k))
+    same(folder.fold(), fresh(p))
+    assert folds == [1]
+    folder.fold()
+    assert folds == [1]  # kept again
