@@ -477,7 +477,16 @@ def demo_fresh(seed: int, name: str, kind: str = "") -> bytes:
 def run_demo(kind: str, out: Path, seed: int = 0, players: int = 2, options: dict | None = None,
              bots: Sequence[str] | None = None, now: Callable[[], datetime] | None = None,
              say: Callable[[str], None] = lambda s: None) -> DemoResult:
-    """Bots play a whole game between separate homes, passing real turn files through a mailbox folder."""
+    """Bots play a whole game between separate homes, passing real turn files through a mailbox folder.
+
+    The homes are written in one go, at one commit point at the end (``util.fs.commit(scratch=True)``): after a
+    crash the demo is simply played again from its seed."""
+    with commit(scratch=True):
+        return _run_demo(kind, out, seed, players, options, bots, now, say)
+
+
+def _run_demo(kind: str, out: Path, seed: int, players: int, options: dict | None, bots: Sequence[str] | None,
+              now: Callable[[], datetime] | None, say: Callable[[str], None]) -> DemoResult:
     from datetime import UTC, timedelta
 
     ticks = iter(range(1_000_000))
@@ -508,8 +517,7 @@ def run_demo(kind: str, out: Path, seed: int = 0, players: int = 2, options: dic
         matches[s], folders[s] = j.match, j.folder
         joins.append((s, j))
     for s, j in joins:  # every home reads every other acceptance (they were written concurrently)
-        with commit():
-            _deliver(j, s, matches, folders, mailbox)
+        _deliver(j, s, matches, folders, mailbox)
     files = 1 + (players - 1)
     decisions = 1 + (players - 1)
     bot_objs = [game.bots[b]() for b in bots]
@@ -521,8 +529,7 @@ def run_demo(kind: str, out: Path, seed: int = 0, players: int = 2, options: dic
             mine = matches[seat]
             actions = bot_actions(mine, seat, ids[seat], bot_objs[seat], rng)
             try:
-                with commit():  # as a player's 'play': one durable commit point
-                    p = write_turn(folders[seat], mine, seat, ids[seat], actions, clock(), keep=False)
+                p = write_turn(folders[seat], mine, seat, ids[seat], actions, clock(), keep=False)
             except IllegalMove as e:
                 raise DuelmailError(f"bot {bots[seat]} for seat {seat} made an illegal move: {e}") from None
             files += 1
@@ -530,8 +537,7 @@ def run_demo(kind: str, out: Path, seed: int = 0, players: int = 2, options: dic
             for e in p.match.told_to(p.events):  # the faces public by then
                 if not e.technical:
                     say(f"round {e.round:>3}  {names[e.seat]:<6} {e.text}")
-            with commit():  # as each player's 'receive'
-                _deliver(p, seat, matches, folders, mailbox)
+            _deliver(p, seat, matches, folders, mailbox)
     else:
         raise DuelmailError("the demo game did not end")
     for s, m in enumerate(matches):  # each home keeps its state, as after its last command

@@ -45,21 +45,35 @@ def read_text(path: str | os.PathLike, what: str = "file", limit: int = 1 << 20)
 
 
 _COMMITS: list[set[Path]] = []  # the folders to fsync when the open commit ends
+_SCRATCH: list[bool] = []  # inside ``commit(scratch=True)``: files are not synced one by one
 
 
 @contextlib.contextmanager
-def commit() -> Iterator[None]:
+def commit(scratch: bool = False) -> Iterator[None]:
     """One durable commit point for the writes inside: each folder a durable write renamed into is synced once, at
-    the end (also when the block raises: what was renamed stays renamed). Nested commits join the outer one."""
-    if _COMMITS:
-        yield
+    the end (also when the block raises: what was renamed stays renamed). Nested commits join the outer one.
+
+    ``scratch=True`` (the demo, whose homes are written in one go and played again from its seed after a crash):
+    durable files are not synced one by one either; one ``sync`` of the file systems at the end covers them."""
+    if _COMMITS:  # joins the open commit (a scratch block inside it still syncs its files once, at its end)
+        _SCRATCH.append(scratch or _SCRATCH[-1])
+        try:
+            yield
+        finally:
+            _SCRATCH.pop()
+            if scratch:
+                os.sync()
         return
     folders: set[Path] = set()
     _COMMITS.append(folders)
+    _SCRATCH.append(scratch)
     try:
         yield
     finally:
         _COMMITS.pop()
+        _SCRATCH.pop()
+        if scratch and folders:
+            os.sync()
         for folder in sorted(folders):
             _sync_folder(folder)
 
@@ -109,7 +123,7 @@ def _atomic_write(path: Path, data: bytes | str, mode: int, durable: bool = True
         with os.fdopen(fd, "wb") as fh:
             fh.write(payload)
             fh.flush()
-            if durable:
+            if durable and not (_SCRATCH and _SCRATCH[-1]):
                 os.fsync(fh.fileno())
         os.replace(tmp, path)
     except BaseException:

@@ -84,3 +84,24 @@ def test_flush_reaches_the_commit_point_before_the_end(tmp_path, monkeypatch):
         fs.flush()  # what lock.release_all does at the end of a watch poll, before anything is sent
         assert folders == [tmp_path]
     assert folders == [tmp_path]
+
+
+def test_a_scratch_commit_syncs_once_at_its_end(tmp_path, monkeypatch):
+    """The demo's homes: no fsync per file, one sync of the file systems at the end, then each folder."""
+    from duelmail.util import fs
+
+    calls = []
+    monkeypatch.setattr(fs.os, "fsync", lambda fd: calls.append("fsync"))
+    monkeypatch.setattr(fs.os, "sync", lambda: calls.append("sync"))
+    monkeypatch.setattr(fs, "_sync_folder", lambda folder: calls.append(folder))
+    with fs.commit(scratch=True):
+        for i in range(3):
+            atomic_write(tmp_path / f"r000{i}-s0.toml", "turn")
+        assert calls == []
+    assert calls == ["sync", tmp_path]
+    calls.clear()
+    with fs.commit():  # inside a command's commit (the CLI's 'demo'): the files once, the folders at the end
+        with fs.commit(scratch=True):
+            atomic_write(tmp_path / "r0005-s0.toml", "turn")
+        assert calls == ["sync"]
+    assert calls == ["sync", tmp_path]
