@@ -14,11 +14,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from duelmail.errors import DuelmailError, FileRefused, GameNotFound
-from duelmail.protocol.turnfile import SignedFile, parse_any
 from duelmail.util.fs import atomic_write
 
 if TYPE_CHECKING:
     from duelmail.engine.match import Match
+    from duelmail.protocol.turnfile import SignedFile
 
 TURN_NAME = re.compile(r"r(\d{4,})-s(\d+)(-claim|-n\d+)?\.toml")
 _KIND_ORDER = {"claim": 0, "turn": 2}
@@ -133,6 +133,8 @@ def awaited_text(match: Match) -> str:
 
 def read_files(path: Path, archive_only: bool = False) -> list[tuple[str, SignedFile]]:
     """Every duelmail file in a folder (or one file), parsed but not yet checked."""
+    from duelmail.protocol.turnfile import parse_any  # (not imported before a file is read: 'status' from its cache)
+
     if path.is_dir():
         paths = sorted(p for p in path.iterdir() if not p.name.startswith(".") and (
             p.name == "genesis.toml" or TURN_NAME.fullmatch(p.name)
