@@ -258,15 +258,19 @@ def current(folder: GameFolder, key: bytes, now=None) -> Match:
         index, match = got
         there = listing(folder.path)
         if all(there.get(name) == entry[0] for name, entry in index.files.items()):  # nothing gone or changed
-            fresh = {name: parse_any((folder.path / name).read_text(encoding="utf-8"), str(folder.path / name))
-                     for name in there if name not in index.files}
-            if not fresh:
+            try:
+                fresh = {name: parse_any((folder.path / name).read_text(encoding="utf-8"), str(folder.path / name))
+                         for name in there if name not in index.files}
+            except Exception:  # noqa: BLE001 - a new file that does not read: the full fold below says why
+                fresh = None
+            if fresh == {}:
                 return match
-            new = [(str(folder.path / name), f) for name, fs in fresh.items() for f in fs]
-            extended = extend(match, new, now)
-            if extended is not None:
-                save(folder, extended, key, fresh)
-                return extended
+            if fresh:
+                new = [(str(folder.path / name), f) for name, fs in fresh.items() for f in fs]
+                extended = extend(match, new, now)
+                if extended is not None:
+                    save(folder, extended, key, fresh)
+                    return extended
     files = folder.files()
     match = fold(files, proven=folder.proven(), now=now)
     match.kept = None

@@ -250,3 +250,15 @@ def test_a_file_changed_or_replaced_under_its_name_makes_the_kept_state_stale(tm
     assert folds == [1]
     folder.fold()
     assert folds == [1]  # kept again
+
+
+def test_a_new_file_that_does_not_read_is_refused_as_by_a_full_fold(tmp_path):
+    p = Players(n=2, seed=1)
+    p.run(until=lambda m: m.round >= 4)
+    home = Home(tmp_path / "home")
+    app.receive_files(home, None, [(f"f{i}", f) for i, f in enumerate(p.files)])
+    (folder,) = home.game_folders()
+    folder.fold()
+    (folder.path / "r0099-s1.toml").write_bytes(b"\xff\xfe not text")
+    with pytest.raises(DuelmailError, match="r0099-s1.toml"):
+        folder.fold()
