@@ -383,7 +383,7 @@ def receive_files(home: Home, identity: Identity | None, incoming: Sequence[tupl
                         events.append(e)
             folder.store(f, match, events)
             folder.remember_proven(match.applied)
-            folder.keep(match, {**(by_name(existing) if existing else {}), file_name(f): [f]})
+            folder.keep(match, {**(by_name(existing) if existing else {}), file_name(f): [f]}, in_order=True)
             held[folder.path] = match
         out.append(Received(where, f.round, f.seat, events, match=match))
     return out
@@ -540,8 +540,6 @@ def _run_demo(kind: str, out: Path, seed: int, players: int, options: dict | Non
             _deliver(p, seat, matches, folders, mailbox)
     else:
         raise DuelmailError("the demo game did not end")
-    for s, m in enumerate(matches):  # each home keeps its state, as after its last command
-        folders[s].keep(m)
     verdict = verify_archive(folders[0].path)
     return DemoResult(folders[0].path, verdict, files, decisions)
 

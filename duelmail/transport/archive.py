@@ -319,13 +319,14 @@ class GameFolder:
             return reuse
         return kept.current(self, key, now)
 
-    def keep(self, match: Match, parsed: dict[str, list[SignedFile]] | None = None) -> None:
-        """Keep ``match`` as this folder's folded state if it folds exactly the files here (a cache, never state)."""
+    def keep(self, match: Match, parsed: dict[str, list[SignedFile]] | None = None, in_order: bool = False) -> None:
+        """Keep ``match`` as this folder's folded state if it folds exactly the files here (a cache, never state);
+        see ``kept.save``."""
         key = self.kept_key()
         if key is not None and hasattr(match, "applied"):
             from duelmail.transport import kept
 
-            kept.save(self, match, key, parsed)
+            kept.save(self, match, key, parsed, in_order)
 
     @property
     def proven_path(self) -> Path:

@@ -207,14 +207,20 @@ def load(folder: GameFolder, key: bytes) -> tuple[Index, Match] | None:
     return loads(data, key)
 
 
-def save(folder: GameFolder, match: Match, key: bytes, parsed: dict[str, list[SignedFile]] | None = None) -> bool:
+def save(folder: GameFolder, match: Match, key: bytes, parsed: dict[str, list[SignedFile]] | None = None,
+         in_order: bool = False) -> bool:
     """Keep ``match`` as the fold of ``folder`` if it folds exactly the files there now. ``parsed``: files already
-    read, by name (the others new since the match's index are read here). Returns whether it was kept."""
+    read, by name (the others new since the match's index are read here). ``in_order``: the files new since its
+    index were applied in the fold's order (by ``extend`` or a fold); otherwise only one new file may be kept (its
+    place is checked: files applied one by one may have taken another order). Returns whether it was kept."""
     index: Index | None = getattr(match, "kept", None)
     if index is not None and index.stale:
         return False
     old = index.files if index is not None else {}
     now = listing(folder.path)
+    if index is not None and not in_order and sum(name not in old for name in now) > 1:
+        match.kept = Index(stale=True)  # several files applied one by one: in which order is not known here
+        return False
     files: dict[str, tuple[tuple[int, int, int], tuple[str, ...]]] = {}
     added: list[SignedFile] = []
     for name, st in now.items():
@@ -267,14 +273,15 @@ def current(folder: GameFolder, key: bytes, now=None) -> Match:
                 return match
             if fresh:
                 new = [(str(folder.path / name), f) for name, fs in fresh.items() for f in fs]
+                match.proven = folder.proven()  # a kept state far behind: files checked since are not again
                 extended = extend(match, new, now)
                 if extended is not None:
-                    save(folder, extended, key, fresh)
+                    save(folder, extended, key, fresh, in_order=True)
                     return extended
     files = folder.files()
     match = fold(files, proven=folder.proven(), now=now)
     match.kept = None
-    save(folder, match, key, by_name(files))
+    save(folder, match, key, by_name(files), in_order=True)
     return match
 
 

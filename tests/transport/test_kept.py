@@ -262,3 +262,25 @@ def test_a_new_file_that_does_not_read_is_refused_as_by_a_full_fold(tmp_path):
     (folder.path / "r0099-s1.toml").write_bytes(b"\xff\xfe not text")
     with pytest.raises(DuelmailError, match="r0099-s1.toml"):
         folder.fold()
+
+
+def test_files_applied_one_by_one_are_kept_only_one_at_a_time(tmp_path):
+    """A match that took several files by ``apply`` since it was kept (their order unknown) is not kept; the next
+    command folds the rest from the kept state, in the fold's order, and skips the proofs ``.proven`` lists."""
+    p = Players(n=2, seed=4)
+    p.run(until=lambda m: m.round >= 3)
+    home = Home(tmp_path / "home")
+    app.receive_files(home, None, [(f"f{i}", f) for i, f in enumerate(p.files)])
+    (folder,) = home.game_folders()
+    match = folder.fold()
+    start = len(p.files)
+    p.run(until=lambda m: m.round >= 7)
+    for f in p.files[start:]:
+        match.apply(f, "x")
+        path = folder.store(f, match)
+        match.applied.add(f.file_hash)
+    folder.remember_proven(match.applied)
+    folder.keep(match)
+    assert match.kept.stale and kept.load(folder, folder.kept_key())[1].round < match.round
+    same(folder.fold(), fresh(p))
+    assert path.exists()
