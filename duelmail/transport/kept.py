@@ -244,7 +244,11 @@ def save(folder: GameFolder, match: Match, key: bytes, parsed: dict[str, list[Si
     if new.hashes() != match.applied | set(match.void):
         return False  # the folder holds files this match did not fold (or lacks some): not its fold
     try:
-        atomic_write(folder.path / NAME, dumps(match, new, key), mode=0o600, durable=False)
+        data = dumps(match, new, key)
+    except Exception:  # noqa: BLE001 - a state that does not pickle (a game holding a closure) is simply not kept
+        return False
+    try:
+        atomic_write(folder.path / NAME, data, mode=0o600, durable=False)
     except OSError:
         return False
     match.kept = new

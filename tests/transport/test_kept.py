@@ -284,3 +284,17 @@ def test_files_applied_one_by_one_are_kept_only_one_at_a_time(tmp_path):
     assert match.kept.stale and kept.load(folder, folder.kept_key())[1].round < match.round
     same(folder.fold(), fresh(p))
     assert path.exists()
+
+
+@pytest.mark.parametrize(("game", "n"), [("grid", 2), ("skirmish", 2), ("summoner", 2), ("wizard", 3),
+                                         ("warlords", 3)])
+def test_every_game_is_kept_and_read_back_as_it_was(game, n):
+    from duelmail.engine.selfplay import SelfPlay
+
+    sp = SelfPlay(game, n=n, seed=1)
+    sp.run(until=lambda m: m.round >= 12 or m.finished)
+    m = fold([(f"f{i}", f) for i, f in enumerate(sp.files)])
+    index = kept.Index(files={f"f{i}": ((0, 0, i), (f.file_hash,)) for i, f in enumerate(sp.files)})
+    back = kept.loads(kept.dumps(m, index, b"k" * 32), b"k" * 32)[1]
+    same(back, m)
+    assert back.game is m.game  # the game itself is never pickled: found again by its name
