@@ -45,15 +45,15 @@ def primitives() -> None:
 
 
 class Clock:
-    """Accumulates the time each player spends."""
+    """Accumulates the CPU time (``time.process_time``) each player spends."""
 
     def __init__(self) -> None:
         self.spent = {"A": 0.0, "B": 0.0}
 
     def run(self, who: str, fn, *args):
-        t = time.perf_counter()
+        t = time.process_time()
         out = fn(*args)
-        self.spent[who] += time.perf_counter() - t
+        self.spent[who] += time.process_time() - t
         return out
 
 

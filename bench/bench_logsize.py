@@ -13,7 +13,7 @@ import common  # noqa: F401
 
 def main(games: int = 20) -> dict:
     from duelmail.engine.selfplay import SelfPlay
-    from duelmail.transport.archive import GameFolder
+    from duelmail.transport.folder import GameFolder
 
     sizes, signed, proof_bytes = [], [], []
     for seed in range(games):

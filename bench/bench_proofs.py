@@ -32,13 +32,15 @@ GAME = "bench-proofs"
 REPEAT = 7
 
 
-def median_ms(fn, repeat: int = REPEAT) -> float:
-    times = []
+def median_ms(fn, repeat: int = REPEAT) -> tuple[float, float]:
+    """Medians of ``fn()``'s CPU time (``time.process_time``) and wall time, in ms."""
+    cpu, wall = [], []
     for _ in range(repeat):
-        t = time.perf_counter()
+        c, t = time.process_time(), time.perf_counter()
         fn()
-        times.append(time.perf_counter() - t)
-    return statistics.median(times) * 1e3
+        cpu.append(time.process_time() - c)
+        wall.append(time.perf_counter() - t)
+    return statistics.median(cpu) * 1e3, statistics.median(wall) * 1e3
 
 
 def per_call_us(fn, number: int = 1000) -> float:
@@ -130,12 +132,13 @@ def per_size(n: int, mul_us: float) -> None:
         (f"unify ({n} DLEQs)", lambda: P.prove_unify(x, yu, k, big_u, ufac, ctx(4)),
          lambda pr: P.verify_unify(x, yu, k, big_u, pr, ctx(4))),
     ]
-    print(f"\nn = {n}: {'':14s} prove ms  verify ms   bytes (base64 chars)   prove ops | verify ops")
+    print(f"\nn = {n}: {'':14s} prove ms  verify ms CPU (wall: prove; verify)   bytes (base64 chars)   "
+          "prove ops | verify ops")
     for name, prove, verify in rows:
         pr = prove()
         assert verify(pr), name
-        tp, tv = median_ms(prove), median_ms(lambda pr=pr, verify=verify: verify(pr))
-        print(f"  {name:20s} {tp:8.1f} {tv:10.1f} {len(pr) * 3 // 4:7d} ({len(pr):5d})   "
+        (tp, wp), (tv, wv) = median_ms(prove), median_ms(lambda pr=pr, verify=verify: verify(pr))
+        print(f"  {name:20s} {tp:8.1f} {tv:10.1f} ({wp:.1f}; {wv:.1f}) {len(pr) * 3 // 4:7d} ({len(pr):5d})   "
               f"{counted(prove)} | {counted(lambda pr=pr, verify=verify: verify(pr))}")
     print(f"  (one point_mul here: {mul_us:.1f} us)")
 
@@ -143,10 +146,12 @@ def per_size(n: int, mul_us: float) -> None:
 # -- per-player CPU of a proved set-up -------------------------------------------------------------------
 
 class Clock:
-    """CPU time per seat; with ``count``, libsodium operations per seat instead (no timing)."""
+    """CPU time per seat (``time.process_time``; wall time in ``wall``); with ``count``, libsodium operations per
+    seat instead (no timing)."""
 
     def __init__(self, seats: int, count: bool = False) -> None:
         self.spent = [0.0] * seats
+        self.wall = [0.0] * seats
         self.ops = [collections.Counter() for _ in range(seats)] if count else None
 
     def run(self, who: int, fn, *args):
@@ -155,9 +160,10 @@ class Clock:
                 out = fn(*args)
             self.ops[who].update(c.counts)
             return out
-        t = time.perf_counter()
+        c, t = time.process_time(), time.perf_counter()
         out = fn(*args)
-        self.spent[who] += time.perf_counter() - t
+        self.spent[who] += time.process_time() - c
+        self.wall[who] += time.perf_counter() - t
         return out
 
 
@@ -247,14 +253,17 @@ def setups(mul_us: float) -> None:
           "decoding of every received deck, proofs):")
     for nseats, target in ((2, 150), (4, 400)):
         for with_proofs in (False, True):
-            runs = []
+            runs, walls = [], []
             for _ in range(REPEAT):
                 clock = Clock(nseats)
                 proved_setup(nseats, n, clock, with_proofs)
                 runs.append(clock.spent)
+                walls.append(clock.wall)
             per = [statistics.median(r[s] for r in runs) * 1e3 for s in range(nseats)]
+            wall = [statistics.median(r[s] for r in walls) * 1e3 for s in range(nseats)]
             label = "with proofs   " if with_proofs else "without proofs"
             print(f"  {nseats} players {label}: " + ", ".join(f"seat {s} {v:5.1f} ms" for s, v in enumerate(per))
+                  + f" CPU (wall {', '.join(f'{w:.1f}' for w in wall)})"
                   + (f"   (target: at most {target} ms each)" if with_proofs else ""))
         clock = Clock(nseats, count=True)
         proved_setup(nseats, n, clock, True)

@@ -42,7 +42,7 @@ ROOT = Path(__file__).resolve().parents[1]
 def two_player_archive() -> Path:
     """A long two-player game (both joker options), cached like ``common.long_archive``."""
     from duelmail.engine.selfplay import SelfPlay
-    from duelmail.transport.archive import GameFolder
+    from duelmail.transport.folder import GameFolder
 
     target = CACHE / "replay-2p-seed3"
     if not (target / "genesis.toml").exists():

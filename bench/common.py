@@ -14,18 +14,25 @@ CACHE = Path(__file__).parent / ".cache"
 
 def timeit(fn, repeat: int = 5) -> float:
     """Median wall time of ``fn()`` in seconds."""
-    times = []
+    return timed(fn, repeat)[1]
+
+
+def timed(fn, repeat: int = 5) -> tuple[float, float]:
+    """Medians of ``fn()``'s CPU time (``time.process_time``: what the work costs, however loaded the machine)
+    and wall time, in seconds."""
+    cpu, wall = [], []
     for _ in range(repeat):
-        t = time.perf_counter()
+        c, t = time.process_time(), time.perf_counter()
         fn()
-        times.append(time.perf_counter() - t)
-    return statistics.median(times)
+        cpu.append(time.process_time() - c)
+        wall.append(time.perf_counter() - t)
+    return statistics.median(cpu), statistics.median(wall)
 
 
 def long_archive(min_files: int) -> Path:
     """A folder holding one real game of at least ``min_files`` files (six heuristic bots, both options)."""
     from duelmail.engine.selfplay import SelfPlay
-    from duelmail.transport.archive import GameFolder
+    from duelmail.transport.folder import GameFolder
 
     target = CACHE / f"archive-{min_files}"
     if (target / "genesis.toml").exists():

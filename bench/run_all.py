@@ -37,6 +37,9 @@ def main() -> None:
          ["bench/bench_fold.py"], FOLD),
         ("`duelmail status` from a cold process (target: under 250 ms) and file sizes (target: median under 3 KB)",
          ["bench/bench_cli.py"], CLI),
+        ("One command in a cold process, CPU beside wall (issue 18: receive at most 80 ms at every round, flat within "
+         "10%; play at most 100 ms plus its proofs; status and show at most 50 ms; watch --once over 100 games at "
+         "most 1 s)", ["bench/bench_commands.py", "3"], ""),
         ("Bots (target: heuristic beats random in at least 70% of 500 games)",
          ["bench/bench_warlords_bots.py", games], ""),
         ("Summoner: messages per decision and bots", ["bench/bench_summoner.py", games], ""),

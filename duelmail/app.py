@@ -25,8 +25,10 @@ from duelmail.games.cards import Card, CardRef
 from duelmail.home import Home
 from duelmail.protocol.identity import Identity, PlayerCard
 from duelmail.protocol.turnfile import MAX_TEXT, SignedFile, parse_any
-from duelmail.transport.archive import GameFolder, fold, ordered, read_files
-from duelmail.util.fs import ReadError, read_text
+from duelmail.transport.archive import file_name, fold, ordered, read_files
+from duelmail.transport.folder import GameFolder
+from duelmail.transport.kept import by_name
+from duelmail.util.fs import ReadError, commit, read_text
 from duelmail.util.lock import hold, locked
 
 DEFAULT_TIME_CONTROL = {"days_per_move": 3, "forced_answer_hours": 24}
@@ -111,12 +113,13 @@ def open_game(home: Home, query: str | None, identity: Identity | None = None
 
 
 def write_turn(folder: GameFolder, match: Match, seat: int, identity: Identity, actions: Sequence[str],
-               now: datetime, vacation: dict | None = None, say: str | None = None) -> Played:
+               now: datetime, vacation: dict | None = None, say: str | None = None, keep: bool = True) -> Played:
     """Compose, check (by applying it), and store this seat's file. Nothing is written on error.
 
     ``say``: table talk carried in the turn file itself (checked before signing). The caller should hold the
     folder's lock since it folded ``match`` (``util.lock.hold``); ``store`` refuses to put a second, different
-    file of this seat for the round beside one written meanwhile."""
+    file of this seat for the round beside one written meanwhile. ``keep=False``: the folder's kept state is not
+    brought up to date (a caller that goes on with ``match`` and keeps it later)."""
     extra = {"vacation": vacation} if vacation else {}
     if say is not None:
         extra["say"] = check_say(say)
@@ -127,6 +130,8 @@ def write_turn(folder: GameFolder, match: Match, seat: int, identity: Identity, 
     if hasattr(match, "applied"):  # folded from the folder: every file in it is checked, and now this one
         match.applied.add(f.file_hash)
         folder.remember_proven(match.applied)
+        if keep:
+            folder.keep(match, {path.name: [f]})
     return Played(folder, match, f, path, events)
 
 
@@ -143,7 +148,15 @@ def write_claim(folder: GameFolder, match: Match, seat: int | None, identity: Id
     f = SignedFile.sign(content, identity)
     events = match.apply(f, "your timeout claim", now=now)
     path = folder.store(f, match, events)
+    _keep(folder, match, f, path)
     return Played(folder, match, f, path, events)
+
+
+def _keep(folder: GameFolder, match: Match, f: SignedFile, path: Path) -> None:
+    """After storing this home's own file ``f`` applied to ``match`` (a fold of the folder): keep the state."""
+    if hasattr(match, "applied"):
+        match.applied.add(f.file_hash)
+        folder.keep(match, {path.name: [f]})
 
 
 def write_note(folder: GameFolder, match: Match, seat: int | None, identity: Identity, now: datetime,
@@ -159,6 +172,7 @@ def write_note(folder: GameFolder, match: Match, seat: int | None, identity: Ide
     events = match.apply(f, "your note", now=now)
     with locked(folder.path):
         path = folder.store(f, match, events, own=True)
+    _keep(folder, match, f, path)
     return Played(folder, match, f, path, events)
 
 
@@ -349,20 +363,25 @@ def receive_files(home: Home, identity: Identity | None, incoming: Sequence[tupl
     ``batch``: other files that arrived together, only consulted to see whether one makes a claim final."""
     incoming = sorted(ordered(list(incoming)), key=lambda wf: wf[1].game[:16])  # stable: the fold's order per game
     out: list[Received] = []
+    held: dict[Path, Match] = {}  # the game after the last file this call applied to it
     for where, f in incoming:
         folder = game_folder_for(home, identity, f, where, now)
         if f.kind == "genesis":
             out.append(Received(where, 0, f.seat, [], duplicate=True))
             continue
         with locked(folder.path):  # another duelmail process on this home waits: no interleaved writes
-            existing = folder.files()
-            if any(g.file_hash == f.file_hash for _, g in existing):
+            before = folder.fold(reuse=held.pop(folder.path, None))  # the kept state: no fold when it is current
+            if f.file_hash in before.applied or f.file_hash in before.void:
                 out.append(Received(where, f.round, f.seat, [], duplicate=True))
+                held[folder.path] = before
                 continue
-            proven = folder.proven()
-            known = Counter(fold(existing, proven=proven).events)
+            prior = list(before.events)  # ``before`` itself may be extended in place
+            existing = None
             try:
-                match = fold([*existing, (where, f)], now=now, proven=proven)
+                match = _extended(folder, before, where, f, now)
+                if match is None:  # the file folds before some of the log (a late note): the whole log again
+                    existing = folder.files()
+                    match = fold([*existing, (where, f)], now=now, proven=folder.proven())
             except FileRefused as e:
                 if e.rule == "P-equivocation":  # a cheat the log cannot hold: remembered, the other file kept
                     other = e.round == f.round and e.seat == f.seat and f.kind == "turn"
@@ -373,22 +392,38 @@ def receive_files(home: Home, identity: Identity | None, incoming: Sequence[tupl
             except Exception as e:  # noqa: BLE001 - what no check meant to raise is still this file's refusal
                 raise unexpected(where, e, f.round, f.seat) from None
             if f.file_hash in match.void and f.kind == "claim":
-                match = _final_with(match, existing, (where, f), [*incoming, *batch], now, proven)
+                existing = folder.files() if existing is None else existing
+                match = _final_with(match, existing, (where, f), [*incoming, *batch], now, folder.proven())
             if f.file_hash in match.void:
                 reason = match.void[f.file_hash][1]
                 raise FileRefused(where, reason, round=f.round, seat=f.seat,
                                   rule="P-final" if reason.endswith("[P-final]") else
                                   "P-over" if "ended in round" in reason else "P-timeout")
-            events = []  # the new file's events: a note already known may now fold after it, so not simply a tail
-            for e in match.events:
-                if known[e] > 0:
-                    known[e] -= 1
-                else:
-                    events.append(e)
+            if match is before:  # applied after every file of the log: its events are the tail
+                events = match.events[len(prior):]
+            else:  # a note already known may now fold after it, so not simply a tail
+                known = Counter(prior)
+                events = []
+                for e in match.events:
+                    if known[e] > 0:
+                        known[e] -= 1
+                    else:
+                        events.append(e)
             folder.store(f, match, events)
             folder.remember_proven(match.applied)
+            folder.keep(match, {**(by_name(existing) if existing else {}), file_name(f): [f]}, in_order=True)
+            held[folder.path] = match
         out.append(Received(where, f.round, f.seat, events, match=match))
     return out
+
+
+def _extended(folder: GameFolder, before: Match, where: str, f: SignedFile, now) -> Match | None:
+    """``before`` with ``f`` applied (in place), if the fold takes ``f`` after every file of ``before``'s log."""
+    if folder.kept_key() is None:
+        return None
+    from duelmail.transport.kept import extend
+
+    return extend(before, [(where, f)], now)
 
 
 def _final_with(match: Match, existing, claim: tuple[str, SignedFile], incoming, now, proven) -> Match:
@@ -470,7 +505,16 @@ def demo_fresh(seed: int, name: str, kind: str = "") -> bytes:
 def run_demo(kind: str, out: Path, seed: int = 0, players: int = 2, options: dict | None = None,
              bots: Sequence[str] | None = None, now: Callable[[], datetime] | None = None,
              say: Callable[[str], None] = lambda s: None) -> DemoResult:
-    """Bots play a whole game between separate homes, passing real turn files through a mailbox folder."""
+    """Bots play a whole game between separate homes, passing real turn files through a mailbox folder.
+
+    The homes are written in one go, at one commit point at the end (``util.fs.commit(scratch=True)``): after a
+    crash the demo is simply played again from its seed."""
+    with commit(scratch=True):
+        return _run_demo(kind, out, seed, players, options, bots, now, say)
+
+
+def _run_demo(kind: str, out: Path, seed: int, players: int, options: dict | None, bots: Sequence[str] | None,
+              now: Callable[[], datetime] | None, say: Callable[[str], None]) -> DemoResult:
     from datetime import UTC, timedelta
 
     ticks = iter(range(1_000_000))
@@ -492,7 +536,7 @@ def run_demo(kind: str, out: Path, seed: int = 0, players: int = 2, options: dic
                          hashlib.sha256(f"nonce {seed}".encode()).digest()[:16])
     say(f"{names[0]} opened a game of {game.spec.title} ({played.match.gid[:12]})")
     shutil.copy(played.path, mailbox / f"000-{played.path.name}")
-    matches: list[Match | None] = [played.match] + [None] * (players - 1)
+    matches: list[Match | None] = [played.folder.fold()] + [None] * (players - 1)  # a fold: it keeps .proven
     folders: list[GameFolder | None] = [played.folder] + [None] * (players - 1)
     matches[0].attach(0, ids[0], demo_fresh(seed, names[0]))
     joins = []
@@ -513,7 +557,7 @@ def run_demo(kind: str, out: Path, seed: int = 0, players: int = 2, options: dic
             mine = matches[seat]
             actions = bot_actions(mine, seat, ids[seat], bot_objs[seat], rng)
             try:
-                p = write_turn(folders[seat], mine, seat, ids[seat], actions, clock())
+                p = write_turn(folders[seat], mine, seat, ids[seat], actions, clock(), keep=False)
             except IllegalMove as e:
                 raise DuelmailError(f"bot {bots[seat]} for seat {seat} made an illegal move: {e}") from None
             files += 1
@@ -541,3 +585,5 @@ def _deliver(p: Played, sender: int, matches, folders, mailbox: Path) -> None:
         except Duplicate:
             continue
         folders[s].store(f, m, events)
+        m.applied.add(f.file_hash)  # as 'receive' does: the proofs checked are remembered
+        folders[s].remember_proven(m.applied)

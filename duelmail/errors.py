@@ -46,9 +46,8 @@ class FileRefused(DuelmailError):
         if seat is not None:
             parts.append(f"seat {seat}")
         head = ", ".join(parts)
-        if rule:  # the rule once, as the tag: "(rule W-7)" from an IllegalMove would say it twice
-            message = message.removesuffix(f" (rule {rule})")
-        tail = f" [{rule}]" if rule else ""
+        # the rule once: a message from an IllegalMove already ends "(rule W-7)"
+        tail = f" [{rule}]" if rule and not message.endswith(f"(rule {rule})") else ""
         super().__init__(f"{head}: {message}{tail}")
 
 

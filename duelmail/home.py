@@ -18,14 +18,15 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from pathlib import Path
-
-import tomlkit
+from typing import TYPE_CHECKING
 
 from duelmail.errors import GameNotFound, IdentityError, LocalFileError
-from duelmail.protocol.identity import NAME_RE, Identity, save_identity
-from duelmail.transport.archive import GameFolder
+from duelmail.transport.folder import GameFolder
 from duelmail.util import toml
 from duelmail.util.fs import atomic_write, read_text
+
+if TYPE_CHECKING:
+    from duelmail.protocol.identity import Identity
 
 
 def default_home() -> Path:
@@ -59,9 +60,13 @@ class Home:
     def set_default(self, name: str) -> None:
         cfg = self._config()
         cfg["default"] = name
+        import tomlkit
+
         atomic_write(self.root / "config.toml", tomlkit.dumps(cfg))
 
     def add_identity(self, identity: Identity, passphrase: str | None = None, replace: bool = False) -> Path:
+        from duelmail.protocol.identity import NAME_RE, save_identity
+
         if not NAME_RE.fullmatch(identity.name):
             raise IdentityError(f"bad identity name {identity.name!r}")
         path = self.id_dir / f"{identity.name}.toml"
@@ -89,6 +94,8 @@ class Home:
         return self.id_dir / f"{name}.toml"
 
     def load_identity(self, name: str | None, passphrase: Callable[[], str | None] = lambda: None) -> Identity:
+        from duelmail.protocol.identity import Identity
+
         path = self.identity_path(name)
         text = read_text(path, "identity file")
         secret = passphrase() if Identity.is_encrypted(text) else None
@@ -102,11 +109,11 @@ class Home:
     def game_folders(self) -> list[GameFolder]:
         if not self.games_dir.is_dir():
             return []
-        return [GameFolder(p) for p in sorted(self.games_dir.iterdir())
+        return [GameFolder(p, self.root) for p in sorted(self.games_dir.iterdir())
                 if p.is_dir() and (p / "genesis.toml").exists()]
 
     def folder_for(self, kind: str, game_id: str) -> GameFolder:
-        return GameFolder(self.games_dir / f"{kind}-{game_id[:12]}")
+        return GameFolder(self.games_dir / f"{kind}-{game_id[:12]}", self.root)
 
     @property
     def archive_dir(self) -> Path:
@@ -162,4 +169,6 @@ class Home:
         return me
 
     def set_me(self, folder: GameFolder, identity: str, seat: int) -> None:
+        import tomlkit
+
         atomic_write(folder.path / ".me.toml", tomlkit.dumps({"identity": identity, "seat": seat}))

@@ -26,7 +26,8 @@ from duelmail.home import Home
 from duelmail.protocol.identity import Identity
 from duelmail.protocol.turnfile import SignedFile, parse_any
 from duelmail.transport import mail as mailt
-from duelmail.transport.archive import TURN_NAME, GameFolder, awaited_text, file_name, ordered
+from duelmail.transport.archive import TURN_NAME, awaited_text, file_name, ordered
+from duelmail.transport.folder import GameFolder
 from duelmail.transport.git import GAME_DIR, GitError, GitRepo
 from duelmail.util.fs import atomic_write
 from duelmail.util.lock import hold, release_all

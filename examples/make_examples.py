@@ -17,7 +17,7 @@ import shutil
 from pathlib import Path
 
 from duelmail.engine.selfplay import SelfPlay
-from duelmail.transport.archive import GameFolder
+from duelmail.transport.folder import GameFolder
 
 HERE = Path(__file__).parent
 

@@ -13,6 +13,7 @@ import click
 
 from duelmail.cli import game, git, identities, mail, replay, talk, watch
 from duelmail.cli.common import Ctx
+from duelmail.util.fs import commit
 from duelmail.util.lock import release_all
 
 
@@ -32,6 +33,7 @@ def main(ctx, home, as_name):
     """
     ctx.obj = Ctx(home, as_name)
     ctx.call_on_close(release_all)  # the game folders this command locked (util/lock.py)
+    ctx.with_resource(commit())  # one durable commit point for the command's writes (util/fs.py)
 
 
 for _command in (identities.id_group,

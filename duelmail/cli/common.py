@@ -147,7 +147,7 @@ def _store_status(folder, seat, data) -> None:
 
     try:
         atomic_write(folder.path / ".status.json",
-                     json.dumps({"key": f"{folder.listing_key()}|{seat}|3", "data": data}))
+                     json.dumps({"key": f"{folder.listing_key()}|{seat}|3", "data": data}), durable=False)
     except OSError:
         pass  # a read-only archive still answers, just without the cache
 

@@ -8,10 +8,8 @@ from __future__ import annotations
 
 import json
 import os
-import random
 import re
 import sys
-import tempfile
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -42,13 +40,13 @@ from duelmail.cli.common import (
     push_played,
 )
 from duelmail.errors import DuelmailError, IdentityError
-from duelmail.protocol.identity import PlayerCard
-from duelmail.protocol.turnfile import parse_any
 from duelmail.util.fs import read_text
 from duelmail.util.lock import hold, release_all
 
 
-def _load_card(ctx: Ctx, text: str) -> PlayerCard:
+def _load_card(ctx: Ctx, text: str):
+    from duelmail.protocol.identity import PlayerCard
+
     if text in ctx.home.identity_names():
         return ctx.home.load_identity(text, _passphrase).card
     path = Path(text)
@@ -100,6 +98,8 @@ def join(ctx, file, out, send, push):
     Example:
       duelmail join genesis.toml
     """
+    from duelmail.protocol.turnfile import parse_any
+
     ident = ctx.identity()
     files = parse_any(read_text(file, "genesis file", 4 << 20), file)
     genesis = next((f for f in files if f.kind == "genesis"), None)
@@ -484,6 +484,9 @@ def play(ctx, moves, game, bot, seed, out, vacation, send, push, say):
         if b is None:
             raise click.ClickException(f"no bot {bot!r} for {match.game.spec.id} "
                                        f"(bots: {', '.join(match.game.bots)})")
+        import random
+
+
         rng = random.Random(seed)
         actions = _app().bot_actions(match, seat, ident, b(), rng, start=actions)  # finishes from the noted moves
     draft = match.draft(seat, ident, actions)
@@ -557,10 +560,13 @@ def receive(ctx, files, auto, out):
             click.echo(f"  {e.text}")
     if not results:
         return
+    from duelmail.protocol.turnfile import parse_any
+
     last = parse_any(read_text(files[-1], "turn file", 4 << 20), files[-1])[-1]
     folder = _app().game_folder_for(ctx.home, ident, last)
     hold(folder.path)
-    match = folder.fold()
+    match = folder.fold(reuse=next((r.match for r in reversed(results)  # the state receive left, unless changed since
+                                    if r.match is not None and r.match.gid[:16] == last.game[:16]), None))
     seat = match.seat_of(ident)
     if seat is not None:
         match.attach(seat, ident)
@@ -621,6 +627,9 @@ def demo(game, seed, players, options, out, quiet):
     Example:
       duelmail demo warlords --seed 7
     """
+    import tempfile
+
+
     target = Path(out) if out else Path(tempfile.mkdtemp(prefix="duelmail-demo-"))
     from duelmail.games.base import get_game
 

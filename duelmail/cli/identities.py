@@ -12,7 +12,6 @@ from duelmail.cli.common import (
     handled,
     pass_ctx,
 )
-from duelmail.protocol.identity import Identity
 from duelmail.util.fs import read_text
 
 
@@ -41,6 +40,8 @@ def id_new(ctx, name, email, passphrase):
     Example:
       duelmail id new alice --email alice@example.org
     """
+    from duelmail.protocol.identity import Identity
+
     identity = Identity.generate(name, email)
     secret = _passphrase() if passphrase else None
     path = ctx.home.add_identity(identity, secret)
@@ -111,6 +112,8 @@ def id_import(ctx, file, replace):
       duelmail id import /media/usb/alice-identity.toml
     """
     text = read_text(file, "identity file")
+    from duelmail.protocol.identity import Identity
+
     secret = _passphrase() if Identity.is_encrypted(text) else None
     ident = Identity.from_toml(text, file, secret)
     ctx.home.add_identity(ident, secret, replace=replace)

@@ -5,7 +5,6 @@ Registered in ``duelmail.cli``; the loop is ``duelmail.watch.watch`` (clock and 
 
 from __future__ import annotations
 
-import random
 import sys
 import time
 
@@ -37,6 +36,8 @@ def watch(ctx, once, interval, bot, seed, use_mail, source, use_git):
       duelmail watch --once || notify-send "$(duelmail status --all)"
       duelmail --as warbot watch --bot heuristic
     """
+    import random
+
     from duelmail import watch as w
     from duelmail.transport import mail as mailt
 

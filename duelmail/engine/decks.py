@@ -20,9 +20,17 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from duelmail.crypto import deck as sra
-from duelmail.crypto import group, proofs
+from duelmail.crypto import group
 from duelmail.crypto.encoding import lp
 from duelmail.errors import CheatDetected, CryptoError
+
+
+def _proofs():
+    """The proofs module, imported when a pass is first proved or checked (not by a command that only reads)."""
+    from duelmail.crypto import proofs
+
+    return proofs
+
 
 ONE = group.scalar_from_int(1)
 
@@ -120,13 +128,13 @@ class DeferredProof:
         """Raise ``CheatDetected`` (``P-proof``) unless the proof holds."""
         x, y, c = self.before, self.after, self.base
         if self.op == "shuffle":
-            ok = proofs.verify_shuffle(x, y, self.layer, self.proof, self.context, base=c)
+            ok = _proofs().verify_shuffle(x, y, self.layer, self.proof, self.context, base=c)
         elif self.op == "shuffle_lock":
-            ok = proofs.verify_shuffle_lock(x, y, self.commits, c, self.proof, self.context)
+            ok = _proofs().verify_shuffle_lock(x, y, self.commits, c, self.proof, self.context)
         elif self.op == "lock":
-            ok = proofs.verify_lock(x, y, self.commits, c, self.proof, self.context)
+            ok = _proofs().verify_lock(x, y, self.commits, c, self.proof, self.context)
         else:
-            ok = proofs.verify_unify(x, y, self.old_key_commits, self.layer, self.proof, self.context)
+            ok = _proofs().verify_unify(x, y, self.old_key_commits, self.layer, self.proof, self.context)
         if not ok:
             raise CheatDetected(self.seat, "P-proof", f"deck {self.deck_id}: the proof of the {self.op} pass does "
                                 "not hold (a forged pass: a card swapped, dropped, duplicated or keyed off its "
@@ -211,12 +219,12 @@ class DeckBook:
         return lp(b"duelmail/pass/v1", self.game_id, rnd, seat, deck_id, self.decks[deck_id].done)
 
     def layer_commit(self, deck_id: str, seat: int) -> bytes:
-        return self.decks[deck_id].layer_commits.get(seat, proofs.G)
+        return self.decks[deck_id].layer_commits.get(seat, _proofs().G)
 
     def old_key_commits(self, deck_id: str, seat: int) -> list[bytes]:
         """For a unify: this locker's commitment to its key on every input card (G for a face-up card)."""
         deck = self.decks[deck_id]
-        return [proofs.G if o is None else self.decks[o[0]].commits[seat][o[1]] for o in deck.origin]
+        return [_proofs().G if o is None else self.decks[o[0]].commits[seat][o[1]] for o in deck.origin]
 
     def apply_step(self, deck_id: str, seat: int, op: str, points: list[bytes], commits: list[bytes] | None,
                    layer: bytes | None = None, proof: str | None = None, rnd: int = 0, check: bool = True) -> None:
@@ -310,7 +318,7 @@ class DeckBook:
             big_s = group.point_mul(mine.shuffle_scalar, c_pub)
             out["layer"] = sra.encode_points([big_s])
             if prove:
-                out["proof"] = proofs.prove_shuffle(x, y, mine.perm, mine.shuffle_scalar, ctx, base=c_pub)
+                out["proof"] = _proofs().prove_shuffle(x, y, mine.perm, mine.shuffle_scalar, ctx, base=c_pub)
         elif step.op == "unify":
             y, _ = run_step("unify", x, layer, mine)
             u = mine.unify_scalar
@@ -318,17 +326,17 @@ class DeckBook:
             big_u = group.base_mul(u)
             out["layer"] = sra.encode_points([big_u])
             if prove:
-                out["proof"] = proofs.prove_unify(x, y, self.old_key_commits(deck_id, seat), big_u, factors, ctx)
+                out["proof"] = _proofs().prove_unify(x, y, self.old_key_commits(deck_id, seat), big_u, factors, ctx)
         else:
             y, commits = run_step(step.op, x, layer, mine)
             if step.op == "shuffle_lock":
                 factors = [group.smul(mine.keys[i], layer.inverse_at(mine.perm[i])) for i in range(deck.n)]
                 if prove:
-                    out["proof"] = proofs.prove_shuffle_lock(x, y, commits, c_pub, mine.perm, factors, ctx)
+                    out["proof"] = _proofs().prove_shuffle_lock(x, y, commits, c_pub, mine.perm, factors, ctx)
             else:
                 factors = [group.smul(mine.keys[j], layer.inverse_at(j)) for j in range(deck.n)]
                 if prove:
-                    out["proof"] = proofs.prove_lock(x, y, commits, c_pub, factors, ctx)
+                    out["proof"] = _proofs().prove_lock(x, y, commits, c_pub, factors, ctx)
             out["commits"] = sra.encode_points(commits)
         out["points"] = sra.encode_points(y)
         return out

@@ -500,15 +500,21 @@ def register(game: Game) -> Game:
 
 
 def get_game(name: str) -> Game:
-    from duelmail import games  # noqa: F401  (imports every game module, which registers it)
+    """The game registered as ``name``, importing its folder ``duelmail/games/NAME/`` (and no other) the first
+    time it is asked for."""
+    if name not in _REGISTRY:
+        from duelmail import games
 
+        if name in games.folders():
+            games.load(name)
     try:
         return _REGISTRY[name]
     except KeyError:
-        raise NotationError(f"no game called {name!r} (games: {', '.join(sorted(_REGISTRY))})") from None
+        raise NotationError(f"no game called {name!r} (games: {', '.join(game_names())})") from None
 
 
 def game_names() -> list[str]:
-    from duelmail import games  # noqa: F401
+    """Every game's name, found by its folder without importing it."""
+    from duelmail import games
 
-    return sorted(_REGISTRY)
+    return sorted(set(games.folders()) | set(_REGISTRY))

@@ -16,7 +16,6 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-import tomlkit
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 from cryptography.hazmat.primitives.kdf.scrypt import Scrypt
@@ -107,6 +106,8 @@ class PlayerCard:
         return cls(name, check_email(email, where), check_public_key(key, where))
 
     def to_toml(self) -> str:
+        import tomlkit
+
         doc = tomlkit.document()
         doc.add(tomlkit.comment(f"duelmail player card for {self.name} <{self.email}>"))
         doc.add(tomlkit.comment(f"fingerprint {self.fingerprint}: compare it by voice or in person"))
@@ -172,6 +173,8 @@ class Identity:
     # -- the identity file --------------------------------------------------
     def to_toml(self, passphrase: str | None = None, salt: bytes | None = None,
                 nonce: bytes | None = None) -> str:
+        import tomlkit
+
         doc = tomlkit.document()
         doc.add(tomlkit.comment("duelmail identity: SECRET. This file is your one backup; keep it safe."))
         doc.add(tomlkit.comment(f"fingerprint {self.card.fingerprint}"))

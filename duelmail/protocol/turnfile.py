@@ -16,8 +16,6 @@ import zlib
 from dataclasses import dataclass
 from typing import Any
 
-import tomlkit
-
 from duelmail.crypto.encoding import b64d, b64e
 from duelmail.errors import DuelmailError
 from duelmail.protocol.canonical import CanonicalError, canonical, digest, plain
@@ -85,6 +83,8 @@ class SignedFile:
 
     # -- text -----------------------------------------------------------------
     def to_toml(self, header: list[str] | None = None) -> str:
+        import tomlkit
+
         doc = tomlkit.document()
         for line in header or []:
             doc.add(tomlkit.comment(line))
@@ -114,6 +114,8 @@ def _ordered(keys):
 
 
 def _table(d: dict) -> Any:
+    import tomlkit
+
     t = tomlkit.table()
     for k in sorted(d):
         v = d[k]

@@ -14,11 +14,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from duelmail.errors import DuelmailError, FileRefused, GameNotFound
-from duelmail.protocol.turnfile import SignedFile, parse_any
-from duelmail.util.fs import atomic_write
 
 if TYPE_CHECKING:
     from duelmail.engine.match import Match
+    from duelmail.protocol.turnfile import SignedFile
 
 TURN_NAME = re.compile(r"r(\d{4,})-s(\d+)(-claim|-n\d+)?\.toml")
 _KIND_ORDER = {"claim": 0, "turn": 2}
@@ -135,6 +134,8 @@ def awaited_text(match: Match) -> str:
 
 def read_files(path: Path, archive_only: bool = False) -> list[tuple[str, SignedFile]]:
     """Every duelmail file in a folder (or one file), parsed but not yet checked."""
+    from duelmail.protocol.turnfile import parse_any  # (not imported before a file is read: 'status' from its cache)
+
     if path.is_dir():
         paths = sorted(p for p in path.iterdir() if not p.name.startswith(".") and (
             p.name == "genesis.toml" or TURN_NAME.fullmatch(p.name)
@@ -174,9 +175,8 @@ def fold(files: list[tuple[str, SignedFile]], strict: bool = True, now=None, on_
 
     ``proven``: hashes of files whose pass proofs this home has already checked (``GameFolder``
     remembers them); their proofs are not checked again. Everything else about them is."""
-    from duelmail.engine.match import Duplicate, Match
-    from duelmail.engine.match import parse_time as _time
-    from duelmail.errors import CheatDetected, CryptoError, FileRefused
+    from duelmail.engine.match import Match
+    from duelmail.errors import CheatDetected, CryptoError
 
     geneses = [(w, f) for w, f in files if f.kind == "genesis"]
     if not geneses:
@@ -194,7 +194,32 @@ def fold(files: list[tuple[str, SignedFile]], strict: bool = True, now=None, on_
     if on_round:
         on_round(match, 0, [where], False)
     names: dict[int, list[str]] = {}
-    rest = ordered([(w, f) for w, f in files if f.kind != "genesis"])
+    fold_into(match, ordered([(w, f) for w, f in files if f.kind != "genesis"]), strict, now, on_round, names)
+    if on_round and (match.current or match.current_claims or names.get(match.round)):
+        on_round(match, match.round, names.pop(match.round, []), True)  # (notes after the last round: talk at the end)
+    if defer_proofs:
+        pending, match.book.deferred = match.book.deferred, None
+        if match.audit is not None and match.audit.ok:
+            match.proofs = f"{len(pending)} pass proofs not re-checked: the audit recomputed every pass"
+        else:
+            try:
+                for proof in pending:
+                    proof.check()
+            except (CheatDetected, CryptoError):
+                fold(files, strict, now)  # refuses the file whose proof fails, naming it
+                raise
+            match.proofs = f"{len(pending)} pass proofs checked"
+    return match
+
+
+def fold_into(match: Match, rest: list[tuple[str, SignedFile]], strict: bool = True, now=None,
+              on_round: RoundHook | None = None, names: dict[int, list[str]] | None = None) -> Match:
+    """Apply ``rest`` (files in the fold's order, ``ordered``) to ``match``, a fold of the files before them:
+    the loop of ``fold``, which the kept state (``transport/kept.py``) also runs on new files alone."""
+    from duelmail.engine.match import Duplicate
+    from duelmail.engine.match import parse_time as _time
+
+    names = {} if names is None else names
     for w, f in rest:
         if f.kind == "claim" and f.round == match.round:
             against = f.content["against"]
@@ -238,20 +263,6 @@ def fold(files: list[tuple[str, SignedFile]], strict: bool = True, now=None, on_
         if on_round:
             for rnd in range(before, match.round):  # a file closes at most its own round
                 on_round(match, rnd, names.pop(rnd, []), False)
-    if on_round and (match.current or match.current_claims or names.get(match.round)):
-        on_round(match, match.round, names.pop(match.round, []), True)  # (notes after the last round: talk at the end)
-    if defer_proofs:
-        pending, match.book.deferred = match.book.deferred, None
-        if match.audit is not None and match.audit.ok:
-            match.proofs = f"{len(pending)} pass proofs not re-checked: the audit recomputed every pass"
-        else:
-            try:
-                for proof in pending:
-                    proof.check()
-            except (CheatDetected, CryptoError):
-                fold(files, strict, now)  # refuses the file whose proof fails, naming it
-                raise
-            match.proofs = f"{len(pending)} pass proofs checked"
     return match
 
 
@@ -265,106 +276,3 @@ def _builds_on_claim(match: Match, where: str, claim: SignedFile, rest: list[tup
     except DuelmailError:
         return None
     return next((w for w, g in rest if g.round == claim.round + 1 and g.content.get("prev") == trial.prev), None)
-
-
-class GameFolder:
-    """One game's folder in a home (or any archive folder)."""
-
-    def __init__(self, path: Path):
-        self.path = Path(path)
-
-    @property
-    def genesis_path(self) -> Path:
-        return self.path / "genesis.toml"
-
-    def files(self) -> list[tuple[str, SignedFile]]:
-        return read_files(self.path, archive_only=True) if self.path.is_dir() else []
-
-    def fold(self) -> Match:
-        """The game from its files; proofs this folder has checked before are not checked again."""
-        return fold(self.files(), proven=self.proven())
-
-    @property
-    def proven_path(self) -> Path:
-        return self.path / ".proven"
-
-    def proven(self) -> frozenset[str]:
-        """Hashes of the files whose pass proofs were checked when this folder last folded the game."""
-        try:
-            return frozenset(self.proven_path.read_text(encoding="utf-8").split())
-        except (OSError, UnicodeDecodeError):
-            return frozenset()
-
-    def remember_proven(self, hashes) -> None:
-        """Remember files checked in full, proofs included (called once a file is stored: a cache, never state)."""
-        hashes = frozenset(hashes)
-        if hashes and self.path.is_dir() and hashes != self.proven():
-            atomic_write(self.proven_path, "\n".join(sorted(hashes)) + "\n")
-
-    @property
-    def cheats_path(self) -> Path:
-        return self.path / ".cheats"
-
-    def cheats(self) -> list[str]:
-        """Cheats this home found that the log cannot hold (an equivocation: two files for one slot), one line each."""
-        try:
-            return self.cheats_path.read_text(encoding="utf-8").splitlines()
-        except (OSError, UnicodeDecodeError):
-            return []
-
-    def note_cheat(self, line: str, proof: SignedFile | None = None) -> None:
-        """Remember a cheat (said by ``status``); ``proof``, a second signed file for a (round, seat) this
-        folder holds, is kept beside the log as ``proof-rNNNN-sS-HASH.toml`` (the fold never reads it)."""
-        if proof is not None:
-            target = self.path / f"proof-r{proof.round:04d}-s{proof.seat}-{proof.file_hash[:12]}.toml"
-            if not target.exists():
-                atomic_write(target, proof.to_toml([f"duelmail: proof of an equivocation by seat {proof.seat} "
-                                                    f"in round {proof.round}: {file_name(proof)} is the other file"]))
-            line += f" (proof kept: {target.name})"
-        if line not in self.cheats():
-            atomic_write(self.cheats_path, "".join(f"{c}\n" for c in [*self.cheats(), line]))
-
-    def listing_key(self) -> str:
-        """Changes whenever a file of the game is added or changed (the status cache's key)."""
-        parts = sorted(f"{p.name}:{p.stat().st_size}:{p.stat().st_mtime_ns}" for p in self.path.iterdir()
-                       if p.name == "genesis.toml" or TURN_NAME.fullmatch(p.name))
-        return ";".join(parts)
-
-    def is_over(self) -> bool:
-        """Whether the game has ended, remembered in ``.over`` by the file listing (a cache, never state)."""
-        key = self.listing_key()
-        cache = self.path / ".over"
-        try:
-            known, _, value = cache.read_text(encoding="utf-8").partition("\n")
-            if known == key:
-                return value.strip() == "1"
-        except (OSError, UnicodeDecodeError):
-            pass
-        over = self.fold().over()
-        try:
-            atomic_write(cache, f"{key}\n{int(over)}\n")
-        except OSError:
-            pass  # a read-only archive still answers
-        return over
-
-    def store(self, f: SignedFile, match: Match | None = None, events=(), own: bool = False) -> Path:
-        """Write an accepted file atomically; the same file twice is a no-op. ``own``: this home's new file,
-        refused if another file already sits under its name (written meanwhile by another process)."""
-        target = self.path / file_name(f)
-        text = f.to_toml(header_for(match, f, events))
-        if target.exists():
-            try:
-                there = {g.file_hash for _, g in read_files(target)}
-            except DuelmailError:
-                there = set()
-            if f.file_hash in there:
-                return target
-            if there and there <= set(getattr(match, "void", {})):
-                # a file the fold set aside (a resignation crossed it): kept, unread, under another name
-                target.rename(self.path / f".void-{min(there)[:12]}-{target.name}")
-                return atomic_write(target, text)
-            if own:
-                raise DuelmailError(f"{target} already holds another file for round {f.round}, seat {f.seat} "
-                                    "(written meanwhile by another duelmail process?); yours was not written")
-            return target
-        return atomic_write(target, text)

@@ -1,9 +1,17 @@
-"""Atomic file writes: a crash leaves either the old file or the new one, never half of one."""
+"""Atomic file writes: a crash leaves either the old file or the new one, never half of one.
+
+Durable writes (state: turn files, identities, unsent moves) fsync their data before the rename; caches
+(``durable=False``) only rename. Inside ``commit()`` (one per command) the folders' fsyncs wait for its end, so
+a command that writes several files reaches disk at one commit point: every file written and synced, renamed,
+then each folder synced once.
+"""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 from duelmail.errors import DuelmailError
@@ -36,21 +44,77 @@ def read_text(path: str | os.PathLike, what: str = "file", limit: int = 1 << 20)
         raise ReadError(f"{path}: this {what} is not UTF-8 text ({e.reason} at byte {e.start})") from None
 
 
-def atomic_write(path: str | os.PathLike, data: bytes | str, mode: int = 0o644) -> Path:
+_COMMITS: list[set[Path]] = []  # the folders to fsync when the open commit ends
+_SCRATCH: list[bool] = []  # inside ``commit(scratch=True)``: files are not synced one by one
+
+
+@contextlib.contextmanager
+def commit(scratch: bool = False) -> Iterator[None]:
+    """One durable commit point for the writes inside: each folder a durable write renamed into is synced once, at
+    the end (also when the block raises: what was renamed stays renamed). Nested commits join the outer one.
+
+    ``scratch=True`` (the demo, whose homes are written in one go and played again from its seed after a crash):
+    durable files are not synced one by one either; one ``sync`` of the file systems at the end covers them."""
+    if _COMMITS:  # joins the open commit (a scratch block inside it still syncs its files once, at its end)
+        _SCRATCH.append(scratch or _SCRATCH[-1])
+        try:
+            yield
+        finally:
+            _SCRATCH.pop()
+            if scratch:
+                os.sync()
+        return
+    folders: set[Path] = set()
+    _COMMITS.append(folders)
+    _SCRATCH.append(scratch)
+    try:
+        yield
+    finally:
+        _COMMITS.pop()
+        _SCRATCH.pop()
+        if scratch and folders:
+            os.sync()
+        for folder in sorted(folders):
+            _sync_folder(folder)
+
+
+def flush() -> None:
+    """Reach the open commit's point now (the end of a watch poll, before anything is sent): sync the folders
+    written so far."""
+    if _COMMITS:
+        folders = sorted(_COMMITS[-1])
+        _COMMITS[-1].clear()
+        for folder in folders:
+            _sync_folder(folder)
+
+
+def _sync_folder(folder: Path) -> None:
+    try:
+        dfd = os.open(folder, os.O_RDONLY)
+        try:
+            os.fsync(dfd)
+        finally:
+            os.close(dfd)
+    except OSError:
+        pass
+
+
+def atomic_write(path: str | os.PathLike, data: bytes | str, mode: int = 0o644, durable: bool = True) -> Path:
     """Write ``data`` to ``path`` via a temporary file in the same folder, fsync, then rename.
 
+    ``durable=False`` (caches: a crash may lose them, never tear them): no fsync, only the atomic rename.
     Any ``OSError`` (a full disk, a read-only folder) becomes a ``WriteError`` naming ``path``; the old file,
     if any, is untouched and no temporary file is left."""
     path = Path(path)
     try:
-        return _atomic_write(path, data, mode)
+        return _atomic_write(path, data, mode, durable)
     except OSError as e:
         if isinstance(e, WriteError):
             raise
         raise WriteError(e.errno, f"cannot write {path}: {e.strerror or e}", str(path)) from None
 
 
-def _atomic_write(path: Path, data: bytes | str, mode: int) -> Path:
+def _atomic_write(path: Path, data: bytes | str, mode: int, durable: bool = True) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     payload = data.encode() if isinstance(data, str) else data
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
@@ -59,7 +123,8 @@ def _atomic_write(path: Path, data: bytes | str, mode: int) -> Path:
         with os.fdopen(fd, "wb") as fh:
             fh.write(payload)
             fh.flush()
-            os.fsync(fh.fileno())
+            if durable and not (_SCRATCH and _SCRATCH[-1]):
+                os.fsync(fh.fileno())
         os.replace(tmp, path)
     except BaseException:
         try:
@@ -67,12 +132,10 @@ def _atomic_write(path: Path, data: bytes | str, mode: int) -> Path:
         except FileNotFoundError:
             pass
         raise
-    try:
-        dfd = os.open(path.parent, os.O_RDONLY)
-        try:
-            os.fsync(dfd)
-        finally:
-            os.close(dfd)
-    except OSError:
-        pass
+    if not durable:
+        return path
+    if _COMMITS:
+        _COMMITS[-1].add(path.parent)
+    else:
+        _sync_folder(path.parent)
     return path

@@ -98,6 +98,10 @@ def hold(folder: Path | str) -> None:
 
 
 def release_all() -> None:
+    """Release every folder this process holds, once what it wrote there is on disk (``fs.flush``)."""
+    from duelmail.util.fs import flush
+
+    flush()
     for key in list(_held):
         os.close(_held.pop(key)[0])
 

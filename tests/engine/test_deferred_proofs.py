@@ -13,7 +13,8 @@ from duelmail.crypto import deck as sra
 from duelmail.crypto import group
 from duelmail.errors import FileRefused
 from duelmail.protocol.turnfile import SignedFile
-from duelmail.transport.archive import GameFolder, fold
+from duelmail.transport.archive import fold
+from duelmail.transport.folder import GameFolder
 
 
 def named(files):

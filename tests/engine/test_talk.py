@@ -12,7 +12,8 @@ from duelmail.engine.match import Duplicate
 from duelmail.engine.talk import MAX_SAY
 from duelmail.errors import FileRefused, IllegalMove
 from duelmail.protocol.turnfile import SignedFile
-from duelmail.transport.archive import GameFolder, fold
+from duelmail.transport.archive import fold
+from duelmail.transport.folder import GameFolder
 
 
 def to_decision(p: Players) -> int:
@@ -74,7 +75,7 @@ def test_bad_talk_is_refused_before_signing_and_on_arrival(text, words):
     to_decision(p)
     with pytest.raises(IllegalMove, match=words):
         note(p, 0, say=text)
-    with pytest.raises(FileRefused, match=rf"{words}.*\[P-say\]"):
+    with pytest.raises(FileRefused, match=rf"{words}.*\(rule P-say\)$"):
         p.match.apply(raw_note(p, 0, 1, say=text), "bad.toml")
 
 

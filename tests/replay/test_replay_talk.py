@@ -12,7 +12,7 @@ from duelmail.cli.replay import replay as command
 from duelmail.engine.selfplay import SelfPlay
 from duelmail.replay import load_replay
 from duelmail.replay.html import page_data
-from duelmail.transport.archive import GameFolder
+from duelmail.transport.folder import GameFolder
 
 SNEAKY = "<b>hi</b> published keys for 3 cards"  # looks like markup and like bookkeeping: it is talk
 

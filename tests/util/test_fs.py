@@ -51,3 +51,57 @@ def test_read_text_refuses_binary_missing_and_huge_files(tmp_path):
     p.write_text("x" * 2000)
     with pytest.raises(ReadError, match="larger than any"):
         read_text(p, "player card", limit=1000)
+
+
+def test_one_commit_point_syncs_each_folder_once_and_caches_never(tmp_path, monkeypatch):
+    """Issue 18: inside ``commit`` every durable file is synced before its rename and each folder once, at the end;
+    a cache (``durable=False``) is renamed into place without any fsync."""
+    from duelmail.util import fs
+
+    synced, folders = [], []
+    monkeypatch.setattr(fs.os, "fsync", lambda fd: synced.append(fd))
+    monkeypatch.setattr(fs, "_sync_folder", lambda folder: folders.append(folder))
+    atomic_write(tmp_path / ".kept", b"cache", durable=False)
+    assert synced == [] and folders == [] and (tmp_path / ".kept").read_bytes() == b"cache"
+    with fs.commit():
+        for i in range(3):
+            atomic_write(tmp_path / f"r000{i}-s0.toml", "turn")
+        with fs.commit():  # a nested commit joins the outer one
+            atomic_write(tmp_path / "sub" / ".pending.toml", "actions = []")
+        assert len(synced) == 4 and folders == []
+    assert sorted(folders) == [tmp_path, tmp_path / "sub"]
+    atomic_write(tmp_path / "r0009-s0.toml", "turn")  # outside a commit: synced at once
+    assert folders[-1] == tmp_path and len(folders) == 3
+
+
+def test_flush_reaches_the_commit_point_before_the_end(tmp_path, monkeypatch):
+    from duelmail.util import fs
+
+    folders = []
+    monkeypatch.setattr(fs, "_sync_folder", lambda folder: folders.append(folder))
+    with fs.commit():
+        atomic_write(tmp_path / "r0001-s0.toml", "turn")
+        fs.flush()  # what lock.release_all does at the end of a watch poll, before anything is sent
+        assert folders == [tmp_path]
+    assert folders == [tmp_path]
+
+
+def test_a_scratch_commit_syncs_once_at_its_end(tmp_path, monkeypatch):
+    """The demo's homes: no fsync per file, one sync of the file systems at the end, then each folder."""
+    from duelmail.util import fs
+
+    calls = []
+    monkeypatch.setattr(fs.os, "fsync", lambda fd: calls.append("fsync"))
+    monkeypatch.setattr(fs.os, "sync", lambda: calls.append("sync"))
+    monkeypatch.setattr(fs, "_sync_folder", lambda folder: calls.append(folder))
+    with fs.commit(scratch=True):
+        for i in range(3):
+            atomic_write(tmp_path / f"r000{i}-s0.toml", "turn")
+        assert calls == []
+    assert calls == ["sync", tmp_path]
+    calls.clear()
+    with fs.commit():  # inside a command's commit (the CLI's 'demo'): the files once, the folders at the end
+        with fs.commit(scratch=True):
+            atomic_write(tmp_path / "r0005-s0.toml", "turn")
+        assert calls == ["sync"]
+    assert calls == ["sync", tmp_path]

@@ -1,0 +1,188 @@
+"""What one command costs in a cold process, in CPU time (the process's and its children's) beside wall time.
+
+    python bench/bench_commands.py [RUNS]
+
+- ``receive --no-auto`` of one turn file at round 10, 60 and 120 of a two-player Warlords game (they end
+  near round 130, their length bounded by the decks) and at round 10, 120 and 500 of a six-player one (the
+  longest real game the bots play: ``common.long_archive``, about 590 rounds). The home holds seat 0 and
+  every file before the incoming one, with ``.proven`` complete and whatever a home keeps after its last
+  command.
+- ``play --bot`` of one move in a two-player Warlords game in progress (round 40 or so), ``status``
+  (its cache present) and ``show`` in that home.
+- ``watch --once --no-git`` over a home with 100 games in progress and nothing new (one game copied under
+  100 folder names: the work per game is the same).
+
+Every home is built in this process first (not timed), then each command runs RUNS times (default 5) in a
+fresh ``python`` process on a fresh copy of the home, after one untimed command on that copy (``show``, or the
+command itself), so the home is as its last command left it; the figures are medians. CPU is the child's user +
+system time (``resource.getrusage(RUSAGE_CHILDREN)``).
+"""
+
+from __future__ import annotations
+
+import os
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import common
+
+ROOT = Path(__file__).resolve().parents[1]
+LAUNCH = "import sys; from duelmail.cli import main; sys.exit(main())"
+
+
+def run_cold(home: Path, args: list[str], ok=(0,)) -> tuple[float, float]:
+    """(wall, CPU) seconds of one ``duelmail ARGS`` in a new process."""
+    env = dict(os.environ, DUELMAIL_HOME=str(home), PYTHONPATH=str(ROOT))
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t = time.perf_counter()
+    p = subprocess.run([sys.executable, "-c", LAUNCH, *args], env=env, capture_output=True, text=True)
+    wall = time.perf_counter() - t
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if p.returncode not in ok:
+        raise RuntimeError(f"duelmail {' '.join(args)} exited {p.returncode}: {p.stdout}{p.stderr}")
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def median_cold(template: Path, args, runs: int, ok=(0,), warm: list[str] | None = ("show",)) -> tuple[float, float]:
+    """Medians over ``runs`` fresh copies of the home; ``warm``: a command run (untimed) on each copy first (a copy
+    is new files to a home: its kept state is made again by the first command, as after a restore)."""
+    walls, cpus = [], []
+    for _ in range(runs):
+        work = Path(tempfile.mkdtemp(prefix="duelmail-cmd-"))
+        home = work / "home"
+        shutil.copytree(template, home, symlinks=True)
+        if warm:
+            run_cold(home, [a.replace("{HOME}", str(home)) for a in warm], ok)
+        w, c = run_cold(home, [a.replace("{HOME}", str(home)) for a in args], ok)
+        walls.append(w)
+        cpus.append(c)
+        shutil.rmtree(work)
+    return statistics.median(walls), statistics.median(cpus)
+
+
+def seed_of(genesis, names=("alice",)) -> int:
+    from duelmail.app import demo_identity
+
+    key = genesis.content["seats"][0]["key"]
+    for s in range(50):
+        if demo_identity(s, names[0]).card.to_dict()["key"] == key:
+            return s
+    raise RuntimeError("no demo seed gives this game's seat 0")
+
+
+def make_home(root: Path, ident, files, seat: int) -> Path:
+    """A home for ``ident`` (seat ``seat``) holding ``files``, folded once as the last command left it."""
+    from duelmail.home import Home
+
+    home = Home(root)
+    home.add_identity(ident)
+    match = None
+    folder = None
+    for f in files:
+        if f.kind == "genesis":
+            from duelmail.engine.match import Match
+
+            match = Match(f)
+            folder = home.folder_for(match.game.spec.id, match.gid)
+            folder.store(f, match)
+            home.set_me(folder, ident.name, seat)
+        else:
+            folder.store(f)
+    m = folder.fold()
+    folder.remember_proven(m.applied)
+    return root
+
+
+def receive_homes(work: Path, tag: str, files, ident, rounds) -> dict[int, tuple[Path, Path]]:
+    """For each round: a home of seat 0 with the files before the incoming one, and that file."""
+    from duelmail.transport.archive import file_name, ordered
+
+    genesis = next(f for f in files if f.kind == "genesis")
+    files = [f for _, f in ordered([("", f) for f in files if f.kind != "genesis"])]
+    out = {}
+    for r in rounds:
+        k = next(i for i, f in enumerate(files) if f.round >= r and f.seat != 0 and f.kind == "turn")
+        home = make_home(work / f"{tag}-r{r}", ident, [genesis, *files[:k]], 0)
+        incoming = work / f"{tag}-in-r{r}" / file_name(files[k])
+        incoming.parent.mkdir()
+        incoming.write_text(files[k].to_toml())
+        out[files[k].round] = (home, incoming)
+    return out
+
+
+def six_players() -> tuple[list, object]:
+    from duelmail.app import demo_identity
+    from duelmail.transport.archive import read_files
+
+    files = [f for _, f in read_files(common.long_archive(500), archive_only=True)]
+    genesis = next(f for f in files if f.kind == "genesis")
+    return files, demo_identity(seed_of(genesis), "alice")
+
+
+def two_players(work: Path) -> tuple[list, object, Path, int]:
+    """A whole two-player Warlords game, and a home of the seat that must decide near round 40 of it."""
+    from duelmail.engine.selfplay import SelfPlay
+
+    sp = SelfPlay("warlords", n=2, seed=1)
+    sp.run(until=lambda m: m.round >= 40 and any(d.decide and d.needs_human for d in m.duties.values()))
+    seat = next(s for s, d in sp.match.duties.items() if d.decide and d.needs_human)
+    play, rnd = make_home(work / "play", sp.ids[seat], sp.files, seat), sp.match.round
+    sp.run()
+    return sp.files, sp.ids[0], play, rnd
+
+
+def watch_home(work: Path, play: Path, copies: int = 100) -> Path:
+    home = work / "watch"
+    shutil.copytree(play, home, symlinks=True)
+    (game,) = list((home / "games").iterdir())
+    for i in range(1, copies):
+        shutil.copytree(game, home / "games" / f"c{i:03d}-{game.name}", symlinks=True)
+    for sub in ("cur", "new", "tmp"):
+        (home / "maildir" / sub).mkdir(parents=True)  # an empty mailbox: nothing new
+    return home
+
+
+def main(runs: int = 5) -> dict:
+    work = Path(tempfile.mkdtemp(prefix="duelmail-bench-cmd-"))
+    try:
+        t = time.process_time()
+        files2, ident2, play, rnd = two_players(work)
+        homes = {("two", r): h for r, h in receive_homes(work, "two", files2, ident2, (10, 60, 120)).items()}
+        files6, ident6 = six_players()
+        homes |= {("six", r): h for r, h in receive_homes(work, "six", files6, ident6, (10, 120, 500)).items()}
+        watch = watch_home(work, play)
+        print(f"homes built in {time.process_time() - t:.1f} s of CPU; {runs} cold runs each, medians; "
+              f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+        out = {}
+        for (n, r), (home, incoming) in sorted(homes.items(), key=lambda kv: (kv[0][0] != "two", kv[0][1])):
+            w, c = median_cold(home, ["receive", "--no-auto", str(incoming)], runs)
+            out[f"receive {n} r{r}"] = (w, c)
+            label = f"receive --no-auto, a turn of round {r} ({n} players)"
+            print(f"{label:<45} CPU {c * 1e3:6.0f} ms, wall {w * 1e3:6.0f} ms")
+        bot = ["play", "--bot", "heuristic", "--seed", "1"]
+        for label, args, warm in ((f"play --bot (two players, round {rnd})", bot, ["show"]),
+                                  ("status (no .status.json)", ["status"], ["show"]),
+                                  ("status (its cache written by the last one)", ["status"], ["status"]),
+                                  ("show", ["show"], ["show"])):
+            w, c = median_cold(play, args, runs, warm=warm)
+            out[label] = (w, c)
+            print(f"{label:<45} CPU {c * 1e3:6.0f} ms, wall {w * 1e3:6.0f} ms")
+        args = ["watch", "--once", "--no-git", "--source", "{HOME}/maildir"]
+        w, c = median_cold(watch, args, max(1, runs // 2), ok=(0, 10), warm=args)
+        out["watch"] = (w, c)
+        print(f"{'watch --once, 100 games in progress, nothing new':<45} CPU {c * 1e3:6.0f} ms, wall {w * 1e3:6.0f} ms")
+        w, c = median_cold(play, ["id", "show"], runs, warm=None)
+        print(f"{'(duelmail id show: start-up and imports)':<45} CPU {c * 1e3:6.0f} ms, wall {w * 1e3:6.0f} ms")
+        return out
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main(int(sys.argv[1]) if len(sys.argv) > 1 else 5)

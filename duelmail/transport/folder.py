@@ -1,0 +1,151 @@
+"""A game's folder in a home: its files, the caches beside them (``.proven``, ``.kept``, ``.over``, ``.cheats``)
+and storing an accepted file. Folding is ``transport/archive.py``; the kept state ``transport/kept.py``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from duelmail.errors import DuelmailError
+from duelmail.transport.archive import TURN_NAME, file_name, fold, header_for, read_files
+from duelmail.util.fs import atomic_write
+
+if TYPE_CHECKING:
+    from duelmail.engine.match import Match
+    from duelmail.protocol.turnfile import SignedFile
+
+_KEYS: dict[Path, bytes | None] = {}
+
+
+class GameFolder:
+    """One game's folder in a home (or any archive folder). ``home``: the home it belongs to, whose key lets it
+    keep its folded state (``transport/kept.py``); a folder outside a home is folded from scratch every time."""
+
+    def __init__(self, path: Path, home: Path | None = None):
+        self.path = Path(path)
+        self.home = Path(home) if home is not None else None
+
+    def kept_key(self) -> bytes | None:
+        """The home's key for kept states (None: nothing is kept for this folder)."""
+        if self.home is None:
+            return None
+        if self.home not in _KEYS:
+            from duelmail.transport.kept import home_key
+
+            _KEYS[self.home] = home_key(self.home)
+        return _KEYS[self.home]
+
+    @property
+    def genesis_path(self) -> Path:
+        return self.path / "genesis.toml"
+
+    def files(self) -> list[tuple[str, SignedFile]]:
+        return read_files(self.path, archive_only=True) if self.path.is_dir() else []
+
+    def fold(self, now=None, reuse: Match | None = None) -> Match:
+        """The game from its files; proofs this folder has checked before are not checked again. In a home, its
+        kept state with only the new files applied (``transport/kept.py``). ``reuse``: a match this process
+        holds for the folder, returned as it is while the folder holds exactly the files it folds. ``now``: the
+        time to check the files applied now against."""
+        key = self.kept_key()
+        if key is None:
+            return fold(self.files(), proven=self.proven(), now=now)
+        from duelmail.transport import kept
+
+        if reuse is not None and kept.folds_folder(reuse, self):
+            return reuse
+        return kept.current(self, key, now)
+
+    def keep(self, match: Match, parsed: dict[str, list[SignedFile]] | None = None, in_order: bool = False) -> None:
+        """Keep ``match`` as this folder's folded state if it folds exactly the files here (a cache, never state);
+        see ``kept.save``."""
+        key = self.kept_key()
+        if key is not None and hasattr(match, "applied"):
+            from duelmail.transport import kept
+
+            kept.save(self, match, key, parsed, in_order)
+
+    @property
+    def proven_path(self) -> Path:
+        return self.path / ".proven"
+
+    def proven(self) -> frozenset[str]:
+        """Hashes of the files whose pass proofs were checked when this folder last folded the game."""
+        try:
+            return frozenset(self.proven_path.read_text(encoding="utf-8").split())
+        except (OSError, UnicodeDecodeError):
+            return frozenset()
+
+    def remember_proven(self, hashes) -> None:
+        """Remember files checked in full, proofs included (called once a file is stored: a cache, never state)."""
+        hashes = frozenset(hashes)
+        if hashes and self.path.is_dir() and hashes != self.proven():
+            atomic_write(self.proven_path, "\n".join(sorted(hashes)) + "\n", durable=False)
+
+    @property
+    def cheats_path(self) -> Path:
+        return self.path / ".cheats"
+
+    def cheats(self) -> list[str]:
+        """Cheats this home found that the log cannot hold (an equivocation: two files for one slot), one line each."""
+        try:
+            return self.cheats_path.read_text(encoding="utf-8").splitlines()
+        except (OSError, UnicodeDecodeError):
+            return []
+
+    def note_cheat(self, line: str, proof: SignedFile | None = None) -> None:
+        """Remember a cheat (said by ``status``); ``proof``, a second signed file for a (round, seat) this
+        folder holds, is kept beside the log as ``proof-rNNNN-sS-HASH.toml`` (the fold never reads it)."""
+        if proof is not None:
+            target = self.path / f"proof-r{proof.round:04d}-s{proof.seat}-{proof.file_hash[:12]}.toml"
+            if not target.exists():
+                atomic_write(target, proof.to_toml([f"duelmail: proof of an equivocation by seat {proof.seat} "
+                                                    f"in round {proof.round}: {file_name(proof)} is the other file"]))
+            line += f" (proof kept: {target.name})"
+        if line not in self.cheats():
+            atomic_write(self.cheats_path, "".join(f"{c}\n" for c in [*self.cheats(), line]))
+
+    def listing_key(self) -> str:
+        """Changes whenever a file of the game is added or changed (the status cache's key)."""
+        parts = sorted(f"{p.name}:{p.stat().st_size}:{p.stat().st_mtime_ns}" for p in self.path.iterdir()
+                       if p.name == "genesis.toml" or TURN_NAME.fullmatch(p.name))
+        return ";".join(parts)
+
+    def is_over(self) -> bool:
+        """Whether the game has ended, remembered in ``.over`` by the file listing (a cache, never state)."""
+        key = self.listing_key()
+        cache = self.path / ".over"
+        try:
+            known, _, value = cache.read_text(encoding="utf-8").partition("\n")
+            if known == key:
+                return value.strip() == "1"
+        except (OSError, UnicodeDecodeError):
+            pass
+        over = self.fold().over()
+        try:
+            atomic_write(cache, f"{key}\n{int(over)}\n", durable=False)
+        except OSError:
+            pass  # a read-only archive still answers
+        return over
+
+    def store(self, f: SignedFile, match: Match | None = None, events=(), own: bool = False) -> Path:
+        """Write an accepted file atomically; the same file twice is a no-op. ``own``: this home's new file,
+        refused if another file already sits under its name (written meanwhile by another process)."""
+        target = self.path / file_name(f)
+        text = f.to_toml(header_for(match, f, events))
+        if target.exists():
+            try:
+                there = {g.file_hash for _, g in read_files(target)}
+            except DuelmailError:
+                there = set()
+            if f.file_hash in there:
+                return target
+            if there and there <= set(getattr(match, "void", {})):
+                # a file the fold set aside (a resignation crossed it): kept, unread, under another name
+                target.rename(self.path / f".void-{min(there)[:12]}-{target.name}")
+                return atomic_write(target, text)
+            if own:
+                raise DuelmailError(f"{target} already holds another file for round {f.round}, seat {f.seat} "
+                                    "(written meanwhile by another duelmail process?); yours was not written")
+            return target
+        return atomic_write(target, text)
