@@ -352,6 +352,8 @@ class SummonerState(FaceClaims, GameState):
         rule = {ANSWER: "S-21", CHAIN: "S-20", CLAIM: "S-22"}.get(self.phase) or RULE_OF.get(type(action), "S-8")
         if self.phase == WINDOW:
             rule = "S-21" if self.window[0] == "direct" else "S-18"
+        if type(action) is Win:
+            rule = "S-22"
         raise IllegalMove(rule, f"{action}: not possible now ({PHASE_NAMES[self.phase]}); "
                           f"seat {seat} must {self.prompt(seat)}")
 
