@@ -44,7 +44,7 @@ def cheat() -> Path:
         known = sp.matches[1].draft(1, sp.ids[1]).known(1)
         fakes = [r for r in sp.matches[1].state.hands[1] if known.get(r) and known[r].rank < 11]
         if fakes and not sp.matches[1].state.warlords[1] and sp.matches[1].state.warlords[0]:
-            sp.deliver(sp.compose(1, [f"warlord {fakes[0]}", "end"]))
+            sp.deliver(sp.compose(1, [f"warlord {fakes[0]}", "end"], honest=False))  # a modified client
             sp.run()
             return save(sp, "warlords-cheat")
     raise RuntimeError("no seed gave bob a chance to cheat while alice has a Warlord")
