@@ -359,7 +359,7 @@ def unchecked_summon(sp: SelfPlay) -> Caught:
                    and r not in st.unseen[seat]]
             if low:
                 ref, target = low[0], (st.field[1 - seat][0].refs[0] if st.field[1 - seat] else "life")
-                f = sp.compose(seat, [f"summon {ref}=as", f"attack {ref} {target}", "end"])
+                f = sp.compose(seat, [f"summon {ref}=as", f"attack {ref} {target}", "end"], honest=False)
                 # the honest composer saw the lie at the reveal and added the seed of a finished game: drop both
                 content = {k: v for k, v in f.content.items() if k != "seed"}
                 content["keys"] = {k: v for k, v in f.content.get("keys", {}).items() if k != str(ref)}
