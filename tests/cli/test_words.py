@@ -22,7 +22,7 @@ FACE = r"the (?:\d+|Jack|Queen|King|Ace) of (?:spades|hearts|diamonds|clubs)"
 def demo(tmp_path_factory) -> Path:
     """A whole Warlords game between two bots (the demo: same seed, same game), its files in a mailbox."""
     out = tmp_path_factory.mktemp("demo") / "d"
-    result = runner.invoke(main, ["demo", "warlords", "--seed", "7", "--quiet", "--out", str(out)])
+    result = runner.invoke(main, ["demo", "warlords", "--seed", "2", "--quiet", "--out", str(out)])
     assert result.exit_code == 0, result.output
     return out
 
