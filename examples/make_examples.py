@@ -17,6 +17,7 @@ import shutil
 from pathlib import Path
 
 from duelmail.engine.selfplay import SelfPlay
+from duelmail.errors import FileRefused
 from duelmail.transport.folder import GameFolder
 
 HERE = Path(__file__).parent
@@ -39,15 +40,21 @@ def honest() -> Path:
 
 def cheat() -> Path:
     for seed in range(50):
-        sp = SelfPlay("warlords", n=2, seed=seed)
+        sp = SelfPlay("warlords", n=2, seed=seed, honest=False)  # bob plays on with a modified client
         sp.run(until=lambda m: 1 in m.duties and m.duties[1].decide and m.state.phase == 0)
         known = sp.matches[1].draft(1, sp.ids[1]).known(1)
         fakes = [r for r in sp.matches[1].state.hands[1] if known.get(r) and known[r].rank < 11]
         if fakes and not sp.matches[1].state.warlords[1] and sp.matches[1].state.warlords[0]:
-            sp.deliver(sp.compose(1, [f"warlord {fakes[0]}", "end"], honest=False))  # the cheat harness
-            sp.run()
-            return save(sp, "warlords-cheat")
-    raise RuntimeError("no seed gave bob a chance to cheat while alice has a Warlord")
+            lord = sp.matches[1].state.warlords[0][0]
+            sp.deliver(sp.compose(1, [f"warlord {fakes[0]}", "end"], honest=False))  # a modified client
+            try:
+                sp.run()
+            except FileRefused:  # bob's own client cannot go on honestly after his lie: try another seed
+                continue
+            st = sp.match.state
+            if lord in st.warlords[0] and lord in st.face_up and lord not in st.faces:  # turned up, never opened
+                return save(sp, "warlords-cheat")
+    raise RuntimeError("no seed gave bob a chance to cheat while alice has a Warlord that a battle turns up")
 
 
 GAMES = {  # game -> (players, options, seed)

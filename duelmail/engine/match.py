@@ -50,6 +50,7 @@ from duelmail.games.base import (
     Outcome,
     Sealed,
     Violation,
+    Window,
     get_game,
     in_words,
 )
@@ -93,6 +94,7 @@ class Duty:
     opens: set[str] = field(default_factory=set)  # sealed choices the rules want opened
     seed: bool = False
     retired: bool = False  # the seed is owed because the rules retired the seat, not for the end-of-game audit
+    windows: tuple[Window, ...] = ()  # answer windows the decision answers out of turn (protocol section 5b)
 
     @property
     def needs_human(self) -> bool:
@@ -105,6 +107,8 @@ class Duty:
         if self.steps:
             parts.append(f"shuffle/lock deck {', '.join(self.steps)}")
         if self.decide:
+            if self.windows:
+                parts.append("answer out of turn (" + ", ".join(w.rule for w in self.windows) + ")")
             parts.append(prompt or "decide")
         if self.shares:
             parts.append(f"key shares for {', '.join(str(r) for r in sorted(self.shares))}")
@@ -447,6 +451,9 @@ class Match:
         if stepping or self.round == 1:
             self._retired_seed_duties(duties)
             return duties
+        if self.state.is_terminal() and self.state.windows():
+            raise DuelmailError(f"game {self.gid[:12]}, round {self.round}: the rules ended the game while an answer "
+                                "window is open (a bug in the rules: no outcome is fixed while an answer is possible)")
         if self.over():
             for s in range(self.n):
                 if s not in self.seeds:
@@ -457,12 +464,14 @@ class Match:
             if todo:
                 duty(s).opens |= todo
         deciders = self.state.deciders()
+        windows = self._windows(deciders)
         for x in deciders:
             missing = self._missing_for(x)
             for s, refs in missing.items():
                 duty(s).shares |= refs
             if not missing:
                 duty(x).decide = True
+                duty(x).windows = tuple(w for w in windows if w.seat == x)
         if not deciders:
             public = self.state.public_faces()
             for ref, who in self.state.visibility().items():
@@ -476,6 +485,24 @@ class Match:
             raise DuelmailError(f"game {self.gid[:12]} is stuck in round {self.round}: nobody is awaited "
                                 "(a bug in the rules or the engine)")
         return duties
+
+    def _windows(self, deciders: tuple[int, ...]) -> tuple[Window, ...]:
+        """The rules' open answer windows, checked against the contract (protocol section 5b): each window's seat
+        is awaited, and no outcome is fixed while a window is open."""
+        windows = tuple(self.state.windows())
+        for w in windows:
+            if w.seat not in deciders or "pass" not in w.answers:
+                raise DuelmailError(f"game {self.gid[:12]}, round {self.round}: the window of {w.rule} for seat "
+                                    f"{w.seat} is not awaited or cannot be passed (a bug in the rules)")
+        return windows
+
+    def _check_window_answer(self, seat: int, duty: Duty, text: str) -> None:
+        """A seat awaited to answer a window answers it first: one of the window's verbs (``P-window``)."""
+        verbs = sorted({v for w in duty.windows for v in w.answers})
+        if text.split(" ", 1)[0].strip() not in verbs:
+            rules = ", ".join(f"{w.rule} ({w.what})" for w in duty.windows)
+            raise IllegalMove("P-window", f"action {text!r}: seat {seat} is awaited to answer out of turn, {rules}; "
+                              f"the file must answer first: {' or '.join(verbs)}")
 
     def _retired_seed_duties(self, duties: dict[int, Duty]) -> None:
         """A retired seat awaited anyway (for shares or a pass) must publish its seed in that file."""
@@ -731,6 +758,8 @@ class Match:
                          f"signed at {t.isoformat()}", "P-timeout")
         duty = self.duties[against]
         default = self.state.default_action(against) if duty.decide and not self.over() else None
+        if default is None and duty.decide and duty.windows and not self.over():
+            default = self.game.parse_action("pass")  # an answer window lets its deadline pass: it is passed
         told = []
         if default is not None:
             self.state.apply(against, default)
@@ -927,6 +956,8 @@ class Match:
             # files of the round make possible would depend on the order they are applied in
             raise IllegalMove("P-turn", f"action {actions[0]!r}: seat {seat} is not awaited for a decision in round "
                               f"{rnd}, which other seats answer too; decide in the next round")
+        if actions and duty.decide and duty.windows:
+            self._check_window_answer(seat, duty, actions[0])
         for text in actions:
             if seat not in self.state.deciders():
                 raise IllegalMove("P-turn", f"action {text!r}: the rules do not await a decision from seat {seat}")

@@ -112,6 +112,20 @@ class Shuffle:
 
 
 @dataclass(frozen=True)
+class Window:
+    """An answer window (protocol section 5b): a point where the rules let ``seat`` act out of turn (an Ace, a
+    joker, a replacement, a stop). While it is open the rules await ``seat`` (it is one of ``deciders()``),
+    ``pass`` always answers it, and no outcome is fixed: the answer takes effect at the window's point.
+    ``rule`` is the digest rule giving the right, ``answers`` the verbs that answer it (``pass`` among them),
+    ``what`` the point in words."""
+
+    seat: int
+    rule: str
+    what: str
+    answers: tuple[str, ...] = ("pass",)
+
+
+@dataclass(frozen=True)
 class Violation:
     """A broken claim found at a reveal: the seat cheated (e.g. a face-down 'Warlord' that is a 7)."""
 
@@ -333,6 +347,12 @@ class GameState(ABC):
         is open to all: the rules must make such cards (its hand) ``PUBLIC``. Must depend on public state only,
         and a seat once retired stays retired."""
         return frozenset()
+
+    def windows(self) -> tuple[Window, ...]:
+        """Answer windows open now (protocol section 5b): seats the rules await to act out of turn, each also in
+        ``deciders()``. While one is open ``is_terminal()`` must be false: no outcome is fixed while an answer is
+        still possible. Must depend on public state only (whether a window opens never tells a hand)."""
+        return ()
 
     def default_action(self, seat: int) -> Action | None:
         """The answer played for ``seat`` when it lets a deadline pass (None: the seat forfeits)."""

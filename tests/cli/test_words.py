@@ -22,7 +22,7 @@ FACE = r"the (?:\d+|Jack|Queen|King|Ace) of (?:spades|hearts|diamonds|clubs)"
 def demo(tmp_path_factory) -> Path:
     """A whole Warlords game between two bots (the demo: same seed, same game), its files in a mailbox."""
     out = tmp_path_factory.mktemp("demo") / "d"
-    result = runner.invoke(main, ["demo", "warlords", "--seed", "7", "--quiet", "--out", str(out)])
+    result = runner.invoke(main, ["demo", "warlords", "--seed", "2", "--quiet", "--out", str(out)])
     assert result.exit_code == 0, result.output
     return out
 
@@ -56,7 +56,7 @@ def test_w14_w16_a_failed_attack_is_told_to_the_defender_in_faces(demo, tmp_path
     if attack <= defence:
         assert f"bob's attack fails, {attack} to {defence}: alice holds" in out
         assert re.search(rf"the battle cards go to the discard piles: {FACE}.* to bob's", out)
-        assert re.search(rf"bob (loses the Warlord {FACE}|mills {FACE}) for the failed attack", out)
+        assert re.search(rf"bob (loses {FACE} \(the Warlord\)|mills {FACE}) for the failed attack", out)
     else:
         assert f"bob wins the battle, {attack} to {defence}: {(attack - defence + 1) // 2} damage to alice" in out
     assert "published keys for 1 cards" not in out

@@ -13,10 +13,15 @@ from duelmail.games.summoner.rules import DECK, DEFAULT_LIFE, FACES, SummonerSta
 SPEC = GameSpec(
     id="summoner",
     title="Summoner (playing card duel)",
-    rules_version=1,
+    rules_version=2,
     min_players=2,
     max_players=2,
-    options=(Option("life", DEFAULT_LIFE, "life points each player starts with (S-2)"),),
+    options=(
+        Option("life", DEFAULT_LIFE, "life points each player starts with (S-2)"),
+        Option("mail-shortcuts", False, "the by-mail rulings that save files but change the game: direct damage and "
+               "the defender's replacements wait for its next turn, the instant win only in one's own summoning "
+               "phases (S-18, S-21, S-22)"),
+    ),
     digest="seeds/summoner.md",
 )
 
@@ -31,7 +36,7 @@ class SummonerGame(Game):
 
     def new_state(self, nseats: int, options: Mapping[str, Any]) -> SummonerState:
         opts = self.spec.resolve_options(options)
-        return SummonerState(int(opts["life"]))
+        return SummonerState(int(opts["life"]), bool(opts["mail-shortcuts"]))
 
     def parse_action(self, text: str) -> SummonerAction:
         return parse_action(text)

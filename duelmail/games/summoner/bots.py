@@ -26,7 +26,7 @@ from duelmail.games.summoner.notation import (
     Take,
     Win,
 )
-from duelmail.games.summoner.rules import ANSWER, BATTLE, CHAIN, CLAIM, PRE, SummonerState, combined_value
+from duelmail.games.summoner.rules import ANSWER, BATTLE, CHAIN, CLAIM, PRE, WINDOW, SummonerState, combined_value
 
 __all__ = ["HeuristicBot", "RandomBot"]
 
@@ -68,9 +68,31 @@ class _Plan:
             return Take()
         if p == CLAIM:
             return (self.of(Counter) or [Pass()])[0]
+        if self.of(Win) and not dry:  # S-22: in any answer too, unless the mail-shortcuts option forbids it
+            return self.of(Win)[0]
+        if p == WINDOW:
+            return self.answer_window(dry)
         if p == CHAIN:
             return self.answer_chain(dry)
         return self.turn(dry)
+
+    def answer_window(self, dry: bool) -> SummonerAction:
+        """A direct attack: stop it with a joker if it is lethal or heavy (S-21). A battle won by the opponent:
+        weaken its winner with a card from our hand, as in the source's first example (S-18)."""
+        st = self.st
+        if dry:
+            return Pass()
+        if st.window[0] == "direct":
+            strength = st.window[2]
+            stops = self.of(Stop)
+            if stops and (strength >= st.life[self.seat] or strength >= HEAVY_BLOW // 2):
+                return stops[0]
+            return Pass()
+        for r in self.of(Replace):
+            side = st.unit_of(r.winner)
+            if side and side[0] == self.other and st.value(side[1]) > r.face.rank:
+                return r
+        return Pass()
 
     def answer_chain(self, dry: bool) -> SummonerAction:
         st, ch = self.st, self.st.chain
@@ -85,7 +107,7 @@ class _Plan:
             if (mine and holds) or (not mine and not holds):
                 return counters[0] if stake >= STRONG - 1 else Pass()
             return Pass()
-        total = sum(v for _, v in st.pending)
+        total = sum(v for _, v in st.pending) if st.window is None else st.window[2]
         stopper = ch.starter
         if (stopper == self.seat and not holds) or (stopper != self.seat and holds):
             return counters[0] if total >= HEAVY_BLOW or total >= st.life[stopper] else Pass()

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from itertools import combinations
 
 from duelmail.errors import DuelmailError, IllegalMove
-from duelmail.games.base import PUBLIC, FaceClaims, GameState, Outcome, Violation, plural
+from duelmail.games.base import PUBLIC, FaceClaims, GameState, Outcome, Violation, Window, plural
 from duelmail.games.cards import JOKER, Card, CardRef, standard_deck
 from duelmail.games.summoner.notation import (
     Attack,
@@ -43,6 +43,7 @@ from duelmail.games.summoner.terms import (
     POST,
     PRE,
     SUMMON_BUDGET,
+    WINDOW,
     Unit,
 )
 
@@ -56,6 +57,9 @@ STALEMATE_TURNS = 6
 JOKER_WORTH = {BLACK: 1, RED: 2}
 WIN_WORTH = 4
 JOKERS = {BLACK: 4, RED: 2}
+
+RANK_COPIES = 8  # every rank exists eight times: two packs of four suits
+
 
 def combined_value(unit_value: int, count: int) -> int:
     """S-16: k equal cards attacking together are worth v * 2^(k-1) (three 7s: 28)."""
@@ -103,9 +107,11 @@ class SummonerState(FaceClaims, GameState):
 
     checked_at_once = True  # S-26: every card played opens before the next action
 
-    def __init__(self, life: int = DEFAULT_LIFE):
+    def __init__(self, life: int = DEFAULT_LIFE, shortcuts: bool = False):
         if life < 1:
             raise DuelmailError(f"life points must be at least 1, not {life}")
+        self.shortcuts = shortcuts  # the option mail-shortcuts: S-18, S-21 and S-22 as rulings that save files
+        self.window: tuple | None = None  # ("direct", attacker ref, strength) or ("replace", index in won)
         self.start_life = life
         self.life = [life, life]
         self.hands: list[list[CardRef]] = [[CardRef(DECK, i) for i in range(s * HAND_SIZE, (s + 1) * HAND_SIZE)]
@@ -160,6 +166,8 @@ class SummonerState(FaceClaims, GameState):
             return self.chain.answerer
         if p == CLAIM:
             return 1 - self.claimer
+        if p == WINDOW:
+            return 1 - self.current
         return self.current
 
     def deciders(self) -> tuple[int, ...]:
@@ -170,6 +178,24 @@ class SummonerState(FaceClaims, GameState):
         if any(s != seat for s in self.unrevealed.values()):
             return ()
         return (seat,)
+
+    def windows(self) -> tuple[Window, ...]:
+        """The answer windows open now (protocol 5b): a direct attack or a battle the opponent of the seat in turn
+        may answer (S-21, S-18), a joker (S-20) or an instant win claim (S-22) the other seat may counter."""
+        seat = self.to_move()
+        if self.phase not in (WINDOW, CHAIN, CLAIM) or seat not in self.deciders():
+            return ()
+        win = () if self.shortcuts else ("win",)
+        if self.phase == CLAIM:
+            return (Window(seat, "S-22", "counter the instant win claim", ("pass", "counter")),)
+        if self.phase == CHAIN:
+            return (Window(seat, "S-20", "counter the joker just thrown", ("pass", "counter", *win)),)
+        if self.window[0] == "direct":
+            return (Window(seat, "S-21", f"a direct attack for {self.window[2]}: stop it with a joker",
+                           ("pass", "stop", *win)),)
+        w = self.won[self.window[1]]
+        return (Window(seat, "S-18", f"replace the winner {w.winner[0][0]} with a card worth {w.diff}",
+                       ("pass", "replace", *win)),)
 
     # -- reading the table -------------------------------------------------------------------------
     def face(self, ref: CardRef) -> Card:
@@ -199,6 +225,13 @@ class SummonerState(FaceClaims, GameState):
         """S-23: as far as the public record shows, an unthrown joker exists."""
         out = self.jokers_out()
         return out[BLACK] + out[RED] < JOKERS[BLACK] + JOKERS[RED]
+
+    def may_hold_rank(self, rank: int) -> bool:
+        """S-23: as far as the public record shows, a card of this rank is still unplayed (a replacement, S-18)."""
+        if not 2 <= rank <= 14:
+            return False
+        out = sum(1 for _, face, _ in self.claims.values() if not face.is_joker and face.rank == rank)
+        return out < RANK_COPIES
 
     def may_hold_win_set(self) -> bool:
         """S-23: the unthrown jokers could still make a set worth 4."""
@@ -239,8 +272,15 @@ class SummonerState(FaceClaims, GameState):
         out: list[SummonerAction] = []
         if p == ANSWER:
             return [Take()] + [Stop(r, f) for r, f in jokers]
+        wins = [] if self.shortcuts else [Win(s) for s in _win_sets(jokers)]  # S-22: no timing limit
         if p == CHAIN:
-            return [Pass()] + [Counter(((r, f),)) for r, f in jokers]
+            return [Pass()] + [Counter(((r, f),)) for r, f in jokers] + wins
+        if p == WINDOW:
+            if self.window[0] == "direct":
+                return [Pass()] + [Stop(r, f) for r, f in jokers] + wins
+            w = self.won[self.window[1]]
+            return ([Pass()] + [Replace(w.winner[0][0], r, f) for r, f in hand if not f.is_joker and f.rank == w.diff]
+                    + wins)
         if p == CLAIM:
             return [Pass()] + [Counter(s) for s in _win_sets(jokers)]
         other = 1 - seat
@@ -284,6 +324,10 @@ class SummonerState(FaceClaims, GameState):
             else:
                 raise IllegalMove("S-20", f"{action}: a counter-joker only answers a joker just thrown by the "
                                   f"opponent, and none is waiting for an answer ({PHASE_NAMES[p]})")
+        elif t is Win and p in (CHAIN, WINDOW) and not self.shortcuts:
+            self._win(seat, action)  # S-22: the instant win has no timing limit
+        elif p == WINDOW and t in (Pass, Stop, Replace):
+            self._answer_window(seat, action)
         elif t is Pass and p in (CHAIN, CLAIM):
             if p == CHAIN:
                 self._resolve_chain()
@@ -302,6 +346,10 @@ class SummonerState(FaceClaims, GameState):
 
     def _wrong_phase(self, seat: int, action: SummonerAction) -> None:
         rule = {ANSWER: "S-21", CHAIN: "S-20", CLAIM: "S-22"}.get(self.phase) or RULE_OF.get(type(action), "S-8")
+        if self.phase == WINDOW:
+            rule = "S-21" if self.window[0] == "direct" else "S-18"
+        if type(action) is Win:
+            rule = "S-22"
         raise IllegalMove(rule, f"{action}: not possible now ({PHASE_NAMES[self.phase]}); "
                           f"seat {seat} must {self.prompt(seat)}")
 
@@ -467,10 +515,22 @@ class SummonerState(FaceClaims, GameState):
             u.attacked = True
         mine = [r for u in team for r in u.refs]
         if target is None:
-            self.damage.append((team[0].refs[0], strength))
-            self.tell("direct attack", f"seat {seat} attacks seat {other}'s life points with {_refs(mine)} for "
-                      f"{strength}, dealt when seat {seat} ends the turn", (seat, other), tuple(mine), (strength,),
-                      rule="S-15")
+            if self.shortcuts:
+                self.damage.append((team[0].refs[0], strength))
+                self.tell("direct attack", f"seat {seat} attacks seat {other}'s life points with {_refs(mine)} for "
+                          f"{strength}, dealt when seat {seat} ends the turn", (seat, other), tuple(mine), (strength,),
+                          rule="S-15")
+                return
+            self.window = ("direct", team[0].refs[0], strength)
+            if self.may_hold_joker():  # S-23: a window only while a joker could be in seat other's hand
+                self.phase = WINDOW
+                self.tell("direct attack", f"seat {seat} attacks seat {other}'s life points with {_refs(mine)} for "
+                          f"{strength}; seat {other} may stop it with a joker", (seat, other), tuple(mine),
+                          (strength,), rule="S-15")
+            else:
+                self.tell("direct attack", f"seat {seat} attacks seat {other}'s life points with {_refs(mine)} for "
+                          f"{strength}", (seat, other), tuple(mine), (strength,), rule="S-15")
+                self._strike()
             return
         defence = self.value(target)
         theirs = list(target.refs)
@@ -490,10 +550,14 @@ class SummonerState(FaceClaims, GameState):
             self._leave(other, target)
             what = f"a tie: {_refs(mine + theirs)} leave play"
         self.tell("battle", f"{head}: {what}", (seat, other), (*mine, *theirs), (strength, defence), rule="S-14")
+        if not self.shortcuts and strength != defence and self.may_hold_rank(abs(strength - defence)):
+            self.window = ("replace", len(self.won) - 1)  # S-18: the opponent may replace the winner now
+            self.phase = WINDOW
 
     def _replace(self, seat: int, a: Replace) -> None:
         self._check_hand_card(seat, a.card, a, "S-17")
-        options = [w for w in self.replaceable(seat) if any(a.winner in refs for refs in w.winner)]
+        chances = [self.won[self.window[1]]] if self.phase == WINDOW else self.replaceable(seat)
+        options = [w for w in chances if self.eligible(w) and any(a.winner in refs for refs in w.winner)]
         if not options:
             raise IllegalMove("S-18", f"{a}: {a.winner} is not the winner of a battle that seat {seat} may "
                               f"answer now")
@@ -519,7 +583,7 @@ class SummonerState(FaceClaims, GameState):
         self.active = False
         other = 1 - seat
         self.pending = list(self.damage)
-        self.answerable = [w for w in self.won if self.eligible(w)]
+        self.answerable = [w for w in self.won if self.eligible(w)] if self.shortcuts else []
         self.damage, self.won = [], []
         for f in self.field:
             for u in f:
@@ -538,6 +602,31 @@ class SummonerState(FaceClaims, GameState):
         self._finish(Outcome(() if a == b else ((0,) if a > b else (1,)), why))
 
     # answers
+    def _answer_window(self, seat: int, a: SummonerAction) -> None:
+        """The opponent's answer to a direct attack (S-21) or to a battle with a winner (S-18), at once."""
+        kind, t = self.window[0], type(a)
+        if t is Pass:
+            if kind == "direct":
+                self._strike()
+            else:
+                self.window, self.phase = None, BATTLE
+        elif kind != ("direct" if t is Stop else "replace"):
+            raise IllegalMove("S-21" if t is Stop else "S-18",
+                              f"{a}: this window answers {'a direct attack' if kind == 'direct' else 'a battle'}; "
+                              f"seat {seat} must {self.prompt(seat)}")
+        elif t is Stop:
+            self._stop(seat, a)
+        else:
+            self._replace(seat, a)
+            if self.phase == WINDOW:
+                self.window, self.phase = None, BATTLE
+
+    def _strike(self) -> None:
+        """S-21, S-24: a direct attack's damage counts at once; life at zero ends the game."""
+        _, _, strength = self.window
+        self.window, self.phase = None, BATTLE
+        self._hurt(1 - self.current, strength)
+
     def _take(self) -> None:
         seat = self.current
         self.active = True
@@ -562,7 +651,7 @@ class SummonerState(FaceClaims, GameState):
         if not self._take_card(seat, a.card, a.face, a, "S-21"):
             return
         self.gone.append(a.card)
-        self.chain = Chain("stop", seat, None, [a.card], 1 - seat, PRE)
+        self.chain = Chain("stop", seat, None, [a.card], 1 - seat, PRE if self.shortcuts else POST)
         self._next_answer()
 
     def _counter_joker(self, seat: int, a: Counter) -> None:
@@ -603,6 +692,16 @@ class SummonerState(FaceClaims, GameState):
             else:
                 self.tell("joker", f"{thrown}: seat {ch.starter}'s joker is countered and {_refs(ch.target)} stays",
                           (ch.starter,), (*ch.jokers, *ch.target), (len(ch.jokers),), rule="S-20")
+        elif not self.shortcuts:
+            if holds:  # S-21: the attack is cancelled and the attacker enters the post-summoning phase
+                self.window, self.phase = None, POST
+                self.tell("joker", f"{thrown}: seat {ch.starter} stops the direct attack; seat {1 - ch.starter} "
+                          "enters the post-summoning phase", (ch.starter,), tuple(ch.jokers), (len(ch.jokers),),
+                          rule="S-21")
+            else:
+                self.tell("joker", f"{thrown}: seat {ch.starter}'s stop is countered, the direct attack hits",
+                          (ch.starter,), tuple(ch.jokers), (len(ch.jokers),), rule="S-20")
+                self._strike()
         else:
             self.phase = PRE
             if holds:
@@ -634,6 +733,7 @@ class SummonerState(FaceClaims, GameState):
         self.phase = OVER
         self.grace = None
         self.chain = None
+        self.window = None
 
     def is_terminal(self) -> bool:
         return self.phase == OVER
@@ -673,6 +773,7 @@ class SummonerState(FaceClaims, GameState):
         else:
             self.phase = OVER
             self.chain = None
+            self.window = None
 
     # -- words ------------------------------------------------------------------------------------------
     def prompt(self, seat: int) -> str:
@@ -689,6 +790,13 @@ class SummonerState(FaceClaims, GameState):
                     f"counter REF=FACE with a joker, or pass")
         if p == CLAIM:
             return f"seat {self.claimer} claims the instant win: counter with jokers worth 4, or pass (and lose)"
+        if p == WINDOW:
+            if self.window[0] == "direct":
+                return (f"seat {self.current} attacks your life points for {self.window[2]}: stop REF=FACE with a "
+                        "joker, or pass (the damage counts now)")
+            w = self.won[self.window[1]]
+            return (f"after the battle you may replace the winner {w.winner[0][0]} with a card worth {w.diff}: "
+                    f"replace {w.winner[0][0]} REF=FACE, or pass")
         head = {PRE: "summon, double, joker", BATTLE: "attack, replace, or summon (ends the battle)",
                 POST: "summon, double, joker"}[p]
         if p == PRE and not self.may_attack():
@@ -723,7 +831,7 @@ class SummonerState(FaceClaims, GameState):
         elif t is Counter:
             what = "counters with " + ", ".join(played(r, f) for r, f in action.cards)
         elif t is Pass:
-            what = "does not counter the claim" if self.phase == CLAIM else "lets the joker stand"
+            what = "passes"
         else:
             what = "ends the turn"
         return f"seat {seat} {what}"
@@ -761,4 +869,4 @@ _TURN_ACTIONS = {
 RULE_OF = {Summon: "S-9", Double: "S-11", Joker: "S-19", Win: "S-22", Attack: "S-14", Replace: "S-18",
            End: "S-8", Take: "S-21", Stop: "S-21", Counter: "S-20", Pass: "S-20"}
 _SLOTS = ("start_life", "current", "turn", "phase", "budget", "claimer", "active", "idle", "taken", "result",
-          "grace")
+          "grace", "shortcuts", "window")

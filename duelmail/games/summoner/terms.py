@@ -13,10 +13,12 @@ from duelmail.games.cards import CardRef
 SUMMON_BUDGET = 14
 
 # Phases. PRE, BATTLE, POST and ANSWER wait for the seat whose turn it is; CHAIN for the seat
-# that may answer the last joker; CLAIM for the opponent of the seat that claimed the instant win.
-PRE, BATTLE, POST, ANSWER, CHAIN, CLAIM, OVER = range(7)
+# that may answer the last joker; CLAIM for the opponent of the seat that claimed the instant win;
+# WINDOW for the opponent of the seat whose turn it is, answering a direct attack (S-21) or a battle (S-18).
+# ANSWER happens only with the option mail-shortcuts, WINDOW only without it.
+PRE, BATTLE, POST, ANSWER, CHAIN, CLAIM, OVER, WINDOW = range(8)
 PHASE_NAMES = ("pre-summoning", "battle", "post-summoning", "answer to the direct attacks", "joker answer",
-               "answer to the instant win claim", "game over")
+               "answer to the instant win claim", "game over", "answer window")
 
 
 @dataclass(slots=True)

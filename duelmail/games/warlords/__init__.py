@@ -14,12 +14,15 @@ from duelmail.games.warlords.rules import ALLY_COLOUR, DECK_IDS, REINFORCE_COLOU
 SPEC = GameSpec(
     id="warlords",
     title="Warlords",
-    rules_version=1,
+    rules_version=2,
     min_players=2,
     max_players=len(DECK_IDS),
     options=(
         Option("reinforcements", False, "each deck gets a red joker (XR) that reshuffles discards back (W-25)"),
         Option("hidden-ally", False, "each deck gets a black joker (XB) that plays as any card (W-27)"),
+        Option("mail-shortcuts", False, "the by-mail rulings that save files but change the game: an Ace outside "
+               "battle and the Reinforcements joker only in one's own preparation, the emergency joker at the start "
+               "of one's next turn (W-18, W-25, W-26)"),
     ),
     digest="seeds/warlords.md",
 )
@@ -39,7 +42,8 @@ class WarlordsGame(Game):
 
     def new_state(self, nseats: int, options: Mapping[str, Any]) -> WarlordsState:
         opts = self.spec.resolve_options(options)
-        return WarlordsState(nseats, bool(opts["reinforcements"]), bool(opts["hidden-ally"]))
+        return WarlordsState(nseats, bool(opts["reinforcements"]), bool(opts["hidden-ally"]),
+                             bool(opts["mail-shortcuts"]))
 
     def parse_action(self, text: str) -> WarlordsAction:
         return parse_action(text)

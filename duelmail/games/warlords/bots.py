@@ -16,6 +16,7 @@ from duelmail.games.warlords.notation import (
     Defend,
     EndTurn,
     Exchange,
+    Pass,
     PlayAce,
     PlayWarlord,
     Reinforce,
@@ -28,6 +29,7 @@ from duelmail.games.warlords.rules import (
     ARMY,
     D_SUPPORT,
     DEFEND,
+    EMERGENCY,
     LAST_CHANCE,
     PREP,
     SUPPORT,
@@ -84,6 +86,11 @@ class _View:
             return self.prepare()
         if p == DEFEND:
             return self.defend()
+        if p == EMERGENCY:  # W-26: the joker at once, while it can still rescue
+            jokers = self.jokers()
+            return Reinforce(jokers[0]) if jokers else Pass()
+        if p == A_SUPPORT and self.low() and self.jokers() and not self.st.shortcuts:
+            return Reinforce(self.jokers()[0])  # W-25: any time during our turn
         if p in (A_SUPPORT, D_SUPPORT):
             sup = self.cards(SUPPORT)
             if p == D_SUPPORT and self.st.battle.d_army is None:
@@ -93,13 +100,21 @@ class _View:
             return self.last_chance()
         return None
 
+    def jokers(self) -> list[CardRef]:
+        if not self.st.reinforcements:
+            return []
+        return [r for r, f in self.hand if f.is_joker and fits(f, "Reinforcements joker", self.st.hidden_ally)]
+
+    def low(self) -> bool:
+        """Our draw pile runs low and the discards are worth a reinforcement (W-25)."""
+        st, seat = self.st, self.seat
+        return not st.revenge and len(st.piles[seat]) <= 6 and len(st.discards[seat]) >= 4
+
     def prepare(self) -> WarlordsAction:
         st, seat = self.st, self.seat
-        jokers = [r for r, f in self.hand if f.is_joker and fits(f, "Reinforcements joker", st.hidden_ally)]
-        if jokers and st.reinforcements:
-            pile, disc = len(st.piles[seat]), len(st.discards[seat])
-            if st.rescue or (not st.revenge and pile <= 6 and disc >= 4):
-                return Reinforce(jokers[0])
+        jokers = self.jokers()
+        if jokers and (st.rescue or self.low()):
+            return Reinforce(jokers[0])
         lords = self.cards(WARLORD)
         mine = [(self.warlord_value(w, 3), w) for w in st.warlords[seat]]
         if lords and len(mine) < 2:
@@ -142,6 +157,9 @@ class _View:
         mine = bonus + (armies[0][0] if armies else 0)
         if aces and b.a_warlord is not None and mine + 3 < threat:
             return PlayAce(aces[0][1])
+        others = [w for w in self.st.warlords[b.attacker] if w != b.a_warlord]
+        if len(aces) >= 2 and others and not self.st.shortcuts:  # W-18: the other Warlord, before the battle
+            return PlayAce(aces[-1][1], max(others, key=lambda w: (self.warlord_value(w, 3), w)))
         return Defend(lord, armies[0][1] if armies else None)
 
     def last_chance(self) -> WarlordsAction:

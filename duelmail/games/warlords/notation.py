@@ -110,7 +110,15 @@ class Accept(Action):
         return "accept"
 
 
-WarlordsAction = PlayWarlord | Exchange | PlayAce | Reinforce | Attack | EndTurn | Defend | Support | Accept
+@dataclass(frozen=True)
+class Pass(Action):
+    """The answer that lets an answer window go by (W-26: no emergency joker)."""
+
+    def __str__(self) -> str:
+        return "pass"
+
+
+WarlordsAction = PlayWarlord | Exchange | PlayAce | Reinforce | Attack | EndTurn | Defend | Support | Accept | Pass
 
 _USAGE = {
     "warlord": "warlord REF",
@@ -122,6 +130,7 @@ _USAGE = {
     "defend": "defend WARLORD|- ARMY|-",
     "support": "support REF|-",
     "accept": "accept",
+    "pass": "pass",
 }
 
 
@@ -166,4 +175,4 @@ def parse_action(text: str) -> WarlordsAction:
         need(1)
         return Support(opt(args[0]))
     need(0)
-    return EndTurn() if verb == "end" else Accept()
+    return {"end": EndTurn, "accept": Accept, "pass": Pass}[verb]()

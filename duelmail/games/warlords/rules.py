@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from duelmail.errors import DuelmailError, IllegalMove
-from duelmail.games.base import PUBLIC, FaceClaims, GameState, Outcome, Shuffle, Violation, plural
+from duelmail.games.base import PUBLIC, FaceClaims, GameState, Outcome, Shuffle, Violation, Window, plural
 from duelmail.games.cards import Card, CardRef
 from duelmail.games.warlords.notation import (
     Accept,
@@ -20,6 +20,7 @@ from duelmail.games.warlords.notation import (
     Defend,
     EndTurn,
     Exchange,
+    Pass,
     PlayAce,
     PlayWarlord,
     Reinforce,
@@ -34,6 +35,7 @@ from duelmail.games.warlords.terms import (
     ARMY,
     D_SUPPORT,
     DEFEND,
+    EMERGENCY,
     JOKER,
     LAST_CHANCE,
     OVER,
@@ -115,12 +117,15 @@ class Battle:
 class WarlordsState(FaceClaims, GameState):
     """A Warlords position: the whole table as refs, the faces revealed so far and every claim."""
 
-    def __init__(self, nseats: int, reinforcements: bool = False, hidden_ally: bool = False):
+    def __init__(self, nseats: int, reinforcements: bool = False, hidden_ally: bool = False, shortcuts: bool = False):
         if not 2 <= nseats <= len(DECK_IDS):
             raise DuelmailError(f"Warlords is for 2 to {len(DECK_IDS)} players, not {nseats}")
         self.n = nseats
         self.reinforcements = reinforcements
         self.hidden_ally = hidden_ally
+        self.shortcuts = shortcuts  # the option mail-shortcuts: W-18, W-25 and W-26 as rulings that save files
+        self.emergency: int | None = None  # the seat answering the emergency window (W-26)
+        self.resume = PREP  # the phase a reinforcement shuffle returns to (W-25: also in the attacker's battle)
         size = 52 + reinforcements + hidden_ally
         self.hands: list[list[CardRef]] = []
         self.piles: list[list[CardRef]] = []
@@ -171,7 +176,23 @@ class WarlordsState(FaceClaims, GameState):
             return (self.battle.defender,)
         if p == A_SUPPORT:
             return (self.battle.attacker,)
+        if p == EMERGENCY:
+            return (self.emergency,)
         return ()
+
+    def windows(self) -> tuple[Window, ...]:
+        """W-26: the seat whose draw pile a battle just emptied may play its joker at once, even out of turn."""
+        if self.phase != EMERGENCY:
+            return ()
+        return (Window(self.emergency, "W-26", "your draw pile is empty: play the Reinforcements joker now "
+                       f"({RESCUE_CAP} cards back), or pass", ("pass", "joker")),)
+
+    def may_rescue(self, seat: int) -> bool:
+        """W-26 by the public record: the option is on, the seat's joker is not played yet (with an empty draw
+        pile it is then in its hand) and its discard pile has cards to bring back."""
+        if not self.reinforcements or not self.discards[seat]:
+            return False
+        return not any(s == seat and role == JOKER for s, role, _ in self.claims.values())
 
     def chance(self) -> Shuffle | None:
         return self.pending[0] if self.pending and self.phase == SHUFFLE else None
@@ -216,15 +237,21 @@ class WarlordsState(FaceClaims, GameState):
                 if o != seat and self.active[o]:
                     out += [PlayAce(a, t) for a in aces for t in self.warlords[o]]
             if self.reinforcements and (not self.revenge or (self.rescue and self.discards[seat])):
-                out += [Reinforce(r) for r in by_role[JOKER]]
+                out += [Reinforce(r) for r in by_role[JOKER]]  # W-25, W-26
             if self.may_attack():
                 out += [Attack(w, a) for w in [None, *self.ready(seat)] for a in by_role[ARMY]]
             out.append(EndTurn())
         elif p == DEFEND:
             out += [Defend(w, a) for w in [None, *self.ready(seat)] for a in [None, *by_role[ARMY]]]
             out += [PlayAce(a) for a in aces]
+            if not self.shortcuts:  # W-18: an Ace outside battle, against a Warlord that is not in this battle
+                out += [PlayAce(a, t) for a in aces for t in self._outside_targets(seat)]
         elif p == A_SUPPORT:
             out += [Support(None)] + [Support(r) for r in by_role[SUPPORT]]
+            if self.reinforcements and not self.shortcuts and not self.revenge:  # W-25: any time in your turn
+                out += [Reinforce(r) for r in by_role[JOKER]]
+        elif p == EMERGENCY:
+            out += [Pass()] + [Reinforce(r) for r in by_role[JOKER]]
         elif p == D_SUPPORT:
             out.append(Support(None))
             if self.battle.d_army is not None:
@@ -234,6 +261,11 @@ class WarlordsState(FaceClaims, GameState):
             out.append(Accept())
             out += [PlayAce(a) for a in aces]
         return out
+
+    def _outside_targets(self, seat: int) -> list[CardRef]:
+        """W-18 in another seat's turn: Warlords of opponents still in the game, except the attacking one."""
+        fighting = self.battle.a_warlord if self.battle else None
+        return [w for o in range(self.n) if o != seat and self.active[o] for w in self.warlords[o] if w != fighting]
 
     # -- applying decisions ------------------------------------------------------------------
     def apply(self, seat: int, action: WarlordsAction) -> None:
@@ -246,8 +278,25 @@ class WarlordsState(FaceClaims, GameState):
         if t is PlayAce:
             if p == PREP:
                 self._ace_outside(seat, action)
+            elif p == DEFEND and action.target is not None and not self.shortcuts:
+                if action.target == self.battle.a_warlord:
+                    raise IllegalMove("W-18", f"{action}: {action.target} leads the attack, so it is in battle: "
+                                      f"an Ace against it is played in battle, with no target (ace {action.card})")
+                self._ace_outside(seat, action)  # W-18: it plays no part in this battle, so it comes before it
             else:
                 self._ace_in_battle(seat, action)
+            return
+        if p == EMERGENCY:
+            if t is Reinforce:
+                self._reinforce(seat, action)
+            elif t is Pass:
+                self._after_emergency()
+            else:
+                raise IllegalMove("W-26", f"{action}: seat {seat}'s draw pile has just emptied: play the "
+                                  "Reinforcements joker now, or pass")
+            return
+        if p == A_SUPPORT and t is Reinforce and not self.shortcuts:
+            self._reinforce(seat, action)  # W-25: any time during your turn
             return
         if p == PREP:
             if t is PlayWarlord:
@@ -338,14 +387,16 @@ class WarlordsState(FaceClaims, GameState):
     def _reinforce(self, seat: int, a: Reinforce) -> None:
         if not self.reinforcements:
             raise IllegalMove("W-25", f"{a}: this game is played without the reinforcements option")
-        if self.revenge and not self.rescue:
+        if self.revenge and not self.rescue and self.phase != EMERGENCY:
             raise IllegalMove("W-26", f"{a}: in a turn that began with an empty draw pile a joker may only "
                               f"be played as the turn's first action")
-        if self.revenge and not self.discards[seat]:
+        if (self.revenge or self.phase == EMERGENCY) and not self.discards[seat]:
             raise IllegalMove("W-26", f"{a}: seat {seat}'s discard pile is empty, nothing to reinforce with")
         self._take(seat, a.card, a, "W-25", "the joker")
         self._claim(seat, a.card, JOKER, "W-25")
-        cap = RESCUE_CAP if self.revenge else REINFORCE_CAP
+        # W-26: with an empty draw pile only 8 come back (mail-shortcuts: only in a revenge turn's rescue)
+        cap = RESCUE_CAP if (self.revenge if self.shortcuts else not self.piles[seat]) else REINFORCE_CAP
+        self.resume = self.phase if self.phase in (PREP, A_SUPPORT, EMERGENCY) else PREP
         drawn, taken = self.piles[seat], self.discards[seat]
         k = min(cap, len(taken))
         self.discards[seat] = [a.card]
@@ -385,7 +436,8 @@ class WarlordsState(FaceClaims, GameState):
                 last = picked[:k]
         self.piles[seat] = list(reversed(last))
         self.plan = None
-        self.phase = PREP
+        self.phase = self.resume
+        self.resume = PREP
         self.tell("reinforce", f"seat {seat} shuffles {plural(k, 'discarded card')} back: the draw pile has "
                   f"{plural(len(self.piles[seat]), 'card')}", (seat,), numbers=(k, len(self.piles[seat])),
                   rule="W-25")
@@ -395,6 +447,24 @@ class WarlordsState(FaceClaims, GameState):
                       (self.hands[seat][-1],), rule="W-26")
             self.revenge = False
         self.rescue = False
+        if self.phase == EMERGENCY:
+            self._after_emergency()
+
+    def _after_emergency(self) -> None:
+        """The emergency window is answered (W-26): the attacker's turn, which the battle ended, ends now."""
+        self.emergency = None
+        self.phase = PREP
+        self._end_turn()
+
+    def _emptied(self, seat: int, before: int) -> bool:
+        """W-26: a battle just emptied ``seat``'s draw pile and a joker could rescue it: open the window."""
+        if self.shortcuts or before == 0 or self.piles[seat] or not self.may_rescue(seat):
+            return False
+        self.emergency = seat
+        self.phase = EMERGENCY
+        self.tell("empty", f"seat {seat}'s draw pile is empty: it may play its Reinforcements joker at once",
+                  (seat,), rule="W-26")
+        return True
 
     def _attack(self, seat: int, a: Attack) -> None:
         if not self.may_attack():
@@ -491,6 +561,8 @@ class WarlordsState(FaceClaims, GameState):
         self._discard_battle_cards(b, defender_too=True)
         if b.d_warlord is not None:
             self.used.add(b.d_warlord)
+        hit = b.defender if won else b.attacker
+        before = len(self.piles[hit])
         if won:
             milled = self._mill(b.defender, b.damage, beneath_top=True)
             self.tell("damage", f"seat {b.defender} takes {b.damage} damage: "
@@ -499,7 +571,8 @@ class WarlordsState(FaceClaims, GameState):
         else:
             self._pay_failure(b)
         self.battle = None
-        self._end_turn()
+        if not self._emptied(hit, before):
+            self._end_turn()
 
     def _discard_battle_cards(self, b: Battle, defender_too: bool) -> None:
         mine = [r for r in (b.a_army, b.a_support) if r is not None]
@@ -538,9 +611,11 @@ class WarlordsState(FaceClaims, GameState):
         if late and b.d_warlord is not None:
             self.face_up.add(b.d_warlord)
             self.used.add(b.d_warlord)
+        before = len(self.piles[b.attacker])
         self._pay_failure(b)
         self.battle = None
-        self._end_turn()
+        if not self._emptied(b.attacker, before):
+            self._end_turn()
 
     def _mill(self, seat: int, k: int, beneath_top: bool) -> list[CardRef]:
         """Move ``k`` cards from the draw pile to the discard pile face up (W-15, W-29); return them."""
@@ -586,7 +661,7 @@ class WarlordsState(FaceClaims, GameState):
             self.revenge = self.rescue = False
         else:  # W-22: out; W-23 revenge turn, unless a joker rescues the seat first (W-26)
             self.revenge = True
-            self.rescue = self.reinforcements
+            self.rescue = self.reinforcements and self.shortcuts  # by default the rescue came when it emptied
             self.tell("empty", f"seat {seat}'s draw pile is empty: a last (revenge) turn, then out", (seat,),
                       rule="W-22")
 
@@ -669,7 +744,11 @@ class WarlordsState(FaceClaims, GameState):
             return (f"defend against seat {b.attacker} ({lead}, an Army face down): "
                     f"defend WARLORD|- ARMY|-, or ace REF")
         if p == A_SUPPORT:
+            if self.reinforcements and not self.shortcuts:
+                return "add a Support to your attack: support REF|- (or first joker REF)"
             return "add a Support to your attack: support REF|-"
+        if p == EMERGENCY:
+            return f"your draw pile is empty: play your Reinforcements joker now ({RESCUE_CAP} cards back), or pass"
         if p == D_SUPPORT:
             return "add a Support to your defence (only with an Army): support REF|-, or ace REF"
         return f"the attack ({b.attack} against {b.defence}) deals {b.damage} damage: accept, or ace REF"
@@ -698,6 +777,8 @@ class WarlordsState(FaceClaims, GameState):
             what = f"adds {action.card} face down as a Support" if action.card else "adds no Support"
         elif t is Accept:
             what = "accepts the damage"
+        elif t is Pass:
+            what = "passes"
         else:
             what = "ends the turn"
         return f"seat {seat} {what}"

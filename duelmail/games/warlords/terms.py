@@ -4,10 +4,11 @@ Kept apart so that ``render.py`` and ``picture.py`` never import ``rules.py`` (w
 """
 
 # Phases. Who decides: PREP the seat whose turn it is, DEFEND/D_SUPPORT/LAST_CHANCE the defender,
-# A_SUPPORT the attacker; SHUFFLE waits for chance, REVEAL for the battle cards' faces.
-PREP, DEFEND, A_SUPPORT, D_SUPPORT, REVEAL, LAST_CHANCE, SHUFFLE, OVER = range(8)
+# A_SUPPORT the attacker, EMERGENCY the seat whose draw pile a battle just emptied (an answer window, W-26;
+# only without the option mail-shortcuts); SHUFFLE waits for chance, REVEAL for the battle cards' faces.
+PREP, DEFEND, A_SUPPORT, D_SUPPORT, REVEAL, LAST_CHANCE, SHUFFLE, OVER, EMERGENCY = range(9)
 PHASE_NAMES = ("preparation", "defence", "attacker's support", "defender's support", "reveal",
-               "last chance", "reinforcement shuffle", "game over")
+               "last chance", "reinforcement shuffle", "game over", "emergency reinforcement")
 
 # Roles a card can be played in (the claim a face-down play makes).
 WARLORD, ARMY, SUPPORT, ACE, JOKER = "Warlord", "Army", "Support", "Ace", "Reinforcements joker"

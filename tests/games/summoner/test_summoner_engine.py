@@ -50,10 +50,10 @@ def test_engine_and_plain_simulator_agree():
     assert table.state.life == sp.match.state.life
 
 
-def test_one_file_per_turn_and_joker_windows_cost_two():
-    """S-6, S-18, S-21, S-23 (rulings for play by mail): draws, answers and reveals ride in files sent anyway."""
+def test_shortcuts_one_file_per_turn_and_joker_windows_cost_two():
+    """S-6, S-18, S-21, S-23 with the option mail-shortcuts: draws, answers and reveals ride in files sent anyway."""
     for seed in range(2):
-        sp = SelfPlay("summoner", n=2, seed=seed)
+        sp = SelfPlay("summoner", n=2, seed=seed, options={"mail-shortcuts": True})
         sp.run()
         turns = sp.match.state.turn
         play = [f for f in sp.files[1:] if f.content["actions"] and f.content["actions"] != ["join"]]

@@ -27,6 +27,18 @@ def test_s14_battles_tell_both_values_the_winner_and_who_leaves(rig, play):
 def test_s15_s21_s24_direct_attacks_damage_and_life_points(rig, play):
     t = rig("2C", "KS 9S")
     play(t, 0, "end")
+    play(t, 1, "summon s#5=ks", "attack s#5 life")
+    e, words = said(t, "direct attack")
+    assert e.numbers == (13,) and e.rule == "S-15"
+    assert words == "bob attacks alice's life points with the King of spades for 13; alice may stop it with a joker"
+    play(t, 0, "pass")
+    e, words = said(t, "damage")
+    assert e.numbers == (13, 67) and words == "alice loses 13 life points: 80 -> 67" and e.rule == "S-24"
+
+
+def test_s15_s21_s24_shortcuts_direct_damage_at_the_next_turn(rig, play):
+    t = rig("2C", "KS 9S", options={"mail-shortcuts": True})
+    play(t, 0, "end")
     play(t, 1, "summon s#5=ks", "attack s#5 life", "end")
     e, words = said(t, "direct attack")
     assert e.numbers == (13,) and e.rule == "S-15"
@@ -43,6 +55,7 @@ def test_s17_a_replacement_is_told(rig, play):
     play(t, 0, "end")
     play(t, 1, "summon s#6=js", "attack s#6 s#0")
     assert said(t, "battle")[1].endswith("alice wins by 3; the Jack of spades leaves play")
+    play(t, 0, "pass")
     play(t, 1, "replace s#0 s#7=3d")
     e, words = said(t, "replace")
     assert e.numbers == (3,) and e.rule == "S-17"
@@ -59,10 +72,10 @@ def test_s19_s20_s21_jokers_are_told(rig, play):
     assert e.rule == "S-19" and words == "1 joker thrown: alice's joker stands and the King of spades leaves play"
     t = rig("XR", "KS XB")
     play(t, 0, "end")
-    play(t, 1, "summon s#5=ks", "attack s#5 life", "end")
+    play(t, 1, "summon s#5=ks", "attack s#5 life")
     play(t, 0, "stop s#0=xr")
     play(t, 1, "counter s#6=xb")
     play(t, 0, "pass")
     e, words = said(t, "joker")
-    assert e.rule == "S-20" and words == "2 jokers thrown: alice's stop is countered, the direct attacks hit"
+    assert e.rule == "S-20" and words == "2 jokers thrown: alice's stop is countered, the direct attack hits"
     assert said(t, "damage")[1] == "alice loses 13 life points: 80 -> 67"

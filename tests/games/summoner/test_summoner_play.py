@@ -57,6 +57,8 @@ def test_random_playouts_end_and_pass_the_audit(game):
     reasons = Counter()
     for seed in range(200):
         options = {"life": 30} if seed % 4 == 3 else {}
+        if seed % 3 == 1:
+            options["mail-shortcuts"] = True
         outcome, table = playout(game, 2, [RandomBot(), RandomBot()], options, seed=seed)
         assert outcome is not None and not outcome.cheaters, (seed, outcome)
         assert table.violations == [] and table.state.audit(table.truth) == [], seed
@@ -68,8 +70,9 @@ def test_random_playouts_end_and_pass_the_audit(game):
 
 def test_random_play_reaches_every_kind_of_action(game):
     kinds = Counter()
-    for seed in range(60):
-        _, table = playout(game, 2, [RandomBot(), RandomBot()], seed=seed)
+    for seed in range(60):  # every other game with the option mail-shortcuts (its 'take' and next-turn answers)
+        options = {"mail-shortcuts": True} if seed % 2 else {}
+        _, table = playout(game, 2, [RandomBot(), RandomBot()], options, seed=seed)
         for _, a in table.history:
             kinds[type(a)] += 1
             kinds["combined"] += type(a) is Attack and len(a.attackers) > 1

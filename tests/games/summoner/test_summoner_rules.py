@@ -12,7 +12,9 @@ from duelmail.errors import DuelmailError, IllegalMove
 from duelmail.games.base import PUBLIC
 from duelmail.games.cards import Card, CardRef
 from duelmail.games.summoner.notation import Summon
-from duelmail.games.summoner.rules import ANSWER, BATTLE, CHAIN, CLAIM, OVER, POST, PRE, SummonerState
+from duelmail.games.summoner.rules import ANSWER, BATTLE, CHAIN, CLAIM, OVER, POST, PRE, WINDOW, SummonerState
+
+SHORT = {"mail-shortcuts": True}  # the by-mail rulings that change the game (S-18, S-21, S-22), as an option
 
 
 def refused(rule, play, t, seat, text):
@@ -44,7 +46,7 @@ def test_s1_one_shared_deck_of_110_locked_by_both(game):
 
 
 def test_s2_life_points_and_the_life_option(game, rig):
-    assert game.spec.resolve_options({}) == {"life": 80}
+    assert game.spec.resolve_options({}) == {"life": 80, "mail-shortcuts": False}
     assert rig().state.life == [80, 80]
     assert rig(options={"life": "30"}).state.life == [30, 30]
     with pytest.raises(DuelmailError):
@@ -148,6 +150,8 @@ def test_s12_a_summon_after_attacking_ends_the_battle_phase(rig, play):
     play(t, 1, "summon s#5=qs")
     assert t.state.phase == PRE
     play(t, 1, "attack s#5 s#0")
+    assert t.state.phase == WINDOW  # seat 0 may replace the winner (S-18)
+    play(t, 0, "pass")
     assert t.state.phase == BATTLE
     play(t, 1, "summon s#7=2s")
     assert t.state.phase == POST
@@ -167,6 +171,7 @@ def test_s14_higher_value_wins_loser_leaves_each_card_attacks_once(rig, play):
     play(t, 0, "summon s#0=5c", "summon s#1=9c", "end")
     play(t, 1, "summon s#5=ks", "attack s#5 s#0")
     assert field(t, 0) == [("9C", 9)] and r("s#0") in t.state.gone and field(t, 1) == [("KS", 13)]
+    play(t, 0, "pass")
     refused("S-14", play, t, 1, "attack s#5 s#1")
 
 
@@ -179,10 +184,10 @@ def test_s14_equal_values_both_leave(rig, play):
 
 
 def test_s15_direct_attack_only_on_an_empty_field(rig, play):
-    t = rig("2C", "KS QS")
+    t = rig("2C", "KS QS", options=SHORT)
     play(t, 0, "end")
     play(t, 1, "summon s#5=ks", "attack s#5 life")
-    assert t.state.damage == [(r("s#5"), 13)] and t.state.life == [80, 80]  # settled later (S-21)
+    assert t.state.damage == [(r("s#5"), 13)] and t.state.life == [80, 80]  # settled later (S-21, mail-shortcuts)
     t = rig("2C", "KS")
     play(t, 0, "summon s#0=2c", "end")
     play(t, 1, "summon s#5=ks")
@@ -202,6 +207,7 @@ def three_sevens_against(rig, play, twins: str):
 def test_s16_three_sevens_are_worth_28(rig, play):
     t = three_sevens_against(rig, play, "KS")
     play(t, 0, "attack s#0+s#1+s#2 s#5")  # 28 against a double king (26)
+    play(t, 1, "pass")
     assert t.state.field[1] == [] and len(t.state.field[0]) == 3
     assert t.state.won[-1].diff == 2 and t.state.won[-1].side == 0
 
@@ -218,6 +224,7 @@ def test_s16_combined_attacks_need_equal_values_and_a_card_target(rig, play):
     play(t, 1, "summon s#5=qs", "end")
     refused("S-16", play, t, 0, "attack s#0+s#2 s#5")
     play(t, 0, "summon s#1=7d", "attack s#0+s#1 s#5")  # 14 against 12
+    play(t, 1, "pass")
     assert t.state.field[1] == []
 
 
@@ -230,6 +237,7 @@ def test_s16_combined_attack_never_direct_and_loses_all(rig, play):
     play(t, 0, "summon s#0=6c", "summon s#1=6d", "end")
     play(t, 1, "summon s#5=as", "end")
     play(t, 0, "attack s#0+s#1 s#5")  # 12 against 14: both sixes leave
+    play(t, 1, "pass")
     assert t.state.field[0] == [] and field(t, 1) == [("AS", 14)] and t.state.won[-1].diff == 2
 
 
@@ -241,11 +249,13 @@ def test_s17_source_example_1_jack_loses_to_the_ace_and_a_3_replaces_it(rig, pla
     play(t, 0, "end")
     play(t, 1, "summon s#6=js", "attack s#6 s#0")
     assert field(t, 0) == [("AH", 14)] and field(t, 1) == [("5S", 5)]
+    play(t, 0, "pass")
     play(t, 1, "replace s#0 s#7=3d")
     assert field(t, 0) == [("3D", 3)] and r("s#0") in t.state.gone
     assert t.state.field[0][0].refs == [r("s#7")]  # seat 1's card, now on seat 0's side
     assert t.state.budget == 11  # a replacement is not a summon
     play(t, 1, "attack s#5 s#7")
+    play(t, 0, "pass")
     assert t.state.field[0] == [] and field(t, 1) == [("5S", 5)]
 
 
@@ -254,9 +264,10 @@ def test_s17_source_example_2_king_beats_5_an_8_replaces_it_and_beats_7(rig, pla
     t = rig("7C 5C", "KS 8H")
     play(t, 0, "summon s#0=7c", "summon s#1=5c", "end")
     play(t, 1, "summon s#5=ks", "attack s#5 s#1")
+    play(t, 0, "pass")
     play(t, 1, "replace s#5 s#6=8h")
     assert field(t, 1) == [("8H", 8)] and not t.state.field[1][0].attacked
-    play(t, 1, "attack s#6 s#0")
+    play(t, 1, "attack s#6 s#0")  # 8 beats 7 by 1: no card is worth 1, so no window (S-18, S-23)
     assert t.state.field[0] == [] and field(t, 1) == [("8H", 8)]
     assert {r("s#0"), r("s#1"), r("s#5")} <= set(t.state.gone)
 
@@ -265,13 +276,14 @@ def test_s17_the_replacement_must_be_worth_the_difference(rig, play):
     t = rig("7C 5C", "KS 9H 8H")
     play(t, 0, "summon s#0=7c", "summon s#1=5c", "end")
     play(t, 1, "summon s#5=ks", "attack s#5 s#1")
+    play(t, 0, "pass")
     msg = refused("S-17", play, t, 1, "replace s#5 s#6=9h")
     assert "difference, 8" in msg
     refused("S-18", play, t, 1, "replace s#0 s#7=8h")  # the 7 won no battle
 
 
-def test_s18_the_defender_replaces_at_the_start_of_its_next_turn(rig, play):
-    t = rig("5C 8D 9D", "KS")
+def test_s18_shortcuts_the_defender_replaces_at_the_start_of_its_next_turn(rig, play):
+    t = rig("5C 8D 9D", "KS", options=SHORT)
     play(t, 0, "summon s#0=5c", "end")
     play(t, 1, "summon s#5=ks", "attack s#5 s#0")
     refused("S-8", play, t, 0, "replace s#5 s#1=8d")  # not in the attacker's turn
@@ -281,8 +293,8 @@ def test_s18_the_defender_replaces_at_the_start_of_its_next_turn(rig, play):
     assert field(t, 1) == [("8D", 8)] and r("s#5") in t.state.gone
 
 
-def test_s18_the_defenders_right_ends_with_its_first_other_action(rig, play):
-    t = rig("5C 8D 2D", "KS")
+def test_s18_shortcuts_the_defenders_right_ends_with_its_first_other_action(rig, play):
+    t = rig("5C 8D 2D", "KS", options=SHORT)
     play(t, 0, "summon s#0=5c", "end")
     play(t, 1, "summon s#5=ks", "attack s#5 s#0", "end")
     play(t, 0, "summon s#2=2d")
@@ -292,7 +304,9 @@ def test_s18_the_defenders_right_ends_with_its_first_other_action(rig, play):
 def test_s18_the_attacker_may_not_replace_a_winner_changed_since(rig, play):
     t = rig("5C", "KS KS 8H")
     play(t, 0, "summon s#0=5c", "end")
-    play(t, 1, "summon s#5=ks", "attack s#5 s#0", "double s#6=ks s#5")
+    play(t, 1, "summon s#5=ks", "attack s#5 s#0")
+    play(t, 0, "pass")
+    play(t, 1, "double s#6=ks s#5")
     refused("S-18", play, t, 1, "replace s#5 s#7=8h")
 
 
@@ -351,8 +365,8 @@ def test_s20_counter_joker_outside_its_window_is_refused(rig, play):
     refused("S-20", play, t, 1, "counter s#5=ks")  # not a joker
 
 
-def test_s21_direct_damage_is_taken_at_the_start_of_the_next_turn(rig, play):
-    t = rig("2C", "KS 9S")
+def test_s21_shortcuts_direct_damage_is_taken_at_the_start_of_the_next_turn(rig, play):
+    t = rig("2C", "KS 9S", options=SHORT)
     play(t, 0, "end")
     play(t, 1, "summon s#5=ks", "attack s#5 life", "end")
     st = t.state
@@ -362,8 +376,8 @@ def test_s21_direct_damage_is_taken_at_the_start_of_the_next_turn(rig, play):
     assert t.state.life == [67, 80] and t.state.phase == PRE
 
 
-def test_s21_a_joker_stops_the_direct_attacks(rig, play):
-    t = rig("XR", "KS")
+def test_s21_shortcuts_a_joker_stops_the_direct_attacks(rig, play):
+    t = rig("XR", "KS", options=SHORT)
     play(t, 0, "end")
     play(t, 1, "summon s#5=ks", "attack s#5 life", "end")
     play(t, 0, "stop s#0=xr")
@@ -372,8 +386,8 @@ def test_s21_a_joker_stops_the_direct_attacks(rig, play):
     assert t.state.life == [80, 80] and t.state.phase == PRE and t.state.deciders() == (0,)
 
 
-def test_s21_a_countered_stop_lets_the_damage_through(rig, play):
-    t = rig("XR", "KS XB")
+def test_s21_shortcuts_a_countered_stop_lets_the_damage_through(rig, play):
+    t = rig("XR", "KS XB", options=SHORT)
     play(t, 0, "end")
     play(t, 1, "summon s#5=ks", "attack s#5 life", "end")
     play(t, 0, "stop s#0=xr")
@@ -446,8 +460,8 @@ def test_s23_no_counter_window_once_all_six_jokers_are_out(rig, play):
 def test_s24_life_points_at_zero_lose(rig, play):
     t = rig("2C", "KS", options={"life": 13})
     play(t, 0, "end")
-    play(t, 1, "summon s#5=ks", "attack s#5 life", "end")
-    play(t, 0, "take")
+    play(t, 1, "summon s#5=ks", "attack s#5 life")
+    play(t, 0, "pass")
     st = t.state
     assert st.is_terminal() and st.life[0] == 0 and st.outcome().winners == (1,) and "S-24" in st.outcome().reason
 
@@ -461,8 +475,9 @@ def test_s25_stalemate_after_six_idle_turns(rig, play):
     assert t.state.is_terminal() and t.state.outcome().winners == () and "S-25" in t.state.outcome().reason
     t = rig("2C", "KS")
     play(t, 0, "end")
-    play(t, 1, "summon s#5=ks", "attack s#5 life", "end")
-    play(t, 0, "take", "end")
+    play(t, 1, "summon s#5=ks", "attack s#5 life")
+    play(t, 0, "pass")
+    play(t, 1, "end")
     for _ in range(6):
         play(t, t.state.current, "end")
     assert t.state.outcome().winners == (1,)

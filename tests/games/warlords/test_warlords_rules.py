@@ -53,7 +53,7 @@ def test_w1_one_deck_per_seat_with_option_jokers_and_lockers(game):
 def test_w1_options_and_player_counts(game):
     assert game.spec.id == "warlords" and game.spec.digest == "seeds/warlords.md"
     assert (game.spec.min_players, game.spec.max_players) == (2, 6)
-    assert game.spec.resolve_options({}) == {"reinforcements": False, "hidden-ally": False}
+    assert game.spec.resolve_options({}) == {"reinforcements": False, "hidden-ally": False, "mail-shortcuts": False}
     with pytest.raises(DuelmailError):
         WarlordsState(7)
 
@@ -360,8 +360,8 @@ def test_w25_joker_needs_the_option(rig, play):
     refused("W-25", play, t, 0, "joker a#0")
 
 
-def test_w26_emergency_joker_rescues_with_eight_cards(rig, play):
-    t = rig(2, {1: "XR KS"}, {"reinforcements": True})
+def test_w26_shortcuts_emergency_joker_rescues_with_eight_cards(rig, play):
+    t = rig(2, {1: "XR KS"}, {"reinforcements": True, "mail-shortcuts": True})
     _fill_discard(t, 1, 12)
     t.state.piles[1].clear()
     play(t, 0, "end")
@@ -373,8 +373,8 @@ def test_w26_emergency_joker_rescues_with_eight_cards(rig, play):
     assert len(st.discards[1]) == 1 + 4
 
 
-def test_w26_emergency_joker_only_as_first_action(rig, play):
-    t = rig(2, {1: "XR KS"}, {"reinforcements": True})
+def test_w26_shortcuts_emergency_joker_only_as_first_action(rig, play):
+    t = rig(2, {1: "XR KS"}, {"reinforcements": True, "mail-shortcuts": True})
     _fill_discard(t, 1, 12)
     t.state.piles[1].clear()
     play(t, 0, "end")
@@ -382,8 +382,8 @@ def test_w26_emergency_joker_only_as_first_action(rig, play):
     refused("W-26", play, t, 1, "joker b#0")
 
 
-def test_w26_emergency_joker_needs_discards(rig, play):
-    t = rig(2, {1: "XR"}, {"reinforcements": True})
+def test_w26_shortcuts_emergency_joker_needs_discards(rig, play):
+    t = rig(2, {1: "XR"}, {"reinforcements": True, "mail-shortcuts": True})
     t.state.piles[1].clear()
     play(t, 0, "end")
     refused("W-26", play, t, 1, "joker b#0")

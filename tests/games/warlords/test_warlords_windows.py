@@ -1,0 +1,137 @@
+"""Timing by mail in Warlords (protocol 5b): the source's timing by default, the old rulings with mail-shortcuts.
+
+Each test names the digest rule it checks (seeds/warlords.md): W-18 (an Ace outside battle, also in the
+opponent's turn), W-25 (Reinforcements any time during your turn), W-26 (the emergency joker at once, even out
+of turn, for 8 cards).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from duelmail.errors import IllegalMove
+from duelmail.games.cards import CardRef
+from duelmail.games.warlords.rules import A_SUPPORT, DEFEND, EMERGENCY, LAST_CHANCE, PREP, SHUFFLE
+
+SHORT = {"mail-shortcuts": True}
+REINF = {"reinforcements": True}
+
+
+def refused(rule, play, t, seat, text):
+    with pytest.raises(IllegalMove) as err:
+        play(t, seat, text)
+    assert err.value.rule == rule, str(err.value)
+    return str(err.value)
+
+
+def r(text):
+    return CardRef.parse(text)
+
+
+def _fill_discard(t, seat, k):
+    st = t.state
+    st.discards[seat].extend(st.piles[seat].pop(0) for _ in range(k))
+    t.settle()
+
+
+def test_w18_an_ace_in_the_opponents_turn_before_the_battle(rig, play):
+    """Seat 0, attacked, first discards seat 1's other Warlord with an Ace, then defends."""
+    t = rig(2, {0: "AH 9H", 1: "KS QS 10S"})
+    play(t, 0, "end")
+    play(t, 1, "warlord b#0", "warlord b#1", "attack b#0 b#2")
+    assert t.state.phase == DEFEND
+    refused("W-18", play, t, 0, "ace a#0 b#0")  # the attacking King is in battle: the in-battle Ace (W-19)
+    play(t, 0, "ace a#0 b#1")
+    st = t.state
+    assert st.warlords[1] == [r("b#0")] and r("b#1") in st.discards[1] and st.phase == DEFEND
+    play(t, 0, "defend - a#1")
+    assert t.state.phase == A_SUPPORT
+
+
+def test_w18_shortcuts_no_ace_outside_battle_in_the_opponents_turn(rig, play):
+    t = rig(2, {0: "AH 9H", 1: "KS QS 10S"}, SHORT)
+    play(t, 0, "end")
+    play(t, 1, "warlord b#0", "warlord b#1", "attack b#0 b#2")
+    refused("W-19", play, t, 0, "ace a#0 b#1")
+
+
+def test_w25_reinforcements_during_the_attack(rig, play):
+    """'Any time during your turn': the attacker plays its joker in the battle, before its Support."""
+    t = rig(2, {1: "XR 10S"}, REINF)
+    _fill_discard(t, 1, 6)
+    play(t, 0, "end")
+    play(t, 1, "attack - b#1")
+    play(t, 0, "defend - -")
+    assert t.state.phase == A_SUPPORT
+    n = len(t.state.piles[1])
+    play(t, 1, "joker b#0")
+    st = t.state
+    assert st.phase == A_SUPPORT and len(st.piles[1]) == n + 6 and st.deciders() == (1,)
+    play(t, 1, "support -")
+
+
+def test_w25_shortcuts_only_in_preparation(rig, play):
+    t = rig(2, {1: "XR 10S"}, {**REINF, **SHORT})
+    _fill_discard(t, 1, 6)
+    play(t, 0, "end")
+    play(t, 1, "attack - b#1")
+    play(t, 0, "defend - -")
+    refused("W-25", play, t, 1, "joker b#0")
+
+
+def damage_empties_the_pile(rig, play, options):
+    """Seat 1 attacks with 10 + King against nothing: 7 damage mills seat 0's last 7 cards."""
+    t = rig(2, {0: "XR", 1: "KS 10S"}, options)
+    _fill_discard(t, 0, 3)
+    del t.state.piles[0][:-7]
+    play(t, 0, "end")  # seat 0 drew: 6 cards left
+    play(t, 1, "warlord b#0", "attack b#0 b#1")
+    play(t, 0, "defend - -")
+    play(t, 1, "support -")
+    play(t, 0, "support -")
+    assert t.state.phase == LAST_CHANCE and t.state.battle.damage == 7
+    play(t, 0, "accept")
+    return t
+
+
+def test_w26_the_emergency_joker_at_once_with_eight_cards(rig, play):
+    t = damage_empties_the_pile(rig, play, REINF)
+    st = t.state
+    assert st.phase == EMERGENCY and st.piles[0] == [] and st.current == 1  # still seat 1's turn
+    (w,) = st.windows()
+    assert (w.seat, w.rule, w.answers) == (0, "W-26", ("pass", "joker")) and st.deciders() == (0,)
+    play(t, 0, "joker a#0")
+    st = t.state
+    assert st.current == 0 and st.phase == PREP and not st.revenge  # rescued, then its turn's draw
+    assert len(st.piles[0]) == 8 - 1
+
+
+def test_w26_a_passed_emergency_means_the_revenge_turn(rig, play):
+    t = damage_empties_the_pile(rig, play, REINF)
+    play(t, 0, "pass")
+    st = t.state
+    assert st.current == 0 and st.revenge and not st.rescue
+    refused("W-26", play, t, 0, "joker a#0")
+
+
+def test_w26_a_pile_emptied_by_ones_own_draw_brings_back_eight(rig, play):
+    t = rig(2, {1: "XR"}, REINF)
+    _fill_discard(t, 1, 12)
+    del t.state.piles[1][:-1]
+    play(t, 0, "end")  # seat 1 draws its last card
+    st = t.state
+    assert st.piles[1] == [] and not st.revenge
+    play(t, 1, "joker b#0")
+    assert st.phase in (PREP, SHUFFLE) and len(t.state.piles[1]) == 8
+
+
+def test_w26_shortcuts_the_rescue_waits_for_the_turn_and_own_draw_gets_ten(rig, play):
+    t = damage_empties_the_pile(rig, play, {**REINF, **SHORT})
+    st = t.state
+    assert st.phase == PREP and st.current == 0 and st.revenge and st.rescue
+    t = rig(2, {1: "XR"}, {**REINF, **SHORT})
+    _fill_discard(t, 1, 12)
+    del t.state.piles[1][:-1]
+    play(t, 0, "end")
+    play(t, 1, "joker b#0")
+    assert len(t.state.piles[1]) == 10
