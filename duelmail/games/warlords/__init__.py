@@ -14,12 +14,14 @@ from duelmail.games.warlords.rules import ALLY_COLOUR, DECK_IDS, REINFORCE_COLOU
 SPEC = GameSpec(
     id="warlords",
     title="Warlords",
-    rules_version=1,
+    rules_version=2,  # 2: the source's rules by default, the old rulings behind mail-shortcuts (W-29, W-19)
     min_players=2,
     max_players=len(DECK_IDS),
     options=(
         Option("reinforcements", False, "each deck gets a red joker (XR) that reshuffles discards back (W-25)"),
         Option("hidden-ally", False, "each deck gets a black joker (XB) that plays as any card (W-27)"),
+        Option("mail-shortcuts", False, "by-mail shortcuts that change the source's game (W-29's reserved draw, "
+               "W-19(a)'s mill); see the digest's departures"),
     ),
     digest="seeds/warlords.md",
 )
@@ -39,7 +41,8 @@ class WarlordsGame(Game):
 
     def new_state(self, nseats: int, options: Mapping[str, Any]) -> WarlordsState:
         opts = self.spec.resolve_options(options)
-        return WarlordsState(nseats, bool(opts["reinforcements"]), bool(opts["hidden-ally"]))
+        return WarlordsState(nseats, bool(opts["reinforcements"]), bool(opts["hidden-ally"]),
+                             bool(opts["mail-shortcuts"]))
 
     def parse_action(self, text: str) -> WarlordsAction:
         return parse_action(text)

@@ -105,12 +105,14 @@ class Battle:
 class WarlordsState(FaceClaims, GameState):
     """A Warlords position: the whole table as refs, the faces revealed so far and every claim."""
 
-    def __init__(self, nseats: int, reinforcements: bool = False, hidden_ally: bool = False):
+    def __init__(self, nseats: int, reinforcements: bool = False, hidden_ally: bool = False,
+                 shortcuts: bool = False):
         if not 2 <= nseats <= len(DECK_IDS):
             raise DuelmailError(f"Warlords is for 2 to {len(DECK_IDS)} players, not {nseats}")
         self.n = nseats
         self.reinforcements = reinforcements
         self.hidden_ally = hidden_ally
+        self.shortcuts = shortcuts  # option mail-shortcuts: W-29's reserved draw, W-19(a)'s mill
         size = 52 + reinforcements + hidden_ally
         self.hands: list[list[CardRef]] = []
         self.piles: list[list[CardRef]] = []
@@ -431,7 +433,7 @@ class WarlordsState(FaceClaims, GameState):
             self._open_battle()
 
     def _open_battle(self) -> None:
-        """W-13: every battle card turns face up; the defender's next draw is reserved (W-29)."""
+        """W-13: every battle card turns face up (with mail-shortcuts the defender's next draw is reserved, W-29)."""
         b = self.battle
         for w in (b.a_warlord, b.d_warlord):
             if w is not None:
@@ -482,7 +484,7 @@ class WarlordsState(FaceClaims, GameState):
         if b.d_warlord is not None:
             self.used.add(b.d_warlord)
         if won:
-            milled = self._mill(b.defender, b.damage, beneath_top=True)
+            milled = self._mill(b.defender, b.damage, beneath_top=self.shortcuts)
             self.tell("damage", f"seat {b.defender} takes {b.damage} damage: "
                       + (f"{_refs(milled)} milled face up to the discard pile" if milled else "the draw pile is empty"),
                       (b.defender,), tuple(milled), (b.damage,), rule="W-15")
@@ -528,7 +530,8 @@ class WarlordsState(FaceClaims, GameState):
         if late and b.d_warlord is not None:
             self.face_up.add(b.d_warlord)
             self.used.add(b.d_warlord)
-        self._pay_failure(b)
+        if late or self.shortcuts or b.a_warlord is not None:
+            self._pay_failure(b)  # W-19(a) by default: no Warlord, no mill (the Ace discards Warlord and Army)
         self.battle = None
         self._end_turn()
 
@@ -598,8 +601,8 @@ class WarlordsState(FaceClaims, GameState):
                 for r in b.refs():
                     vis[r] = PUBLIC
                 pile = self.piles[b.defender]
-                if pile:
-                    vis[pile[-1]] = b.defender  # W-29 the reserved draw
+                if pile and self.shortcuts:
+                    vis[pile[-1]] = b.defender  # W-29 with mail-shortcuts: the reserved draw
             else:
                 for r in (b.a_army, b.a_support):
                     if r is not None:
