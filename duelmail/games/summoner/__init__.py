@@ -13,10 +13,14 @@ from duelmail.games.summoner.rules import DECK, DEFAULT_LIFE, FACES, SummonerSta
 SPEC = GameSpec(
     id="summoner",
     title="Summoner (playing card duel)",
-    rules_version=1,
+    rules_version=2,  # 2: the source's rules by default (S-6), the old ruling behind mail-shortcuts
     min_players=2,
     max_players=2,
-    options=(Option("life", DEFAULT_LIFE, "life points each player starts with (S-2)"),),
+    options=(
+        Option("life", DEFAULT_LIFE, "life points each player starts with (S-2)"),
+        Option("mail-shortcuts", False, "by-mail shortcuts that change the source's game (S-6: a card drawn this "
+               "turn cannot be played this turn); see the digest's departures"),
+    ),
     digest="seeds/summoner.md",
 )
 
@@ -31,7 +35,7 @@ class SummonerGame(Game):
 
     def new_state(self, nseats: int, options: Mapping[str, Any]) -> SummonerState:
         opts = self.spec.resolve_options(options)
-        return SummonerState(int(opts["life"]))
+        return SummonerState(int(opts["life"]), bool(opts["mail-shortcuts"]))
 
     def parse_action(self, text: str) -> SummonerAction:
         return parse_action(text)
