@@ -33,6 +33,7 @@ from duelmail.games.summoner.rules import (
     CHAIN,
     CLAIM,
     PRE,
+    MAX_UNITS,
     SUMMON_BUDGET,
     SummonerState,
     combined_value,
@@ -42,7 +43,7 @@ __all__ = ["HeuristicBot", "RandomBot"]
 
 STRONG = 12  # a card worth a joker
 HEAVY_BLOW = 25  # direct damage worth a joker
-LOOK_ROOM = 6  # look at this turn's draws (S-6) only with this much summoning budget left and a thin field
+LOOK_ROOM = 6  # look at this turn's draws (S-6) only with this much summoning budget left and room on the field
 
 
 class HeuristicBot(Bot):
@@ -139,7 +140,7 @@ class _Plan:
             s = self.summon(attacking=False)
             if s is not None:
                 return s
-        if self.of(Look) and SUMMON_BUDGET - st.budget >= LOOK_ROOM and len(st.field[seat]) < 2:
+        if self.of(Look) and SUMMON_BUDGET - st.budget >= LOOK_ROOM and len(st.field[seat]) < MAX_UNITS:
             return Look()  # S-6: the card just drawn might still be summoned this turn
         return End()
 
