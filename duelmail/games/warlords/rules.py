@@ -92,10 +92,12 @@ class Battle:
     attack: int = 0
     defence: int = 0
     damage: int = 0
+    waived: bool = False  # the defender accepted any damage with its Support (W-20)
 
     def copy(self) -> Battle:
         return Battle(self.attacker, self.defender, self.a_warlord, self.a_army, self.a_support,
-                      self.d_warlord, self.d_army, self.d_support, self.attack, self.defence, self.damage)
+                      self.d_warlord, self.d_army, self.d_support, self.attack, self.defence, self.damage,
+                      self.waived)
 
     def refs(self) -> list[CardRef]:
         return [r for r in (self.a_warlord, self.a_army, self.a_support, self.d_warlord, self.d_army,
@@ -218,9 +220,10 @@ class WarlordsState(FaceClaims, GameState):
         elif p == A_SUPPORT:
             out += [Support(None)] + [Support(r) for r in by_role[SUPPORT]]
         elif p == D_SUPPORT:
-            out.append(Support(None))
-            if self.battle.d_army is not None:
-                out += [Support(r) for r in by_role[SUPPORT]]
+            sups = [None] + (by_role[SUPPORT] if self.battle.d_army is not None else [])
+            out += [Support(r) for r in sups]
+            if not self.shortcuts:
+                out += [Support(r, True) for r in sups]
             out += [PlayAce(a) for a in aces]
         elif p == LAST_CHANCE:
             out.append(Accept())
@@ -418,6 +421,9 @@ class WarlordsState(FaceClaims, GameState):
         self.phase = A_SUPPORT
 
     def _support(self, seat: int, a: Support) -> None:
+        if a.accept and (self.phase != D_SUPPORT or self.shortcuts):
+            raise IllegalMove("W-20", f"{a}: only the defender's Support may accept the damage in advance"
+                              + (" (not with the option mail-shortcuts)" if self.shortcuts else ""))
         b = self.battle
         if a.card is not None:
             if self.phase == D_SUPPORT and b.d_army is None:
@@ -430,6 +436,7 @@ class WarlordsState(FaceClaims, GameState):
             self.phase = D_SUPPORT
         else:
             b.d_support = a.card
+            b.waived = a.accept
             self._open_battle()
 
     def _open_battle(self) -> None:
@@ -471,6 +478,9 @@ class WarlordsState(FaceClaims, GameState):
             self.tell("battle won", f"seat {b.attacker} wins the battle, {b.attack} to {b.defence}: "
                       f"{b.damage} damage to seat {b.defender} unless an Ace stops it", (b.attacker, b.defender),
                       numbers=(b.attack, b.defence, b.damage), rule="W-15")
+            if b.waived:
+                self._finish_battle(won=True)  # W-20: accepted in advance, no last chance to wait for
+                return
             self.phase = LAST_CHANCE
         else:
             self.tell("battle lost", f"seat {b.attacker}'s attack fails, {b.attack} to {b.defence}: seat "
@@ -689,6 +699,8 @@ class WarlordsState(FaceClaims, GameState):
             what = "defends with " + " and ".join(p for p in parts if p) if any(parts) else "does not defend"
         elif t is Support:
             what = f"adds {action.card} face down as a Support" if action.card else "adds no Support"
+            if action.accept:
+                what += " and accepts any damage in advance"
         elif t is Accept:
             what = "accepts the damage"
         else:

@@ -496,3 +496,23 @@ def test_w31_phases_refuse_actions_of_other_phases(rig, play):
     refused("W-4", play, t, 1, "support -")
     play(t, 0, "defend - -")
     assert t.state.phase == A_SUPPORT
+
+
+def test_w20_a_support_may_accept_the_damage_in_advance(rig, play):
+    """W-20, W-29 by default: the defender may waive its last chance with its Support ('support - accept'); the
+    revealed damage is then milled from the top at once and its own turn begins, with no last chance."""
+    t = rig(2, {0: "5H", 1: "10S"})
+    play(t, 0, "end")
+    play(t, 1, "attack - b#0")
+    play(t, 0, "defend - a#0")
+    play(t, 1, "support -")
+    play(t, 0, "support - accept")
+    st = t.state
+    assert st.battle is None and st.current == 0 and st.phase != LAST_CHANCE
+    assert st.discards[0][-4:] == [r("a#0"), r("a#6"), r("a#7"), r("a#8")]  # 10 against 5: 3 from the top
+    t = rig(2, {0: "5H", 1: "10S"}, {"mail-shortcuts": True})
+    play(t, 0, "end")
+    play(t, 1, "attack - b#0")
+    play(t, 0, "defend - a#0")
+    play(t, 1, "support -")
+    refused("W-20", play, t, 0, "support - accept")
