@@ -28,12 +28,14 @@ class DeckOption(Option):
 SPEC = GameSpec(
     id="grid",
     title="Grid Duel",
-    rules_version=1,
+    rules_version=2,  # 2: the source's rules by default (G-27), the old ruling behind mail-shortcuts
     min_players=2,
     max_players=2,
     options=(
         DeckOption("deck0", "vanguard", "the start player's deck (seat 0): " + ", ".join(sorted(library()))),
         DeckOption("deck1", "vanguard", "the other player's deck (seat 1), chosen first (G-2)"),
+        Option("mail-shortcuts", False, "the old by-mail ruling that changes the source's game (G-27: ten turns "
+               "without a card played from a hand end the game); see the digest's departures"),
     ),
     digest="seeds/grid.md",
 )
@@ -54,7 +56,7 @@ class GridGame(Game):
 
     def new_state(self, nseats: int, options: Mapping[str, Any]) -> GridState:
         opts = self.spec.resolve_options(options)
-        return GridState(str(opts["deck0"]), str(opts["deck1"]))
+        return GridState(str(opts["deck0"]), str(opts["deck1"]), bool(opts["mail-shortcuts"]))
 
     def parse_action(self, text: str) -> GridAction:
         return parse_action(text)

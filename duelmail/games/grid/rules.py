@@ -47,7 +47,8 @@ from duelmail.games.grid.terms import (
 )
 
 HAND = 4
-STALL = 10  # turns in a row without a card played from a hand end the game (G-27)
+STALL = 10  # with mail-shortcuts: turns in a row without a card played from a hand end the game (G-27)
+REPEATS = 3  # by default: a position come back this often with no card played from a hand ends the game (G-27)
 @dataclass(slots=True)
 class Space:
     owner: int
@@ -90,7 +91,7 @@ WHAT = {"ally": "an Ally", "merge": "a Merge card", "mobile": "a card that may m
 class GridState(GameState):
     """A Grid Duel position: hands, piles, the table, the faces revealed so far and every claim."""
 
-    def __init__(self, deck0: str = "vanguard", deck1: str = "vanguard"):
+    def __init__(self, deck0: str = "vanguard", deck1: str = "vanguard", shortcuts: bool = False):
         self.deck_names = (deck0, deck1)
         self.defs = (deck(deck0).table(0), deck(deck1).table(1))
         self.hands: list[list[CardRef]] = []
@@ -112,6 +113,8 @@ class GridState(GameState):
         self.current = 0
         self.turn = 0
         self.idle = 0
+        self.shortcuts = shortcuts  # option mail-shortcuts: G-27's ten idle turns
+        self.positions: dict[tuple, int] = {}  # positions since the last card played from a hand (G-27)
         self.phase = PLAY
         self.ended_by = ""
         self.result: Outcome | None = None
@@ -127,6 +130,7 @@ class GridState(GameState):
         c.face_up = set(self.face_up)
         c.traps = {p: set(t) for p, t in self.traps.items()}
         c.claims, c.open_claims, c.news = list(self.claims), list(self.open_claims), list(self.news)
+        c.positions = dict(self.positions)
         return c
 
     # -- card knowledge ------------------------------------------------------------------------
@@ -481,10 +485,25 @@ class GridState(GameState):
         self.idle = 0 if played else self.idle + 1
         self.turn += 1
         self.current = 1 - mover
-        if self.idle >= STALL:
+        if self.shortcuts and self.idle >= STALL:
             self._start_scoring(f"{STALL} turns in a row without a card played")
             return
+        if played:
+            self.positions = {}  # a hand card played: no earlier position can come back
+        elif not self.shortcuts:
+            key = self.position()
+            self.positions[key] = self.positions.get(key, 0) + 1
+            if self.positions[key] >= REPEATS:
+                self._start_scoring(f"the same position came back a {REPEATS}rd time with no card played (G-27)")
+                return
         self._settle()
+
+    def position(self) -> tuple:
+        """G-27: everything that decides the rest of the game: whose turn, the table, hands and piles."""
+        table = tuple(sorted((p, sp.owner, tuple(sp.holder), tuple(sp.allies), tuple(sp.attack))
+                             for p, sp in self.spaces.items()))
+        return (self.current, table, tuple(sorted(self.face_up, key=str)), tuple(sorted(self.orient.items(), key=str)),
+                tuple(map(tuple, self.hands)), tuple(map(len, self.piles)), tuple(map(len, self.discards)))
 
     # -- battles -------------------------------------------------------------------------------
     def _settle(self) -> None:

@@ -22,6 +22,8 @@ SPEC = GameSpec(
         Option("battlefield", "open-field", "a shipped scenario (open-field, ruined-keep, cliff-top) or the TOML "
                "text of your own, embedded in the genesis (K-33)"),
         Option("turns", 30, "the game is a draw after this many turns (K-34)"),
+        Option("mail-shortcuts", False, "by-mail shortcuts that change the source's game: none in DUEL skirmish, "
+               "whose rulings change nothing a player may do, know or win (see the digest's departures)"),
     ),
     digest="seeds/skirmish.md",
 )

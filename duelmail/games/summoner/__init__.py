@@ -13,14 +13,14 @@ from duelmail.games.summoner.rules import DECK, DEFAULT_LIFE, FACES, SummonerSta
 SPEC = GameSpec(
     id="summoner",
     title="Summoner (playing card duel)",
-    rules_version=2,
+    rules_version=2,  # 2: the source's rules by default (S-6, S-18, S-21, S-22), the old rulings behind mail-shortcuts
     min_players=2,
     max_players=2,
     options=(
         Option("life", DEFAULT_LIFE, "life points each player starts with (S-2)"),
-        Option("mail-shortcuts", False, "the by-mail rulings that save files but change the game: direct damage and "
-               "the defender's replacements wait for its next turn, the instant win only in one's own summoning "
-               "phases (S-18, S-21, S-22)"),
+        Option("mail-shortcuts", False, "the by-mail rulings that save files but change the game: a card drawn this "
+               "turn cannot be played this turn, direct damage and the defender's replacements wait for its next "
+               "turn, the instant win only in one's own summoning phases (S-6, S-18, S-21, S-22)"),
     ),
     digest="seeds/summoner.md",
 )

@@ -18,6 +18,7 @@ from duelmail.games.summoner.notation import (
     Double,
     End,
     Joker,
+    Look,
     Pass,
     Replace,
     Stop,
@@ -26,12 +27,24 @@ from duelmail.games.summoner.notation import (
     Take,
     Win,
 )
-from duelmail.games.summoner.rules import ANSWER, BATTLE, CHAIN, CLAIM, PRE, WINDOW, SummonerState, combined_value
+from duelmail.games.summoner.rules import (
+    ANSWER,
+    BATTLE,
+    CHAIN,
+    CLAIM,
+    MAX_UNITS,
+    PRE,
+    SUMMON_BUDGET,
+    WINDOW,
+    SummonerState,
+    combined_value,
+)
 
 __all__ = ["HeuristicBot", "RandomBot"]
 
 STRONG = 12  # a card worth a joker
 HEAVY_BLOW = 25  # direct damage worth a joker
+LOOK_ROOM = 6  # look at this turn's draws (S-6) only with this much summoning budget left and room on the field
 
 
 class HeuristicBot(Bot):
@@ -150,6 +163,8 @@ class _Plan:
             s = self.summon(attacking=False)
             if s is not None:
                 return s
+        if self.of(Look) and SUMMON_BUDGET - st.budget >= LOOK_ROOM and len(st.field[seat]) < MAX_UNITS:
+            return Look()  # S-6: the card just drawn might still be summoned this turn
         return End()
 
     def summon(self, attacking: bool) -> SummonerAction | None:

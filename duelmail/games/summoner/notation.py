@@ -13,6 +13,7 @@ small frozen dataclass whose ``str`` parses back to an equal action::
     attack s#23+s#25 s#12      a combined attack of equal cards (S-16)
     attack s#23 life           a direct attack on an empty field (S-15)
     replace s#23 s#31=3c       replace the battle winner s#23 by s#31 (S-17, S-18)
+    look                       see the cards drawn this turn now: the opponent's key shares first (S-6)
     end                        end the turn
     take                       take the direct damage of the opponent's last turn (S-21)
     stop s#40=xr               stop that damage with a joker (S-21)
@@ -107,6 +108,12 @@ class End(Action):
 
 
 @dataclass(frozen=True)
+class Look(Action):
+    def __str__(self) -> str:
+        return "look"
+
+
+@dataclass(frozen=True)
 class Take(Action):
     def __str__(self) -> str:
         return "take"
@@ -135,7 +142,7 @@ class Pass(Action):
         return "pass"
 
 
-SummonerAction = Summon | Double | Joker | Win | Attack | Replace | End | Take | Stop | Counter | Pass
+SummonerAction = Summon | Double | Joker | Win | Attack | Replace | End | Look | Take | Stop | Counter | Pass
 
 _USAGE = {
     "summon": "summon REF=FACE",
@@ -145,6 +152,7 @@ _USAGE = {
     "attack": "attack REF[+REF...] TARGET|life",
     "replace": "replace WINNER REF=FACE",
     "end": "end",
+    "look": "look",
     "take": "take",
     "stop": "stop REF=FACE",
     "counter": "counter REF=FACE [REF=FACE ...]",
@@ -204,4 +212,4 @@ def parse_action(text: str) -> SummonerAction:
         r, f = play(args[1])
         return Replace(ref(args[0]), r, f)
     need(0)
-    return {"end": End, "take": Take, "pass": Pass}[verb]()
+    return {"end": End, "look": Look, "take": Take, "pass": Pass}[verb]()

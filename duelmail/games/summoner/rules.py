@@ -22,6 +22,7 @@ from duelmail.games.summoner.notation import (
     Double,
     End,
     Joker,
+    Look,
     Pass,
     Replace,
     Stop,
@@ -113,6 +114,7 @@ class SummonerState(FaceClaims, GameState):
         self.shortcuts = shortcuts  # the option mail-shortcuts: S-18, S-21 and S-22 as rulings that save files
         self.window: tuple | None = None  # ("direct", attacker ref, strength) or ("replace", index in won)
         self.start_life = life
+        self.shortcuts = shortcuts  # option mail-shortcuts: S-6's old ruling (no look at a draw mid-turn)
         self.life = [life, life]
         self.hands: list[list[CardRef]] = [[CardRef(DECK, i) for i in range(s * HAND_SIZE, (s + 1) * HAND_SIZE)]
                                            for s in range(2)]
@@ -306,6 +308,8 @@ class SummonerState(FaceClaims, GameState):
                     for k in range(1, len(units) + 1):
                         for team in combinations(units, k):
                             out += [Attack(tuple(u.refs[0] for u in team), t.refs[0]) for t in theirs]
+        if self.unseen[seat] and not self.shortcuts:
+            out.append(Look())
         out.append(End())
         return out
 
@@ -335,6 +339,8 @@ class SummonerState(FaceClaims, GameState):
                 self._finish(Outcome((self.claimer,), f"seat {self.claimer} won instantly with jokers (S-22)"))
         elif p == ANSWER and t in (Take, Stop):
             self._take() if t is Take else self._stop(seat, action)
+        elif p in (PRE, BATTLE, POST) and t is Look:
+            self._look(seat, action)
         elif p in (PRE, BATTLE, POST) and t in _TURN_ACTIONS:
             _TURN_ACTIONS[t](self, seat, action)
             if t is not Replace and t is not End:
@@ -377,8 +383,10 @@ class SummonerState(FaceClaims, GameState):
         if ref not in hand:
             raise IllegalMove(rule, f"{action}: {ref} is not in seat {seat}'s hand")
         if ref in self.unseen[seat]:
+            how = ("it becomes playable once the opponent has moved" if self.shortcuts else
+                   "'look' first: the opponent's key share shows it, and then it may be played")
             raise IllegalMove("S-6", f"{action}: seat {seat} drew {ref} during this run of its own moves and "
-                              f"cannot see it yet; it becomes playable once the opponent has moved")
+                              f"cannot see it yet; {how}")
         hand.remove(ref)
         self.claims[ref] = (seat, face, rule)
         if ref not in self.faces:
@@ -402,8 +410,10 @@ class SummonerState(FaceClaims, GameState):
         if ref not in self.hands[seat]:
             raise IllegalMove(rule, f"{action}: {ref} is not in seat {seat}'s hand")
         if ref in self.unseen[seat]:
+            how = ("it becomes playable once the opponent has moved" if self.shortcuts else
+                   "'look' first: the opponent's key share shows it, and then it may be played")
             raise IllegalMove("S-6", f"{action}: seat {seat} drew {ref} during this run of its own moves and "
-                              f"cannot see it yet; it becomes playable once the opponent has moved")
+                              f"cannot see it yet; {how}")
 
     def _unit(self, seat: int, ref: CardRef, action: SummonerAction, rule: str, whose: str) -> Unit:
         for u in self.field[seat]:
@@ -577,6 +587,17 @@ class SummonerState(FaceClaims, GameState):
                   f"{w.side}'s field", (seat, w.side), (*gone, a.card), (w.diff,), rule="S-17")
         if self._take_card(seat, a.card, a.face, a, "S-17"):
             self.field[w.side].insert(at, Unit([a.card]))
+
+    def _look(self, seat: int, a: Look) -> None:
+        """S-6: the seat sees its draws now; the engine awaits the opponent's key shares before it decides on."""
+        if self.shortcuts:
+            raise IllegalMove("S-6", f"{a}: with the option mail-shortcuts a card drawn this turn is seen once the "
+                              "opponent has moved, and cannot be played in this turn")
+        if not self.unseen[seat]:
+            raise IllegalMove("S-6", f"{a}: seat {seat} has drawn nothing it cannot see yet")
+        self.tell("look", f"seat {seat} asks to see {_refs(sorted(self.unseen[seat], key=lambda r: r.index))}",
+                  (seat,), tuple(sorted(self.unseen[seat], key=lambda r: r.index)), rule="S-6")
+        self.unseen[seat].clear()
 
     def _end(self, seat: int, a: End) -> None:
         self.idle = 0 if self.active else self.idle + 1
@@ -832,6 +853,8 @@ class SummonerState(FaceClaims, GameState):
             what = "counters with " + ", ".join(played(r, f) for r, f in action.cards)
         elif t is Pass:
             what = "passes"
+        elif t is Look:
+            what = "asks to see the cards drawn this turn"
         else:
             what = "ends the turn"
         return f"seat {seat} {what}"
@@ -866,7 +889,7 @@ _TURN_ACTIONS = {
     Win: SummonerState._win, Attack: SummonerState._attack, Replace: SummonerState._replace,
     End: SummonerState._end,
 }
-RULE_OF = {Summon: "S-9", Double: "S-11", Joker: "S-19", Win: "S-22", Attack: "S-14", Replace: "S-18",
+RULE_OF = {Look: "S-6", Summon: "S-9", Double: "S-11", Joker: "S-19", Win: "S-22", Attack: "S-14", Replace: "S-18",
            End: "S-8", Take: "S-21", Stop: "S-21", Counter: "S-20", Pass: "S-20"}
 _SLOTS = ("start_life", "current", "turn", "phase", "budget", "claimer", "active", "idle", "taken", "result",
           "grace", "shortcuts", "window")

@@ -14,7 +14,7 @@ from duelmail.games.warlords.rules import ALLY_COLOUR, DECK_IDS, REINFORCE_COLOU
 SPEC = GameSpec(
     id="warlords",
     title="Warlords",
-    rules_version=2,
+    rules_version=2,  # 2: the source's rules by default (W-18, W-19, W-25, W-26, W-29); old rulings: mail-shortcuts
     min_players=2,
     max_players=len(DECK_IDS),
     options=(
@@ -22,7 +22,8 @@ SPEC = GameSpec(
         Option("hidden-ally", False, "each deck gets a black joker (XB) that plays as any card (W-27)"),
         Option("mail-shortcuts", False, "the by-mail rulings that save files but change the game: an Ace outside "
                "battle and the Reinforcements joker only in one's own preparation, the emergency joker at the start "
-               "of one's next turn (W-18, W-25, W-26)"),
+               "of one's next turn, damage milled beneath a reserved draw, an extra mill for an Ace instead of "
+               "defending (W-18, W-19, W-25, W-26, W-29)"),
     ),
     digest="seeds/warlords.md",
 )

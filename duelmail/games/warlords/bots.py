@@ -93,9 +93,10 @@ class _View:
             return Reinforce(self.jokers()[0])  # W-25: any time during our turn
         if p in (A_SUPPORT, D_SUPPORT):
             sup = self.cards(SUPPORT)
+            waive = p == D_SUPPORT and not self.st.shortcuts and not self.cards(ACE, real_only=False)
             if p == D_SUPPORT and self.st.battle.d_army is None:
-                return Support(None)
-            return Support(sup[0][1] if sup else None)
+                return Support(None, waive)
+            return Support(sup[0][1] if sup else None, waive)  # no Ace: nothing to wait for (W-20)
         if p == LAST_CHANCE:
             return self.last_chance()
         return None

@@ -99,9 +99,10 @@ class Defend(Action):
 @dataclass(frozen=True)
 class Support(Action):
     card: CardRef | None
+    accept: bool = False  # the defender waives its last chance in advance (W-20)
 
     def __str__(self) -> str:
-        return f"support {_ref(self.card)}"
+        return f"support {_ref(self.card)}" + (" accept" if self.accept else "")
 
 
 @dataclass(frozen=True)
@@ -128,7 +129,7 @@ _USAGE = {
     "attack": "attack WARLORD|- ARMY",
     "end": "end",
     "defend": "defend WARLORD|- ARMY|-",
-    "support": "support REF|-",
+    "support": "support REF|- [accept]",
     "accept": "accept",
     "pass": "pass",
 }
@@ -172,6 +173,8 @@ def parse_action(text: str) -> WarlordsAction:
         need(2)
         return Defend(opt(args[0]), opt(args[1]))
     if verb == "support":
+        if len(args) == 2 and args[1].lower() == "accept":
+            return Support(opt(args[0]), True)
         need(1)
         return Support(opt(args[0]))
     need(0)

@@ -104,10 +104,12 @@ class Battle:
     attack: int = 0
     defence: int = 0
     damage: int = 0
+    waived: bool = False  # the defender accepted any damage with its Support (W-20)
 
     def copy(self) -> Battle:
         return Battle(self.attacker, self.defender, self.a_warlord, self.a_army, self.a_support,
-                      self.d_warlord, self.d_army, self.d_support, self.attack, self.defence, self.damage)
+                      self.d_warlord, self.d_army, self.d_support, self.attack, self.defence, self.damage,
+                      self.waived)
 
     def refs(self) -> list[CardRef]:
         return [r for r in (self.a_warlord, self.a_army, self.a_support, self.d_warlord, self.d_army,
@@ -123,7 +125,7 @@ class WarlordsState(FaceClaims, GameState):
         self.n = nseats
         self.reinforcements = reinforcements
         self.hidden_ally = hidden_ally
-        self.shortcuts = shortcuts  # the option mail-shortcuts: W-18, W-25 and W-26 as rulings that save files
+        self.shortcuts = shortcuts  # option mail-shortcuts: W-18, W-19(a), W-25, W-26, W-29 as rulings that save files
         self.emergency: int | None = None  # the seat answering the emergency window (W-26)
         self.resume = PREP  # the phase a reinforcement shuffle returns to (W-25: also in the attacker's battle)
         size = 52 + reinforcements + hidden_ally
@@ -253,9 +255,10 @@ class WarlordsState(FaceClaims, GameState):
         elif p == EMERGENCY:
             out += [Pass()] + [Reinforce(r) for r in by_role[JOKER]]
         elif p == D_SUPPORT:
-            out.append(Support(None))
-            if self.battle.d_army is not None:
-                out += [Support(r) for r in by_role[SUPPORT]]
+            sups = [None] + (by_role[SUPPORT] if self.battle.d_army is not None else [])
+            out += [Support(r) for r in sups]
+            if not self.shortcuts:
+                out += [Support(r, True) for r in sups]
             out += [PlayAce(a) for a in aces]
         elif p == LAST_CHANCE:
             out.append(Accept())
@@ -275,6 +278,15 @@ class WarlordsState(FaceClaims, GameState):
             raise IllegalMove("W-4", f"{action}: not seat {seat}'s decision; {self._waiting()}")
         p = self.phase
         t = type(action)
+        if p == EMERGENCY:
+            if t is Reinforce:
+                self._reinforce(seat, action)
+            elif t is Pass:
+                self._after_emergency()
+            else:
+                raise IllegalMove("W-26", f"{action}: seat {seat}'s draw pile has just emptied: play the "
+                                  "Reinforcements joker now, or pass")
+            return
         if t is PlayAce:
             if p == PREP:
                 self._ace_outside(seat, action)
@@ -285,15 +297,6 @@ class WarlordsState(FaceClaims, GameState):
                 self._ace_outside(seat, action)  # W-18: it plays no part in this battle, so it comes before it
             else:
                 self._ace_in_battle(seat, action)
-            return
-        if p == EMERGENCY:
-            if t is Reinforce:
-                self._reinforce(seat, action)
-            elif t is Pass:
-                self._after_emergency()
-            else:
-                raise IllegalMove("W-26", f"{action}: seat {seat}'s draw pile has just emptied: play the "
-                                  "Reinforcements joker now, or pass")
             return
         if p == A_SUPPORT and t is Reinforce and not self.shortcuts:
             self._reinforce(seat, action)  # W-25: any time during your turn
@@ -496,6 +499,9 @@ class WarlordsState(FaceClaims, GameState):
         self.phase = A_SUPPORT
 
     def _support(self, seat: int, a: Support) -> None:
+        if a.accept and (self.phase != D_SUPPORT or self.shortcuts):
+            raise IllegalMove("W-20", f"{a}: only the defender's Support may accept the damage in advance"
+                              + (" (not with the option mail-shortcuts)" if self.shortcuts else ""))
         b = self.battle
         if a.card is not None:
             if self.phase == D_SUPPORT and b.d_army is None:
@@ -508,10 +514,11 @@ class WarlordsState(FaceClaims, GameState):
             self.phase = D_SUPPORT
         else:
             b.d_support = a.card
+            b.waived = a.accept
             self._open_battle()
 
     def _open_battle(self) -> None:
-        """W-13: every battle card turns face up; the defender's next draw is reserved (W-29)."""
+        """W-13: every battle card turns face up (with mail-shortcuts the defender's next draw is reserved, W-29)."""
         b = self.battle
         for w in (b.a_warlord, b.d_warlord):
             if w is not None:
@@ -549,6 +556,9 @@ class WarlordsState(FaceClaims, GameState):
             self.tell("battle won", f"seat {b.attacker} wins the battle, {b.attack} to {b.defence}: "
                       f"{b.damage} damage to seat {b.defender} unless an Ace stops it", (b.attacker, b.defender),
                       numbers=(b.attack, b.defence, b.damage), rule="W-15")
+            if b.waived:
+                self._finish_battle(won=True)  # W-20: accepted in advance, no last chance to wait for
+                return
             self.phase = LAST_CHANCE
         else:
             self.tell("battle lost", f"seat {b.attacker}'s attack fails, {b.attack} to {b.defence}: seat "
@@ -564,7 +574,7 @@ class WarlordsState(FaceClaims, GameState):
         hit = b.defender if won else b.attacker
         before = len(self.piles[hit])
         if won:
-            milled = self._mill(b.defender, b.damage, beneath_top=True)
+            milled = self._mill(b.defender, b.damage, beneath_top=self.shortcuts)
             self.tell("damage", f"seat {b.defender} takes {b.damage} damage: "
                       + (f"{_refs(milled)} milled face up to the discard pile" if milled else "the draw pile is empty"),
                       (b.defender,), tuple(milled), (b.damage,), rule="W-15")
@@ -597,6 +607,8 @@ class WarlordsState(FaceClaims, GameState):
 
     def _ace_in_battle(self, seat: int, a: PlayAce) -> None:
         b = self.battle
+        if b is None:
+            raise IllegalMove("W-19", f"{a}: no battle is being fought, so no Ace can stop one")
         if seat != b.defender:
             raise IllegalMove("W-19", f"{a}: an attacker may never play an Ace in battle")
         if a.target is not None:
@@ -612,7 +624,8 @@ class WarlordsState(FaceClaims, GameState):
             self.face_up.add(b.d_warlord)
             self.used.add(b.d_warlord)
         before = len(self.piles[b.attacker])
-        self._pay_failure(b)
+        if late or self.shortcuts or b.a_warlord is not None:
+            self._pay_failure(b)  # W-19(a) by default: no Warlord, no mill (the Ace discards Warlord and Army)
         self.battle = None
         if not self._emptied(b.attacker, before):
             self._end_turn()
@@ -683,8 +696,8 @@ class WarlordsState(FaceClaims, GameState):
                 for r in b.refs():
                     vis[r] = PUBLIC
                 pile = self.piles[b.defender]
-                if pile:
-                    vis[pile[-1]] = b.defender  # W-29 the reserved draw
+                if pile and self.shortcuts:
+                    vis[pile[-1]] = b.defender  # W-29 with mail-shortcuts: the reserved draw
             else:
                 for r in (b.a_army, b.a_support):
                     if r is not None:
@@ -775,6 +788,8 @@ class WarlordsState(FaceClaims, GameState):
             what = "defends with " + " and ".join(p for p in parts if p) if any(parts) else "does not defend"
         elif t is Support:
             what = f"adds {action.card} face down as a Support" if action.card else "adds no Support"
+            if action.accept:
+                what += " and accepts any damage in advance"
         elif t is Accept:
             what = "accepts the damage"
         elif t is Pass:

@@ -14,7 +14,7 @@ from duelmail.games.wizard.rules import DECK, FACES, LIVES, WizardState
 SPEC = GameSpec(
     id="wizard",
     title="Wizard Duel",
-    rules_version=2,  # 2: a player who is out turns up its hand and publishes its seed (Z-19)
+    rules_version=3,  # 2: a player who is out turns up its hand and publishes its seed (Z-19); 3: Z-10 as the source
     min_players=3,
     max_players=8,
     options=(
@@ -22,6 +22,8 @@ SPEC = GameSpec(
         Option("anytime", False, "attack any time: an attack window for the others after every draw (Z-22)"),
         Option("answer-hours", 0, "hours an attacked player has to answer before 'take' is played; "
                                   "0: the ordinary time per move (Z-23)"),
+        Option("mail-shortcuts", False, "the old by-mail rulings that change the source's game (Z-10: an ace "
+               "stands highest when choosing the defence's effect); see the digest's departures"),
     ),
     digest="seeds/wizard.md",
 )
@@ -38,7 +40,7 @@ class WizardGame(Game):
     def new_state(self, nseats: int, options: Mapping[str, Any]) -> WizardState:
         opts = self.spec.resolve_options(options)
         return WizardState(nseats, 0 if opts["sudden-death"] else LIVES, bool(opts["anytime"]),
-                           int(opts["answer-hours"]))
+                           int(opts["answer-hours"]), bool(opts["mail-shortcuts"]))
 
     def parse_action(self, text: str) -> WizardAction:
         return parse_action(text)

@@ -42,9 +42,10 @@ def is_face(face: Card) -> bool:
     return 11 <= face.rank <= 13
 
 
-def defence_key(face: Card) -> tuple[int, int]:
-    """Z-10: how high a defending card stands: an ace above everything, then by value (faces tie with 2s)."""
-    return (1 if face.rank == 14 else 0, attack_value(face))
+def defence_key(face: Card, shortcuts: bool = False) -> tuple[int, int]:
+    """Z-10: how high a defending card stands: by the value it counts (faces 2, so they tie with 2s; an ace 0).
+    With the option mail-shortcuts (the old ruling) an ace stands above everything."""
+    return (1 if shortcuts and face.rank == 14 else 0, attack_value(face))
 
 
 def beats(faces, strength: int) -> bool:
@@ -74,11 +75,13 @@ class Spell:
 class WizardState(FaceClaims, GameState):
     """A Wizard Duel position: Lives, hands, the stock, the used pile, the spell in flight and every claim."""
 
-    def __init__(self, n: int, lives: int = LIVES, anytime: bool = False, answer_hours: int = 0):
+    def __init__(self, n: int, lives: int = LIVES, anytime: bool = False, answer_hours: int = 0,
+                 shortcuts: bool = False):
         if not 3 <= n or n * lives >= len(FACES):
             raise DuelmailError(f"Wizard Duel needs 3 or more players and a stock left after the Lives, not {n}")
         self.n = n
         self.anytime = anytime
+        self.shortcuts = shortcuts  # option mail-shortcuts: Z-10's ace-high reading
         self.answer_hours = answer_hours
         self.lives: list[list[CardRef]] = [[CardRef(DECK, s * lives + i) for i in range(lives)] for s in range(n)]
         self.hands: list[list[CardRef]] = [[] for _ in range(n)]
@@ -216,9 +219,9 @@ class WizardState(FaceClaims, GameState):
                 faces = [f for _, f in combo]
                 if not beats(faces, sp.strength):
                     continue
-                top = max(defence_key(f) for f in faces)
+                top = max(defence_key(f, self.shortcuts) for f in faces)
                 for lead in combo:
-                    if defence_key(lead[1]) != top:
+                    if defence_key(lead[1], self.shortcuts) != top:
                         continue
                     cards = (lead, *(c for c in combo if c != lead))
                     if lead[1].suit == "H":
@@ -350,7 +353,7 @@ class WizardState(FaceClaims, GameState):
                               f"{sum(attack_value(f) for f in faces)} does not beat the attack's {sp.strength} "
                               "and no ace is among the cards")
         lead = faces[0]
-        if defence_key(lead) != max(defence_key(f) for f in faces):
+        if defence_key(lead, self.shortcuts) != max(defence_key(f, self.shortcuts) for f in faces):
             raise IllegalMove("Z-10", f"{d}: the first card names the effect and must be a highest card; "
                               f"{lead} is not")
         aims = [t for t in self.candidates(seat) if t not in sp.protected | {seat}]

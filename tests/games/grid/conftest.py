@@ -16,13 +16,13 @@ DECKS = ("vanguard", "bastion", "hive", "pack", "tempest")
 
 
 def rigged(cards: dict[int, str] | None = None, deck0: str = "vanguard", deck1: str = "bastion",
-           seed: int = 0) -> Table:
+           seed: int = 0, options: dict | None = None) -> Table:
     """A dealt table where seat s's deck starts with the cards named in ``cards[s]`` (comma separated).
 
     Positions #0..#3 are the hand, #4 the first draw, #5 the next, and so on; the rest of each
     deck is shuffled with ``seed``. A name picks the first unused card of that name.
     """
-    opts = GAME.spec.resolve_options({"deck0": deck0, "deck1": deck1})
+    opts = GAME.spec.resolve_options({"deck0": deck0, "deck1": deck1, **(options or {})})
     rng = random.Random(seed)
     truth: dict[CardRef, Card] = {}
     for s, name in enumerate((deck0, deck1)):

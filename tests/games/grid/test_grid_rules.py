@@ -48,8 +48,9 @@ def test_g1_two_players_seat_0_starts_then_turns_alternate(game, rig, play):
 
 def test_g2_decks_are_options_checked_when_the_challenge_is_made(game):
     assert game.spec.id == "grid" and game.spec.digest == "seeds/grid.md"
-    assert game.spec.resolve_options({}) == {"deck0": "vanguard", "deck1": "vanguard"}
-    assert game.spec.resolve_options({"deck0": "Hive", "deck1": "pack"}) == {"deck0": "hive", "deck1": "pack"}
+    assert game.spec.resolve_options({}) == {"deck0": "vanguard", "deck1": "vanguard", "mail-shortcuts": False}
+    assert game.spec.resolve_options({"deck0": "Hive", "deck1": "pack"}) == {"deck0": "hive", "deck1": "pack",
+                                                                            "mail-shortcuts": False}
     with pytest.raises(NotationError) as err:
         game.spec.resolve_options({"deck1": "dragons"})
     assert "dragons" in str(err.value) and "tempest" in str(err.value)
@@ -558,8 +559,21 @@ def test_g26_equal_spaces_go_to_the_stronger_holders_then_a_draw(rig, play):
     assert t.state.outcome().winners == (0,) and "(8 to 5)" in t.state.outcome().reason
 
 
-def test_g27_ten_turns_without_a_card_played_end_the_game(rig, play):
+def test_g27_by_default_only_a_position_come_back_three_times_ends_the_game(rig, play):
+    """G-27 by default: no turn limit; a position that comes back a third time with no card played ends it."""
     t = rig()
+    play(t, 0, "play a#0 c3 hidden")
+    play(t, 1, "play b#0 c5 hidden")
+    cycle = ["move c3 b3", "move c5 b5", "move b3 c3", "move b5 c5"]
+    for i in range(8):  # two cycles: every position seen twice, ten turns would have ended it with shortcuts
+        play(t, i % 2, cycle[i % 4])
+    assert t.state.idle == 8 and not t.state.is_terminal()
+    play(t, 0, "move c3 b3")  # the position after the first move of the cycle, a third time
+    assert t.state.is_terminal() and "a 3rd time" in t.state.outcome().reason
+
+
+def test_g27_with_mail_shortcuts_ten_turns_without_a_card_played_end_the_game(rig, play):
+    t = rig(options={"mail-shortcuts": True})
     play(t, 0, "play a#0 c3 hidden")
     play(t, 1, "play b#0 c5 hidden")
     for i in range(STALL - 1):

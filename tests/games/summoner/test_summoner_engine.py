@@ -217,3 +217,37 @@ def test_files_name_positions_and_only_the_faces_of_cards_played_face_up():
                     named += 1
                     assert sp.match.card_of(r, faces[r]) == Card.parse(face), text
     assert named > 10
+
+
+def test_s6_look_costs_one_file_of_shares_then_the_drawn_card_is_played():
+    """S-6 by default, through the engine: after a summon the drawer writes 'look'; the opponent's next file
+    carries only the key share (no decision); then the drawer sees the card it drew and may play it in the
+    same turn. The game still folds and passes the audit."""
+    sp = SelfPlay("summoner", n=2, seed=3)
+    sp.run(until=lambda m: m.state.phase == PRE and m.state.turn > 2 and any(d.decide for d in m.duties.values()))
+    m = sp.match
+    seat = m.state.current
+    known = sp.matches[seat].known(seat)
+    summon = next(a for a in m.state.legal_actions(seat, known) if isinstance(a, Summon))
+    sp.deliver(sp.compose(seat, [str(summon), "look"]))
+    drawn = m.state.hands[seat][-1]
+    assert m.state.unseen[seat] == set() and m.state.visibility()[drawn] == seat
+    duties = m.duties
+    assert set(duties) == {1 - seat} and duties[1 - seat].shares and not duties[1 - seat].decide
+    shares = sp.compose(1 - seat)
+    assert shares.content["actions"] == [] and str(drawn) in shares.content["keys"]
+    sp.deliver(shares)
+    assert m.duties[seat].decide and drawn in sp.matches[seat].known(seat)
+    assert drawn not in sp.matches[1 - seat].known(1 - seat)
+    sp.run()
+    assert m.finished and m.audit.ok, m.audit.lines
+
+
+def test_s6_with_mail_shortcuts_look_is_refused_at_the_sender():
+    sp = SelfPlay("summoner", n=2, seed=3, options={"mail-shortcuts": True})
+    sp.run(until=lambda m: m.state.phase == PRE and m.state.turn > 2 and any(d.decide for d in m.duties.values()))
+    m = sp.match
+    seat = m.state.current
+    summon = next(a for a in m.state.legal_actions(seat, sp.matches[seat].known(seat)) if isinstance(a, Summon))
+    with pytest.raises(Exception, match="S-6"):
+        sp.compose(seat, [str(summon), "look"])

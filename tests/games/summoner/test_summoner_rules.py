@@ -11,10 +11,10 @@ import pytest
 from duelmail.errors import DuelmailError, IllegalMove
 from duelmail.games.base import PUBLIC
 from duelmail.games.cards import Card, CardRef
-from duelmail.games.summoner.notation import Summon
+from duelmail.games.summoner.notation import Look, Summon
 from duelmail.games.summoner.rules import ANSWER, BATTLE, CHAIN, CLAIM, OVER, POST, PRE, WINDOW, SummonerState
 
-SHORT = {"mail-shortcuts": True}  # the by-mail rulings that change the game (S-18, S-21, S-22), as an option
+SHORT = {"mail-shortcuts": True}  # the by-mail rulings that change the game (S-6, S-18, S-21, S-22), as an option
 
 
 def refused(rule, play, t, seat, text):
@@ -85,6 +85,27 @@ def test_s6_a_drawn_card_is_seen_once_the_opponent_moves(rig, play):
     play(t, 0, "end")
     assert t.state.visibility()[r("s#10")] == 0 and t.known(0)[r("s#10")] == Card.parse("5H")
     assert r("s#10") not in t.known(1)
+
+
+def test_s6_summon_draw_summon_after_a_look(rig, play):
+    """S-6 by default: the card drawn after a summon may be seen at once ('look') and summoned in the same turn."""
+    t = rig("8C", pile="5H")
+    play(t, 0, "summon s#0=8c")
+    assert Look() in t.state.legal_actions(0, t.truth)
+    refused("S-6", play, t, 0, "summon s#10=5h")
+    play(t, 0, "look")
+    assert t.state.visibility()[r("s#10")] == 0 and t.state.deciders() == (0,)
+    play(t, 0, "summon s#10=5h")  # 8 + 5 within the 14 of S-9
+    assert [u.refs for u in t.state.field[0]] == [[r("s#0")], [r("s#10")]] and t.state.budget == 13
+    assert r("s#11") in t.state.unseen[0] and Look() in t.state.legal_actions(0, t.truth)
+
+
+def test_s6_with_mail_shortcuts_a_drawn_card_waits_for_the_next_turn(rig, play):
+    t = rig("8C", pile="5H", options={"mail-shortcuts": True})
+    play(t, 0, "summon s#0=8c")
+    assert Look() not in t.state.legal_actions(0, t.truth)
+    refused("S-6", play, t, 0, "look")
+    refused("S-6", play, t, 0, "summon s#10=5h")
 
 
 def test_s7_drawing_from_an_empty_pile_loses(rig, play):

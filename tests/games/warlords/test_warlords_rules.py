@@ -26,9 +26,9 @@ def r(text):
 
 
 def battle_to_reveal(rig, play, a_cards, b_cards, attack, defend, b_support="support -",
-                     a_support="support -", setup0=("end",), setup1=()):
+                     a_support="support -", setup0=("end",), setup1=(), options=None):
     """Deal, let seat 0 prepare (``setup0``), seat 1 prepare and attack, and both choose supports."""
-    t = rig(2, {0: a_cards, 1: b_cards})
+    t = rig(2, {0: a_cards, 1: b_cards}, options)
     play(t, 0, *setup0)
     play(t, 1, *setup1, attack)
     play(t, 0, defend)
@@ -186,9 +186,19 @@ def test_w15_damage_is_half_the_difference_rounded_up(rig, play):
     assert t.state.deciders() == (0,) and t.state.phase == LAST_CHANCE
     play(t, 0, "accept")
     st = t.state
-    assert st.discards[0][-2:] == [r("a#7"), r("a#8")]  # milled from beneath the reserved a#6 (W-29)
-    assert r("a#6") in st.hands[0] and st.current == 0 and st.deciders() == (0,)
+    assert st.discards[0][-2:] == [r("a#6"), r("a#7")]  # W-29: "2 cards from the top"
+    assert r("a#8") in st.hands[0] and st.current == 0 and st.deciders() == (0,)
     assert len(st.piles[0]) == 46 - 2 - 1
+
+
+def test_w29_with_mail_shortcuts_damage_is_milled_beneath_the_reserved_draw(rig, play):
+    t = battle_to_reveal(rig, play, "KH 7H 2H", "QS 10S 3S", "attack b#0 b#1", "defend a#0 a#1",
+                         b_support="support b#2", a_support="support a#2",
+                         setup0=("warlord a#0", "end"), setup1=("warlord b#0",), options={"mail-shortcuts": True})
+    play(t, 0, "accept")
+    st = t.state
+    assert st.discards[0][-2:] == [r("a#7"), r("a#8")]  # milled from beneath the reserved a#6 (W-29)
+    assert r("a#6") in st.hands[0] and len(st.piles[0]) == 46 - 2 - 1
 
 
 def test_w16_failed_attack_costs_the_warlord(rig, play):
@@ -246,6 +256,19 @@ def test_w19_ace_instead_of_defending(rig, play):
     st = t.state
     assert st.warlords[1] == [] and set(st.discards[1]) == {r("b#0"), r("b#1")}
     assert st.discards[0] == [r("a#0")] and st.current == 0 and st.phase == PREP
+
+
+def test_w19a_ace_instead_of_defending_costs_a_warlordless_attacker_nothing_more(rig, play):
+    """W-19(a) with W-16: the Ace discards the Warlord and the Army; with no Warlord nothing is milled."""
+    for shortcuts, milled in ((False, 0), (True, 1)):
+        t = rig(2, {0: "AH", 1: "10S"}, {"mail-shortcuts": shortcuts})
+        play(t, 0, "end")
+        play(t, 1, "attack - b#0")
+        pile = len(t.state.piles[1])
+        play(t, 0, "ace a#0")
+        st = t.state
+        assert st.discards[1][0] == r("b#0") and len(st.discards[1]) == 1 + milled
+        assert len(st.piles[1]) == pile - milled
 
 
 def test_w19_ace_instead_of_support_exposes_the_defence(rig, play):
@@ -424,8 +447,20 @@ def test_w28_each_seat_sees_only_its_own_hidden_cards(rig, play):
     assert "[??] a#0" in t.state.render(1, t.known(1)) and "KH a#0" in t.state.render(0, t.known(0))
 
 
-def test_w29_reserved_draw_visible_from_the_reveal(rig, play):
+def test_w29_the_defender_does_not_see_its_next_card_at_the_last_chance(rig, play):
+    """W-29 by default: nothing reserves the next draw, so the last-chance Ace is decided without it."""
     t = rig(2, {0: "5H", 1: "10S"})
+    play(t, 0, "end")
+    play(t, 1, "attack - b#0")
+    play(t, 0, "defend - a#0")
+    play(t, 1, "support -")
+    play(t, 0, "support -")
+    assert t.state.phase == LAST_CHANCE and r("a#6") not in t.state.visibility()
+    assert r("a#6") not in t.seen[0]
+
+
+def test_w29_with_mail_shortcuts_reserved_draw_visible_from_the_reveal(rig, play):
+    t = rig(2, {0: "5H", 1: "10S"}, {"mail-shortcuts": True})
     play(t, 0, "end")
     play(t, 1, "attack - b#0")
     play(t, 0, "defend - a#0")
@@ -461,3 +496,23 @@ def test_w31_phases_refuse_actions_of_other_phases(rig, play):
     refused("W-4", play, t, 1, "support -")
     play(t, 0, "defend - -")
     assert t.state.phase == A_SUPPORT
+
+
+def test_w20_a_support_may_accept_the_damage_in_advance(rig, play):
+    """W-20, W-29 by default: the defender may waive its last chance with its Support ('support - accept'); the
+    revealed damage is then milled from the top at once and its own turn begins, with no last chance."""
+    t = rig(2, {0: "5H", 1: "10S"})
+    play(t, 0, "end")
+    play(t, 1, "attack - b#0")
+    play(t, 0, "defend - a#0")
+    play(t, 1, "support -")
+    play(t, 0, "support - accept")
+    st = t.state
+    assert st.battle is None and st.current == 0 and st.phase != LAST_CHANCE
+    assert st.discards[0][-4:] == [r("a#0"), r("a#6"), r("a#7"), r("a#8")]  # 10 against 5: 3 from the top
+    t = rig(2, {0: "5H", 1: "10S"}, {"mail-shortcuts": True})
+    play(t, 0, "end")
+    play(t, 1, "attack - b#0")
+    play(t, 0, "defend - a#0")
+    play(t, 1, "support -")
+    refused("W-20", play, t, 0, "support - accept")

@@ -32,7 +32,7 @@ SEC = timedelta(seconds=1)
 def test_seeded_games_fold_verify_and_match_the_simulator(players, options):
     """Z-20, Z-24: a whole game through the crypto engine ends, passes the audit, folds again from its files
     to the same chain head, and the plain simulator given the same faces and choices plays the same game."""
-    sp = SelfPlay("wizard", n=players, seed=players, options=options,
+    sp = SelfPlay("wizard", n=players, seed=players + 10 * (players == 3), options=options,
                   bots=[RandomBot() if s % 2 else GAME.bots["heuristic"]() for s in range(players)])
     sp.rng = random.Random(players)
     sp.run()
@@ -196,7 +196,7 @@ def test_refused_peek_at_a_life(table3):
 def test_z25_two_decisions_in_a_row_travel_in_one_file():
     """Z-22, Z-25: a defence that ends a turn, then the attack window of the next draw, asks the same seat
     twice; its one file carries both, and its own card's key turns the defence up in between."""
-    sp = SelfPlay("wizard", n=3, seed=1, options={"anytime": True})
+    sp = SelfPlay("wizard", n=3, seed=1, options={"anytime": True, "mail-shortcuts": True})
     for _ in range(200):
         m = sp.match
         deciding = [s for s, d in m.duties.items() if d.decide]

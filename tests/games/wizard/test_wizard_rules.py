@@ -124,6 +124,24 @@ def test_z10_the_first_card_named_decides_among_the_highest(rig):
     assert t.state.spell.attacker == 1 and t.state.spell.target == 2 and t.state.spell.strength == 9
 
 
+def test_z10_the_card_counting_highest_decides_an_ace_counts_zero(rig):
+    """Z-10 by default: "the card with the highest rank" is read with the values the source counts (faces 2,
+    aces 0), so a King outranks the Ace beside it; with mail-shortcuts the Ace stands highest (the old ruling)."""
+    t = rig(4, hands={0: "7c 8c", 1: "ad kd 2s"})
+    attack(t, 0, "7c 8c", 1)
+    assert "must be a highest card" in refused(t, 1, f"defend {cards(t, 1, 'ad', 'kd')}", "Z-10")
+    play(t, 1, f"defend {cards(t, 1, 'kd', 'ad')}")  # the ace makes it beat 8; the King names diamonds
+    assert t.state.spell.protected == {1}
+    t = rig(4, hands={0: "7c 8c", 1: "ac kh 2s"})
+    attack(t, 0, "7c 8c", 1)
+    play(t, 1, f"defend {cards(t, 1, 'kh', '2s', 'ac')} at 2")  # King and 2 tie at 2: hearts named first
+    assert t.state.spell.target == 2
+    t = rig(4, hands={0: "7c 8c", 1: "ad kd 2s"}, options={"mail-shortcuts": True})
+    attack(t, 0, "7c 8c", 1)
+    assert "must be a highest card" in refused(t, 1, f"defend {cards(t, 1, 'kd', 'ad')}", "Z-10")
+    play(t, 1, f"defend {cards(t, 1, 'ad', 'kd')}")
+
+
 def test_z11_a_protected_target_makes_the_attacker_choose_another(rig):
     t = rig(4, hands={0: "4c 5c", 1: "6d"})
     attack(t, 0, "4c 5c", 1)
