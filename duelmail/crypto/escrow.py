@@ -28,8 +28,6 @@ import hashlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-import nacl.bindings as _nb
-
 from duelmail.crypto.derive import Stream, hkdf
 from duelmail.crypto.encoding import b64d, b64e, lp
 from duelmail.crypto.group import (
@@ -40,6 +38,7 @@ from duelmail.crypto.group import (
     base_mul,
     check_point,
     check_scalar,
+    point_add,
     point_mul,
 )
 from duelmail.crypto.proofs import G, prove_dleq, verify_dleq
@@ -99,14 +98,6 @@ def _int(s: bytes) -> int:
 
 def _enc(k: int) -> bytes:
     return (k % L).to_bytes(SCALAR_BYTES, "little")
-
-
-def _add(p: bytes, q: bytes) -> bytes:
-    if p == IDENTITY:
-        return q
-    if q == IDENTITY:
-        return p
-    return _nb.crypto_core_ed25519_add(p, q)
 
 
 def _mul(k: int, p: bytes) -> bytes:
@@ -223,7 +214,7 @@ def public_share(commitments: Sequence[bytes], index: int, what: str = "share") 
     x = _check_index(index, what)
     acc, power = IDENTITY, 1
     for m, c in enumerate(commitments):
-        acc = _add(acc, _times(power, c, f"{what}: commitment {m}"))
+        acc = point_add(acc, _times(power, c, f"{what}: commitment {m}"))
         power = power * x % L
     return acc
 
@@ -285,13 +276,13 @@ def verify_published(shares: Mapping[int, Sequence[bytes]], commitments: Sequenc
     for m in range(t):
         acc = IDENTITY
         for j in range(n):
-            acc = _add(acc, _times(rho[j], commitments[j][m], f"{what}: {label[j]}: commitment {m}"))
+            acc = point_add(acc, _times(rho[j], commitments[j][m], f"{what}: {label[j]}: commitment {m}"))
         agg.append(acc)
     for x, vals in values.items():
         lhs = sum(r * v for r, v in zip(rho, vals, strict=True)) % L
         rhs, power = IDENTITY, 1
         for a in agg:
-            rhs = _add(rhs, _mul(power, a))
+            rhs = point_add(rhs, _mul(power, a))
             power = power * x % L
         if (IDENTITY if lhs == 0 else base_mul(_enc(lhs))) != rhs:
             for j in range(n):

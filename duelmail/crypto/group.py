@@ -109,6 +109,15 @@ def point_mul(scalar: bytes, point: bytes) -> bytes:
         raise CryptoError(f"point multiplication failed for {point.hex()}") from None  # pragma: no cover
 
 
+def point_add(p: bytes, q: bytes) -> bytes:
+    """``p + q`` for validated points or the identity (libsodium refuses the identity as an operand)."""
+    if p == IDENTITY:
+        return q
+    if q == IDENTITY:
+        return p
+    return _nb.crypto_core_ed25519_add(p, q)
+
+
 def base_mul(scalar: bytes) -> bytes:
     """``scalar * G`` (unclamped) for the standard base point G."""
     check_scalar(scalar, "multiplier")

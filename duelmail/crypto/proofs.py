@@ -41,7 +41,16 @@ from nacl.exceptions import RuntimeError as _NaclRuntimeError
 
 from duelmail.crypto.derive import Stream, hkdf
 from duelmail.crypto.encoding import b64d, b64e, lp
-from duelmail.crypto.group import IDENTITY, POINT_BYTES, SCALAR_BYTES, L, check_point, hash_to_point, valid_point
+from duelmail.crypto.group import (
+    IDENTITY,
+    POINT_BYTES,
+    SCALAR_BYTES,
+    L,
+    check_point,
+    hash_to_point,
+    point_add,
+    valid_point,
+)
 from duelmail.errors import CryptoError
 
 __all__ = [
@@ -143,14 +152,6 @@ def _mul(k: int, p: bytes, what: str = "point", validate: bool = True) -> bytes:
         raise CryptoError(f"{what}: multiplication failed") from None  # pragma: no cover
 
 
-def _add(p: bytes, q: bytes) -> bytes:
-    if p == IDENTITY:
-        return q
-    if q == IDENTITY:
-        return p
-    return _nb.crypto_core_ed25519_add(p, q)
-
-
 def _sub(p: bytes, q: bytes) -> bytes:
     if q == IDENTITY:
         return p
@@ -160,7 +161,7 @@ def _sub(p: bytes, q: bytes) -> bytes:
 def _sum(points: Sequence[bytes]) -> bytes:
     acc = IDENTITY
     for p in points:
-        acc = _add(acc, p)
+        acc = point_add(acc, p)
     return acc
 
 
@@ -449,7 +450,7 @@ def _linked_prove(tag: bytes, context: bytes, stmt: tuple[list[bytes], ...], a: 
         tr.absorb("LR", k, big_l, big_r)
         xk = tr.challenge("x")
         new_z = [(zl[i] + xk * zh[i]) % L for i in range(half)]
-        new_p = [_add(_mul(xk, pl[i], validate=False), ph[i]) for i in range(half)]
+        new_p = [point_add(_mul(xk, pl[i], validate=False), ph[i]) for i in range(half)]
         new_b = [(xk * bl[i] + bh[i]) % L for i in range(half)]
         if odd:  # carried: z scaled by x, generator unchanged
             new_z.append(xk * z[-1] % L)
@@ -618,7 +619,7 @@ def _core_prove(tr: _Transcript, gens: _Gens, x: list[bytes], perm: list[int], s
     alpha, beta = tr.challenge("alpha"), tr.challenge("beta")
     d = [(f[j] + alpha * m[j] + beta) % L for j in range(n)]
     r_d = (r_f + alpha * r_m) % L
-    big_d = _add(_msm([(1, big_f), (alpha, big_m)]), _mul(beta, _sum(x), validate=False))
+    big_d = point_add(_msm([(1, big_f), (alpha, big_m)]), _mul(beta, _sum(x), validate=False))
     eps = [(e[i] + alpha * (i + 1) + beta) % L for i in range(n)]
     big_z = None
     if want_z:
@@ -654,9 +655,9 @@ def _core_prove(tr: _Transcript, gens: _Gens, x: list[bytes], perm: list[int], s
         tr.absorb("LR", k, big_l, big_r)
         ek = tr.challenge("x")
         eki = _inv(ek)
-        new_g = [_add(_mul(eki, g1[i], validate=False), _mul(ek * yn_inv, g2[i], validate=False))
+        new_g = [point_add(_mul(eki, g1[i], validate=False), _mul(ek * yn_inv, g2[i], validate=False))
                  for i in range(half)]
-        new_h = [_add(_mul(ek, h1[i], validate=False), _mul(eki, h2[i], validate=False)) for i in range(half)]
+        new_h = [point_add(_mul(ek, h1[i], validate=False), _mul(eki, h2[i], validate=False)) for i in range(half)]
         new_a = [(a1[i] * ek + a2[i] * yn * eki) % L for i in range(half)]
         new_b = [(b1[i] * eki + b2[i] * ek) % L for i in range(half)]
         if odd:  # the last element is carried: weight y^(2 half + 1) becomes y^(half + 1)
