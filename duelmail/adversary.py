@@ -8,12 +8,15 @@ Every cheat here works at the protocol level, so it applies to every game; games
 from __future__ import annotations
 
 import copy
+import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
 
 from duelmail.crypto import deck as sra
 from duelmail.crypto import group
+from duelmail.crypto.encoding import b64e
+from duelmail.engine import toss
 from duelmail.engine.match import Match
 from duelmail.engine.selfplay import SelfPlay
 from duelmail.errors import CheatDetected, DuelmailError, FileRefused
@@ -359,7 +362,7 @@ def unchecked_summon(sp: SelfPlay) -> Caught:
                    and r not in st.unseen[seat]]
             if low:
                 ref, target = low[0], (st.field[1 - seat][0].refs[0] if st.field[1 - seat] else "life")
-                f = sp.compose(seat, [f"summon {ref}=as", f"attack {ref} {target}", "end"], honest=False)
+                f = sp.compose(seat, [f"summon {ref}=as", f"attack {ref} {target}"], honest=False)
                 # the honest composer saw the lie at the reveal and added the seed of a finished game: drop both
                 content = {k: v for k, v in f.content.items() if k != "seed"}
                 content["keys"] = {k: v for k, v in f.content.get("keys", {}).items() if k != str(ref)}
@@ -459,10 +462,22 @@ def life_peek(sp: SelfPlay) -> Caught:
     return _deliver_or_catch(sp, _resign(f, sp.ids[seat], keys=dict(sorted(keys.items()))), "peek at a Life")
 
 
+def biased_toss(sp: SelfPlay) -> Caught:
+    """The creator, having seen the other seats' coin-toss values, opens the toss to another value of its own,
+    one that makes it start (protocol §6a, "Who starts")."""
+    seat, f = _until_file_with(sp, lambda f: "toss_open" in f.content)
+    m = sp.matches[seat]
+    values = (hashlib.sha256(b"bias %d" % i).digest()[:toss.TOSS_BYTES] for i in range(1000))
+    value = next(v for v in values if toss.starter({**m.toss_values, seat: v}, m.n) == seat)
+    opening = {**f.content["toss_open"], "value": b64e(value)}
+    return _deliver_or_catch(sp, _resign(f, sp.ids[seat], toss_open=opening), "biased coin toss")
+
+
 GAME_CHEATS: dict[str, dict[str, Callable[[SelfPlay], Caught]]] = {
     "warlords": {"face-down card that breaks its rules": face_down_lie},
     "summoner": {"false instant-win claim": false_instant_win,
-                 "false face summoned without its key share": unchecked_summon},
+                 "false face summoned without its key share": unchecked_summon,
+                 "coin toss opened to another value": biased_toss},
     "skirmish": {"plan that does not match its commitment": forged_plan,
                  "memo whose size tells its choice": unpadded_memo,
                  "stat revealed beyond its committed total": overdrawn_stat},

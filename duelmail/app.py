@@ -17,6 +17,7 @@ from datetime import datetime
 from pathlib import Path
 
 from duelmail.crypto.encoding import b64e
+from duelmail.engine import toss
 from duelmail.engine.match import Duplicate, Event, Match, with_faces
 from duelmail.engine.talk import check_say
 from duelmail.errors import DuelmailError, FileRefused, IllegalMove, NotationError, unexpected
@@ -44,18 +45,25 @@ class Played:
 
 
 def genesis_content(kind: str, cards: Sequence[PlayerCard], creator: int, options: dict, now: datetime,
-                    nonce: bytes, time_control: dict | None = None) -> dict:
+                    nonce: bytes, time_control: dict | None = None, master: bytes | None = None) -> dict:
+    """A genesis; ``master``, the creator's master secret, commits to its part of the coin toss in games that
+    draw lots for who starts (protocol section 10)."""
     game = get_game(kind)
     opts = game.spec.resolve_options(options)
     if not game.spec.min_players <= len(cards) <= game.spec.max_players:
         raise DuelmailError(f"{kind} takes {game.spec.min_players}-{game.spec.max_players} players, "
                             f"not {len(cards)}")
-    return {
+    content = {
         "duelmail": 1, "kind": "genesis", "game_kind": kind, "rules_version": game.spec.rules_version,
         "options": opts, "seats": [c.to_dict() for c in cards], "creator": creator,
         "created": now.isoformat(timespec="seconds"), "nonce": b64e(nonce),
         "time_control": dict(time_control or DEFAULT_TIME_CONTROL),
     }
+    if game.spec.draws_lots:
+        if master is None:
+            raise DuelmailError(f"{kind} draws lots for who starts: the genesis needs the creator's secret")
+        content["toss"] = toss.commit_field(master, nonce)
+    return content
 
 
 def create_game(home: Home, identity: Identity, kind: str, cards: Sequence[PlayerCard], options: dict,
@@ -64,7 +72,8 @@ def create_game(home: Home, identity: Identity, kind: str, cards: Sequence[Playe
     if identity.public_key not in keys:
         raise DuelmailError(f"you ({identity.name}) must hold one of the seats")
     creator = keys.index(identity.public_key)
-    genesis = SignedFile.sign(genesis_content(kind, cards, creator, options, now, nonce, time_control), identity)
+    genesis = SignedFile.sign(genesis_content(kind, cards, creator, options, now, nonce, time_control,
+                                              identity.master), identity)
     match = Match(genesis)
     folder = home.folder_for(kind, match.gid)
     path = folder.store(genesis, match)

@@ -5,17 +5,18 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
+from rigged import rigged
 
 from duelmail.app import resolve_move
 from duelmail.engine.selfplay import SelfPlay
 from duelmail.errors import NotationError
 
 
-def test_twin_faces_take_the_legal_reading_or_list_the_choices():
+def test_twin_faces_take_the_legal_reading_or_list_the_choices(monkeypatch):
     """S-9, S-11: Summoner's 110-card deck holds two of each card. 'summon 4C' with both 4C in hand summons one of
     them (twins are interchangeable); a move no reading of which is legal lists the readings."""
-    sp = SelfPlay("summoner", seed=0, shared=True)
-    for _ in range(200):
+    sp = rigged(monkeypatch, "summoner", {"s": ["4C", "4C", "9H", "KS", "2D", "4D", "4D", "9S", "KH", "2C"]})
+    for _ in range(20):
         m = sp.match
         for seat in [s for s, d in m.duties.items() if d.decide]:
             draft = m.draft(seat, sp.ids[seat])

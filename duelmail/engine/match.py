@@ -25,6 +25,7 @@ from duelmail.crypto.commit import check_opening, commit, commit_salt
 from duelmail.crypto.derive import FRESH_BYTES, entropy_key, game_seed, hkdf
 from duelmail.crypto.encoding import b64d, b64e, lp
 from duelmail.crypto.seal import box_size, open_sealed, seal
+from duelmail.engine import toss
 from duelmail.engine.audit import audit_match
 from duelmail.engine.clock import (
     FUTURE_TOLERANCE,
@@ -95,6 +96,7 @@ class Duty:
     seed: bool = False
     retired: bool = False  # the seed is owed because the rules retired the seat, not for the end-of-game audit
     windows: tuple[Window, ...] = ()  # answer windows the decision answers out of turn (protocol section 5b)
+    toss: bool = False  # the creator opens its part of the coin toss (protocol section 10)
 
     @property
     def needs_human(self) -> bool:
@@ -110,6 +112,8 @@ class Duty:
             if self.windows:
                 parts.append("answer out of turn (" + ", ".join(w.rule for w in self.windows) + ")")
             parts.append(prompt or "decide")
+        if self.toss:
+            parts.append("open the coin toss")
         if self.shares:
             parts.append(f"key shares for {', '.join(str(r) for r in sorted(self.shares))}")
         if self.opens:
@@ -216,6 +220,17 @@ class Match:
             raise FileRefused(where, str(e), rule="P-genesis") from None
         self.genesis = genesis
         self.gid = genesis.game_id
+        try:
+            self.nonce = b64d(c["nonce"], "nonce")
+        except CryptoError as e:
+            raise FileRefused(where, str(e), round=0, seat=self.creator, rule="P-genesis") from None
+        self.toss_commit: str | None = c.get("toss")  # the creator's commitment, in games that draw lots
+        if spec.draws_lots != ("toss" in c) or "toss" in c and not re.fullmatch(r"[0-9a-f]{64}", str(c["toss"])):
+            raise FileRefused(where, f"{spec.id} draws lots for who starts: the genesis needs 'toss', a SHA-256 "
+                              "in hex" if spec.draws_lots else f"{spec.id} draws no lots: the genesis has 'toss'",
+                              round=0, seat=self.creator, rule="P-genesis")
+        self.toss_values: dict[int, bytes] = {}  # every seat's toss value, as the log shows it
+        self.starter: int | None = None  # who the toss chose, once the creator opened it
         self.state: GameState = self.game.new_state(self.n, self.options)
         self.specs = {d.id: d for d in self.game.decks(self.n, self.options)}
         self.book = DeckBook(self.gid, self.creator, self.n)
@@ -448,7 +463,9 @@ class Match:
             if step is not None:
                 duty(step.seat).steps.append(deck.id)
                 stepping = True
-        if stepping or self.round == 1:
+        if self.tossing:
+            duty(self.creator).toss = True
+        if stepping or self.round == 1 or self.tossing:
             self._retired_seed_duties(duties)
             return duties
         if self.state.is_terminal() and self.state.windows():
@@ -485,6 +502,41 @@ class Match:
             raise DuelmailError(f"game {self.gid[:12]} is stuck in round {self.round}: nobody is awaited "
                                 "(a bug in the rules or the engine)")
         return duties
+
+    @property
+    def tossing(self) -> bool:
+        """The coin toss waits for the creator's opening, owed in its first file after the acceptances."""
+        return self.toss_commit is not None and self.starter is None and self.round > 1
+
+    def _record_toss(self, c: dict, seat: int, duty: Duty, strict: bool) -> None:
+        """The coin toss (protocol section 10): each accepting seat's value, then the creator's opening."""
+        if self.toss_commit is None:
+            if "toss" in c or "toss_open" in c:
+                raise IllegalMove("P-toss", f"{self.game.spec.id} draws no lots: the file has a toss field")
+            return
+        if ("toss" in c) != duty.join:
+            raise IllegalMove("P-toss", f"seat {seat}'s acceptance carries its toss value ('toss'), and only that "
+                              "file")
+        if duty.join:
+            self.toss_values[seat] = toss.read_value(c["toss"], "toss")
+        if "toss_open" in c and not duty.toss:
+            raise IllegalMove("P-toss", f"seat {seat} opens the coin toss, which "
+                              + ("is open already" if self.starter is not None else
+                                 "only the creator opens, in its first file after the acceptances"))
+        if not duty.toss:
+            return
+        if "toss_open" not in c:
+            if strict:
+                raise IllegalMove("P-toss", "the creator's first file after the acceptances opens the coin toss "
+                                  "('toss_open')")
+            return
+        value, matches = toss.read_opening(c["toss_open"], self.nonce, self.toss_commit)
+        if not matches:
+            raise CheatDetected(seat, "P-toss", "the coin toss opened does not match the genesis commitment "
+                                f"{self.toss_commit[:16]}...")
+        self.starter = toss.starter({**self.toss_values, seat: value}, self.n)
+        self.toss_values[seat] = value
+        self.state.apply_toss(self.starter)
 
     def _windows(self, deciders: tuple[int, ...]) -> tuple[Window, ...]:
         """The rules' open answer windows, checked against the contract (protocol section 5b): each window's seat
@@ -897,6 +949,7 @@ class Match:
             actions.pop(0)
             events.append(Event(rnd, seat, f"{self.cards[seat].name} accepted the game"))
         self._record_entropy(c, seat)
+        self._record_toss(c, seat, duty, strict)
         # deck passes
         given = c.get("deck", {})
         if not isinstance(given, dict) or set(given) != set(duty.steps):
@@ -1268,6 +1321,7 @@ class Match:
         twin.opened = dict(self.opened)
         twin.memos = {k: list(v) for k, v in self.memos.items()}
         twin.entropy = dict(self.entropy)
+        twin.toss_values = dict(self.toss_values)
         twin.events = list(self.events)
         twin.violations = list(self.violations)
         twin.rounds = list(self.rounds)
@@ -1313,6 +1367,10 @@ class Match:
             content["seen"] = seen
         if seat not in self.entropy:
             content["entropy"] = seal_entropy(self.masters[seat], self.gid, seat, self.fresh[seat])
+        if self.toss_commit is not None and duty.join:
+            content["toss"] = b64e(toss.call(self.own[seat]))
+        if duty.toss:
+            content["toss_open"] = toss.opening(self.masters[seat], self.nonce)
         seed = self.own[seat]
         if secret:
             content["commits"] = {

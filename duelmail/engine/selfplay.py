@@ -30,7 +30,7 @@ class SelfPlay:
         self.ids = [demo_identity(seed, name) for name in NAMES[:n]]
         self.clock = T0
         content = genesis_content(game, [i.card for i in self.ids], 0, options or {}, self.clock,
-                                  hashlib.sha256(f"{game}{seed}".encode()).digest()[:16])
+                                  hashlib.sha256(f"{game}{seed}".encode()).digest()[:16], master=self.ids[0].master)
         self.genesis = SignedFile.sign(content, self.ids[0])
         if shared:
             one = Match(self.genesis)

@@ -83,6 +83,7 @@ class GameSpec:
     max_players: int
     options: tuple[Option, ...] = ()
     digest: str = ""  # path of our rules digest, e.g. seeds/warlords.md
+    draws_lots: bool = False  # the source draws lots for who starts: the engine tosses a coin (GameState.apply_toss)
 
     def resolve_options(self, given: Mapping[str, Any]) -> dict[str, bool | int | str]:
         """Defaults overlaid with ``given``; unknown names are refused."""
@@ -347,6 +348,11 @@ class GameState(ABC):
         is open to all: the rules must make such cards (its hand) ``PUBLIC``. Must depend on public state only,
         and a seat once retired stays retired."""
         return frozenset()
+
+    def apply_toss(self, starter: int) -> None:
+        """The seats' coin toss (protocol section 10) chose ``starter`` to play first: called once, after the
+        set-up's deck passes and before the first decision, in games whose spec ``draws_lots``."""
+        raise DuelmailError(f"{type(self).__name__} draws no lots")
 
     def windows(self) -> tuple[Window, ...]:
         """Answer windows open now (protocol section 5b): seats the rules await to act out of turn, each also in

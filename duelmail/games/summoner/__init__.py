@@ -13,7 +13,8 @@ from duelmail.games.summoner.rules import DECK, DEFAULT_LIFE, FACES, SummonerSta
 SPEC = GameSpec(
     id="summoner",
     title="Summoner (playing card duel)",
-    rules_version=2,  # 2: the source's rules by default (S-6, S-18, S-21, S-22), the old rulings behind mail-shortcuts
+    rules_version=3,  # 2: the source's rules by default (S-6, S-18, S-21, S-22), the old rulings behind mail-shortcuts;
+    # 3: a coin toss decides who starts (S-3)
     min_players=2,
     max_players=2,
     options=(
@@ -23,6 +24,7 @@ SPEC = GameSpec(
                "turn, the instant win only in one's own summoning phases (S-6, S-18, S-21, S-22)"),
     ),
     digest="seeds/summoner.md",
+    draws_lots=True,
 )
 
 

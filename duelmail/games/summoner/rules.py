@@ -111,10 +111,9 @@ class SummonerState(FaceClaims, GameState):
     def __init__(self, life: int = DEFAULT_LIFE, shortcuts: bool = False):
         if life < 1:
             raise DuelmailError(f"life points must be at least 1, not {life}")
-        self.shortcuts = shortcuts  # the option mail-shortcuts: S-18, S-21 and S-22 as rulings that save files
         self.window: tuple | None = None  # ("direct", attacker ref, strength) or ("replace", index in won)
         self.start_life = life
-        self.shortcuts = shortcuts  # option mail-shortcuts: S-6's old ruling (no look at a draw mid-turn)
+        self.shortcuts = shortcuts  # option mail-shortcuts: S-6, S-18, S-21 and S-22 as rulings that save files
         self.life = [life, life]
         self.hands: list[list[CardRef]] = [[CardRef(DECK, i) for i in range(s * HAND_SIZE, (s + 1) * HAND_SIZE)]
                                            for s in range(2)]
@@ -598,6 +597,13 @@ class SummonerState(FaceClaims, GameState):
         self.tell("look", f"seat {seat} asks to see {_refs(sorted(self.unseen[seat], key=lambda r: r.index))}",
                   (seat,), tuple(sorted(self.unseen[seat], key=lambda r: r.index)), rule="S-6")
         self.unseen[seat].clear()
+
+    def apply_toss(self, starter: int) -> None:
+        """S-3: the coin toss chose who plays the first turn."""
+        if self.turn != 1 or self.phase != PRE or self.budget or self.active:
+            raise DuelmailError(f"the coin toss comes before the first turn, not in turn {self.turn}")
+        self.current = starter
+        self.tell("toss", f"the coin toss: seat {starter} plays first", (starter,), rule="S-3")
 
     def _end(self, seat: int, a: End) -> None:
         self.idle = 0 if self.active else self.idle + 1

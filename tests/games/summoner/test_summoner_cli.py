@@ -26,26 +26,31 @@ def test_two_homes_play_a_whole_game_of_summoner_by_files(tmp_path):
 
 
 def test_a_human_move_by_the_cli_and_refusals_naming_the_rule(tmp_path):
-    """S-9 and S-20 refused through 'duelmail play'; nothing is written; a legal move from 'moves' is accepted."""
+    """S-9 and S-20 refused through 'duelmail play'; nothing is written; a legal move from 'moves' is accepted.
+    S-3: the coin toss chose who plays first, and every home says so."""
     t = Table(tmp_path)
     t.settle()
     st = t.status(t.alice)
-    assert list(st["awaited"]) == ["0"]
-    moves = json.loads(dm(t.alice, "moves", "--json"))
+    (seat,) = st["awaited"]
+    me, other_seat = t.home(seat), "1" if seat == "0" else "0"
+    for home in (t.alice, t.bob):
+        assert f"the coin toss: {me.name} plays first" in dm(home, "history")
+    moves = json.loads(dm(me, "moves", "--json"))
     summons = [m["move"] for m in moves if m["move"].startswith("summon")]
     assert summons and any(m["move"] == "end" for m in moves)
     assert "=" in summons[0] and summons[0] == summons[0].lower()  # the claimed face stays as written
-    before = snapshot(t.alice)
-    out = dm(t.alice, "play", "counter s#0=xr", code=1)
-    assert "(rule S-20)" in out and "counter s#0=xr" in out
+    before = snapshot(me)
+    own = f"s#{5 * int(seat)}"  # a card of the mover's own hand
+    out = dm(me, "play", f"counter {own}=xr", code=1)
+    assert "(rule S-20)" in out and f"counter {own}=xr" in out
     first = summons[0]  # a true claim, then an Ace on top: more than 14, whatever the Ace is (the rules' own check
     other = next(m.split()[1].split("=")[0] for m in summons if m.split()[1] != first.split()[1])  # comes first)
-    out = dm(t.alice, "play", first, f"summon {other}=ad", code=1)
+    out = dm(me, "play", first, f"summon {other}=ad", code=1)
     assert "(rule S-9)" in out and "of 14" in out and "says something false" not in out
-    assert snapshot(t.alice) == before
-    t.turn(t.alice, summons[0], "end")
+    assert snapshot(me) == before
+    t.turn(me, summons[0], "end")
     t.settle()
-    st = t.status(t.bob)
-    assert list(st["awaited"]) == ["1"] and "summon" in st["awaited"]["1"]["what"]
-    shown = dm(t.alice, "show")
-    assert "alice (you)" in shown and "Seat 0" not in shown and "Field:" in shown  # names, not seat numbers
+    st = t.status(t.other(me))
+    assert list(st["awaited"]) == [other_seat] and "summon" in st["awaited"][other_seat]["what"]
+    shown = dm(me, "show")
+    assert f"{me.name} (you)" in shown and "Seat 0" not in shown and "Field:" in shown  # names, not seat numbers

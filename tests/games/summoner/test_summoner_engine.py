@@ -41,6 +41,7 @@ def test_engine_and_plain_simulator_agree():
     faces = sp.match.audit.faces
     truth = {ref: sp.match.card_of(ref, f) for ref, f in faces.items()}
     table = Table(GAME, GAME.new_state(2, GAME.spec.resolve_options({})), truth, [{}, {}], random.Random(0))
+    table.state.apply_toss(sp.match.starter)  # S-3: the engine's coin toss is the simulator's chance too
     table.settle()
     for f in sp.files[1:]:
         for text in f.content["actions"]:
