@@ -8,13 +8,14 @@ key shares, and the end-of-game audit, which derives the passes again in this pr
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 import pytest
 
 from duelmail.crypto.deck import LockerSecrets
 from duelmail.crypto.derive import hkdf
 from duelmail.crypto.encoding import lp
+from duelmail.engine import toss
 from duelmail.engine.selfplay import SelfPlay
 from duelmail.games.cards import Card
 
@@ -33,11 +34,26 @@ def order_of(faces: Sequence[Card], top: Sequence[Card | str]) -> list[int]:
     return head + free
 
 
-def rigged(monkeypatch: pytest.MonkeyPatch, game: str, tops: Mapping[str, Sequence[Card | str]], n: int = 2,
+def starter(sp: SelfPlay) -> int:
+    """The seat the coin toss of a game that draws lots will choose (it depends on the seats' secrets, never on the
+    deal): the creator's value from its master secret and the genesis nonce, each other seat's from its seed."""
+    m = sp.match
+    values = {s: toss.call(sp.matches[s].own[s]) for s in range(m.n) if s != m.creator}
+    values[m.creator] = toss.creator_secret(sp.ids[m.creator].master, m.nonce)[1]
+    return toss.starter(values, m.n)
+
+
+Tops = Mapping[str, Sequence[Card | str]]
+
+
+def rigged(monkeypatch: pytest.MonkeyPatch, game: str, tops: Tops | Callable[[SelfPlay], Tops], n: int = 2,
            options: dict | None = None, seed: int = 0) -> SelfPlay:
-    """A ``SelfPlay`` whose decks (id -> faces from ``#0`` on) come out of their first shuffle in that order."""
+    """A ``SelfPlay`` whose decks (id -> faces from ``#0`` on) come out of their first shuffle in that order;
+    ``tops`` may be a function of the ``SelfPlay`` (to deal by who the coin toss will choose, ``starter``)."""
     sp = SelfPlay(game, n, options, seed=seed)
     m = sp.match
+    if callable(tops):
+        tops = tops(sp)
     chosen: dict[bytes, list[int]] = {}
     for deck_id, top in tops.items():
         faces = m.specs[deck_id].faces
