@@ -165,6 +165,16 @@ def _sum(points: Sequence[bytes]) -> bytes:
     return acc
 
 
+def _small_msm(points: Sequence[bytes]) -> bytes:
+    """``sum (i+1) points[i]`` by additions only (2n - 2 of them, no multiplication): the sum of the
+    suffix sums. For the prover's own points."""
+    acc = total = IDENTITY
+    for p in reversed(points):
+        acc = point_add(acc, p)
+        total = point_add(total, acc)
+    return total
+
+
 def _msm(terms: Sequence[tuple[int, bytes]], what: str = "point", validate: bool = False) -> bytes:
     """Sum of ``k * p``; terms with the same point are merged first (one multiplication each).
     Zero terms are skipped unvalidated unless ``validate`` (verifiers pass True)."""
@@ -610,7 +620,7 @@ def _core_prove(tr: _Transcript, gens: _Gens, x: list[bytes], perm: list[int], s
         sigma[p] = i
     m = [sigma[j] + 1 for j in range(n)]
     r_m, r_f, r_c = rnd(), rnd(), rnd()
-    big_m = _msm([(m[j], x[j]) for j in range(n)] + [(r_m, base)])
+    big_m = point_add(_small_msm([x[p] for p in perm]), _mul(r_m, base, validate=False))
     tr.absorb("M", big_m)
     e = tr.challenges("e", n)
     f = [e[sigma[j]] for j in range(n)]
@@ -636,42 +646,53 @@ def _core_prove(tr: _Transcript, gens: _Gens, x: list[bytes], perm: list[int], s
     b = [lam * (d[j] + sh[j]) % L for j in range(n)]
     alpha_h, alpha_b = r_c, lam * r_d % L
     ypow = _ypowers(y, n)
+    # Folded generators are kept as (factor, point): the true generator is factor * point, so folding a
+    # pair costs one multiplication (point_lo + t point_hi) instead of two; the factors go into the scalars.
     gs, hs = list(gens.a_side), list(gens.b_side)
+    gf, gfi, hf, hfi = [1] * n, [1] * n, [1] * n, [1] * n
     lr: list[bytes] = []
     k = 0
     while len(a) > 1:
         half, odd = divmod(len(a), 2)
         yn = ypow[half - 1]
         yn_inv = _inv(yn)
+        lo = range(half)
         a1, a2, b1, b2 = a[:half], a[half:2 * half], b[:half], b[half:2 * half]
-        g1, g2, h1, h2 = gs[:half], gs[half:2 * half], hs[:half], hs[half:2 * half]
-        c_l = sum(ypow[i] * a1[i] * b2[i] for i in range(half)) % L
-        c_r = yn * sum(ypow[i] * a2[i] * b1[i] for i in range(half)) % L
+        c_l = sum(ypow[i] * a1[i] * b2[i] for i in lo) % L
+        c_r = yn * sum(ypow[i] * a2[i] * b1[i] for i in lo) % L
         d_l, d_r = rnd(), rnd()
-        big_l = _msm([(a1[i] * yn_inv, g2[i]) for i in range(half)] + [(b2[i], h1[i]) for i in range(half)]
-                     + [(c_l, g), (d_l, h)])
-        big_r = _msm([(a2[i] * yn, g1[i]) for i in range(half)] + [(b1[i], h2[i]) for i in range(half)]
-                     + [(c_r, g), (d_r, h)])
+        big_l = _msm([(a1[i] * yn_inv * gf[half + i], gs[half + i]) for i in lo]
+                     + [(b2[i] * hf[i], hs[i]) for i in lo] + [(c_l, g), (d_l, h)])
+        big_r = _msm([(a2[i] * yn * gf[i], gs[i]) for i in lo]
+                     + [(b1[i] * hf[half + i], hs[half + i]) for i in lo] + [(c_r, g), (d_r, h)])
         tr.absorb("LR", k, big_l, big_r)
         ek = tr.challenge("x")
         eki = _inv(ek)
-        new_g = [point_add(_mul(eki, g1[i], validate=False), _mul(ek * yn_inv, g2[i], validate=False))
-                 for i in range(half)]
-        new_h = [point_add(_mul(ek, h1[i], validate=False), _mul(eki, h2[i], validate=False)) for i in range(half)]
-        new_a = [(a1[i] * ek + a2[i] * yn * eki) % L for i in range(half)]
-        new_b = [(b1[i] * eki + b2[i] * ek) % L for i in range(half)]
+        # G' <- x^-1 G'_lo + x y^-n' G'_hi = (x^-1 f_lo) (P_lo + x^2 y^-n' (f_hi / f_lo) P_hi)
+        # X  <- x X_lo + x^-1 X_hi         = (x f_lo) (P_lo + x^-2 (f_hi / f_lo) P_hi)
+        tg, th = ek * ek * yn_inv % L, eki * eki % L
+        new_gs = [point_add(gs[i], _mul(tg * gf[half + i] * gfi[i], gs[half + i], validate=False)) for i in lo]
+        new_hs = [point_add(hs[i], _mul(th * hf[half + i] * hfi[i], hs[half + i], validate=False)) for i in lo]
+        new_gf, new_gfi = [eki * gf[i] % L for i in lo], [ek * gfi[i] % L for i in lo]
+        new_hf, new_hfi = [ek * hf[i] % L for i in lo], [eki * hfi[i] % L for i in lo]
+        new_a = [(a1[i] * ek + a2[i] * yn * eki) % L for i in lo]
+        new_b = [(b1[i] * eki + b2[i] * ek) % L for i in lo]
         if odd:  # the last element is carried: weight y^(2 half + 1) becomes y^(half + 1)
-            new_g.append(_mul(yn_inv, gs[-1], validate=False))
-            new_h.append(hs[-1])
+            new_gs.append(gs[-1])
+            new_gf.append(yn_inv * gf[-1] % L)
+            new_gfi.append(yn * gfi[-1] % L)
+            new_hs.append(hs[-1])
+            new_hf.append(hf[-1])
+            new_hfi.append(hfi[-1])
             new_a.append(a[-1] * yn % L)
             new_b.append(b[-1])
-        gs, hs, a, b = new_g, new_h, new_a, new_b
+        gs, hs, gf, gfi, hf, hfi, a, b = new_gs, new_hs, new_gf, new_gfi, new_hf, new_hfi, new_a, new_b
         alpha_h = (d_l * ek * ek + alpha_h + d_r * eki * eki) % L
         lr += [big_l, big_r]
         k += 1
     a0, b0 = a[0], b[0]
     r_, s_, dlt, eta, eta_b, rho = (rnd() for _ in range(6))
-    big_a = _msm([(r_, gs[0]), (s_, hs[0]), (y * (r_ * b0 + s_ * a0), g), (dlt, h)])
+    big_a = _msm([(r_ * gf[0], gs[0]), (s_ * hf[0], hs[0]), (y * (r_ * b0 + s_ * a0), g), (dlt, h)])
     big_b = _msm([(y * r_ * s_, g), (eta, h), (eta_b, base)])
     lam_inv = _inv(lam)
     r1 = _msm([(rho, big_d), (-eta_b * lam_inv, big_s)])
@@ -862,7 +883,7 @@ def prove_shuffle_lock(x: Sequence[bytes], y: Sequence[bytes], k: Sequence[bytes
     pts, scalars, eps, big_z = _core_prove(tr, gens, xs, perm, w, c, gamma, rnd, want_z=True)
     u = [w * ai % L for ai in _batch_inv(av)]
     rs = [rnd() for _ in range(n)]
-    commits = [_mul(rs[i], ks[i]) for i in range(n)]
+    commits = [_mul(rs[i] * av[i], c) for i in range(n)]  # = rs[i] K[i]; one base multiplication when C = G
     r_y = _msm([(eps[i] * rs[i], ys[i]) for i in range(n)])
     tr.absorb("sigma", *commits, r_y)
     es = tr.challenge("sigma")
