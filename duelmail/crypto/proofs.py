@@ -92,16 +92,19 @@ Statement = tuple[bytes, bytes, bytes, bytes]
 # -- scalars and points ---------------------------------------------------------------------------
 
 def _inv(k: int) -> int:
-    return pow(k, L - 2, L)
+    """The inverse of a public nonzero scalar (challenges): Python's extended Euclid, about 9 times
+    faster than Fermat. Secret scalars go through :func:`_batch_inv` (libsodium, constant time)."""
+    return pow(k, -1, L)
 
 
 def _batch_inv(ks: list[int]) -> list[int]:
-    """Inverses of nonzero scalars mod L with one exponentiation (Montgomery's trick)."""
+    """Inverses of nonzero scalars mod L with one inversion (Montgomery's trick; libsodium's
+    constant-time inversion, since the scalars may be secret)."""
     prefix, acc = [], 1
     for k in ks:
         acc = acc * k % L
         prefix.append(acc)
-    inv = _inv(acc)
+    inv = _sc(_nb.crypto_core_ed25519_scalar_invert(_enc(acc))) if ks else 1
     out = [0] * len(ks)
     for i in range(len(ks) - 1, 0, -1):
         out[i] = inv * prefix[i - 1] % L
@@ -165,14 +168,24 @@ def _sum(points: Sequence[bytes]) -> bytes:
     return acc
 
 
-def _small_msm(points: Sequence[bytes]) -> bytes:
-    """``sum (i+1) points[i]`` by additions only (2n - 2 of them, no multiplication): the sum of the
-    suffix sums. For the prover's own points."""
+def _multiples(p: bytes, log: bytes | None, what: str = "point") -> Callable[[int], bytes]:
+    """``k -> k p`` for the prover's own multiples of a public point. With ``log`` (the caller's
+    ``log_G p``, checked: used only if ``log G == p``), one base multiplication instead of a general one."""
+    if isinstance(log, bytes) and len(log) == SCALAR_BYTES and 0 < _sc(log) < L:
+        lv = _sc(log)
+        if _mul(lv, G, validate=False) == p:
+            return lambda k: _mul(k * lv, G, validate=False)
+    return lambda k: _mul(k, p, what, validate=False)
+
+
+def _small_msm(points: Sequence[bytes]) -> tuple[bytes, bytes]:
+    """``(sum (i+1) points[i], sum points[i])`` by additions only (2n - 2 of them, no multiplication):
+    the first is the sum of the suffix sums, the second the last suffix sum. For the prover's own points."""
     acc = total = IDENTITY
     for p in reversed(points):
         acc = point_add(acc, p)
         total = point_add(total, acc)
-    return total
+    return total, acc
 
 
 def _msm(terms: Sequence[tuple[int, bytes]], what: str = "point", validate: bool = False) -> bytes:
@@ -434,9 +447,12 @@ def _linked_challenges(tr: _Transcript, n: int) -> tuple[list[int], list[int], i
 
 
 def _linked_prove(tag: bytes, context: bytes, stmt: tuple[list[bytes], ...], a: list[int], common: bytes,
-                  beta_of: Callable[[int, list[int]], list[int]], rng_seed: bytes | None) -> str:
+                  beta_of: Callable[[int, list[int]], list[int]], rng_seed: bytes | None,
+                  common_log: bytes | None = None) -> str:
     """``common`` is W and ``beta_of(mu, rho)`` the scalars with mu rho_j Q[j] = beta_j W (the prover
-    knows them: lock Q[j] = C = W; unify K_old[j] = U / a_j), so folding multiplies X points only."""
+    knows them: lock Q[j] = C = W; unify K_old[j] = U / a_j), so folding multiplies X points only.
+    ``common_log`` (log_G W, optional) makes every multiple of W a base multiplication."""
+    wmul = _multiples(common, common_log)
     x, y, q, t = stmt
     n = len(x)
     tr = _Transcript(tag, context)
@@ -445,7 +461,7 @@ def _linked_prove(tag: bytes, context: bytes, stmt: tuple[list[bytes], ...], a: 
     eps, rho, mu = _linked_challenges(tr, n)
     beta = beta_of(mu, rho)
     r = [rnd() for _ in range(n)]
-    t0 = _msm([(r[j], x[j]) for j in range(n)] + [(sum(r[j] * beta[j] for j in range(n)), common)])
+    t0 = point_add(_msm([(r[j], x[j]) for j in range(n)]), wmul(sum(r[j] * beta[j] for j in range(n))))
     tr.absorb("T", t0)
     e = tr.challenge("e")
     z = [(r[j] + e * eps[j] * a[j]) % L for j in range(n)]
@@ -455,8 +471,8 @@ def _linked_prove(tag: bytes, context: bytes, stmt: tuple[list[bytes], ...], a: 
     while len(z) > 1:
         half, odd = divmod(len(z), 2)
         zl, zh, pl, ph, bl, bh = z[:half], z[half:2 * half], pts[:half], pts[half:2 * half], b[:half], b[half:2 * half]
-        big_l = _msm([(zl[i], ph[i]) for i in range(half)] + [(sum(zl[i] * bh[i] for i in range(half)), common)])
-        big_r = _msm([(zh[i], pl[i]) for i in range(half)] + [(sum(zh[i] * bl[i] for i in range(half)), common)])
+        big_l = point_add(_msm([(zl[i], ph[i]) for i in range(half)]), wmul(sum(zl[i] * bh[i] for i in range(half))))
+        big_r = point_add(_msm([(zh[i], pl[i]) for i in range(half)]), wmul(sum(zh[i] * bl[i] for i in range(half))))
         tr.absorb("LR", k, big_l, big_r)
         xk = tr.challenge("x")
         new_z = [(zl[i] + xk * zh[i]) % L for i in range(half)]
@@ -518,17 +534,18 @@ def _linked_verify(tag: bytes, context: bytes, stmt: tuple[list[bytes], ...], pr
 
 
 def prove_lock(x: Sequence[bytes], y: Sequence[bytes], k: Sequence[bytes], c: bytes, factors: Sequence[bytes],
-               context: bytes, rng_seed: bytes | None = None) -> str:
+               context: bytes, rng_seed: bytes | None = None, layer: bytes | None = None) -> str:
     """Lock pass: ``Y[j] = a_j X[j]`` and ``K[j] = a_j C`` (a_j = k_j / c, K[j] = k_j G, C = c G).
 
     ``factors[j]`` is a_j, the multiplier the pass applied. 32 (2 ceil(log2 n) + 2) bytes (448 for 52).
+    ``layer`` is c if the caller has it: the proof is the same, made with base multiplications for C.
     """
     n = len(_points(x, "lock input X"))
     stmt = _linked_stmt(x, y, [_point(c, "lock layer commitment C")] * n, k, "lock")
     if not isinstance(factors, (list, tuple)) or len(factors) != n:
         raise CryptoError(f"lock: expected {n} factors")
     a = [_witness(v, f"lock factor {j}") for j, v in enumerate(factors)]
-    return _linked_prove(LOCK_TAG, context, stmt, a, c, lambda mu, rho: [mu * r % L for r in rho], rng_seed)
+    return _linked_prove(LOCK_TAG, context, stmt, a, c, lambda mu, rho: [mu * r % L for r in rho], rng_seed, layer)
 
 
 def verify_lock(x: Sequence[bytes], y: Sequence[bytes], k: Sequence[bytes], c: bytes, proof: str,
@@ -540,11 +557,11 @@ def verify_lock(x: Sequence[bytes], y: Sequence[bytes], k: Sequence[bytes], c: b
 
 
 def prove_unify(x: Sequence[bytes], y: Sequence[bytes], k_old: Sequence[bytes], u: bytes, factors: Sequence[bytes],
-                context: bytes, rng_seed: bytes | None = None) -> str:
+                context: bytes, rng_seed: bytes | None = None, layer: bytes | None = None) -> str:
     """Unify pass: ``Y[j] = a_j X[j]`` and ``U = a_j K_old[j]`` (a_j = u / k_j, U = u G).
 
     ``K_old[j]`` is the locker's old key commitment on input j (G for a card that entered face up,
-    key 1). Same layout and size as :func:`prove_lock`.
+    key 1). Same layout and size as :func:`prove_lock`. ``layer`` is u if the caller has it (speed only).
     """
     n = len(_points(x, "unify input X"))
     stmt = _linked_stmt(x, y, k_old, [_point(u, "unify commitment U")] * n, "unify")
@@ -553,7 +570,7 @@ def prove_unify(x: Sequence[bytes], y: Sequence[bytes], k_old: Sequence[bytes], 
     a = [_witness(v, f"unify factor {j}") for j, v in enumerate(factors)]
     inv = _batch_inv(a)
     return _linked_prove(UNIFY_TAG, context, stmt, a, u,
-                         lambda mu, rho: [mu * rho[j] * inv[j] % L for j in range(n)], rng_seed)
+                         lambda mu, rho: [mu * rho[j] * inv[j] % L for j in range(n)], rng_seed, layer)
 
 
 def verify_unify(x: Sequence[bytes], y: Sequence[bytes], k_old: Sequence[bytes], u: bytes, proof: str,
@@ -608,11 +625,11 @@ def _shifts(n: int, y: int, z: int) -> list[int]:
     return [z * yinv % L] + [(-yinv) % L] * (n - 1)
 
 
-def _core_prove(tr: _Transcript, gens: _Gens, x: list[bytes], perm: list[int], s: int, base: bytes, big_s: bytes,
+def _core_prove(tr: _Transcript, gens: _Gens, x: list[bytes], perm: list[int], s: int, bmul: Callable[[int], bytes],
                 rnd: Callable[[], int], want_z: bool) -> tuple[list[bytes], list[int], list[int], bytes | None]:
     """The shuffle argument for ``Y[i] = s X[perm[i]]``, ``S = s B`` (Y enters only through the
     transcript, absorbed by the caller). Returns (points, scalars, eps, Z) where Z = s <d, X> is
-    the output aggregate (returned, and absorbed, only if ``want_z``)."""
+    the output aggregate (returned, and absorbed, only if ``want_z``). ``bmul(k)`` is k B (S = s B)."""
     n = gens.n
     g, h = gens.g, gens.h
     sigma = [0] * n
@@ -620,20 +637,21 @@ def _core_prove(tr: _Transcript, gens: _Gens, x: list[bytes], perm: list[int], s
         sigma[p] = i
     m = [sigma[j] + 1 for j in range(n)]
     r_m, r_f, r_c = rnd(), rnd(), rnd()
-    big_m = point_add(_small_msm([x[p] for p in perm]), _mul(r_m, base, validate=False))
+    perm_sum, x_sum = _small_msm([x[p] for p in perm])  # sum (sigma(j)+1) X_j, and sum X_j
+    big_m = point_add(perm_sum, bmul(r_m))
     tr.absorb("M", big_m)
     e = tr.challenges("e", n)
     f = [e[sigma[j]] for j in range(n)]
-    big_f = _msm([(f[j], x[j]) for j in range(n)] + [(r_f, base)])
+    big_f = point_add(_msm([(f[j], x[j]) for j in range(n)]), bmul(r_f))
     tr.absorb("F", big_f)
     alpha, beta = tr.challenge("alpha"), tr.challenge("beta")
     d = [(f[j] + alpha * m[j] + beta) % L for j in range(n)]
     r_d = (r_f + alpha * r_m) % L
-    big_d = point_add(_msm([(1, big_f), (alpha, big_m)]), _mul(beta, _sum(x), validate=False))
+    big_d = point_add(_msm([(1, big_f), (alpha, big_m)]), _mul(beta, x_sum, validate=False))
     eps = [(e[i] + alpha * (i + 1) + beta) % L for i in range(n)]
     big_z = None
     if want_z:
-        big_z = _mul(s, _sub(big_d, _mul(r_d, base)), validate=False)
+        big_z = _sub(_mul(s, big_d, validate=False), bmul(s * r_d))
         tr.absorb("Z", big_z)
     c = [1]
     for j in range(n - 1):
@@ -693,10 +711,10 @@ def _core_prove(tr: _Transcript, gens: _Gens, x: list[bytes], perm: list[int], s
     a0, b0 = a[0], b[0]
     r_, s_, dlt, eta, eta_b, rho = (rnd() for _ in range(6))
     big_a = _msm([(r_ * gf[0], gs[0]), (s_ * hf[0], hs[0]), (y * (r_ * b0 + s_ * a0), g), (dlt, h)])
-    big_b = _msm([(y * r_ * s_, g), (eta, h), (eta_b, base)])
+    big_b = point_add(_msm([(y * r_ * s_, g), (eta, h)]), bmul(eta_b))
     lam_inv = _inv(lam)
-    r1 = _msm([(rho, big_d), (-eta_b * lam_inv, big_s)])
-    r2 = _mul(rho, base)
+    r1 = point_add(_mul(rho, big_d, validate=False), bmul(-eta_b * lam_inv * s))
+    r2 = bmul(rho)
     tr.absorb("final", big_a, big_b, r1, r2)
     ef = tr.challenge("final")
     ef2 = ef * ef % L
@@ -813,10 +831,11 @@ def _shuffle_stmt(x: object, y: object, what: str) -> tuple[list[bytes], list[by
 
 
 def prove_shuffle(x: Sequence[bytes], y: Sequence[bytes], perm: Sequence[int], s: bytes, context: bytes,
-                  rng_seed: bytes | None = None, base: bytes | None = None) -> str:
+                  rng_seed: bytes | None = None, base: bytes | None = None, layer: bytes | None = None) -> str:
     """Proof that ``Y[i] = s X[perm[i]]`` with ``S = s B`` public (B = ``base``, default G).
 
     The witness is (perm, s); S is recomputed here. 32 (12 + 2 ceil(log2 n)) bytes (768 for 52).
+    ``layer`` is log_G B if the caller has it (the same proof, with base multiplications for B).
     """
     xs, ys = _shuffle_stmt(x, y, "shuffle")
     perm = _perm(perm, len(xs))
@@ -827,7 +846,7 @@ def prove_shuffle(x: Sequence[bytes], y: Sequence[bytes], perm: Sequence[int], s
     tr.absorb("statement", len(xs), base, big_s, *xs, *ys)
     rnd = _nonce_stream(SHUFFLE_TAG, tr.state, [_enc(sv), lp(*perm)], rng_seed)
     gens = _Gens(xs, tr.state)
-    pts, scalars, _, _ = _core_prove(tr, gens, xs, perm, sv, base, big_s, rnd, want_z=False)
+    pts, scalars, _, _ = _core_prove(tr, gens, xs, perm, sv, _multiples(base, layer, "shuffle base"), rnd, want_z=False)
     return b64e(b"".join(pts) + b"".join(_enc(v) for v in scalars))
 
 
@@ -860,12 +879,14 @@ def _shuffle_lock_stmt(x: object, y: object, k: object, c: object
 
 
 def prove_shuffle_lock(x: Sequence[bytes], y: Sequence[bytes], k: Sequence[bytes], c: bytes, perm: Sequence[int],
-                       factors: Sequence[bytes], context: bytes, rng_seed: bytes | None = None) -> str:
+                       factors: Sequence[bytes], context: bytes, rng_seed: bytes | None = None,
+                       layer: bytes | None = None) -> str:
     """Proof that ``Y[i] = a_i X[perm[i]]`` and ``K[i] = a_i C`` (a_i = k_i / c; C = G if no layer).
 
     A fresh secret w gives the hidden deck ``W[i] = w X[perm[i]]`` and ``Gamma = w C``: the shuffle
     argument proves W (through its aggregate Z) is a shuffle of X with base C; a batch Sigma proof
     shows ``u_i K[i] = Gamma`` and ``sum eps_i u_i Y[i] = Z`` (u_i = w / a_i), i.e. ``W[i] = u_i Y[i]``.
+    ``layer`` is c if the caller has it (the same proof, with base multiplications for C).
     """
     xs, ys, ks, c = _shuffle_lock_stmt(x, y, k, c)
     n = len(xs)
@@ -877,13 +898,14 @@ def prove_shuffle_lock(x: Sequence[bytes], y: Sequence[bytes], k: Sequence[bytes
     tr.absorb("statement", n, c, *xs, *ys, *ks)
     rnd = _nonce_stream(SHUFFLE_LOCK_TAG, tr.state, [lp(*perm), *[_enc(a) for a in av]], rng_seed)
     w = rnd()
-    gamma = _mul(w, c, "shuffle-lock layer commitment C")
+    cmul = _multiples(c, layer, "shuffle-lock layer commitment C")
+    gamma = cmul(w)
     tr.absorb("Gamma", gamma)
     gens = _Gens(xs, tr.state)
-    pts, scalars, eps, big_z = _core_prove(tr, gens, xs, perm, w, c, gamma, rnd, want_z=True)
+    pts, scalars, eps, big_z = _core_prove(tr, gens, xs, perm, w, cmul, rnd, want_z=True)
     u = [w * ai % L for ai in _batch_inv(av)]
     rs = [rnd() for _ in range(n)]
-    commits = [_mul(rs[i] * av[i], c) for i in range(n)]  # = rs[i] K[i]; one base multiplication when C = G
+    commits = [cmul(rs[i] * av[i]) for i in range(n)]  # = rs[i] K[i], as multiples of C
     r_y = _msm([(eps[i] * rs[i], ys[i]) for i in range(n)])
     tr.absorb("sigma", *commits, r_y)
     es = tr.challenge("sigma")

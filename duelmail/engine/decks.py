@@ -313,12 +313,14 @@ class DeckBook:
         mine = secrets_of(deck_id, deck.n)
         x, c_pub, ctx = deck.points, self.layer_commit(deck_id, seat), self.step_context(deck_id, rnd, seat)
         out: dict[str, str] = {"op": step.op}
+        c_log = layer.uniform  # log_G of c_pub for a uniform layer: lets the prover use base multiplications
         if step.op == "shuffle":
             y, _ = run_step("shuffle", x, layer, mine)
             big_s = group.point_mul(mine.shuffle_scalar, c_pub)
             out["layer"] = sra.encode_points([big_s])
             if prove:
-                out["proof"] = _proofs().prove_shuffle(x, y, mine.perm, mine.shuffle_scalar, ctx, base=c_pub)
+                out["proof"] = _proofs().prove_shuffle(x, y, mine.perm, mine.shuffle_scalar, ctx, base=c_pub,
+                                                       layer=c_log)
         elif step.op == "unify":
             y, _ = run_step("unify", x, layer, mine)
             u = mine.unify_scalar
@@ -326,17 +328,19 @@ class DeckBook:
             big_u = group.base_mul(u)
             out["layer"] = sra.encode_points([big_u])
             if prove:
-                out["proof"] = _proofs().prove_unify(x, y, self.old_key_commits(deck_id, seat), big_u, factors, ctx)
+                out["proof"] = _proofs().prove_unify(x, y, self.old_key_commits(deck_id, seat), big_u, factors, ctx,
+                                                     layer=u)
         else:
             y, commits = run_step(step.op, x, layer, mine)
             if step.op == "shuffle_lock":
                 factors = [group.smul(mine.keys[i], layer.inverse_at(mine.perm[i])) for i in range(deck.n)]
                 if prove:
-                    out["proof"] = _proofs().prove_shuffle_lock(x, y, commits, c_pub, mine.perm, factors, ctx)
+                    out["proof"] = _proofs().prove_shuffle_lock(x, y, commits, c_pub, mine.perm, factors, ctx,
+                                                                layer=c_log)
             else:
                 factors = [group.smul(mine.keys[j], layer.inverse_at(j)) for j in range(deck.n)]
                 if prove:
-                    out["proof"] = _proofs().prove_lock(x, y, commits, c_pub, factors, ctx)
+                    out["proof"] = _proofs().prove_lock(x, y, commits, c_pub, factors, ctx, layer=c_log)
             out["commits"] = sra.encode_points(commits)
         out["points"] = sra.encode_points(y)
         return out

@@ -130,6 +130,30 @@ def test_shuffle_with_a_layer_commitment_as_base():
     assert not P.verify_shuffle(x, y, g.base_mul(s), proof, ctx(), base=base)
 
 
+@pytest.mark.parametrize("n", [1, 7, 13])
+def test_a_known_layer_gives_the_same_proof(n):
+    """``layer`` (log_G of C, U or the base) only speeds the prover up: the bytes are the same, and a
+    wrong or malformed one is ignored."""
+    x, y, k, c, factors = lock_case(n)
+    c_log = scalars(2, 1)[0]
+    plain = P.prove_lock(x, y, k, c, factors, ctx())
+    for layer in (c_log, scalars(77, 1)[0], b"\x00" * 32, b"short"):
+        assert P.prove_lock(x, y, k, c, factors, ctx(), layer=layer) == plain
+    x, y, k, u, factors = unify_case(n)
+    plain = P.prove_unify(x, y, k, u, factors, ctx())
+    assert P.prove_unify(x, y, k, u, factors, ctx(), layer=scalars(3, 1)[0]) == plain
+    x, y, k, c, perm, factors = shuffle_lock_case(n)
+    proof = P.prove_shuffle_lock(x, y, k, c, perm, factors, ctx(), layer=scalars(4, 1)[0])
+    assert proof == P.prove_shuffle_lock(x, y, k, c, perm, factors, ctx())
+    assert P.verify_shuffle_lock(x, y, k, c, proof, ctx())
+    b_log = scalars(9, 1)[0]
+    base = g.base_mul(b_log)
+    x, y, perm, s, big_s = shuffle_case(n, base=base)
+    proof = P.prove_shuffle(x, y, perm, s, ctx(), base=base, layer=b_log)
+    assert proof == P.prove_shuffle(x, y, perm, s, ctx(), base=base)
+    assert P.verify_shuffle(x, y, big_s, proof, ctx(), base=base)
+
+
 def test_shuffle_lock_without_prior_layer():
     x, y, k, c, perm, factors = shuffle_lock_case(6, prior=False)
     assert c == P.G
