@@ -267,10 +267,16 @@ def _nonce_stream(tag: bytes, digest: bytes, witness: Sequence[bytes], rng_seed:
 # -- encoding -------------------------------------------------------------------------------------
 
 class _Reader:
-    """Parses a proof's base64 text of a known length; names the field of any bad point or scalar."""
+    """Parses a proof's base64 text of a known length; names the field of any bad point or scalar.
 
-    def __init__(self, text: str, what: str, size: int):
+    With ``lazy``, points are validated by the verification itself (each is multiplied by libsodium,
+    which refuses a point outside the group, or checked when its coefficient is 0 or 1), instead of
+    twice; when the verification raises, :meth:`check_points` names the first bad proof point."""
+
+    def __init__(self, text: str, what: str, size: int, lazy: bool = False):
         self.what = what
+        self.lazy = lazy
+        self.read: list[tuple[str, bytes]] = []
         self.raw = b64d(text, what)
         if len(self.raw) != size:
             raise CryptoError(f"{what}: expected {size} bytes, got {len(self.raw)}")
@@ -283,14 +289,22 @@ class _Reader:
 
     def point(self, name: str) -> bytes:
         p = self._take()
-        if not valid_point(p):
+        if self.lazy:
+            self.read.append((name, p))
+        elif not valid_point(p):
             raise CryptoError(f"{self.what}: {name} is not a point of the prime-order group: {p.hex()}")
         return p
+
+    def check_points(self) -> None:
+        for name, p in self.read:
+            if not valid_point(p):
+                raise CryptoError(f"{self.what}: {name} is not a point of the prime-order group: {p.hex()}")
 
     def scalar(self, name: str) -> int:
         s = self._take()
         v = _sc(s)
         if v >= L:
+            self.check_points()  # a bad point read before it is named first, as without ``lazy``
             raise CryptoError(f"{self.what}: {name} is not a canonical scalar (>= L): {s.hex()}")
         return v
 
@@ -492,7 +506,7 @@ def _linked_verify(tag: bytes, context: bytes, stmt: tuple[list[bytes], ...], pr
     x, y, q, t = stmt
     n = len(x)
     rounds = _rounds(n)
-    rd = _Reader(proof, what, 32 * (2 * rounds + 2))
+    rd = _Reader(proof, what, 32 * (2 * rounds + 2), lazy=True)
     t0 = rd.point("T")
     lr = []
     for k in range(rounds):
@@ -530,7 +544,11 @@ def _linked_verify(tag: bytes, context: bytes, stmt: tuple[list[bytes], ...], pr
     for k in range(rounds):
         chk.add(-tail[k + 1], lr[2 * k], f"L{k}")
         chk.add(-tail[k + 1] * xs[k] * xs[k], lr[2 * k + 1], f"R{k}")
-    return chk.holds()
+    try:
+        return chk.holds()
+    except CryptoError:
+        rd.check_points()
+        raise
 
 
 def prove_lock(x: Sequence[bytes], y: Sequence[bytes], k: Sequence[bytes], c: bytes, factors: Sequence[bytes],
@@ -856,7 +874,7 @@ def verify_shuffle(x: Sequence[bytes], y: Sequence[bytes], big_s: bytes, proof: 
     xs, ys = _shuffle_stmt(x, y, "shuffle")
     big_s = _point(big_s, "shuffle commitment S")
     base = G if base is None else _point(base, "shuffle base")
-    rd = _Reader(proof, "shuffle proof", proof_size("shuffle", len(xs)))
+    rd = _Reader(proof, "shuffle proof", proof_size("shuffle", len(xs)), lazy=True)
     pts, scalars = _core_read(rd, _rounds(len(xs)))
     tr = _Transcript(SHUFFLE_TAG, context)
     tr.absorb("statement", len(xs), base, big_s, *xs, *ys)
@@ -865,7 +883,11 @@ def verify_shuffle(x: Sequence[bytes], y: Sequence[bytes], big_s: bytes, proof: 
     def z_terms(eps: list[int]) -> list[tuple[int, bytes, str]]:
         return [(eps[i], ys[i], f"output Y{i}") for i in range(len(ys))]
 
-    ok, _ = _core_verify(tr, gens, xs, base, big_s, pts, scalars, z_terms, None)
+    try:
+        ok, _ = _core_verify(tr, gens, xs, base, big_s, pts, scalars, z_terms, None)
+    except CryptoError:
+        rd.check_points()
+        raise
     return ok
 
 
@@ -919,7 +941,7 @@ def verify_shuffle_lock(x: Sequence[bytes], y: Sequence[bytes], k: Sequence[byte
     """Verify :func:`prove_shuffle_lock`: about 4n + 2 log2 n + 15 point multiplications."""
     xs, ys, ks, c = _shuffle_lock_stmt(x, y, k, c)
     n = len(xs)
-    rd = _Reader(proof, "shuffle-lock proof", proof_size("shuffle_lock", n))
+    rd = _Reader(proof, "shuffle-lock proof", proof_size("shuffle_lock", n), lazy=True)
     gamma, big_z = rd.point("Gamma"), rd.point("Z")
     pts, scalars = _core_read(rd, _rounds(n))
     es = rd.scalar("sigma challenge")
@@ -928,11 +950,15 @@ def verify_shuffle_lock(x: Sequence[bytes], y: Sequence[bytes], k: Sequence[byte
     tr.absorb("statement", n, c, *xs, *ys, *ks)
     tr.absorb("Gamma", gamma)
     gens = _Gens(xs, tr.state)
-    ok, eps = _core_verify(tr, gens, xs, c, gamma, pts, scalars, lambda _eps: [], big_z)
-    # the sigma part runs even if the core failed, so a bad K or Y point always raises CryptoError
-    e_gamma = _mul(es, gamma, "Gamma")
-    commits = [_sub(_mul(zs[i], ks[i], f"key commitment K{i}"), e_gamma) for i in range(n)]
-    r_y = _sub(_msm([(eps[i] * zs[i], ys[i]) for i in range(n)], "shuffle-lock output Y", validate=True),
-               _mul(es, big_z, "Z"))
+    try:
+        ok, eps = _core_verify(tr, gens, xs, c, gamma, pts, scalars, lambda _eps: [], big_z)
+        # the sigma part runs even if the core failed, so a bad K or Y point always raises CryptoError
+        e_gamma = _mul(es, gamma, "Gamma")
+        commits = [_sub(_mul(zs[i], ks[i], f"key commitment K{i}"), e_gamma) for i in range(n)]
+        r_y = _sub(_msm([(eps[i] * zs[i], ys[i]) for i in range(n)], "shuffle-lock output Y", validate=True),
+                   _mul(es, big_z, "Z"))
+    except CryptoError:
+        rd.check_points()
+        raise
     tr.absorb("sigma", *commits, r_y)
     return tr.challenge("sigma") == es and ok
