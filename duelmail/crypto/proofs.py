@@ -69,6 +69,7 @@ __all__ = [
     "verify_shuffle",
     "prove_shuffle_lock",
     "verify_shuffle_lock",
+    "verify_batch",
 ]
 
 G = _nb.crypto_scalarmult_ed25519_base_noclamp((1).to_bytes(SCALAR_BYTES, "little"))
@@ -82,6 +83,7 @@ SHUFFLE_TAG = b"duelmail/shuffle/v1"
 SHUFFLE_LOCK_TAG = b"duelmail/shuffle-lock/v1"
 GEN_TAG = b"duelmail/shuffle/gens/v1"
 NONCE_TAG = b"duelmail/proof-nonce/v1"
+BATCH_TAG = b"duelmail/proof-batch/v1"
 
 PROOF_KINDS = ("dleq", "dleq_batch", "lock", "unify", "shuffle", "shuffle_lock")
 
@@ -210,6 +212,28 @@ class _Check:
 
     def holds(self) -> bool:
         return _sum([_mul(k, p, self.names[p]) for p, k in self.terms.items()]) == IDENTITY
+
+    def merge(self, other: _Check, weight: int) -> None:
+        """Add ``weight`` times ``other``'s equation to this one (points shared by both merge)."""
+        for p, k in other.terms.items():
+            self.add(weight * k, p, other.names[p])
+
+
+class _Pending:
+    """One proof's verification short of its multi-scalar equation: ``chk`` must hold and ``extra`` (the
+    parts that are not one equation, e.g. a recomputed Sigma challenge) be True. ``state`` is the final
+    transcript state (binds the statement and the proof); ``rd`` names a bad proof point on an error."""
+
+    def __init__(self, chk: _Check, extra: bool, state: bytes, rd: _Reader):
+        self.chk, self.extra, self.state, self.rd = chk, extra, state, rd
+
+    def holds(self) -> bool:
+        try:
+            core = self.chk.holds()
+        except CryptoError:
+            self.rd.check_points()
+            raise
+        return self.extra and core
 
 
 # -- transcripts and nonces -----------------------------------------------------------------------
@@ -502,7 +526,7 @@ def _linked_prove(tag: bytes, context: bytes, stmt: tuple[list[bytes], ...], a: 
     return b64e(b"".join(out) + _enc(z[0]))
 
 
-def _linked_verify(tag: bytes, context: bytes, stmt: tuple[list[bytes], ...], proof: str, what: str) -> bool:
+def _linked_check(tag: bytes, context: bytes, stmt: tuple[list[bytes], ...], proof: str, what: str) -> _Pending:
     x, y, q, t = stmt
     n = len(x)
     rounds = _rounds(n)
@@ -544,11 +568,7 @@ def _linked_verify(tag: bytes, context: bytes, stmt: tuple[list[bytes], ...], pr
     for k in range(rounds):
         chk.add(-tail[k + 1], lr[2 * k], f"L{k}")
         chk.add(-tail[k + 1] * xs[k] * xs[k], lr[2 * k + 1], f"R{k}")
-    try:
-        return chk.holds()
-    except CryptoError:
-        rd.check_points()
-        raise
+    return _Pending(chk, True, tr.state, rd)
 
 
 def prove_lock(x: Sequence[bytes], y: Sequence[bytes], k: Sequence[bytes], c: bytes, factors: Sequence[bytes],
@@ -569,9 +589,13 @@ def prove_lock(x: Sequence[bytes], y: Sequence[bytes], k: Sequence[bytes], c: by
 def verify_lock(x: Sequence[bytes], y: Sequence[bytes], k: Sequence[bytes], c: bytes, proof: str,
                 context: bytes) -> bool:
     """Verify :func:`prove_lock`: 3n + 2 ceil(log2 n) + 2 point multiplications (C counted once)."""
+    return _lock_check(x, y, k, c, proof, context).holds()
+
+
+def _lock_check(x: object, y: object, k: object, c: object, proof: str, context: bytes) -> _Pending:
     n = len(_points(x, "lock input X"))
     stmt = _linked_stmt(x, y, [_point(c, "lock layer commitment C")] * n, k, "lock")
-    return _linked_verify(LOCK_TAG, context, stmt, proof, "lock proof")
+    return _linked_check(LOCK_TAG, context, stmt, proof, "lock proof")
 
 
 def prove_unify(x: Sequence[bytes], y: Sequence[bytes], k_old: Sequence[bytes], u: bytes, factors: Sequence[bytes],
@@ -594,9 +618,13 @@ def prove_unify(x: Sequence[bytes], y: Sequence[bytes], k_old: Sequence[bytes], 
 def verify_unify(x: Sequence[bytes], y: Sequence[bytes], k_old: Sequence[bytes], u: bytes, proof: str,
                  context: bytes) -> bool:
     """Verify :func:`prove_unify`: 3n + 2 ceil(log2 n) + 2 point multiplications (U counted once)."""
+    return _unify_check(x, y, k_old, u, proof, context).holds()
+
+
+def _unify_check(x: object, y: object, k_old: object, u: object, proof: str, context: bytes) -> _Pending:
     n = len(_points(x, "unify input X"))
     stmt = _linked_stmt(x, y, k_old, [_point(u, "unify commitment U")] * n, "unify")
-    return _linked_verify(UNIFY_TAG, context, stmt, proof, "unify proof")
+    return _linked_check(UNIFY_TAG, context, stmt, proof, "unify proof")
 
 
 # -- the shuffle argument -------------------------------------------------------------------------
@@ -753,8 +781,8 @@ def _core_read(rd: _Reader, rounds: int) -> tuple[list[bytes], list[int]]:
 
 def _core_verify(tr: _Transcript, gens: _Gens, x: list[bytes], base: bytes, big_s: bytes, pts: list[bytes],
                  scalars: list[int], z_terms: Callable[[list[int]], list[tuple[int, bytes, str]]],
-                 z_point: bytes | None) -> tuple[bool, list[int]]:
-    """Replays the transcript and checks the whole argument as one multi-scalar equation.
+                 z_point: bytes | None) -> tuple[_Check, list[int]]:
+    """Replays the transcript and writes the whole argument as one multi-scalar equation (returned).
 
     ``z_terms(eps)`` gives the output aggregate Z as terms (plain shuffle: eps_i * Y_i);
     ``z_point`` is a prover-supplied Z (shuffle-lock), absorbed where the prover absorbed it."""
@@ -838,7 +866,7 @@ def _core_verify(tr: _Transcript, gens: _Gens, x: list[bytes], base: bytes, big_
     else:
         for k_i, p, name in z_terms(eps):
             chk.add(-w1 * ef2 * k_i, p, name)
-    return chk.holds(), eps
+    return chk, eps
 
 
 def _shuffle_stmt(x: object, y: object, what: str) -> tuple[list[bytes], list[bytes]]:
@@ -871,6 +899,10 @@ def prove_shuffle(x: Sequence[bytes], y: Sequence[bytes], perm: Sequence[int], s
 def verify_shuffle(x: Sequence[bytes], y: Sequence[bytes], big_s: bytes, proof: str, context: bytes,
                    base: bytes | None = None) -> bool:
     """Verify :func:`prove_shuffle`: about 3n + 2 log2 n + 12 point multiplications in all."""
+    return _shuffle_check(x, y, big_s, proof, context, base).holds()
+
+
+def _shuffle_check(x: object, y: object, big_s: object, proof: str, context: bytes, base: object = None) -> _Pending:
     xs, ys = _shuffle_stmt(x, y, "shuffle")
     big_s = _point(big_s, "shuffle commitment S")
     base = G if base is None else _point(base, "shuffle base")
@@ -883,12 +915,8 @@ def verify_shuffle(x: Sequence[bytes], y: Sequence[bytes], big_s: bytes, proof: 
     def z_terms(eps: list[int]) -> list[tuple[int, bytes, str]]:
         return [(eps[i], ys[i], f"output Y{i}") for i in range(len(ys))]
 
-    try:
-        ok, _ = _core_verify(tr, gens, xs, base, big_s, pts, scalars, z_terms, None)
-    except CryptoError:
-        rd.check_points()
-        raise
-    return ok
+    chk, _ = _core_verify(tr, gens, xs, base, big_s, pts, scalars, z_terms, None)
+    return _Pending(chk, True, tr.state, rd)
 
 
 # -- shuffle and lock at once ---------------------------------------------------------------------
@@ -939,6 +967,12 @@ def prove_shuffle_lock(x: Sequence[bytes], y: Sequence[bytes], k: Sequence[bytes
 def verify_shuffle_lock(x: Sequence[bytes], y: Sequence[bytes], k: Sequence[bytes], c: bytes, proof: str,
                         context: bytes) -> bool:
     """Verify :func:`prove_shuffle_lock`: about 4n + 2 log2 n + 15 point multiplications."""
+    return _shuffle_lock_check(x, y, k, c, proof, context).holds()
+
+
+def _shuffle_lock_check(x: object, y: object, k: object, c: object, proof: str, context: bytes) -> _Pending:
+    """The Sigma part is checked here (its challenge hashes the recomputed commitments, so it is no
+    equation to batch); the shuffle argument is left as the returned equation."""
     xs, ys, ks, c = _shuffle_lock_stmt(x, y, k, c)
     n = len(xs)
     rd = _Reader(proof, "shuffle-lock proof", proof_size("shuffle_lock", n), lazy=True)
@@ -950,9 +984,9 @@ def verify_shuffle_lock(x: Sequence[bytes], y: Sequence[bytes], k: Sequence[byte
     tr.absorb("statement", n, c, *xs, *ys, *ks)
     tr.absorb("Gamma", gamma)
     gens = _Gens(xs, tr.state)
+    chk, eps = _core_verify(tr, gens, xs, c, gamma, pts, scalars, lambda _eps: [], big_z)
     try:
-        ok, eps = _core_verify(tr, gens, xs, c, gamma, pts, scalars, lambda _eps: [], big_z)
-        # the sigma part runs even if the core failed, so a bad K or Y point always raises CryptoError
+        # the sigma part runs whatever the core gives, so a bad K or Y point always raises CryptoError
         e_gamma = _mul(es, gamma, "Gamma")
         commits = [_sub(_mul(zs[i], ks[i], f"key commitment K{i}"), e_gamma) for i in range(n)]
         r_y = _sub(_msm([(eps[i] * zs[i], ys[i]) for i in range(n)], "shuffle-lock output Y", validate=True),
@@ -961,4 +995,46 @@ def verify_shuffle_lock(x: Sequence[bytes], y: Sequence[bytes], k: Sequence[byte
         rd.check_points()
         raise
     tr.absorb("sigma", *commits, r_y)
-    return tr.challenge("sigma") == es and ok
+    return _Pending(chk, tr.challenge("sigma") == es, tr.state, rd)
+
+
+# -- several proofs at once -----------------------------------------------------------------------
+
+_CHECKS: dict[str, Callable[..., _Pending]] = {
+    "shuffle": _shuffle_check,
+    "shuffle_lock": _shuffle_lock_check,
+    "lock": _lock_check,
+    "unify": _unify_check,
+}
+
+
+def verify_batch(items: Sequence[tuple[str, Sequence[object]]]) -> bool:
+    """Verify several proofs at once: ``items`` are ``(kind, args)``, ``args`` the positional arguments of
+    ``verify_<kind>`` (kind: shuffle, shuffle_lock, lock, unify; a shuffle's ``base`` is its sixth).
+
+    True iff every proof verifies, with the same soundness: each proof's multi-scalar equation is
+    weighted by a scalar hashed from every proof's final transcript state (the small-exponent batch test
+    of Bellare, Garay and Rabin), so a failing one passes with probability 1/L per hash query; their sum
+    is one equation, in which a point shared by several proofs (the generators G', g, G, the output deck
+    of one pass that is the input of the next) is multiplied once. Raises ``CryptoError`` like the
+    single verifiers for malformed input (the first bad item is named by its own verifier).
+    """
+    pending = []
+    for kind, args in items:
+        if kind not in _CHECKS:
+            raise CryptoError(f"proof batch: unknown kind {kind!r}; known: {', '.join(_CHECKS)}")
+        pending.append(_CHECKS[kind](*args))
+    if not pending:
+        return True
+    digest = hashlib.sha512(lp(BATCH_TAG, len(pending), *[p.state for p in pending])).digest()
+    total = _Check()
+    for i, p in enumerate(pending):
+        total.merge(p.chk, _reduce(hashlib.sha512(lp(digest, i)).digest()) or 1)
+    try:
+        ok = total.holds()
+    except CryptoError:
+        for p in pending:
+            p.holds()  # names the bad point as its own verifier would
+        raise
+    return ok and all(p.extra for p in pending)
+
