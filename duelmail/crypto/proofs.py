@@ -221,11 +221,15 @@ class _Check:
 
 class _Pending:
     """One proof's verification short of its multi-scalar equation: ``chk`` must hold and ``extra`` (the
-    parts that are not one equation, e.g. a recomputed Sigma challenge) be True. ``state`` is the final
-    transcript state (binds the statement and the proof); ``rd`` names a bad proof point on an error."""
+    parts that are not one equation, e.g. a recomputed Sigma challenge) be True. ``state`` hashes the
+    final transcript state (statement, context, the absorbed proof) with every byte of the proof, so a
+    batch weight drawn from it comes after everything the equation depends on (a scalar left out of
+    the transcript, such as the lock proof's final z, would otherwise be chosen after the weights);
+    ``rd`` names a bad proof point on an error."""
 
-    def __init__(self, chk: _Check, extra: bool, state: bytes, rd: _Reader):
-        self.chk, self.extra, self.state, self.rd = chk, extra, state, rd
+    def __init__(self, chk: _Check, extra: bool, transcript: bytes, rd: _Reader):
+        self.chk, self.extra, self.rd = chk, extra, rd
+        self.state = hashlib.sha512(lp(transcript, rd.raw)).digest()
 
     def holds(self) -> bool:
         try:

@@ -617,3 +617,19 @@ def test_a_batch_with_one_false_proof_is_refused():
         P.verify_batch([items[0], (kind, (*args[:4], bad, args[5]))])
     with pytest.raises(CryptoError, match="unknown kind 'dleq'"):
         P.verify_batch([("dleq", ())])
+
+
+def test_the_batch_weights_bind_every_byte_of_every_proof():
+    """The lock proof's final z is not in its transcript: the weights must still depend on it, or it
+    could be chosen after them to cancel another proof's error."""
+    x, y, k, c, factors = lock_case(8)
+    proof = P.prove_lock(x, y, k, c, factors, ctx())
+    raw = b64d(proof, "proof")
+    other = b64e(raw[:-32] + g.scalar_from_int(_sc_plus_one(raw[-32:])))
+    assert P._lock_check(x, y, k, c, other, ctx()).state != P._lock_check(x, y, k, c, proof, ctx()).state
+    assert not P.verify_batch([("lock", (x, y, k, c, other, ctx()))])
+
+
+def _sc_plus_one(s: bytes) -> int:
+    return int.from_bytes(s, "little") + 1
+
