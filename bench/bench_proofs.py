@@ -203,7 +203,8 @@ def proved_setup(nseats: int, n: int, clock: Clock, with_proofs: bool = True) ->
         out = clock.run(seat, deck.shuffle_pass, pts, sec.perm, sec.shuffle_scalar)
         new_c = clock.run(seat, group.point_mul, sec.shuffle_scalar, big_c[seat])
         if with_proofs:
-            pr = clock.run(seat, P.prove_shuffle, pts, out, sec.perm, sec.shuffle_scalar, ctx(idx), None, big_c[seat])
+            pr = clock.run(seat, P.prove_shuffle, pts, out, sec.perm, sec.shuffle_scalar, ctx(idx), None, big_c[seat],
+                           layer[seat])
             size += len(pr)
 
             def verify(got, pr=pr, base=big_c[seat], new_c=new_c, src=pts, i=idx):
@@ -217,7 +218,8 @@ def proved_setup(nseats: int, n: int, clock: Clock, with_proofs: bool = True) ->
     out = clock.run(last, lambda: [group.point_mul(factors[i], pts[sec.perm[i]]) for i in range(n)])
     kc = clock.run(last, deck.key_commitments, sec.keys)
     if with_proofs:
-        pr = clock.run(last, P.prove_shuffle_lock, pts, out, kc, big_c[last], sec.perm, factors, ctx(idx))
+        pr = clock.run(last, P.prove_shuffle_lock, pts, out, kc, big_c[last], sec.perm, factors, ctx(idx), None,
+                       layer[last])
         size += len(pr)
 
         def verify(got, pr=pr, src=pts, kc=kc, c=big_c[last], i=idx):
@@ -233,7 +235,7 @@ def proved_setup(nseats: int, n: int, clock: Clock, with_proofs: bool = True) ->
         out = clock.run(seat, lambda f=factors, src=pts: [group.point_mul(a, p) for a, p in zip(f, src, strict=True)])
         kc = clock.run(seat, deck.key_commitments, sec.keys)
         if with_proofs:
-            pr = clock.run(seat, P.prove_lock, pts, out, kc, big_c[seat], factors, ctx(idx))
+            pr = clock.run(seat, P.prove_lock, pts, out, kc, big_c[seat], factors, ctx(idx), None, layer[seat])
             size += len(pr)
 
             def verify(got, pr=pr, src=pts, kc=kc, c=big_c[seat], i=idx):

@@ -69,6 +69,7 @@ __all__ = [
     "verify_shuffle",
     "prove_shuffle_lock",
     "verify_shuffle_lock",
+    "verify_batch",
 ]
 
 G = _nb.crypto_scalarmult_ed25519_base_noclamp((1).to_bytes(SCALAR_BYTES, "little"))
@@ -82,6 +83,7 @@ SHUFFLE_TAG = b"duelmail/shuffle/v1"
 SHUFFLE_LOCK_TAG = b"duelmail/shuffle-lock/v1"
 GEN_TAG = b"duelmail/shuffle/gens/v1"
 NONCE_TAG = b"duelmail/proof-nonce/v1"
+BATCH_TAG = b"duelmail/proof-batch/v1"
 
 PROOF_KINDS = ("dleq", "dleq_batch", "lock", "unify", "shuffle", "shuffle_lock")
 
@@ -92,16 +94,19 @@ Statement = tuple[bytes, bytes, bytes, bytes]
 # -- scalars and points ---------------------------------------------------------------------------
 
 def _inv(k: int) -> int:
-    return pow(k, L - 2, L)
+    """The inverse of a public nonzero scalar (challenges): Python's extended Euclid, about 9 times
+    faster than Fermat. Secret scalars go through :func:`_batch_inv` (libsodium, constant time)."""
+    return pow(k, -1, L)
 
 
 def _batch_inv(ks: list[int]) -> list[int]:
-    """Inverses of nonzero scalars mod L with one exponentiation (Montgomery's trick)."""
+    """Inverses of nonzero scalars mod L with one inversion (Montgomery's trick; libsodium's
+    constant-time inversion, since the scalars may be secret)."""
     prefix, acc = [], 1
     for k in ks:
         acc = acc * k % L
         prefix.append(acc)
-    inv = _inv(acc)
+    inv = _sc(_nb.crypto_core_ed25519_scalar_invert(_enc(acc))) if ks else 1
     out = [0] * len(ks)
     for i in range(len(ks) - 1, 0, -1):
         out[i] = inv * prefix[i - 1] % L
@@ -165,6 +170,26 @@ def _sum(points: Sequence[bytes]) -> bytes:
     return acc
 
 
+def _multiples(p: bytes, log: bytes | None, what: str = "point") -> Callable[[int], bytes]:
+    """``k -> k p`` for the prover's own multiples of a public point. With ``log`` (the caller's
+    ``log_G p``, checked: used only if ``log G == p``), one base multiplication instead of a general one."""
+    if isinstance(log, bytes) and len(log) == SCALAR_BYTES and 0 < _sc(log) < L:
+        lv = _sc(log)
+        if _mul(lv, G, validate=False) == p:
+            return lambda k: _mul(k * lv, G, validate=False)
+    return lambda k: _mul(k, p, what, validate=False)
+
+
+def _small_msm(points: Sequence[bytes]) -> tuple[bytes, bytes]:
+    """``(sum (i+1) points[i], sum points[i])`` by additions only (2n - 2 of them, no multiplication):
+    the first is the sum of the suffix sums, the second the last suffix sum. For the prover's own points."""
+    acc = total = IDENTITY
+    for p in reversed(points):
+        acc = point_add(acc, p)
+        total = point_add(total, acc)
+    return total, acc
+
+
 def _msm(terms: Sequence[tuple[int, bytes]], what: str = "point", validate: bool = False) -> bytes:
     """Sum of ``k * p``; terms with the same point are merged first (one multiplication each).
     Zero terms are skipped unvalidated unless ``validate`` (verifiers pass True)."""
@@ -187,6 +212,32 @@ class _Check:
 
     def holds(self) -> bool:
         return _sum([_mul(k, p, self.names[p]) for p, k in self.terms.items()]) == IDENTITY
+
+    def merge(self, other: _Check, weight: int) -> None:
+        """Add ``weight`` times ``other``'s equation to this one (points shared by both merge)."""
+        for p, k in other.terms.items():
+            self.add(weight * k, p, other.names[p])
+
+
+class _Pending:
+    """One proof's verification short of its multi-scalar equation: ``chk`` must hold and ``extra`` (the
+    parts that are not one equation, e.g. a recomputed Sigma challenge) be True. ``state`` hashes the
+    final transcript state (statement, context, the absorbed proof) with every byte of the proof, so a
+    batch weight drawn from it comes after everything the equation depends on (a scalar left out of
+    the transcript, such as the lock proof's final z, would otherwise be chosen after the weights);
+    ``rd`` names a bad proof point on an error."""
+
+    def __init__(self, chk: _Check, extra: bool, transcript: bytes, rd: _Reader):
+        self.chk, self.extra, self.rd = chk, extra, rd
+        self.state = hashlib.sha512(lp(transcript, rd.raw)).digest()
+
+    def holds(self) -> bool:
+        try:
+            core = self.chk.holds()
+        except CryptoError:
+            self.rd.check_points()
+            raise
+        return self.extra and core
 
 
 # -- transcripts and nonces -----------------------------------------------------------------------
@@ -244,10 +295,16 @@ def _nonce_stream(tag: bytes, digest: bytes, witness: Sequence[bytes], rng_seed:
 # -- encoding -------------------------------------------------------------------------------------
 
 class _Reader:
-    """Parses a proof's base64 text of a known length; names the field of any bad point or scalar."""
+    """Parses a proof's base64 text of a known length; names the field of any bad point or scalar.
 
-    def __init__(self, text: str, what: str, size: int):
+    With ``lazy``, points are validated by the verification itself (each is multiplied by libsodium,
+    which refuses a point outside the group, or checked when its coefficient is 0 or 1), instead of
+    twice; when the verification raises, :meth:`check_points` names the first bad proof point."""
+
+    def __init__(self, text: str, what: str, size: int, lazy: bool = False):
         self.what = what
+        self.lazy = lazy
+        self.read: list[tuple[str, bytes]] = []
         self.raw = b64d(text, what)
         if len(self.raw) != size:
             raise CryptoError(f"{what}: expected {size} bytes, got {len(self.raw)}")
@@ -260,14 +317,22 @@ class _Reader:
 
     def point(self, name: str) -> bytes:
         p = self._take()
-        if not valid_point(p):
+        if self.lazy:
+            self.read.append((name, p))
+        elif not valid_point(p):
             raise CryptoError(f"{self.what}: {name} is not a point of the prime-order group: {p.hex()}")
         return p
+
+    def check_points(self) -> None:
+        for name, p in self.read:
+            if not valid_point(p):
+                raise CryptoError(f"{self.what}: {name} is not a point of the prime-order group: {p.hex()}")
 
     def scalar(self, name: str) -> int:
         s = self._take()
         v = _sc(s)
         if v >= L:
+            self.check_points()  # a bad point read before it is named first, as without ``lazy``
             raise CryptoError(f"{self.what}: {name} is not a canonical scalar (>= L): {s.hex()}")
         return v
 
@@ -424,9 +489,12 @@ def _linked_challenges(tr: _Transcript, n: int) -> tuple[list[int], list[int], i
 
 
 def _linked_prove(tag: bytes, context: bytes, stmt: tuple[list[bytes], ...], a: list[int], common: bytes,
-                  beta_of: Callable[[int, list[int]], list[int]], rng_seed: bytes | None) -> str:
+                  beta_of: Callable[[int, list[int]], list[int]], rng_seed: bytes | None,
+                  common_log: bytes | None = None) -> str:
     """``common`` is W and ``beta_of(mu, rho)`` the scalars with mu rho_j Q[j] = beta_j W (the prover
-    knows them: lock Q[j] = C = W; unify K_old[j] = U / a_j), so folding multiplies X points only."""
+    knows them: lock Q[j] = C = W; unify K_old[j] = U / a_j), so folding multiplies X points only.
+    ``common_log`` (log_G W, optional) makes every multiple of W a base multiplication."""
+    wmul = _multiples(common, common_log)
     x, y, q, t = stmt
     n = len(x)
     tr = _Transcript(tag, context)
@@ -435,7 +503,7 @@ def _linked_prove(tag: bytes, context: bytes, stmt: tuple[list[bytes], ...], a: 
     eps, rho, mu = _linked_challenges(tr, n)
     beta = beta_of(mu, rho)
     r = [rnd() for _ in range(n)]
-    t0 = _msm([(r[j], x[j]) for j in range(n)] + [(sum(r[j] * beta[j] for j in range(n)), common)])
+    t0 = point_add(_msm([(r[j], x[j]) for j in range(n)]), wmul(sum(r[j] * beta[j] for j in range(n))))
     tr.absorb("T", t0)
     e = tr.challenge("e")
     z = [(r[j] + e * eps[j] * a[j]) % L for j in range(n)]
@@ -445,8 +513,8 @@ def _linked_prove(tag: bytes, context: bytes, stmt: tuple[list[bytes], ...], a: 
     while len(z) > 1:
         half, odd = divmod(len(z), 2)
         zl, zh, pl, ph, bl, bh = z[:half], z[half:2 * half], pts[:half], pts[half:2 * half], b[:half], b[half:2 * half]
-        big_l = _msm([(zl[i], ph[i]) for i in range(half)] + [(sum(zl[i] * bh[i] for i in range(half)), common)])
-        big_r = _msm([(zh[i], pl[i]) for i in range(half)] + [(sum(zh[i] * bl[i] for i in range(half)), common)])
+        big_l = point_add(_msm([(zl[i], ph[i]) for i in range(half)]), wmul(sum(zl[i] * bh[i] for i in range(half))))
+        big_r = point_add(_msm([(zh[i], pl[i]) for i in range(half)]), wmul(sum(zh[i] * bl[i] for i in range(half))))
         tr.absorb("LR", k, big_l, big_r)
         xk = tr.challenge("x")
         new_z = [(zl[i] + xk * zh[i]) % L for i in range(half)]
@@ -462,11 +530,11 @@ def _linked_prove(tag: bytes, context: bytes, stmt: tuple[list[bytes], ...], a: 
     return b64e(b"".join(out) + _enc(z[0]))
 
 
-def _linked_verify(tag: bytes, context: bytes, stmt: tuple[list[bytes], ...], proof: str, what: str) -> bool:
+def _linked_check(tag: bytes, context: bytes, stmt: tuple[list[bytes], ...], proof: str, what: str) -> _Pending:
     x, y, q, t = stmt
     n = len(x)
     rounds = _rounds(n)
-    rd = _Reader(proof, what, 32 * (2 * rounds + 2))
+    rd = _Reader(proof, what, 32 * (2 * rounds + 2), lazy=True)
     t0 = rd.point("T")
     lr = []
     for k in range(rounds):
@@ -504,37 +572,42 @@ def _linked_verify(tag: bytes, context: bytes, stmt: tuple[list[bytes], ...], pr
     for k in range(rounds):
         chk.add(-tail[k + 1], lr[2 * k], f"L{k}")
         chk.add(-tail[k + 1] * xs[k] * xs[k], lr[2 * k + 1], f"R{k}")
-    return chk.holds()
+    return _Pending(chk, True, tr.state, rd)
 
 
 def prove_lock(x: Sequence[bytes], y: Sequence[bytes], k: Sequence[bytes], c: bytes, factors: Sequence[bytes],
-               context: bytes, rng_seed: bytes | None = None) -> str:
+               context: bytes, rng_seed: bytes | None = None, layer: bytes | None = None) -> str:
     """Lock pass: ``Y[j] = a_j X[j]`` and ``K[j] = a_j C`` (a_j = k_j / c, K[j] = k_j G, C = c G).
 
     ``factors[j]`` is a_j, the multiplier the pass applied. 32 (2 ceil(log2 n) + 2) bytes (448 for 52).
+    ``layer`` is c if the caller has it: the proof is the same, made with base multiplications for C.
     """
     n = len(_points(x, "lock input X"))
     stmt = _linked_stmt(x, y, [_point(c, "lock layer commitment C")] * n, k, "lock")
     if not isinstance(factors, (list, tuple)) or len(factors) != n:
         raise CryptoError(f"lock: expected {n} factors")
     a = [_witness(v, f"lock factor {j}") for j, v in enumerate(factors)]
-    return _linked_prove(LOCK_TAG, context, stmt, a, c, lambda mu, rho: [mu * r % L for r in rho], rng_seed)
+    return _linked_prove(LOCK_TAG, context, stmt, a, c, lambda mu, rho: [mu * r % L for r in rho], rng_seed, layer)
 
 
 def verify_lock(x: Sequence[bytes], y: Sequence[bytes], k: Sequence[bytes], c: bytes, proof: str,
                 context: bytes) -> bool:
     """Verify :func:`prove_lock`: 3n + 2 ceil(log2 n) + 2 point multiplications (C counted once)."""
+    return _lock_check(x, y, k, c, proof, context).holds()
+
+
+def _lock_check(x: object, y: object, k: object, c: object, proof: str, context: bytes) -> _Pending:
     n = len(_points(x, "lock input X"))
     stmt = _linked_stmt(x, y, [_point(c, "lock layer commitment C")] * n, k, "lock")
-    return _linked_verify(LOCK_TAG, context, stmt, proof, "lock proof")
+    return _linked_check(LOCK_TAG, context, stmt, proof, "lock proof")
 
 
 def prove_unify(x: Sequence[bytes], y: Sequence[bytes], k_old: Sequence[bytes], u: bytes, factors: Sequence[bytes],
-                context: bytes, rng_seed: bytes | None = None) -> str:
+                context: bytes, rng_seed: bytes | None = None, layer: bytes | None = None) -> str:
     """Unify pass: ``Y[j] = a_j X[j]`` and ``U = a_j K_old[j]`` (a_j = u / k_j, U = u G).
 
     ``K_old[j]`` is the locker's old key commitment on input j (G for a card that entered face up,
-    key 1). Same layout and size as :func:`prove_lock`.
+    key 1). Same layout and size as :func:`prove_lock`. ``layer`` is u if the caller has it (speed only).
     """
     n = len(_points(x, "unify input X"))
     stmt = _linked_stmt(x, y, k_old, [_point(u, "unify commitment U")] * n, "unify")
@@ -543,15 +616,19 @@ def prove_unify(x: Sequence[bytes], y: Sequence[bytes], k_old: Sequence[bytes], 
     a = [_witness(v, f"unify factor {j}") for j, v in enumerate(factors)]
     inv = _batch_inv(a)
     return _linked_prove(UNIFY_TAG, context, stmt, a, u,
-                         lambda mu, rho: [mu * rho[j] * inv[j] % L for j in range(n)], rng_seed)
+                         lambda mu, rho: [mu * rho[j] * inv[j] % L for j in range(n)], rng_seed, layer)
 
 
 def verify_unify(x: Sequence[bytes], y: Sequence[bytes], k_old: Sequence[bytes], u: bytes, proof: str,
                  context: bytes) -> bool:
     """Verify :func:`prove_unify`: 3n + 2 ceil(log2 n) + 2 point multiplications (U counted once)."""
+    return _unify_check(x, y, k_old, u, proof, context).holds()
+
+
+def _unify_check(x: object, y: object, k_old: object, u: object, proof: str, context: bytes) -> _Pending:
     n = len(_points(x, "unify input X"))
     stmt = _linked_stmt(x, y, k_old, [_point(u, "unify commitment U")] * n, "unify")
-    return _linked_verify(UNIFY_TAG, context, stmt, proof, "unify proof")
+    return _linked_check(UNIFY_TAG, context, stmt, proof, "unify proof")
 
 
 # -- the shuffle argument -------------------------------------------------------------------------
@@ -598,11 +675,11 @@ def _shifts(n: int, y: int, z: int) -> list[int]:
     return [z * yinv % L] + [(-yinv) % L] * (n - 1)
 
 
-def _core_prove(tr: _Transcript, gens: _Gens, x: list[bytes], perm: list[int], s: int, base: bytes, big_s: bytes,
+def _core_prove(tr: _Transcript, gens: _Gens, x: list[bytes], perm: list[int], s: int, bmul: Callable[[int], bytes],
                 rnd: Callable[[], int], want_z: bool) -> tuple[list[bytes], list[int], list[int], bytes | None]:
     """The shuffle argument for ``Y[i] = s X[perm[i]]``, ``S = s B`` (Y enters only through the
     transcript, absorbed by the caller). Returns (points, scalars, eps, Z) where Z = s <d, X> is
-    the output aggregate (returned, and absorbed, only if ``want_z``)."""
+    the output aggregate (returned, and absorbed, only if ``want_z``). ``bmul(k)`` is k B (S = s B)."""
     n = gens.n
     g, h = gens.g, gens.h
     sigma = [0] * n
@@ -610,20 +687,21 @@ def _core_prove(tr: _Transcript, gens: _Gens, x: list[bytes], perm: list[int], s
         sigma[p] = i
     m = [sigma[j] + 1 for j in range(n)]
     r_m, r_f, r_c = rnd(), rnd(), rnd()
-    big_m = _msm([(m[j], x[j]) for j in range(n)] + [(r_m, base)])
+    perm_sum, x_sum = _small_msm([x[p] for p in perm])  # sum (sigma(j)+1) X_j, and sum X_j
+    big_m = point_add(perm_sum, bmul(r_m))
     tr.absorb("M", big_m)
     e = tr.challenges("e", n)
     f = [e[sigma[j]] for j in range(n)]
-    big_f = _msm([(f[j], x[j]) for j in range(n)] + [(r_f, base)])
+    big_f = point_add(_msm([(f[j], x[j]) for j in range(n)]), bmul(r_f))
     tr.absorb("F", big_f)
     alpha, beta = tr.challenge("alpha"), tr.challenge("beta")
     d = [(f[j] + alpha * m[j] + beta) % L for j in range(n)]
     r_d = (r_f + alpha * r_m) % L
-    big_d = point_add(_msm([(1, big_f), (alpha, big_m)]), _mul(beta, _sum(x), validate=False))
+    big_d = point_add(_msm([(1, big_f), (alpha, big_m)]), _mul(beta, x_sum, validate=False))
     eps = [(e[i] + alpha * (i + 1) + beta) % L for i in range(n)]
     big_z = None
     if want_z:
-        big_z = _mul(s, _sub(big_d, _mul(r_d, base)), validate=False)
+        big_z = _sub(_mul(s, big_d, validate=False), bmul(s * r_d))
         tr.absorb("Z", big_z)
     c = [1]
     for j in range(n - 1):
@@ -636,46 +714,57 @@ def _core_prove(tr: _Transcript, gens: _Gens, x: list[bytes], perm: list[int], s
     b = [lam * (d[j] + sh[j]) % L for j in range(n)]
     alpha_h, alpha_b = r_c, lam * r_d % L
     ypow = _ypowers(y, n)
+    # Folded generators are kept as (factor, point): the true generator is factor * point, so folding a
+    # pair costs one multiplication (point_lo + t point_hi) instead of two; the factors go into the scalars.
     gs, hs = list(gens.a_side), list(gens.b_side)
+    gf, gfi, hf, hfi = [1] * n, [1] * n, [1] * n, [1] * n
     lr: list[bytes] = []
     k = 0
     while len(a) > 1:
         half, odd = divmod(len(a), 2)
         yn = ypow[half - 1]
         yn_inv = _inv(yn)
+        lo = range(half)
         a1, a2, b1, b2 = a[:half], a[half:2 * half], b[:half], b[half:2 * half]
-        g1, g2, h1, h2 = gs[:half], gs[half:2 * half], hs[:half], hs[half:2 * half]
-        c_l = sum(ypow[i] * a1[i] * b2[i] for i in range(half)) % L
-        c_r = yn * sum(ypow[i] * a2[i] * b1[i] for i in range(half)) % L
+        c_l = sum(ypow[i] * a1[i] * b2[i] for i in lo) % L
+        c_r = yn * sum(ypow[i] * a2[i] * b1[i] for i in lo) % L
         d_l, d_r = rnd(), rnd()
-        big_l = _msm([(a1[i] * yn_inv, g2[i]) for i in range(half)] + [(b2[i], h1[i]) for i in range(half)]
-                     + [(c_l, g), (d_l, h)])
-        big_r = _msm([(a2[i] * yn, g1[i]) for i in range(half)] + [(b1[i], h2[i]) for i in range(half)]
-                     + [(c_r, g), (d_r, h)])
+        big_l = _msm([(a1[i] * yn_inv * gf[half + i], gs[half + i]) for i in lo]
+                     + [(b2[i] * hf[i], hs[i]) for i in lo] + [(c_l, g), (d_l, h)])
+        big_r = _msm([(a2[i] * yn * gf[i], gs[i]) for i in lo]
+                     + [(b1[i] * hf[half + i], hs[half + i]) for i in lo] + [(c_r, g), (d_r, h)])
         tr.absorb("LR", k, big_l, big_r)
         ek = tr.challenge("x")
         eki = _inv(ek)
-        new_g = [point_add(_mul(eki, g1[i], validate=False), _mul(ek * yn_inv, g2[i], validate=False))
-                 for i in range(half)]
-        new_h = [point_add(_mul(ek, h1[i], validate=False), _mul(eki, h2[i], validate=False)) for i in range(half)]
-        new_a = [(a1[i] * ek + a2[i] * yn * eki) % L for i in range(half)]
-        new_b = [(b1[i] * eki + b2[i] * ek) % L for i in range(half)]
+        # G' <- x^-1 G'_lo + x y^-n' G'_hi = (x^-1 f_lo) (P_lo + x^2 y^-n' (f_hi / f_lo) P_hi)
+        # X  <- x X_lo + x^-1 X_hi         = (x f_lo) (P_lo + x^-2 (f_hi / f_lo) P_hi)
+        tg, th = ek * ek * yn_inv % L, eki * eki % L
+        new_gs = [point_add(gs[i], _mul(tg * gf[half + i] * gfi[i], gs[half + i], validate=False)) for i in lo]
+        new_hs = [point_add(hs[i], _mul(th * hf[half + i] * hfi[i], hs[half + i], validate=False)) for i in lo]
+        new_gf, new_gfi = [eki * gf[i] % L for i in lo], [ek * gfi[i] % L for i in lo]
+        new_hf, new_hfi = [ek * hf[i] % L for i in lo], [eki * hfi[i] % L for i in lo]
+        new_a = [(a1[i] * ek + a2[i] * yn * eki) % L for i in lo]
+        new_b = [(b1[i] * eki + b2[i] * ek) % L for i in lo]
         if odd:  # the last element is carried: weight y^(2 half + 1) becomes y^(half + 1)
-            new_g.append(_mul(yn_inv, gs[-1], validate=False))
-            new_h.append(hs[-1])
+            new_gs.append(gs[-1])
+            new_gf.append(yn_inv * gf[-1] % L)
+            new_gfi.append(yn * gfi[-1] % L)
+            new_hs.append(hs[-1])
+            new_hf.append(hf[-1])
+            new_hfi.append(hfi[-1])
             new_a.append(a[-1] * yn % L)
             new_b.append(b[-1])
-        gs, hs, a, b = new_g, new_h, new_a, new_b
+        gs, hs, gf, gfi, hf, hfi, a, b = new_gs, new_hs, new_gf, new_gfi, new_hf, new_hfi, new_a, new_b
         alpha_h = (d_l * ek * ek + alpha_h + d_r * eki * eki) % L
         lr += [big_l, big_r]
         k += 1
     a0, b0 = a[0], b[0]
     r_, s_, dlt, eta, eta_b, rho = (rnd() for _ in range(6))
-    big_a = _msm([(r_, gs[0]), (s_, hs[0]), (y * (r_ * b0 + s_ * a0), g), (dlt, h)])
-    big_b = _msm([(y * r_ * s_, g), (eta, h), (eta_b, base)])
+    big_a = _msm([(r_ * gf[0], gs[0]), (s_ * hf[0], hs[0]), (y * (r_ * b0 + s_ * a0), g), (dlt, h)])
+    big_b = point_add(_msm([(y * r_ * s_, g), (eta, h)]), bmul(eta_b))
     lam_inv = _inv(lam)
-    r1 = _msm([(rho, big_d), (-eta_b * lam_inv, big_s)])
-    r2 = _mul(rho, base)
+    r1 = point_add(_mul(rho, big_d, validate=False), bmul(-eta_b * lam_inv * s))
+    r2 = bmul(rho)
     tr.absorb("final", big_a, big_b, r1, r2)
     ef = tr.challenge("final")
     ef2 = ef * ef % L
@@ -696,8 +785,8 @@ def _core_read(rd: _Reader, rounds: int) -> tuple[list[bytes], list[int]]:
 
 def _core_verify(tr: _Transcript, gens: _Gens, x: list[bytes], base: bytes, big_s: bytes, pts: list[bytes],
                  scalars: list[int], z_terms: Callable[[list[int]], list[tuple[int, bytes, str]]],
-                 z_point: bytes | None) -> tuple[bool, list[int]]:
-    """Replays the transcript and checks the whole argument as one multi-scalar equation.
+                 z_point: bytes | None) -> tuple[_Check, list[int]]:
+    """Replays the transcript and writes the whole argument as one multi-scalar equation (returned).
 
     ``z_terms(eps)`` gives the output aggregate Z as terms (plain shuffle: eps_i * Y_i);
     ``z_point`` is a prover-supplied Z (shuffle-lock), absorbed where the prover absorbed it."""
@@ -781,7 +870,7 @@ def _core_verify(tr: _Transcript, gens: _Gens, x: list[bytes], base: bytes, big_
     else:
         for k_i, p, name in z_terms(eps):
             chk.add(-w1 * ef2 * k_i, p, name)
-    return chk.holds(), eps
+    return chk, eps
 
 
 def _shuffle_stmt(x: object, y: object, what: str) -> tuple[list[bytes], list[bytes]]:
@@ -792,10 +881,11 @@ def _shuffle_stmt(x: object, y: object, what: str) -> tuple[list[bytes], list[by
 
 
 def prove_shuffle(x: Sequence[bytes], y: Sequence[bytes], perm: Sequence[int], s: bytes, context: bytes,
-                  rng_seed: bytes | None = None, base: bytes | None = None) -> str:
+                  rng_seed: bytes | None = None, base: bytes | None = None, layer: bytes | None = None) -> str:
     """Proof that ``Y[i] = s X[perm[i]]`` with ``S = s B`` public (B = ``base``, default G).
 
     The witness is (perm, s); S is recomputed here. 32 (12 + 2 ceil(log2 n)) bytes (768 for 52).
+    ``layer`` is log_G B if the caller has it (the same proof, with base multiplications for B).
     """
     xs, ys = _shuffle_stmt(x, y, "shuffle")
     perm = _perm(perm, len(xs))
@@ -806,17 +896,21 @@ def prove_shuffle(x: Sequence[bytes], y: Sequence[bytes], perm: Sequence[int], s
     tr.absorb("statement", len(xs), base, big_s, *xs, *ys)
     rnd = _nonce_stream(SHUFFLE_TAG, tr.state, [_enc(sv), lp(*perm)], rng_seed)
     gens = _Gens(xs, tr.state)
-    pts, scalars, _, _ = _core_prove(tr, gens, xs, perm, sv, base, big_s, rnd, want_z=False)
+    pts, scalars, _, _ = _core_prove(tr, gens, xs, perm, sv, _multiples(base, layer, "shuffle base"), rnd, want_z=False)
     return b64e(b"".join(pts) + b"".join(_enc(v) for v in scalars))
 
 
 def verify_shuffle(x: Sequence[bytes], y: Sequence[bytes], big_s: bytes, proof: str, context: bytes,
                    base: bytes | None = None) -> bool:
     """Verify :func:`prove_shuffle`: about 3n + 2 log2 n + 12 point multiplications in all."""
+    return _shuffle_check(x, y, big_s, proof, context, base).holds()
+
+
+def _shuffle_check(x: object, y: object, big_s: object, proof: str, context: bytes, base: object = None) -> _Pending:
     xs, ys = _shuffle_stmt(x, y, "shuffle")
     big_s = _point(big_s, "shuffle commitment S")
     base = G if base is None else _point(base, "shuffle base")
-    rd = _Reader(proof, "shuffle proof", proof_size("shuffle", len(xs)))
+    rd = _Reader(proof, "shuffle proof", proof_size("shuffle", len(xs)), lazy=True)
     pts, scalars = _core_read(rd, _rounds(len(xs)))
     tr = _Transcript(SHUFFLE_TAG, context)
     tr.absorb("statement", len(xs), base, big_s, *xs, *ys)
@@ -825,8 +919,8 @@ def verify_shuffle(x: Sequence[bytes], y: Sequence[bytes], big_s: bytes, proof: 
     def z_terms(eps: list[int]) -> list[tuple[int, bytes, str]]:
         return [(eps[i], ys[i], f"output Y{i}") for i in range(len(ys))]
 
-    ok, _ = _core_verify(tr, gens, xs, base, big_s, pts, scalars, z_terms, None)
-    return ok
+    chk, _ = _core_verify(tr, gens, xs, base, big_s, pts, scalars, z_terms, None)
+    return _Pending(chk, True, tr.state, rd)
 
 
 # -- shuffle and lock at once ---------------------------------------------------------------------
@@ -839,12 +933,14 @@ def _shuffle_lock_stmt(x: object, y: object, k: object, c: object
 
 
 def prove_shuffle_lock(x: Sequence[bytes], y: Sequence[bytes], k: Sequence[bytes], c: bytes, perm: Sequence[int],
-                       factors: Sequence[bytes], context: bytes, rng_seed: bytes | None = None) -> str:
+                       factors: Sequence[bytes], context: bytes, rng_seed: bytes | None = None,
+                       layer: bytes | None = None) -> str:
     """Proof that ``Y[i] = a_i X[perm[i]]`` and ``K[i] = a_i C`` (a_i = k_i / c; C = G if no layer).
 
     A fresh secret w gives the hidden deck ``W[i] = w X[perm[i]]`` and ``Gamma = w C``: the shuffle
     argument proves W (through its aggregate Z) is a shuffle of X with base C; a batch Sigma proof
     shows ``u_i K[i] = Gamma`` and ``sum eps_i u_i Y[i] = Z`` (u_i = w / a_i), i.e. ``W[i] = u_i Y[i]``.
+    ``layer`` is c if the caller has it (the same proof, with base multiplications for C).
     """
     xs, ys, ks, c = _shuffle_lock_stmt(x, y, k, c)
     n = len(xs)
@@ -856,13 +952,14 @@ def prove_shuffle_lock(x: Sequence[bytes], y: Sequence[bytes], k: Sequence[bytes
     tr.absorb("statement", n, c, *xs, *ys, *ks)
     rnd = _nonce_stream(SHUFFLE_LOCK_TAG, tr.state, [lp(*perm), *[_enc(a) for a in av]], rng_seed)
     w = rnd()
-    gamma = _mul(w, c, "shuffle-lock layer commitment C")
+    cmul = _multiples(c, layer, "shuffle-lock layer commitment C")
+    gamma = cmul(w)
     tr.absorb("Gamma", gamma)
     gens = _Gens(xs, tr.state)
-    pts, scalars, eps, big_z = _core_prove(tr, gens, xs, perm, w, c, gamma, rnd, want_z=True)
+    pts, scalars, eps, big_z = _core_prove(tr, gens, xs, perm, w, cmul, rnd, want_z=True)
     u = [w * ai % L for ai in _batch_inv(av)]
     rs = [rnd() for _ in range(n)]
-    commits = [_mul(rs[i], ks[i]) for i in range(n)]
+    commits = [cmul(rs[i] * av[i]) for i in range(n)]  # = rs[i] K[i], as multiples of C
     r_y = _msm([(eps[i] * rs[i], ys[i]) for i in range(n)])
     tr.absorb("sigma", *commits, r_y)
     es = tr.challenge("sigma")
@@ -874,9 +971,15 @@ def prove_shuffle_lock(x: Sequence[bytes], y: Sequence[bytes], k: Sequence[bytes
 def verify_shuffle_lock(x: Sequence[bytes], y: Sequence[bytes], k: Sequence[bytes], c: bytes, proof: str,
                         context: bytes) -> bool:
     """Verify :func:`prove_shuffle_lock`: about 4n + 2 log2 n + 15 point multiplications."""
+    return _shuffle_lock_check(x, y, k, c, proof, context).holds()
+
+
+def _shuffle_lock_check(x: object, y: object, k: object, c: object, proof: str, context: bytes) -> _Pending:
+    """The Sigma part is checked here (its challenge hashes the recomputed commitments, so it is no
+    equation to batch); the shuffle argument is left as the returned equation."""
     xs, ys, ks, c = _shuffle_lock_stmt(x, y, k, c)
     n = len(xs)
-    rd = _Reader(proof, "shuffle-lock proof", proof_size("shuffle_lock", n))
+    rd = _Reader(proof, "shuffle-lock proof", proof_size("shuffle_lock", n), lazy=True)
     gamma, big_z = rd.point("Gamma"), rd.point("Z")
     pts, scalars = _core_read(rd, _rounds(n))
     es = rd.scalar("sigma challenge")
@@ -885,11 +988,57 @@ def verify_shuffle_lock(x: Sequence[bytes], y: Sequence[bytes], k: Sequence[byte
     tr.absorb("statement", n, c, *xs, *ys, *ks)
     tr.absorb("Gamma", gamma)
     gens = _Gens(xs, tr.state)
-    ok, eps = _core_verify(tr, gens, xs, c, gamma, pts, scalars, lambda _eps: [], big_z)
-    # the sigma part runs even if the core failed, so a bad K or Y point always raises CryptoError
-    e_gamma = _mul(es, gamma, "Gamma")
-    commits = [_sub(_mul(zs[i], ks[i], f"key commitment K{i}"), e_gamma) for i in range(n)]
-    r_y = _sub(_msm([(eps[i] * zs[i], ys[i]) for i in range(n)], "shuffle-lock output Y", validate=True),
-               _mul(es, big_z, "Z"))
+    chk, eps = _core_verify(tr, gens, xs, c, gamma, pts, scalars, lambda _eps: [], big_z)
+    try:
+        # the sigma part runs whatever the core gives, so a bad K or Y point always raises CryptoError
+        e_gamma = _mul(es, gamma, "Gamma")
+        commits = [_sub(_mul(zs[i], ks[i], f"key commitment K{i}"), e_gamma) for i in range(n)]
+        r_y = _sub(_msm([(eps[i] * zs[i], ys[i]) for i in range(n)], "shuffle-lock output Y", validate=True),
+                   _mul(es, big_z, "Z"))
+    except CryptoError:
+        rd.check_points()
+        raise
     tr.absorb("sigma", *commits, r_y)
-    return tr.challenge("sigma") == es and ok
+    return _Pending(chk, tr.challenge("sigma") == es, tr.state, rd)
+
+
+# -- several proofs at once -----------------------------------------------------------------------
+
+_CHECKS: dict[str, Callable[..., _Pending]] = {
+    "shuffle": _shuffle_check,
+    "shuffle_lock": _shuffle_lock_check,
+    "lock": _lock_check,
+    "unify": _unify_check,
+}
+
+
+def verify_batch(items: Sequence[tuple[str, Sequence[object]]]) -> bool:
+    """Verify several proofs at once: ``items`` are ``(kind, args)``, ``args`` the positional arguments of
+    ``verify_<kind>`` (kind: shuffle, shuffle_lock, lock, unify; a shuffle's ``base`` is its sixth).
+
+    True iff every proof verifies, with the same soundness: each proof's multi-scalar equation is
+    weighted by a scalar hashed from every proof's final transcript state (the small-exponent batch test
+    of Bellare, Garay and Rabin), so a failing one passes with probability 1/L per hash query; their sum
+    is one equation, in which a point shared by several proofs (the generators G', g, G, the output deck
+    of one pass that is the input of the next) is multiplied once. Raises ``CryptoError`` like the
+    single verifiers for malformed input (the first bad item is named by its own verifier).
+    """
+    pending = []
+    for kind, args in items:
+        if kind not in _CHECKS:
+            raise CryptoError(f"proof batch: unknown kind {kind!r}; known: {', '.join(_CHECKS)}")
+        pending.append(_CHECKS[kind](*args))
+    if not pending:
+        return True
+    digest = hashlib.sha512(lp(BATCH_TAG, len(pending), *[p.state for p in pending])).digest()
+    total = _Check()
+    for i, p in enumerate(pending):
+        total.merge(p.chk, _reduce(hashlib.sha512(lp(digest, i)).digest()) or 1)
+    try:
+        ok = total.holds()
+    except CryptoError:
+        for p in pending:
+            p.holds()  # names the bad point as its own verifier would
+        raise
+    return ok and all(p.extra for p in pending)
+

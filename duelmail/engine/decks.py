@@ -124,21 +124,38 @@ class DeferredProof:
     old_key_commits: list[bytes] | None
     proof: str
 
-    def check(self) -> None:
-        """Raise ``CheatDetected`` (``P-proof``) unless the proof holds."""
+    def item(self) -> tuple[str, tuple]:
+        """``(kind, args)`` for ``proofs.verify_batch``: the arguments of ``verify_<kind>``."""
         x, y, c = self.before, self.after, self.base
         if self.op == "shuffle":
-            ok = _proofs().verify_shuffle(x, y, self.layer, self.proof, self.context, base=c)
-        elif self.op == "shuffle_lock":
-            ok = _proofs().verify_shuffle_lock(x, y, self.commits, c, self.proof, self.context)
-        elif self.op == "lock":
-            ok = _proofs().verify_lock(x, y, self.commits, c, self.proof, self.context)
-        else:
-            ok = _proofs().verify_unify(x, y, self.old_key_commits, self.layer, self.proof, self.context)
+            return "shuffle", (x, y, self.layer, self.proof, self.context, c)
+        if self.op in ("shuffle_lock", "lock"):
+            return self.op, (x, y, self.commits, c, self.proof, self.context)
+        return "unify", (x, y, self.old_key_commits, self.layer, self.proof, self.context)
+
+    def check(self) -> None:
+        """Raise ``CheatDetected`` (``P-proof``) unless the proof holds."""
+        kind, args = self.item()
+        ok = getattr(_proofs(), f"verify_{kind}")(*args)
         if not ok:
             raise CheatDetected(self.seat, "P-proof", f"deck {self.deck_id}: the proof of the {self.op} pass does "
                                 "not hold (a forged pass: a card swapped, dropped, duplicated or keyed off its "
                                 "commitment)")
+
+
+def check_deferred(pending: Sequence[DeferredProof]) -> None:
+    """Check queued proofs (a replay's) as one batch (``proofs.verify_batch``: the points that passes share,
+    such as one pass's output deck that is the next one's input, are multiplied once). If the batch fails,
+    every proof is checked alone, in order, so the first failing pass is named as on arrival."""
+    if not pending:
+        return
+    try:
+        if _proofs().verify_batch([p.item() for p in pending]):
+            return
+    except CryptoError:
+        pass  # a malformed proof or point: the check of its own pass below names it
+    for p in pending:
+        p.check()
 
 
 class DeckBook:
@@ -313,12 +330,14 @@ class DeckBook:
         mine = secrets_of(deck_id, deck.n)
         x, c_pub, ctx = deck.points, self.layer_commit(deck_id, seat), self.step_context(deck_id, rnd, seat)
         out: dict[str, str] = {"op": step.op}
+        c_log = layer.uniform  # log_G of c_pub for a uniform layer: lets the prover use base multiplications
         if step.op == "shuffle":
             y, _ = run_step("shuffle", x, layer, mine)
             big_s = group.point_mul(mine.shuffle_scalar, c_pub)
             out["layer"] = sra.encode_points([big_s])
             if prove:
-                out["proof"] = _proofs().prove_shuffle(x, y, mine.perm, mine.shuffle_scalar, ctx, base=c_pub)
+                out["proof"] = _proofs().prove_shuffle(x, y, mine.perm, mine.shuffle_scalar, ctx, base=c_pub,
+                                                       layer=c_log)
         elif step.op == "unify":
             y, _ = run_step("unify", x, layer, mine)
             u = mine.unify_scalar
@@ -326,17 +345,19 @@ class DeckBook:
             big_u = group.base_mul(u)
             out["layer"] = sra.encode_points([big_u])
             if prove:
-                out["proof"] = _proofs().prove_unify(x, y, self.old_key_commits(deck_id, seat), big_u, factors, ctx)
+                out["proof"] = _proofs().prove_unify(x, y, self.old_key_commits(deck_id, seat), big_u, factors, ctx,
+                                                     layer=u)
         else:
             y, commits = run_step(step.op, x, layer, mine)
             if step.op == "shuffle_lock":
                 factors = [group.smul(mine.keys[i], layer.inverse_at(mine.perm[i])) for i in range(deck.n)]
                 if prove:
-                    out["proof"] = _proofs().prove_shuffle_lock(x, y, commits, c_pub, mine.perm, factors, ctx)
+                    out["proof"] = _proofs().prove_shuffle_lock(x, y, commits, c_pub, mine.perm, factors, ctx,
+                                                                layer=c_log)
             else:
                 factors = [group.smul(mine.keys[j], layer.inverse_at(j)) for j in range(deck.n)]
                 if prove:
-                    out["proof"] = _proofs().prove_lock(x, y, commits, c_pub, factors, ctx)
+                    out["proof"] = _proofs().prove_lock(x, y, commits, c_pub, factors, ctx, layer=c_log)
             out["commits"] = sra.encode_points(commits)
         out["points"] = sra.encode_points(y)
         return out

@@ -175,6 +175,7 @@ def fold(files: list[tuple[str, SignedFile]], strict: bool = True, now=None, on_
 
     ``proven``: hashes of files whose pass proofs this home has already checked (``GameFolder``
     remembers them); their proofs are not checked again. Everything else about them is."""
+    from duelmail.engine.decks import check_deferred
     from duelmail.engine.match import Match
     from duelmail.errors import CheatDetected, CryptoError
 
@@ -203,8 +204,7 @@ def fold(files: list[tuple[str, SignedFile]], strict: bool = True, now=None, on_
             match.proofs = f"{len(pending)} pass proofs not re-checked: the audit recomputed every pass"
         else:
             try:
-                for proof in pending:
-                    proof.check()
+                check_deferred(pending)
             except (CheatDetected, CryptoError):
                 fold(files, strict, now)  # refuses the file whose proof fails, naming it
                 raise

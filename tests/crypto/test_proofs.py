@@ -130,6 +130,30 @@ def test_shuffle_with_a_layer_commitment_as_base():
     assert not P.verify_shuffle(x, y, g.base_mul(s), proof, ctx(), base=base)
 
 
+@pytest.mark.parametrize("n", [1, 7, 13])
+def test_a_known_layer_gives_the_same_proof(n):
+    """``layer`` (log_G of C, U or the base) only speeds the prover up: the bytes are the same, and a
+    wrong or malformed one is ignored."""
+    x, y, k, c, factors = lock_case(n)
+    c_log = scalars(2, 1)[0]
+    plain = P.prove_lock(x, y, k, c, factors, ctx())
+    for layer in (c_log, scalars(77, 1)[0], b"\x00" * 32, b"short"):
+        assert P.prove_lock(x, y, k, c, factors, ctx(), layer=layer) == plain
+    x, y, k, u, factors = unify_case(n)
+    plain = P.prove_unify(x, y, k, u, factors, ctx())
+    assert P.prove_unify(x, y, k, u, factors, ctx(), layer=scalars(3, 1)[0]) == plain
+    x, y, k, c, perm, factors = shuffle_lock_case(n)
+    proof = P.prove_shuffle_lock(x, y, k, c, perm, factors, ctx(), layer=scalars(4, 1)[0])
+    assert proof == P.prove_shuffle_lock(x, y, k, c, perm, factors, ctx())
+    assert P.verify_shuffle_lock(x, y, k, c, proof, ctx())
+    b_log = scalars(9, 1)[0]
+    base = g.base_mul(b_log)
+    x, y, perm, s, big_s = shuffle_case(n, base=base)
+    proof = P.prove_shuffle(x, y, perm, s, ctx(), base=base, layer=b_log)
+    assert proof == P.prove_shuffle(x, y, perm, s, ctx(), base=base)
+    assert P.verify_shuffle(x, y, big_s, proof, ctx(), base=base)
+
+
 def test_shuffle_lock_without_prior_layer():
     x, y, k, c, perm, factors = shuffle_lock_case(6, prior=False)
     assert c == P.G
@@ -471,8 +495,10 @@ def pass_ctx(deck_id: str, index: int, seat: int) -> bytes:
     return lp(GAME, 1, seat, deck_id, index)
 
 
-def deal(lockers: list[Locker], points: list[bytes], deck_id: str, index: int = 0):
-    """Shuffle passes, the shuffle-lock, then the locks in reverse order; each proof verified."""
+def deal(lockers: list[Locker], points: list[bytes], deck_id: str, index: int = 0, items: list | None = None):
+    """Shuffle passes, the shuffle-lock, then the locks in reverse order; each proof verified (and, with
+    ``items``, its ``verify_batch`` item appended)."""
+    items = [] if items is None else items
     commits = {}
     for lk in lockers[:-1]:
         base, s = lk.big_c, lk.sec.shuffle_scalar
@@ -480,6 +506,7 @@ def deal(lockers: list[Locker], points: list[bytes], deck_id: str, index: int = 
         proof = P.prove_shuffle(points, out, lk.sec.perm, s, pass_ctx(deck_id, index, lk.seat), base=base)
         new_c = g.point_mul(s, base)  # published with the pass: the locker's new layer commitment
         assert P.verify_shuffle(points, out, new_c, proof, pass_ctx(deck_id, index, lk.seat), base=base)
+        items.append(("shuffle", (points, out, new_c, proof, pass_ctx(deck_id, index, lk.seat), base)))
         lk.layer, lk.big_c = g.smul(lk.layer, s), new_c
         points, index = out, index + 1
     last = lockers[-1]
@@ -491,6 +518,8 @@ def deal(lockers: list[Locker], points: list[bytes], deck_id: str, index: int = 
                                  pass_ctx(deck_id, index, last.seat))
     assert P.verify_shuffle_lock(points, out, commits[last.seat], last.big_c, proof,
                                  pass_ctx(deck_id, index, last.seat))
+    items.append(("shuffle_lock", (points, out, commits[last.seat], last.big_c, proof,
+                                   pass_ctx(deck_id, index, last.seat))))
     points, index = out, index + 1
     for lk in reversed(lockers[:-1]):
         out = deck.lock_pass(points, lk.layer, lk.sec.keys)
@@ -499,6 +528,7 @@ def deal(lockers: list[Locker], points: list[bytes], deck_id: str, index: int = 
         proof = P.prove_lock(points, out, commits[lk.seat], lk.big_c, factors, pass_ctx(deck_id, index, lk.seat))
         assert P.verify_lock(points, out, commits[lk.seat], lk.big_c, proof, pass_ctx(deck_id, index, lk.seat))
         assert not P.verify_lock(points, out, commits[lk.seat], lk.big_c, proof, pass_ctx(deck_id, index + 1, 0))
+        items.append(("lock", (points, out, commits[lk.seat], lk.big_c, proof, pass_ctx(deck_id, index, lk.seat))))
         points, index = out, index + 1
     return points, commits
 
@@ -534,3 +564,72 @@ def test_deal_and_reshuffle_with_proofs(nlockers):
     keys2 = {lk.seat: lk.sec.keys for lk in new}
     faces2 = [table[deck.unlock(p, [keys2[s][j] for s in keys2])] for j, p in enumerate(points2)]
     assert sorted(faces2) == sorted([faces[j] for j in src] + [0])
+
+
+# -- several proofs in one check (verify_batch) ------------------------------------------------------------
+
+def muls(fn) -> tuple[object, int]:
+    """``fn()`` and the number of libsodium point multiplications it made."""
+    count = [0]
+    real = nb.crypto_scalarmult_ed25519_noclamp
+
+    def counted(*a):
+        count[0] += 1
+        return real(*a)
+
+    nb.crypto_scalarmult_ed25519_noclamp = counted
+    try:
+        return fn(), count[0]
+    finally:
+        nb.crypto_scalarmult_ed25519_noclamp = real
+
+
+@pytest.mark.parametrize("nlockers", [2, 3])
+def test_a_deal_verifies_as_one_batch_with_shared_points_multiplied_once(nlockers):
+    items: list = []
+    deal([Locker(s, "a.1", 16) for s in range(nlockers)], cards(16), "a.1", items=items)
+    assert [k for k, _ in items] == ["shuffle"] * (nlockers - 1) + ["shuffle_lock"] + ["lock"] * (nlockers - 1)
+    verifiers = {"shuffle": P.verify_shuffle, "shuffle_lock": P.verify_shuffle_lock, "lock": P.verify_lock}
+    ok, batched = muls(lambda: P.verify_batch(items))
+    alone, single = muls(lambda: [verifiers[k](*a) for k, a in items])
+    assert ok and all(alone)
+    # the generators G' (every shuffle-type proof) and each shuffle's output (the next pass's input)
+    assert batched <= single - 2 * 16 * (nlockers - 1)
+    assert P.verify_batch([]) is True
+
+
+def test_a_batch_with_one_false_proof_is_refused():
+    items: list = []
+    deal([Locker(s, "a.1", 8) for s in range(3)], cards(8), "a.1", items=items)
+    for i, (kind, args) in enumerate(items):
+        y = list(args[1])
+        y[0], y[1] = y[1], y[0]  # two output cards swapped: the proof no longer fits (false for a lock)
+        assert not P.verify_batch(items[:i] + [(kind, (args[0], y, *args[2:]))] + items[i + 1:]), kind
+    x, y, perm, s, big_s = shuffle_case(8)
+    forged = y[:7] + [y[0]]
+    lone = ("shuffle", (x, forged, big_s, P.prove_shuffle(x, forged, perm, s, ctx()), ctx()))
+    assert not P.verify_batch([*items, lone])
+    kind, args = items[2]
+    assert kind == "shuffle_lock"
+    raw = b64d(args[4], "proof")
+    bad = b64e(raw[:32] + off_subgroup(raw[32:64]) + raw[64:])  # Z
+    with pytest.raises(CryptoError, match="shuffle-lock proof: Z is not a point"):
+        P.verify_batch([items[0], (kind, (*args[:4], bad, args[5]))])
+    with pytest.raises(CryptoError, match="unknown kind 'dleq'"):
+        P.verify_batch([("dleq", ())])
+
+
+def test_the_batch_weights_bind_every_byte_of_every_proof():
+    """The lock proof's final z is not in its transcript: the weights must still depend on it, or it
+    could be chosen after them to cancel another proof's error."""
+    x, y, k, c, factors = lock_case(8)
+    proof = P.prove_lock(x, y, k, c, factors, ctx())
+    raw = b64d(proof, "proof")
+    other = b64e(raw[:-32] + g.scalar_from_int(_sc_plus_one(raw[-32:])))
+    assert P._lock_check(x, y, k, c, other, ctx()).state != P._lock_check(x, y, k, c, proof, ctx()).state
+    assert not P.verify_batch([("lock", (x, y, k, c, other, ctx()))])
+
+
+def _sc_plus_one(s: bytes) -> int:
+    return int.from_bytes(s, "little") + 1
+

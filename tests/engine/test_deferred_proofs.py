@@ -38,6 +38,22 @@ def test_a_game_in_progress_has_every_proof_checked():
     assert m.proofs.endswith("pass proofs checked") and not m.proofs.startswith("0 ")
 
 
+def test_the_deferred_proofs_are_checked_as_one_batch(monkeypatch):
+    """``check_deferred``: one ``verify_batch`` over every queued proof when they all hold."""
+    from duelmail.crypto import proofs
+
+    p = Players(n=2, seed=1).run(until=lambda m: m.round >= 4)
+    calls, real = [], proofs.verify_batch
+
+    def spy(items):
+        calls.append(len(items))
+        return real(items)
+
+    monkeypatch.setattr(proofs, "verify_batch", spy)
+    m = fold(named(p.files), defer_proofs=True)
+    assert calls == [int(m.proofs.split()[0])] and calls[0] >= 3
+
+
 def forged_pass(p: Players, field: str, value: str) -> SignedFile:
     """The next file with a deck pass, its ``field`` replaced and re-signed by its author."""
     for _ in range(50):
