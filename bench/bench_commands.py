@@ -1,6 +1,6 @@
 """What one command costs in a cold process, in CPU time (the process's and its children's) beside wall time.
 
-    python bench/bench_commands.py [RUNS]
+    python bench/bench_commands.py [RUNS] [--from-source]
 
 - ``receive --no-auto`` of one turn file at round 10, 60 and 120 of a two-player Warlords game (they end
   near round 130, their length bounded by the decks) and at round 10, 120 and 500 of a six-player one (the
@@ -16,6 +16,12 @@ Every home is built in this process first (not timed), then each command runs RU
 fresh ``python`` process on a fresh copy of the home, after one untimed command on that copy (``show``, or the
 command itself), so the home is as its last command left it; the figures are medians. CPU is the child's user +
 system time (``resource.getrusage(RUSAGE_CHILDREN)``).
+
+The children import ``duelmail`` from compiled bytecode, as an installed package does (``pip`` compiles it):
+``PYTHONDONTWRITEBYTECODE`` is dropped from their environment and their ``__pycache__`` goes to a temporary
+folder (``PYTHONPYCACHEPREFIX``), filled by the untimed commands. ``--from-source`` keeps the environment as it
+is: with ``PYTHONDONTWRITEBYTECODE=1`` and no ``__pycache__`` beside the sources, every command compiles each
+module it imports from source again (about 75 ms of CPU on this machine), which no installed copy pays.
 """
 
 from __future__ import annotations
@@ -34,11 +40,14 @@ import common
 
 ROOT = Path(__file__).resolve().parents[1]
 LAUNCH = "import sys; from duelmail.cli import main; sys.exit(main())"
+CHILD_ENV: dict[str, str] = {}  # set by main: how the children find their bytecode
 
 
 def run_cold(home: Path, args: list[str], ok=(0,)) -> tuple[float, float]:
     """(wall, CPU) seconds of one ``duelmail ARGS`` in a new process."""
-    env = dict(os.environ, DUELMAIL_HOME=str(home), PYTHONPATH=str(ROOT))
+    env = dict(os.environ, DUELMAIL_HOME=str(home), PYTHONPATH=str(ROOT), **CHILD_ENV)
+    if CHILD_ENV:
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t = time.perf_counter()
     p = subprocess.run([sys.executable, "-c", LAUNCH, *args], env=env, capture_output=True, text=True)
@@ -148,8 +157,11 @@ def watch_home(work: Path, play: Path, copies: int = 100) -> Path:
     return home
 
 
-def main(runs: int = 5) -> dict:
+def main(runs: int = 5, from_source: bool = False) -> dict:
     work = Path(tempfile.mkdtemp(prefix="duelmail-bench-cmd-"))
+    CHILD_ENV.clear()
+    if not from_source:
+        CHILD_ENV["PYTHONPYCACHEPREFIX"] = str(work / "pycache")
     try:
         t = time.process_time()
         files2, ident2, play, rnd = two_players(work)
@@ -158,7 +170,8 @@ def main(runs: int = 5) -> dict:
         homes |= {("six", r): h for r, h in receive_homes(work, "six", files6, ident6, (10, 120, 500)).items()}
         watch = watch_home(work, play)
         print(f"homes built in {time.process_time() - t:.1f} s of CPU; {runs} cold runs each, medians; "
-              f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+              f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; "
+              + ("modules compiled from source by every command" if from_source else "modules from bytecode"))
         out = {}
         for (n, r), (home, incoming) in sorted(homes.items(), key=lambda kv: (kv[0][0] != "two", kv[0][1])):
             w, c = median_cold(home, ["receive", "--no-auto", str(incoming)], runs)
@@ -185,4 +198,5 @@ def main(runs: int = 5) -> dict:
 
 
 if __name__ == "__main__":
-    main(int(sys.argv[1]) if len(sys.argv) > 1 else 5)
+    numbers = [a for a in sys.argv[1:] if not a.startswith("--")]
+    main(int(numbers[0]) if numbers else 5, "--from-source" in sys.argv[1:])
