@@ -3,6 +3,7 @@ and storing an accepted file. Folding is ``transport/archive.py``; the kept stat
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -107,9 +108,13 @@ class GameFolder:
 
     def listing_key(self) -> str:
         """Changes whenever a file of the game is added or changed (the status cache's key)."""
-        parts = sorted(f"{p.name}:{p.stat().st_size}:{p.stat().st_mtime_ns}" for p in self.path.iterdir()
-                       if p.name == "genesis.toml" or TURN_NAME.fullmatch(p.name))
-        return ";".join(parts)
+        parts = []
+        with os.scandir(self.path) as entries:  # one stat a file
+            for e in entries:
+                if e.name == "genesis.toml" or TURN_NAME.fullmatch(e.name):
+                    st = e.stat()
+                    parts.append(f"{e.name}:{st.st_size}:{st.st_mtime_ns}")
+        return ";".join(sorted(parts))
 
     def is_over(self) -> bool:
         """Whether the game has ended, remembered in ``.over`` by the file listing (a cache, never state)."""
