@@ -186,13 +186,18 @@ def _pending(folder) -> list[str]:
 
 
 def _set_pending(folder, actions: list[str], say: str | None = None) -> None:
-    import tomlkit
-
-    from duelmail.util.fs import atomic_write
-
     p = folder.path / ".pending.toml"
     if actions or say:
-        atomic_write(p, tomlkit.dumps({"actions": actions, **({"say": say} if say else {})}))
+        from duelmail.util import toml
+        from duelmail.util.fs import atomic_write
+
+        data = {"actions": actions, **({"say": say} if say else {})}
+        text = toml.plain_dumps(list(data.items()))
+        if text is None:  # talk in another script than ASCII
+            import tomlkit
+
+            text = tomlkit.dumps(data)
+        atomic_write(p, text)
     elif p.exists():
         p.unlink()
 

@@ -159,8 +159,8 @@ def plain_dumps(items: list[tuple[str, object]], header: list[str] = ()) -> str 
     """TOML for the document ``items`` (key, value in order; a dict value is a table) in tomlkit's layout: header
     comments, every scalar and array in order, then the arrays of tables and the tables in order. None if a value
     is not plain (see above). The text is read back with ``tomllib`` and must give ``items`` again."""
-    out = [f"# {line}\n" for line in header]
-    if any(not line or line != line.strip() or not _PLAIN_TEXT.fullmatch(line) for line in header):
+    out = [f"# {line}\n" if line else "#\n" for line in header]
+    if any(not _PLAIN_TEXT.fullmatch(line) for line in header):
         return None
     later: list[tuple[str, object]] = []
     for k, v in items:

@@ -94,3 +94,22 @@ def test_show_with_a_picture_loads_the_pictures(game, tmp_path):
     out, modules = cold(t.alice, "show", "--svg", str(tmp_path / "table.svg"), "--no-open")
     assert (tmp_path / "table.svg").read_text().startswith("<svg")
     assert {"duelmail.games.svg", "duelmail.games.warlords.picture"} <= modules
+
+
+def test_play_and_receive_write_turn_files_without_tomlkit_or_the_cryptography_package(game):
+    """A turn written (``play``) and one received, stored with its header (``receive``, answering by itself):
+    plain files, written without tomlkit; no passphrase, so no ``cryptography``; a game in progress, no audit."""
+    t, _ = game
+    st = t.status(t.alice)
+    assert not st["over"]
+    seat = t.todo(st)[0]
+    player = t.home(seat)
+    before = set(t.out.iterdir())
+    out, modules = cold(player, "play", "--bot", "heuristic", "--seed", "5", "--out", str(t.out))
+    assert "wrote" in out
+    assert loaded(modules, ("tomlkit", "cryptography", "duelmail.engine.audit", "duelmail.pictures",
+                            "duelmail.games.svg", *OTHER_GAMES)) == []
+    (sent,) = sorted(set(t.out.iterdir()) - before)
+    out, modules = cold(t.other(player), "receive", str(sent), "--out", str(t.out))
+    assert "verified and applied" in out
+    assert loaded(modules, NEVER_HERE) == []
