@@ -25,6 +25,7 @@ class GameFolder:
     def __init__(self, path: Path, home: Path | None = None):
         self.path = Path(path)
         self.home = Path(home) if home is not None else None
+        self.deferred_proven: frozenset[str] | None = None  # see ``defer_proven``
 
     def kept_key(self) -> bytes | None:
         """The home's key for kept states (None: nothing is kept for this folder)."""
@@ -72,6 +73,8 @@ class GameFolder:
 
     def proven(self) -> frozenset[str]:
         """Hashes of the files whose pass proofs were checked when this folder last folded the game."""
+        if self.deferred_proven is not None:
+            return self.deferred_proven
         try:
             return frozenset(self.proven_path.read_text(encoding="utf-8").split())
         except (OSError, UnicodeDecodeError):
@@ -80,8 +83,22 @@ class GameFolder:
     def remember_proven(self, hashes) -> None:
         """Remember files checked in full, proofs included (called once a file is stored: a cache, never state)."""
         hashes = frozenset(hashes)
+        if self.deferred_proven is not None:
+            self.deferred_proven = hashes or self.deferred_proven
+            return
         if hashes and self.path.is_dir() and hashes != self.proven():
             atomic_write(self.proven_path, "\n".join(sorted(hashes)) + "\n", durable=False)
+
+    def defer_proven(self) -> None:
+        """Keep what ``remember_proven`` is told in memory until ``flush_proven`` (one process playing every file
+        of a game, ``app.run_demo``: one write of ``.proven`` at the end instead of one per file)."""
+        if self.deferred_proven is None:
+            self.deferred_proven = self.proven()
+
+    def flush_proven(self) -> None:
+        hashes, self.deferred_proven = self.deferred_proven, None
+        if hashes is not None:
+            self.remember_proven(hashes)
 
     @property
     def cheats_path(self) -> Path:
