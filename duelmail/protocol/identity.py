@@ -102,11 +102,16 @@ class PlayerCard:
         return cls(name, check_email(email, where), check_public_key(key, where))
 
     def to_toml(self) -> str:
+        header = [f"duelmail player card for {self.name} <{self.email}>",
+                  f"fingerprint {self.fingerprint}: compare it by voice or in person"]
+        text = toml.plain_dumps([("duelmail_card", 1), *self.to_dict().items()], header)  # as tomlkit writes it
+        if text is not None:
+            return text
         import tomlkit
 
         doc = tomlkit.document()
-        doc.add(tomlkit.comment(f"duelmail player card for {self.name} <{self.email}>"))
-        doc.add(tomlkit.comment(f"fingerprint {self.fingerprint}: compare it by voice or in person"))
+        for line in header:
+            doc.add(tomlkit.comment(line))
         doc["duelmail_card"] = 1
         for k, v in self.to_dict().items():
             doc[k] = v

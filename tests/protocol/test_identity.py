@@ -167,3 +167,20 @@ def test_keys_and_signatures_are_rfc8032_ed25519_as_the_cryptography_package_mak
     assert ident.card.verify(ident.sign(message), message)
     assert not ident.card.verify(ident.sign(message)[:63], message)  # a short signature never borrows the message
     assert not ident.card.verify(ident.sign(message)[:63], ident.sign(message)[63:] + message)
+
+
+@pytest.mark.parametrize("email", ["alice@example.org", "élise@exemple.fr"])
+def test_a_card_is_written_as_tomlkit_writes_it_and_reads_back(email):
+    """``id card`` needs no tomlkit for a plain card (``util.toml.plain_dumps``), and tomlkit writes the rest: the
+    same text either way."""
+    import tomlkit
+
+    card = Identity.generate("alice", email, b"\x01" * 32).card
+    doc = tomlkit.document()
+    doc.add(tomlkit.comment(f"duelmail player card for {card.name} <{card.email}>"))
+    doc.add(tomlkit.comment(f"fingerprint {card.fingerprint}: compare it by voice or in person"))
+    doc["duelmail_card"] = 1
+    for k, v in card.to_dict().items():
+        doc[k] = v
+    assert card.to_toml() == tomlkit.dumps(doc)
+    assert PlayerCard.from_toml(card.to_toml(), "card") == card
