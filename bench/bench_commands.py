@@ -1,6 +1,6 @@
 """What one command costs in a cold process, in CPU time (the process's and its children's) beside wall time.
 
-    python bench/bench_commands.py [RUNS] [--from-source]
+    python bench/bench_commands.py [RUNS] [--from-source] [--against DIR]
 
 - ``receive --no-auto`` of one turn file at round 10, 60 and 120 of a two-player Warlords game (they end
   near round 130, their length bounded by the decks) and at round 10, 120 and 500 of a six-player one (the
@@ -23,6 +23,10 @@ The children import ``duelmail`` from compiled bytecode, as an installed package
 folder (``PYTHONPYCACHEPREFIX``), filled by the untimed commands. ``--from-source`` keeps the environment as it
 is: with ``PYTHONDONTWRITEBYTECODE=1`` and no ``__pycache__`` beside the sources, every command compiles each
 module it imports from source again (about 75 ms of CPU on this machine), which no installed copy pays.
+
+``--against DIR``: every command also runs with the ``duelmail`` of another checkout (DIR: its top folder, e.g. a
+``git archive`` of an older commit), on its own fresh copy of the same home, the two alternating run by run, so both
+see the same load; each line then ends with the other checkout's medians.
 """
 
 from __future__ import annotations
@@ -42,13 +46,16 @@ import common
 ROOT = Path(__file__).resolve().parents[1]
 LAUNCH = "import sys; from duelmail.cli import main; sys.exit(main())"
 CHILD_ENV: dict[str, str] = {}  # set by main: how the children find their bytecode
+AGAINST: list[Path] = []  # set by main: another checkout to run every command with too
+OTHER: dict[str, tuple[float, float]] = {}  # its medians for the last command measured
 
 
-def run_cold(home: Path, args: list[str], ok=(0,)) -> tuple[float, float]:
-    """(wall, CPU) seconds of one ``duelmail ARGS`` in a new process."""
-    env = dict(os.environ, DUELMAIL_HOME=str(home), PYTHONPATH=str(ROOT), **CHILD_ENV)
+def run_cold(home: Path, args: list[str], ok=(0,), root: Path = ROOT) -> tuple[float, float]:
+    """(wall, CPU) seconds of one ``duelmail ARGS`` in a new process, with the ``duelmail`` under ``root``."""
+    env = dict(os.environ, DUELMAIL_HOME=str(home), PYTHONPATH=str(root), **CHILD_ENV)
     if CHILD_ENV:
         env.pop("PYTHONDONTWRITEBYTECODE", None)
+        env["PYTHONPYCACHEPREFIX"] = str(Path(CHILD_ENV["PYTHONPYCACHEPREFIX"]) / ("this" if root == ROOT else "other"))
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t = time.perf_counter()
     p = subprocess.run([sys.executable, "-c", LAUNCH, *args], env=env, capture_output=True, text=True)
@@ -64,20 +71,35 @@ def median_cold(template: Path, args, runs: int, ok=(0,), warm: list[str] | None
     """Medians over ``runs`` fresh copies of the home; ``warm``: a command run (untimed) on each copy first (a copy
     is new files to a home: its kept state is made again by the first command, as after a restore); ``drop``: a
     file name deleted from every game folder after it (a cache the timed command must do without)."""
-    walls, cpus = [], []
-    for _ in range(runs):
-        work = Path(tempfile.mkdtemp(prefix="duelmail-cmd-"))
-        home = work / "home"
-        shutil.copytree(template, home, symlinks=True)
-        if warm:
-            run_cold(home, [a.replace("{HOME}", str(home)) for a in warm], ok)
-        for path in (home / "games").glob(f"*/{drop}") if drop else ():
-            path.unlink()
-        w, c = run_cold(home, [a.replace("{HOME}", str(home)) for a in args], ok)
-        walls.append(w)
-        cpus.append(c)
-        shutil.rmtree(work)
-    return statistics.median(walls), statistics.median(cpus)
+    roots = [ROOT, *AGAINST]
+    walls: dict[Path, list[float]] = {r: [] for r in roots}
+    cpus: dict[Path, list[float]] = {r: [] for r in roots}
+    for i in range(runs):
+        for root in roots if i % 2 == 0 else roots[::-1]:
+            work = Path(tempfile.mkdtemp(prefix="duelmail-cmd-"))
+            home = work / "home"
+            shutil.copytree(template, home, symlinks=True)
+            if warm:
+                run_cold(home, [a.replace("{HOME}", str(home)) for a in warm], ok, root)
+            for path in (home / "games").glob(f"*/{drop}") if drop else ():
+                path.unlink()
+            w, c = run_cold(home, [a.replace("{HOME}", str(home)) for a in args], ok, root)
+            walls[root].append(w)
+            cpus[root].append(c)
+            shutil.rmtree(work)
+    OTHER.clear()
+    for root in AGAINST:
+        OTHER["against"] = statistics.median(walls[root]), statistics.median(cpus[root])
+    return statistics.median(walls[ROOT]), statistics.median(cpus[ROOT])
+
+
+def line(label: str, w: float, c: float) -> None:
+    """One figure, and the other checkout's for the same command, if any."""
+    other = ""
+    if OTHER:
+        w2, c2 = OTHER["against"]
+        other = f"  (against: CPU {c2 * 1e3:4.0f} ms, wall {w2 * 1e3:5.0f} ms)"
+    print(f"{label:<45} CPU {c * 1e3:6.0f} ms, wall {w * 1e3:6.0f} ms{other}", flush=True)
 
 
 def seed_of(genesis, names=("alice",)) -> int:
@@ -162,9 +184,10 @@ def watch_home(work: Path, play: Path, copies: int = 100) -> Path:
     return home
 
 
-def main(runs: int = 5, from_source: bool = False) -> dict:
+def main(runs: int = 5, from_source: bool = False, other: Path | None = None) -> dict:
     work = Path(tempfile.mkdtemp(prefix="duelmail-bench-cmd-"))
     CHILD_ENV.clear()
+    AGAINST[:] = [other.resolve()] if other else []
     if not from_source:
         CHILD_ENV["PYTHONPYCACHEPREFIX"] = str(work / "pycache")
     try:
@@ -182,7 +205,7 @@ def main(runs: int = 5, from_source: bool = False) -> dict:
             w, c = median_cold(home, ["receive", "--no-auto", str(incoming)], runs)
             out[f"receive {n} r{r}"] = (w, c)
             label = f"receive --no-auto, a turn of round {r} ({n} players)"
-            print(f"{label:<45} CPU {c * 1e3:6.0f} ms, wall {w * 1e3:6.0f} ms")
+            line(label, w, c)
         bot = ["play", "--bot", "heuristic", "--seed", "1"]
         for label, args, warm, drop in ((f"play --bot (two players, round {rnd})", bot, ["show"], None),
                                         ("status (no .status.json)", ["status"], ["show"], ".status.json"),
@@ -191,18 +214,20 @@ def main(runs: int = 5, from_source: bool = False) -> dict:
                                         ("show", ["show"], ["show"], None)):
             w, c = median_cold(play, args, runs, warm=warm, drop=drop)
             out[label] = (w, c)
-            print(f"{label:<45} CPU {c * 1e3:6.0f} ms, wall {w * 1e3:6.0f} ms")
+            line(label, w, c)
         args = ["watch", "--once", "--no-git", "--source", "{HOME}/maildir"]
         w, c = median_cold(watch, args, max(1, runs // 2), ok=(0, 10), warm=args)
         out["watch"] = (w, c)
-        print(f"{'watch --once, 100 games in progress, nothing new':<45} CPU {c * 1e3:6.0f} ms, wall {w * 1e3:6.0f} ms")
+        line("watch --once, 100 games in progress, nothing new", w, c)
         w, c = median_cold(play, ["id", "show"], runs, warm=None)
-        print(f"{'(duelmail id show: start-up and imports)':<45} CPU {c * 1e3:6.0f} ms, wall {w * 1e3:6.0f} ms")
+        line("(duelmail id show: start-up and imports)", w, c)
         return out
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
 
 if __name__ == "__main__":
-    numbers = [a for a in sys.argv[1:] if not a.startswith("--")]
-    main(int(numbers[0]) if numbers else 5, "--from-source" in sys.argv[1:])
+    argv = sys.argv[1:]
+    other = Path(argv.pop(argv.index("--against") + 1)) if "--against" in argv else None
+    numbers = [a for a in argv if not a.startswith("--")]
+    main(int(numbers[0]) if numbers else 5, "--from-source" in argv, other)
