@@ -58,7 +58,8 @@ def run_cold(home: Path, args: list[str], ok=(0,), root: Path = ROOT) -> tuple[f
         env["PYTHONPYCACHEPREFIX"] = str(Path(CHILD_ENV["PYTHONPYCACHEPREFIX"]) / ("this" if root == ROOT else "other"))
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t = time.perf_counter()
-    p = subprocess.run([sys.executable, "-c", LAUNCH, *args], env=env, capture_output=True, text=True)
+    p = subprocess.run([sys.executable, "-c", LAUNCH, *args], env=env, capture_output=True, text=True,
+                       cwd=home.parent)  # not the checkout's folder: 'python -c' puts the current folder first
     wall = time.perf_counter() - t
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if p.returncode not in ok:
