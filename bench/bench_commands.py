@@ -1,6 +1,6 @@
 """What one command costs in a cold process, in CPU time (the process's and its children's) beside wall time.
 
-    python bench/bench_commands.py [RUNS]
+    python bench/bench_commands.py [RUNS] [--from-source] [--against DIR]
 
 - ``receive --no-auto`` of one turn file at round 10, 60 and 120 of a two-player Warlords game (they end
   near round 130, their length bounded by the decks) and at round 10, 120 and 500 of a six-player one (the
@@ -8,7 +8,8 @@
   every file before the incoming one, with ``.proven`` complete and whatever a home keeps after its last
   command.
 - ``play --bot`` of one move in a two-player Warlords game in progress (round 40 or so), ``status``
-  (its cache present) and ``show`` in that home.
+  (without its cache ``.status.json``, after a ``show`` that wrote it, after a ``status``) and ``show`` in that
+  home.
 - ``watch --once --no-git`` over a home with 100 games in progress and nothing new (one game copied under
   100 folder names: the work per game is the same).
 
@@ -16,6 +17,16 @@ Every home is built in this process first (not timed), then each command runs RU
 fresh ``python`` process on a fresh copy of the home, after one untimed command on that copy (``show``, or the
 command itself), so the home is as its last command left it; the figures are medians. CPU is the child's user +
 system time (``resource.getrusage(RUSAGE_CHILDREN)``).
+
+The children import ``duelmail`` from compiled bytecode, as an installed package does (``pip`` compiles it):
+``PYTHONDONTWRITEBYTECODE`` is dropped from their environment and their ``__pycache__`` goes to a temporary
+folder (``PYTHONPYCACHEPREFIX``), filled by the untimed commands. ``--from-source`` keeps the environment as it
+is: with ``PYTHONDONTWRITEBYTECODE=1`` and no ``__pycache__`` beside the sources, every command compiles each
+module it imports from source again (about 75 ms of CPU on this machine), which no installed copy pays.
+
+``--against DIR``: every command also runs with the ``duelmail`` of another checkout (DIR: its top folder, e.g. a
+``git archive`` of an older commit), on its own fresh copy of the same home, the two alternating run by run, so both
+see the same load; each line then ends with the other checkout's medians.
 """
 
 from __future__ import annotations
@@ -34,14 +45,21 @@ import common
 
 ROOT = Path(__file__).resolve().parents[1]
 LAUNCH = "import sys; from duelmail.cli import main; sys.exit(main())"
+CHILD_ENV: dict[str, str] = {}  # set by main: how the children find their bytecode
+AGAINST: list[Path] = []  # set by main: another checkout to run every command with too
+OTHER: dict[str, tuple[float, float]] = {}  # its medians for the last command measured
 
 
-def run_cold(home: Path, args: list[str], ok=(0,)) -> tuple[float, float]:
-    """(wall, CPU) seconds of one ``duelmail ARGS`` in a new process."""
-    env = dict(os.environ, DUELMAIL_HOME=str(home), PYTHONPATH=str(ROOT))
+def run_cold(home: Path, args: list[str], ok=(0,), root: Path = ROOT) -> tuple[float, float]:
+    """(wall, CPU) seconds of one ``duelmail ARGS`` in a new process, with the ``duelmail`` under ``root``."""
+    env = dict(os.environ, DUELMAIL_HOME=str(home), PYTHONPATH=str(root), **CHILD_ENV)
+    if CHILD_ENV:
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+        env["PYTHONPYCACHEPREFIX"] = str(Path(CHILD_ENV["PYTHONPYCACHEPREFIX"]) / ("this" if root == ROOT else "other"))
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t = time.perf_counter()
-    p = subprocess.run([sys.executable, "-c", LAUNCH, *args], env=env, capture_output=True, text=True)
+    p = subprocess.run([sys.executable, "-c", LAUNCH, *args], env=env, capture_output=True, text=True,
+                       cwd=home.parent)  # not the checkout's folder: 'python -c' puts the current folder first
     wall = time.perf_counter() - t
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if p.returncode not in ok:
@@ -49,21 +67,40 @@ def run_cold(home: Path, args: list[str], ok=(0,)) -> tuple[float, float]:
     return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
-def median_cold(template: Path, args, runs: int, ok=(0,), warm: list[str] | None = ("show",)) -> tuple[float, float]:
+def median_cold(template: Path, args, runs: int, ok=(0,), warm: list[str] | None = ("show",),
+                drop: str | None = None) -> tuple[float, float]:
     """Medians over ``runs`` fresh copies of the home; ``warm``: a command run (untimed) on each copy first (a copy
-    is new files to a home: its kept state is made again by the first command, as after a restore)."""
-    walls, cpus = [], []
-    for _ in range(runs):
-        work = Path(tempfile.mkdtemp(prefix="duelmail-cmd-"))
-        home = work / "home"
-        shutil.copytree(template, home, symlinks=True)
-        if warm:
-            run_cold(home, [a.replace("{HOME}", str(home)) for a in warm], ok)
-        w, c = run_cold(home, [a.replace("{HOME}", str(home)) for a in args], ok)
-        walls.append(w)
-        cpus.append(c)
-        shutil.rmtree(work)
-    return statistics.median(walls), statistics.median(cpus)
+    is new files to a home: its kept state is made again by the first command, as after a restore); ``drop``: a
+    file name deleted from every game folder after it (a cache the timed command must do without)."""
+    roots = [ROOT, *AGAINST]
+    walls: dict[Path, list[float]] = {r: [] for r in roots}
+    cpus: dict[Path, list[float]] = {r: [] for r in roots}
+    for i in range(runs):
+        for root in roots if i % 2 == 0 else roots[::-1]:
+            work = Path(tempfile.mkdtemp(prefix="duelmail-cmd-"))
+            home = work / "home"
+            shutil.copytree(template, home, symlinks=True)
+            if warm:
+                run_cold(home, [a.replace("{HOME}", str(home)) for a in warm], ok, root)
+            for path in (home / "games").glob(f"*/{drop}") if drop else ():
+                path.unlink()
+            w, c = run_cold(home, [a.replace("{HOME}", str(home)) for a in args], ok, root)
+            walls[root].append(w)
+            cpus[root].append(c)
+            shutil.rmtree(work)
+    OTHER.clear()
+    for root in AGAINST:
+        OTHER["against"] = statistics.median(walls[root]), statistics.median(cpus[root])
+    return statistics.median(walls[ROOT]), statistics.median(cpus[ROOT])
+
+
+def line(label: str, w: float, c: float) -> None:
+    """One figure, and the other checkout's for the same command, if any."""
+    other = ""
+    if OTHER:
+        w2, c2 = OTHER["against"]
+        other = f"  (against: CPU {c2 * 1e3:4.0f} ms, wall {w2 * 1e3:5.0f} ms)"
+    print(f"{label:<45} CPU {c * 1e3:6.0f} ms, wall {w * 1e3:6.0f} ms{other}", flush=True)
 
 
 def seed_of(genesis, names=("alice",)) -> int:
@@ -148,8 +185,12 @@ def watch_home(work: Path, play: Path, copies: int = 100) -> Path:
     return home
 
 
-def main(runs: int = 5) -> dict:
+def main(runs: int = 5, from_source: bool = False, other: Path | None = None) -> dict:
     work = Path(tempfile.mkdtemp(prefix="duelmail-bench-cmd-"))
+    CHILD_ENV.clear()
+    AGAINST[:] = [other.resolve()] if other else []
+    if not from_source:
+        CHILD_ENV["PYTHONPYCACHEPREFIX"] = str(work / "pycache")
     try:
         t = time.process_time()
         files2, ident2, play, rnd = two_players(work)
@@ -158,31 +199,36 @@ def main(runs: int = 5) -> dict:
         homes |= {("six", r): h for r, h in receive_homes(work, "six", files6, ident6, (10, 120, 500)).items()}
         watch = watch_home(work, play)
         print(f"homes built in {time.process_time() - t:.1f} s of CPU; {runs} cold runs each, medians; "
-              f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+              f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; "
+              + ("modules compiled from source by every command" if from_source else "modules from bytecode"))
         out = {}
         for (n, r), (home, incoming) in sorted(homes.items(), key=lambda kv: (kv[0][0] != "two", kv[0][1])):
             w, c = median_cold(home, ["receive", "--no-auto", str(incoming)], runs)
             out[f"receive {n} r{r}"] = (w, c)
             label = f"receive --no-auto, a turn of round {r} ({n} players)"
-            print(f"{label:<45} CPU {c * 1e3:6.0f} ms, wall {w * 1e3:6.0f} ms")
+            line(label, w, c)
         bot = ["play", "--bot", "heuristic", "--seed", "1"]
-        for label, args, warm in ((f"play --bot (two players, round {rnd})", bot, ["show"]),
-                                  ("status (no .status.json)", ["status"], ["show"]),
-                                  ("status (its cache written by the last one)", ["status"], ["status"]),
-                                  ("show", ["show"], ["show"])):
-            w, c = median_cold(play, args, runs, warm=warm)
+        for label, args, warm, drop in ((f"play --bot (two players, round {rnd})", bot, ["show"], None),
+                                        ("status (no .status.json)", ["status"], ["show"], ".status.json"),
+                                        ("status after show (its cache written by it)", ["status"], ["show"], None),
+                                        ("status (its cache written by the last one)", ["status"], ["status"], None),
+                                        ("show", ["show"], ["show"], None)):
+            w, c = median_cold(play, args, runs, warm=warm, drop=drop)
             out[label] = (w, c)
-            print(f"{label:<45} CPU {c * 1e3:6.0f} ms, wall {w * 1e3:6.0f} ms")
+            line(label, w, c)
         args = ["watch", "--once", "--no-git", "--source", "{HOME}/maildir"]
         w, c = median_cold(watch, args, max(1, runs // 2), ok=(0, 10), warm=args)
         out["watch"] = (w, c)
-        print(f"{'watch --once, 100 games in progress, nothing new':<45} CPU {c * 1e3:6.0f} ms, wall {w * 1e3:6.0f} ms")
+        line("watch --once, 100 games in progress, nothing new", w, c)
         w, c = median_cold(play, ["id", "show"], runs, warm=None)
-        print(f"{'(duelmail id show: start-up and imports)':<45} CPU {c * 1e3:6.0f} ms, wall {w * 1e3:6.0f} ms")
+        line("(duelmail id show: start-up and imports)", w, c)
         return out
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
 
 if __name__ == "__main__":
-    main(int(sys.argv[1]) if len(sys.argv) > 1 else 5)
+    argv = sys.argv[1:]
+    other = Path(argv.pop(argv.index("--against") + 1)) if "--against" in argv else None
+    numbers = [a for a in argv if not a.startswith("--")]
+    main(int(numbers[0]) if numbers else 5, "--from-source" in argv, other)

@@ -553,6 +553,8 @@ def _run_demo(kind: str, out: Path, seed: int, players: int, options: dict | Non
         j = join_game(homes[s], ids[s], played.file, clock(), str(played.path), demo_fresh(seed, names[s]))
         matches[s], folders[s] = j.match, j.folder
         joins.append((s, j))
+    for folder in folders:
+        folder.defer_proven()  # one process plays every file: each home's .proven is written once, at the end
     for s, j in joins:  # every home reads every other acceptance (they were written concurrently)
         _deliver(j, s, matches, folders, mailbox)
     files = 1 + (players - 1)
@@ -577,6 +579,8 @@ def _run_demo(kind: str, out: Path, seed: int, players: int, options: dict | Non
             _deliver(p, seat, matches, folders, mailbox)
     else:
         raise DuelmailError("the demo game did not end")
+    for folder in folders:
+        folder.flush_proven()
     verdict = verify_archive(folders[0].path)
     return DemoResult(folders[0].path, verdict, files, decisions)
 

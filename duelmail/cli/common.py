@@ -132,24 +132,36 @@ def _status_data(match, seat) -> dict:
     }
 
 
-def _cached_status(folder, seat) -> dict | None:
+def _status_key(folder, seat) -> str:
+    return f"{folder.listing_key()}|{seat}|3"
+
+
+def _cached_status(folder, seat, key: str | None = None) -> dict | None:
     """The status cache: only a cache, keyed by the game's file listing; deleting it loses nothing."""
     p = folder.path / ".status.json"
     try:
         cached = json.loads(p.read_text())
     except (OSError, ValueError):
         return None
-    return cached.get("data") if cached.get("key") == f"{folder.listing_key()}|{seat}|3" else None
+    return cached.get("data") if cached.get("key") == (key or _status_key(folder, seat)) else None
 
 
-def _store_status(folder, seat, data) -> None:
+def _store_status(folder, seat, data, key: str | None = None) -> None:
     from duelmail.util.fs import atomic_write
 
     try:
         atomic_write(folder.path / ".status.json",
-                     json.dumps({"key": f"{folder.listing_key()}|{seat}|3", "data": data}), durable=False)
+                     json.dumps({"key": key or _status_key(folder, seat), "data": data}), durable=False)
     except OSError:
         pass  # a read-only archive still answers, just without the cache
+
+
+def _refresh_status(folder, match, seat) -> None:
+    """A command that opened the game (``show``, ``history``, ``moves``) brings the status cache up to date if it
+    is not, so the next ``status`` answers from it without loading the engine."""
+    key = _status_key(folder, seat)
+    if _cached_status(folder, seat, key) is None:
+        _store_status(folder, seat, _status_data(match, seat), key)
 
 
 def _pending_data(folder) -> dict:
@@ -174,13 +186,18 @@ def _pending(folder) -> list[str]:
 
 
 def _set_pending(folder, actions: list[str], say: str | None = None) -> None:
-    import tomlkit
-
-    from duelmail.util.fs import atomic_write
-
     p = folder.path / ".pending.toml"
     if actions or say:
-        atomic_write(p, tomlkit.dumps({"actions": actions, **({"say": say} if say else {})}))
+        from duelmail.util import toml
+        from duelmail.util.fs import atomic_write
+
+        data = {"actions": actions, **({"say": say} if say else {})}
+        text = toml.plain_dumps(list(data.items()))
+        if text is None:  # talk in another script than ASCII
+            import tomlkit
+
+            text = tomlkit.dumps(data)
+        atomic_write(p, text)
     elif p.exists():
         p.unlink()
 

@@ -27,6 +27,7 @@ from duelmail.cli.common import (
     _pending,
     _pending_data,
     _recent,
+    _refresh_status,
     _say_awaited,
     _send_note,
     _set_pending,
@@ -257,10 +258,8 @@ def show(ctx, game, svg_out, html_out, open_it):
       duelmail show --html table.html
       duelmail show --svg table.svg
     """
-    from duelmail.pictures import table_page, table_svg
-    from duelmail.util.fs import atomic_write
-
     ident, folder, match, seat = _open(ctx, game)
+    _refresh_status(folder, match, seat)
     awaited = seat in match.duties and seat not in match.current and not match.over()  # not sent yet this round
     pending = _pending(folder) if awaited else []
     view = match.draft(seat, ident, pending) if awaited else match
@@ -273,6 +272,9 @@ def show(ctx, game, svg_out, html_out, open_it):
         click.echo("lately:" + "".join(f"\n  {line}" for line in recent))
     _echo_talk(match)
     written = []
+    if svg_out or html_out:  # the pictures' code is imported only when a picture is asked for
+        from duelmail.pictures import table_page, table_svg
+        from duelmail.util.fs import atomic_write
     if svg_out:
         picture = table_svg(view, seat)
         if picture is None:
@@ -300,6 +302,7 @@ def history(ctx, game, protocol):
       duelmail history 3f2a --protocol
     """
     ident, folder, match, seat = _open(ctx, game)
+    _refresh_status(folder, match, seat)
     events = [e for e in match.events if protocol or not e.technical]
     for e in match.told_to(events, match.seen(seat) if seat is not None else None):
         click.echo(f"round {e.round:>3}  {e.text}")
@@ -323,6 +326,7 @@ def moves(ctx, game, as_json, every):
     from duelmail.games.base import in_words
 
     ident, folder, match, seat = _open(ctx, game)
+    _refresh_status(folder, match, seat)
     pending = _pending(folder)
     legal = []
     if seat in match.duties and seat not in match.current:

@@ -12,10 +12,9 @@ from __future__ import annotations
 
 import builtins
 import hashlib
+import hmac
 
 import nacl.bindings as _nb
-from cryptography.hazmat.primitives import hashes
-from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
 from duelmail.crypto.encoding import lp
 from duelmail.errors import CryptoError
@@ -32,7 +31,7 @@ def _check_key(key: bytes, what: str) -> None:
 
 
 def hkdf(key: bytes, info: str | bytes, length: int = 32) -> bytes:
-    """HKDF-SHA256 of ``key`` with salt ``b"duelmail/v1"`` and context ``info`` (str as UTF-8)."""
+    """HKDF-SHA256 (RFC 5869) of ``key`` with salt ``b"duelmail/v1"`` and context ``info`` (str as UTF-8)."""
     _check_key(key, "hkdf key")
     if isinstance(info, str):
         info = info.encode("utf-8")
@@ -40,9 +39,12 @@ def hkdf(key: bytes, info: str | bytes, length: int = 32) -> bytes:
         raise CryptoError(f"hkdf info: expected str or bytes, got {type(info).__name__}")
     if not 1 <= length <= 255 * 32:
         raise CryptoError(f"hkdf length {length} is outside 1..8160")
-    return HKDF(algorithm=hashes.SHA256(), length=length, salt=HKDF_SALT, info=bytes(info)).derive(
-        bytes(key)
-    )
+    prk = hmac.digest(HKDF_SALT, bytes(key), "sha256")  # RFC 5869: extract, then expand
+    out, block = [], b""
+    for i in range(1, (length + 31) // 32 + 1):
+        block = hmac.digest(prk, block + bytes(info) + bytes([i]), "sha256")
+        out.append(block)
+    return b"".join(out)[:length]
 
 
 FRESH_BYTES = 32

@@ -1,8 +1,8 @@
 """Sealed self-memos: a player's secret choices travel in their own turn file, encrypted to themselves.
 
-ChaCha20-Poly1305 under a key derived from a secret seed; ``aad`` binds the box to its context
-(game, round, seat, ...) so it cannot be replayed elsewhere. The nonce is a parameter: real callers
-pass ``os.urandom(12)`` or a synthetic nonce; tests pass fixed bytes.
+ChaCha20-Poly1305 (RFC 8439, libsodium's IETF construction) under a key derived from a secret seed; ``aad``
+binds the box to its context (game, round, seat, ...) so it cannot be replayed elsewhere. The nonce is a
+parameter: real callers pass ``os.urandom(12)`` or a synthetic nonce; tests pass fixed bytes.
 
 A box's size is public, so a memo never seals a bare value: ``pack`` puts each value in a block of
 the fixed size its kind declares (``pad``: 2-byte big-endian length, the value, zero bytes), and the
@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from cryptography.exceptions import InvalidTag
-from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
+import nacl.bindings as _nb
+from nacl.exceptions import CryptoError as _NaclCryptoError
 
 from duelmail.crypto.derive import hkdf
 from duelmail.crypto.encoding import b64d, b64e
@@ -30,11 +30,11 @@ def memo_key(seed: bytes) -> bytes:
     return hkdf(seed, "duelmail/memo-key/v1")
 
 
-def _aead(key: bytes) -> ChaCha20Poly1305:
+def _key(key: bytes) -> bytes:
     if not isinstance(key, (bytes, bytearray)) or len(key) != 32:
         got = f"{len(key)} bytes" if isinstance(key, (bytes, bytearray)) else type(key).__name__
         raise CryptoError(f"memo key must be 32 bytes, got {got}")
-    return ChaCha20Poly1305(bytes(key))
+    return bytes(key)
 
 
 def seal(key: bytes, plaintext: bytes, aad: bytes, nonce: bytes) -> str:
@@ -43,20 +43,22 @@ def seal(key: bytes, plaintext: bytes, aad: bytes, nonce: bytes) -> str:
         raise CryptoError(f"seal nonce must be {NONCE_BYTES} bytes, got {nonce!r}")
     if not isinstance(plaintext, (bytes, bytearray)) or not isinstance(aad, (bytes, bytearray)):
         raise CryptoError(f"seal needs bytes, got {type(plaintext).__name__} and {type(aad).__name__}")
-    return b64e(bytes(nonce) + _aead(key).encrypt(bytes(nonce), plaintext, aad))
+    key = _key(key)
+    return b64e(bytes(nonce) + _nb.crypto_aead_chacha20poly1305_ietf_encrypt(bytes(plaintext), bytes(aad),
+                                                                               bytes(nonce), key))
 
 
 def open_sealed(key: bytes, box: str, aad: bytes) -> bytes:
     """Decrypt a box made by :func:`seal`; raises CryptoError if it does not open."""
-    aead = _aead(key)
+    key = _key(key)
     if not isinstance(aad, (bytes, bytearray)):
         raise CryptoError(f"sealed memo context must be bytes, got {type(aad).__name__}")
     raw = b64d(box, "sealed memo")
     if len(raw) < NONCE_BYTES + TAG_BYTES:
         raise CryptoError(OPEN_FAILED)
     try:
-        return aead.decrypt(raw[:NONCE_BYTES], raw[NONCE_BYTES:], aad)
-    except InvalidTag:
+        return _nb.crypto_aead_chacha20poly1305_ietf_decrypt(raw[NONCE_BYTES:], bytes(aad), raw[:NONCE_BYTES], key)
+    except _NaclCryptoError:
         raise CryptoError(OPEN_FAILED) from None
 
 

@@ -176,6 +176,17 @@ class DeckBook:
             self._tables[base] = sra.card_table(self.game_id, base, self.nfaces[base])
         return self._tables[base]
 
+    def unlocked(self, point: bytes, keys: list[bytes]) -> bytes:
+        """``sra.unlock(point, keys)``, remembered: a pure function of its inputs, so the same card opened again with
+        the same keys (every ``known`` and ``seen`` of a seat's hand) costs no point multiplication. The memo is
+        shared by this book's clones (``Match.clone``: a shallow copy) and never kept on disk (``kept.stripped``)."""
+        memo = self.__dict__.setdefault("_opened", {})
+        key = (point, *keys)
+        got = memo.get(key)
+        if got is None:
+            got = memo[key] = sra.unlock(point, keys)
+        return got
+
     def add_fresh(self, deck_id: str, nfaces: int, lockers: Sequence[int]) -> LockedDeck:
         self.nfaces[deck_id] = nfaces
         points = [sra.card_point(self.game_id, deck_id, f) for f in range(nfaces)]
@@ -311,7 +322,7 @@ class DeckBook:
             if k is None:
                 return None
             keys.append(k)
-        face = self.table(deck.base).get(sra.unlock(deck.points[index], keys))
+        face = self.table(deck.base).get(self.unlocked(deck.points[index], keys))
         if face is None:
             raise CheatDetected(-1, "P-card", f"{deck_id}#{index} decrypts to a point that is no card: "
                                 "a shuffle or lock pass was forged (the audit names the seat)")

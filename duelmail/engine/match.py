@@ -26,7 +26,6 @@ from duelmail.crypto.derive import FRESH_BYTES, entropy_key, game_seed, hkdf
 from duelmail.crypto.encoding import b64d, b64e, lp
 from duelmail.crypto.seal import box_size, open_sealed, seal
 from duelmail.engine import toss
-from duelmail.engine.audit import audit_match
 from duelmail.engine.clock import (
     FUTURE_TOLERANCE,
     MAX_ALLOWANCE,
@@ -1282,6 +1281,8 @@ class Match:
         self.events += told
         if self.over() and len(self.seeds) == self.n:
             if self.auditing:
+                from duelmail.engine.audit import audit_match  # here: a game in progress never loads the audit
+
                 self.audit = audit_match(self)
             self.duties = {}
             return told

@@ -494,6 +494,29 @@ class RandomBot(Bot):
         return rng.choice(state.legal_actions(seat, known))
 
 
+class Bots(Mapping):
+    """A game's bots by name, each a class or ``"module:Class"`` imported when that bot is first asked for: a
+    command that plays no bot never loads a game's bot code."""
+
+    def __init__(self, bots: Mapping[str, Callable[[], Bot] | str]):
+        self._bots = dict(bots)
+
+    def __getitem__(self, name: str) -> Callable[[], Bot]:
+        bot = self._bots[name]
+        if isinstance(bot, str):
+            import importlib
+
+            module, _, attr = bot.partition(":")
+            bot = self._bots[name] = getattr(importlib.import_module(module), attr)
+        return bot
+
+    def __iter__(self):
+        return iter(self._bots)
+
+    def __len__(self) -> int:
+        return len(self._bots)
+
+
 class Game(ABC):
     """A game's entry in the registry: its spec, decks, starting state, notation and bots."""
 

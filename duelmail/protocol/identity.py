@@ -16,12 +16,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
-from cryptography.hazmat.primitives.kdf.scrypt import Scrypt
-from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
+import nacl.bindings as _nb
 from nacl.exceptions import BadSignatureError
-from nacl.signing import VerifyKey
 
 from duelmail.crypto import group
 from duelmail.crypto.derive import hkdf
@@ -106,11 +102,16 @@ class PlayerCard:
         return cls(name, check_email(email, where), check_public_key(key, where))
 
     def to_toml(self) -> str:
+        header = [f"duelmail player card for {self.name} <{self.email}>",
+                  f"fingerprint {self.fingerprint}: compare it by voice or in person"]
+        text = toml.plain_dumps([("duelmail_card", 1), *self.to_dict().items()], header)  # as tomlkit writes it
+        if text is not None:
+            return text
         import tomlkit
 
         doc = tomlkit.document()
-        doc.add(tomlkit.comment(f"duelmail player card for {self.name} <{self.email}>"))
-        doc.add(tomlkit.comment(f"fingerprint {self.fingerprint}: compare it by voice or in person"))
+        for line in header:
+            doc.add(tomlkit.comment(line))
         doc["duelmail_card"] = 1
         for k, v in self.to_dict().items():
             doc[k] = v
@@ -125,8 +126,10 @@ class PlayerCard:
 
     def verify(self, signature: bytes, message: bytes) -> bool:
         """Strict Ed25519 (libsodium): refuses small-order R and A and a non-canonical S."""
+        if not isinstance(signature, bytes) or len(signature) != 64 or not isinstance(message, bytes):
+            return False
         try:
-            VerifyKey(self.key).verify(message, signature)
+            _nb.crypto_sign_open(signature + message, self.key)
             return True
         except (BadSignatureError, ValueError, TypeError):
             return False
@@ -151,8 +154,9 @@ class Identity:
         return cls(name, email, seed)
 
     @property
-    def _signing_key(self) -> Ed25519PrivateKey:
-        return Ed25519PrivateKey.from_private_bytes(hkdf(self.seed, "identity/ed25519"))
+    def _keypair(self) -> tuple[bytes, bytes]:
+        """Ed25519 (RFC 8032) from the 32-byte key seed: libsodium's public key and its 64-byte secret key."""
+        return _nb.crypto_sign_seed_keypair(hkdf(self.seed, "identity/ed25519"))
 
     @property
     def master(self) -> bytes:
@@ -161,14 +165,14 @@ class Identity:
 
     @property
     def public_key(self) -> bytes:
-        return self._signing_key.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw)
+        return self._keypair[0]
 
     @property
     def card(self) -> PlayerCard:
         return PlayerCard(self.name, self.email, self.public_key)
 
     def sign(self, message: bytes) -> bytes:
-        return self._signing_key.sign(message)
+        return _nb.crypto_sign(message, self._keypair[1])[:64]
 
     # -- the identity file --------------------------------------------------
     def to_toml(self, passphrase: str | None = None, salt: bytes | None = None,
@@ -185,6 +189,8 @@ class Identity:
         if passphrase:
             salt = os.urandom(16) if salt is None else salt
             nonce = os.urandom(12) if nonce is None else nonce
+            from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
+
             key = _scrypt(passphrase, salt, SCRYPT_N)
             box = ChaCha20Poly1305(key).encrypt(nonce, self.seed, self.name.encode())
             secret["kdf"] = "scrypt"
@@ -230,6 +236,8 @@ class Identity:
             if not passphrase:
                 raise IdentityError(f"{where}: identity {name!r} is protected by a passphrase "
                                     "(set DUELMAIL_PASSPHRASE or answer the prompt)")
+            from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
+
             key = _scrypt(passphrase, salt, n)
             try:
                 seed = ChaCha20Poly1305(key).decrypt(raw[:12], raw[12:], name.encode())
@@ -252,6 +260,8 @@ class Identity:
 
 
 def _scrypt(passphrase: str, salt: bytes, n: int) -> bytes:
+    from cryptography.hazmat.primitives.kdf.scrypt import Scrypt  # only for an identity under a passphrase
+
     return Scrypt(salt=salt, length=32, n=n, r=SCRYPT_R, p=SCRYPT_P).derive(passphrase.encode())
 
 

@@ -83,6 +83,14 @@ class SignedFile:
 
     # -- text -----------------------------------------------------------------
     def to_toml(self, header: list[str] | None = None) -> str:
+        tables = {k: v for k, v in self.content.items() if isinstance(v, dict)}
+        items = [(key, self.content[key]) for key in _ordered(k for k in self.content if k not in tables)]
+        items += [("signature", b64e(self.signature)), *((key, _sorted(tables[key])) for key in sorted(tables))]
+        text = toml.plain_dumps(items, header or [])  # the same text as below, without importing tomlkit
+        return text if text is not None else self.tomlkit_toml(header)
+
+    def tomlkit_toml(self, header: list[str] | None = None) -> str:
+        """``to_toml`` by tomlkit, for what ``util.toml.plain_dumps`` does not write (non-ASCII talk, ...)."""
         import tomlkit
 
         doc = tomlkit.document()
@@ -111,6 +119,10 @@ _FIRST = ["duelmail", "kind", "game", "game_kind", "rules_version", "round", "pr
 def _ordered(keys):
     keys = list(keys)
     return [k for k in _FIRST if k in keys] + sorted(k for k in keys if k not in _FIRST)
+
+
+def _sorted(d: dict) -> dict:
+    return {k: _sorted(d[k]) if isinstance(d[k], dict) else d[k] for k in sorted(d)}
 
 
 def _table(d: dict) -> Any:

@@ -3,6 +3,7 @@ and storing an accepted file. Folding is ``transport/archive.py``; the kept stat
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -24,6 +25,7 @@ class GameFolder:
     def __init__(self, path: Path, home: Path | None = None):
         self.path = Path(path)
         self.home = Path(home) if home is not None else None
+        self.deferred_proven: frozenset[str] | None = None  # see ``defer_proven``
 
     def kept_key(self) -> bytes | None:
         """The home's key for kept states (None: nothing is kept for this folder)."""
@@ -71,6 +73,8 @@ class GameFolder:
 
     def proven(self) -> frozenset[str]:
         """Hashes of the files whose pass proofs were checked when this folder last folded the game."""
+        if self.deferred_proven is not None:
+            return self.deferred_proven
         try:
             return frozenset(self.proven_path.read_text(encoding="utf-8").split())
         except (OSError, UnicodeDecodeError):
@@ -79,8 +83,22 @@ class GameFolder:
     def remember_proven(self, hashes) -> None:
         """Remember files checked in full, proofs included (called once a file is stored: a cache, never state)."""
         hashes = frozenset(hashes)
+        if self.deferred_proven is not None:
+            self.deferred_proven = hashes or self.deferred_proven
+            return
         if hashes and self.path.is_dir() and hashes != self.proven():
             atomic_write(self.proven_path, "\n".join(sorted(hashes)) + "\n", durable=False)
+
+    def defer_proven(self) -> None:
+        """Keep what ``remember_proven`` is told in memory until ``flush_proven`` (one process playing every file
+        of a game, ``app.run_demo``: one write of ``.proven`` at the end instead of one per file)."""
+        if self.deferred_proven is None:
+            self.deferred_proven = self.proven()
+
+    def flush_proven(self) -> None:
+        hashes, self.deferred_proven = self.deferred_proven, None
+        if hashes is not None:
+            self.remember_proven(hashes)
 
     @property
     def cheats_path(self) -> Path:
@@ -107,9 +125,13 @@ class GameFolder:
 
     def listing_key(self) -> str:
         """Changes whenever a file of the game is added or changed (the status cache's key)."""
-        parts = sorted(f"{p.name}:{p.stat().st_size}:{p.stat().st_mtime_ns}" for p in self.path.iterdir()
-                       if p.name == "genesis.toml" or TURN_NAME.fullmatch(p.name))
-        return ";".join(parts)
+        parts = []
+        with os.scandir(self.path) as entries:  # one stat a file
+            for e in entries:
+                if e.name == "genesis.toml" or TURN_NAME.fullmatch(e.name):
+                    st = e.stat()
+                    parts.append(f"{e.name}:{st.st_size}:{st.st_mtime_ns}")
+        return ";".join(sorted(parts))
 
     def is_over(self) -> bool:
         """Whether the game has ended, remembered in ``.over`` by the file listing (a cache, never state)."""

@@ -172,6 +172,8 @@ def stripped(match: Match) -> Match:
         setattr(out, name, {})
     out.honest = None
     out.kept = None
+    out.book = copy.copy(match.book)
+    out.book.__dict__.pop("_opened", None)  # opened in this process (``DeckBook.unlocked``): holds own keys
     last = len(match.rounds) - FULL_ROUNDS
     out.rounds = [r if i == 0 or i >= last else {s: _slim(f) for s, f in r.items()}
                   for i, r in enumerate(match.rounds)]

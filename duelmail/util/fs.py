@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -115,6 +114,8 @@ def atomic_write(path: str | os.PathLike, data: bytes | str, mode: int = 0o644, 
 
 
 def _atomic_write(path: Path, data: bytes | str, mode: int, durable: bool = True) -> Path:
+    import tempfile  # here, not at the top: a command that writes nothing never loads it (nor its random)
+
     path.parent.mkdir(parents=True, exist_ok=True)
     payload = data.encode() if isinstance(data, str) else data
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)

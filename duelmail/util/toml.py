@@ -88,3 +88,102 @@ def read(path, error: type[DuelmailError] = DuelmailError, what: str = "TOML") -
     except UnicodeDecodeError as e:
         raise error(f"{path}: not UTF-8 text ({e.reason} at byte {e.start})") from None
     return loads(text, str(path), error, what)
+
+
+# -- writing the common case without tomlkit ------------------------------------------------------------------------
+# tomlkit costs about 20 ms of CPU to import, on every command that writes a turn file. ``plain_dumps`` writes the
+# documents those commands write (ASCII text, integers, booleans, flat arrays, tables, arrays of flat tables) in
+# tomlkit's own layout, byte for byte; anything else is None and the caller asks tomlkit.
+
+_BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
+_PLAIN_TEXT = re.compile(r"[\x20-\x7e]*")
+
+
+def _key(k: object) -> str | None:
+    if not isinstance(k, str):
+        return None
+    if _BARE_KEY.fullmatch(k):
+        return k
+    return _text(k)
+
+
+def _text(s: str) -> str | None:
+    if not _PLAIN_TEXT.fullmatch(s):
+        return None  # a control or non-ASCII character: tomlkit's escaping decides
+    return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def _scalar(v: object) -> str | None:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, int):
+        return str(v)
+    if isinstance(v, str):
+        return _text(v)
+    if isinstance(v, list):
+        items = [_scalar(x) if not isinstance(x, list | dict) else None for x in v]
+        return None if None in items else "[" + ", ".join(items) + "]"
+    return None
+
+
+def _lines(d: dict, out: list[str]) -> bool:
+    """The ``key = value`` lines of the scalars of ``d``; False if one is not plain."""
+    for k, v in d.items():
+        if isinstance(v, dict):
+            continue
+        key, value = _key(k), _scalar(v)
+        if key is None or value is None:
+            return False
+        out.append(f"{key} = {value}\n")
+    return True
+
+
+def _table(name: str, d: dict, out: list[str]) -> bool:
+    """``d`` as the table ``name``: its header and scalars (no header if it holds only tables, as tomlkit's super
+    tables), then each sub-table; False if not plain (an empty table, an array in it holding tables)."""
+    if not d:
+        return False
+    subs = {k: v for k, v in d.items() if isinstance(v, dict)}
+    if len(subs) < len(d):
+        out.append(f"\n[{name}]\n")
+        if not _lines(d, out):
+            return False
+    for k, v in subs.items():
+        key = _key(k)
+        if key is None or not _table(f"{name}.{key}", v, out):
+            return False
+    return True
+
+
+def plain_dumps(items: list[tuple[str, object]], header: list[str] = ()) -> str | None:
+    """TOML for the document ``items`` (key, value in order; a dict value is a table) in tomlkit's layout: header
+    comments, every scalar and array in order, then the arrays of tables and the tables in order. None if a value
+    is not plain (see above). The text is read back with ``tomllib`` and must give ``items`` again."""
+    out = [f"# {line}\n" if line else "#\n" for line in header]
+    if any(not _PLAIN_TEXT.fullmatch(line) for line in header):
+        return None
+    later: list[tuple[str, object]] = []
+    for k, v in items:
+        if isinstance(v, dict) or (isinstance(v, list) and v and all(isinstance(x, dict) for x in v)):
+            later.append((k, v))
+        elif not _lines({k: v}, out):
+            return None
+    for k, v in later:
+        key = _key(k)
+        if key is None:
+            return None
+        if isinstance(v, dict):
+            if not _table(key, v, out):
+                return None
+            continue
+        for row in v:
+            out.append(f"\n[[{key}]]\n")
+            if any(isinstance(x, dict) for x in row.values()) or not _lines(row, out):
+                return None
+    text = "".join(out)
+    try:
+        if tomllib.loads(text) != dict(items):
+            return None
+    except tomllib.TOMLDecodeError:
+        return None
+    return text

@@ -170,6 +170,9 @@ def test_finished_games_step_aside_and_are_archived(tmp_path):
     dm(tmp_path, "demo", "warlords", "--seed", "7", "--out", str(demo), "-q")
     alice, bob = demo / "homes" / "alice", demo / "homes" / "bob"
     done = next((alice / "games").iterdir()).name.split("-")[1]
+    for home in (alice, bob):  # written once, at the end of the demo: every file's proofs were checked
+        folder = next((home / "games").iterdir())
+        assert len((folder / ".proven").read_text().split()) == len(list(folder.glob("[gr]*.toml")))
     (tmp_path / "bob.toml").write_text(dm(bob, "id", "card"))
     new = dm(alice, "new", "warlords", "--seat", "alice", "--seat", str(tmp_path / "bob.toml"))
     live = re.search(r"new game ([0-9a-f]{12})", new).group(1)

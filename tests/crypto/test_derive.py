@@ -79,6 +79,17 @@ def test_hkdf_deterministic_and_separated():
     assert hkdf(SEED, "x", 64)[:32] == hkdf(SEED, "x")
 
 
+@given(st.binary(min_size=16, max_size=80), st.binary(max_size=80), st.integers(1, 300))
+def test_hkdf_is_rfc5869_as_the_cryptography_package_computes_it(key, info, length):
+    """hkdf is HMAC-SHA256 extract-and-expand in a few lines of ``hmac`` (no ``cryptography`` import on every
+    command): the same bytes as that package's HKDF, for any key, context and length."""
+    from cryptography.hazmat.primitives import hashes
+    from cryptography.hazmat.primitives.kdf.hkdf import HKDF
+
+    want = HKDF(algorithm=hashes.SHA256(), length=length, salt=b"duelmail/v1", info=info).derive(key)
+    assert hkdf(key, info, length) == want
+
+
 @pytest.mark.parametrize("key", [b"", b"short", "a string of text that is long", None])
 def test_hkdf_refuses_weak_or_wrong_keys(key):
     with pytest.raises(CryptoError, match="hkdf key"):

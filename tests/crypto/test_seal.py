@@ -102,3 +102,15 @@ def test_pack_orders_by_label_and_unpack_checks_the_size():
     with pytest.raises(CryptoError, match="name different labels"):
         pack({"a": b"1"}, sizes)
     assert box_size(10) == 12 + 10 + 16
+
+
+@given(st.binary(max_size=200), st.binary(max_size=60), st.binary(min_size=12, max_size=12), st.binary(min_size=32,
+                                                                                                       max_size=32))
+def test_the_box_is_rfc8439_chacha20_poly1305_as_the_cryptography_package_makes_it(plaintext, aad, nonce, key):
+    """Sealed with libsodium's IETF ChaCha20-Poly1305 (no ``cryptography`` import on every command): the same
+    bytes as that package's ChaCha20Poly1305, and its boxes open here."""
+    from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
+
+    theirs = ChaCha20Poly1305(key).encrypt(nonce, plaintext, aad)
+    assert seal(key, plaintext, aad, nonce) == b64e(nonce + theirs)
+    assert open_sealed(key, b64e(nonce + theirs), aad) == plaintext

@@ -32,3 +32,14 @@ def test_a_game_is_imported_when_asked_for_and_no_other():
             "and m.count('.') >= 2 and m.split('.')[2] in names})))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split("\n")
     assert out[0].split() == GAMES and out[1] == "warlords"
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_games_bots_are_imported_when_first_played(name):
+    """``Game.bots`` names each bot without importing it (``base.Bots``); asking for one imports its class."""
+    code = (f"import sys; from duelmail.games.base import Bot, get_game; g = get_game({name!r}); "
+            "before = any(m.endswith('.bots') for m in sys.modules if m.startswith('duelmail.games.')); "
+            "bots = {n: g.bots[n] for n in g.bots}; "
+            "print(before, sorted(bots), all(isinstance(b(), Bot) for b in bots.values()))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    assert out[0] == "False" and "'heuristic'" in " ".join(out) and out[-1] == "True"

@@ -148,3 +148,39 @@ def test_damaged_identity_files_are_one_clear_line(text, needle):
         Identity.from_toml(text, "alice.toml", "pw")
     assert time.process_time() - t < 1.0  # n = 2**40 would take hours and a terabyte
     assert str(e.value).startswith("alice.toml: ") and needle in str(e.value) and "\n" not in str(e.value)
+
+
+@pytest.mark.parametrize("n", range(4))
+def test_keys_and_signatures_are_rfc8032_ed25519_as_the_cryptography_package_makes_them(n):
+    """The identity signs with libsodium (no ``cryptography`` import on every command): the same public key and
+    the same signatures as that package's Ed25519 from the same key seed, and the card verifies them."""
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+    from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
+
+    from duelmail.crypto.derive import hkdf
+
+    ident = Identity.generate("alice", "alice@example.org", bytes([n]) * 32)
+    theirs = Ed25519PrivateKey.from_private_bytes(hkdf(ident.seed, "identity/ed25519"))
+    assert ident.public_key == theirs.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw)
+    message = b"duelmail/signed-file/v1\n" + bytes(range(n * 7))
+    assert ident.sign(message) == theirs.sign(message)
+    assert ident.card.verify(ident.sign(message), message)
+    assert not ident.card.verify(ident.sign(message)[:63], message)  # a short signature never borrows the message
+    assert not ident.card.verify(ident.sign(message)[:63], ident.sign(message)[63:] + message)
+
+
+@pytest.mark.parametrize("email", ["alice@example.org", "élise@exemple.fr"])
+def test_a_card_is_written_as_tomlkit_writes_it_and_reads_back(email):
+    """``id card`` needs no tomlkit for a plain card (``util.toml.plain_dumps``), and tomlkit writes the rest: the
+    same text either way."""
+    import tomlkit
+
+    card = Identity.generate("alice", email, b"\x01" * 32).card
+    doc = tomlkit.document()
+    doc.add(tomlkit.comment(f"duelmail player card for {card.name} <{card.email}>"))
+    doc.add(tomlkit.comment(f"fingerprint {card.fingerprint}: compare it by voice or in person"))
+    doc["duelmail_card"] = 1
+    for k, v in card.to_dict().items():
+        doc[k] = v
+    assert card.to_toml() == tomlkit.dumps(doc)
+    assert PlayerCard.from_toml(card.to_toml(), "card") == card

@@ -1,5 +1,7 @@
 """Turn files survive what mail clients do to them; anything that changes meaning breaks the signature."""
 
+import tomllib
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -121,3 +123,46 @@ def test_armour_decoder_never_crashes(blob):
         parse_any(body, "fuzz")
     except DuelmailError:
         pass
+
+
+# -- the text written without tomlkit (issue 18: tomlkit's import is about 20 ms of every writing command) --------
+
+_KEYS = st.text(alphabet="abcxyz_-.#0 ", min_size=1, max_size=6)
+_PLAIN = st.text(alphabet=st.characters(min_codepoint=0x20, max_codepoint=0x7e), max_size=12)
+_TEXT = st.one_of(_PLAIN, st.text(max_size=8))  # any text: tomlkit writes what is not plain ASCII
+_SCALAR = st.one_of(st.booleans(), st.integers(-2**63, 2**63 - 1), _TEXT)
+_VALUE = st.one_of(_SCALAR, st.lists(_SCALAR, max_size=4))
+_TABLE = st.recursive(st.dictionaries(_KEYS, _VALUE, max_size=4),
+                      lambda inner: st.dictionaries(_KEYS, st.one_of(_VALUE, inner), max_size=4), max_leaves=12)
+
+
+@given(st.dictionaries(_KEYS, st.one_of(_VALUE, _TABLE, st.lists(st.dictionaries(_KEYS, _SCALAR, min_size=1,
+                                                                                  max_size=3), max_size=3)),
+                       max_size=6),
+       st.lists(st.one_of(_PLAIN, st.text(st.characters(blacklist_categories=("Cc", "Cs")), max_size=8)),
+                max_size=3))
+def test_a_file_is_written_as_tomlkit_writes_it_with_or_without_tomlkit(extra, header):
+    """Every file text is tomlkit's own, byte for byte, whether ``util.toml.plain_dumps`` wrote it or tomlkit did,
+    and it reads back as the content signed."""
+    content = {"duelmail": 1, "kind": "turn", "game": "g", "round": 3, "prev": "p", "seat": 0, **extra}
+    f = SignedFile(content, bytes(64))
+    try:
+        theirs = f.tomlkit_toml(header)
+    except Exception:  # noqa: BLE001 - what tomlkit itself cannot write (an empty key path, ...) is not compared
+        return
+    mine = f.to_toml(header)
+    assert mine == theirs
+    assert {k: v for k, v in tomllib.loads(mine).items() if k != "signature"} == content
+
+
+def test_plain_files_are_written_without_tomlkit():
+    """The usual file (ASCII text, integers, arrays, tables) needs no tomlkit; talk in other scripts does."""
+    from duelmail.util.toml import plain_dumps
+
+    items = [("duelmail", 1), ("kind", "turn"), ("actions", ["play s#3", "end"]), ("signature", "AAAA"),
+             ("deck", {"a": {"op": "lock", "points": "xyz"}}), ("keys", {"b#0": "k"})]
+    assert plain_dumps(items, ["duelmail: game 3f2a, round 7"]) == (
+        '# duelmail: game 3f2a, round 7\nduelmail = 1\nkind = "turn"\nactions = ["play s#3", "end"]\n'
+        'signature = "AAAA"\n\n[deck.a]\nop = "lock"\npoints = "xyz"\n\n[keys]\n"b#0" = "k"\n')
+    assert plain_dumps([("say", "größer")]) is None
+    assert plain_dumps([("say", "line\nbreak")]) is None

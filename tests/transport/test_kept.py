@@ -231,6 +231,28 @@ def test_a_kept_state_holds_no_seat_secret(tmp_path):
     same(folder.fold(), fold(folder.files()))
 
 
+def test_a_kept_state_holds_no_key_the_seat_opened_its_cards_with(tmp_path):
+    """The faces a seat opened in this process are remembered with the keys that opened them (``DeckBook.unlocked``,
+    its own unpublished keys among them): never on disk."""
+    p = Players(n=2, seed=3)
+    p.run(until=lambda m: m.round >= 6 and 0 in m.duties)
+    home = Home(tmp_path / "home")
+    home.add_identity(p.ids[0])
+    app.receive_files(home, p.ids[0], [(f"f{i}", f) for i, f in enumerate(p.files)])
+    folder, match, seat = app.open_game(home, None, p.ids[0])
+    match.seen(seat)  # opens every card of its hand
+    opened = match.book.__dict__.get("_opened", {})
+    published = {k for d in match.book.decks.values() for ks in d.keys.values() for k in ks.values()}
+    own = {k for entry in opened for k in entry[1:]} - published
+    assert own  # the seat's own keys opened its hand
+    app.write_turn(folder, match, seat, p.ids[0], app.bot_actions(match, seat, p.ids[0], p.bots[0],
+                                                                  random.Random(1)), p.tick())
+    data = (folder.path / kept.NAME).read_bytes()
+    published = {k for d in match.book.decks.values() for ks in d.keys.values() for k in ks.values()}
+    assert all(k not in data for k in own - published)
+    assert "_opened" in match.book.__dict__ and kept.load(folder, folder.kept_key()) is not None
+
+
 def test_a_file_changed_or_replaced_under_its_name_makes_the_kept_state_stale(tmp_path, monkeypatch):
     p = Players(n=2, seed=1)
     p.run(until=lambda m: m.round >= 6)

@@ -7,8 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from duelmail.errors import NotationError
-from duelmail.games.base import DeckSpec, Game, GameSpec, Option, RandomBot, register
-from duelmail.games.grid.bots import HeuristicBot
+from duelmail.games.base import Bots, DeckSpec, Game, GameSpec, Option, RandomBot, register
 from duelmail.games.grid.library import library
 from duelmail.games.grid.notation import GridAction, parse_action
 from duelmail.games.grid.rules import DECK_IDS, GridState
@@ -43,7 +42,7 @@ SPEC = GameSpec(
 
 class GridGame(Game):
     spec = SPEC
-    bots = {"random": RandomBot, "heuristic": HeuristicBot}
+    bots = Bots({"random": RandomBot, "heuristic": "duelmail.games.grid.bots:HeuristicBot"})
 
     def decks(self, nseats: int, options: Mapping[str, Any]) -> tuple[DeckSpec, ...]:
         """Each seat's own deck, locked by both seats (G-4); faces stand for designed cards (G-3)."""

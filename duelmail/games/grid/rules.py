@@ -28,7 +28,6 @@ from duelmail.games.grid.notation import (
     Reveal,
     orient_word,
 )
-from duelmail.games.grid.picture import picture as draw_picture
 from duelmail.games.grid.render import render as render_text
 from duelmail.games.grid.terms import (
     CENTRE,
@@ -717,6 +716,8 @@ class GridState(GameState):
         return render_text(self, seat, known)
 
     def picture(self, seat: int | None, known: Mapping[CardRef, Card], names: Sequence[str] | None = None) -> str:
+        from duelmail.games.grid.picture import picture as draw_picture  # the SVG code, only when drawn
+
         return draw_picture(self, seat, known, names)
 
 

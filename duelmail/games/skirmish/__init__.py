@@ -6,9 +6,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from duelmail.games.base import DeckSpec, Game, GameSpec, Option, register
+from duelmail.games.base import Bots, DeckSpec, Game, GameSpec, Option, register
 from duelmail.games.skirmish.battlefield import load
-from duelmail.games.skirmish.bots import HeuristicBot, RandomSkirmishBot
 from duelmail.games.skirmish.notation import SEALED_BYTES, SkirmishAction, parse_action, sealed_kind
 from duelmail.games.skirmish.rules import SkirmishState
 
@@ -31,7 +30,8 @@ SPEC = GameSpec(
 
 class SkirmishGame(Game):
     spec = SPEC
-    bots = {"random": RandomSkirmishBot, "heuristic": HeuristicBot}
+    bots = Bots({"random": "duelmail.games.skirmish.bots:RandomSkirmishBot",
+                 "heuristic": "duelmail.games.skirmish.bots:HeuristicBot"})
 
     def decks(self, nseats: int, options: Mapping[str, Any]) -> tuple[DeckSpec, ...]:
         """No deck: every secret is a sealed choice (K-2)."""

@@ -38,7 +38,6 @@ from duelmail.games.skirmish.notation import (
     Throw,
     Word,
 )
-from duelmail.games.skirmish.picture import picture as draw_picture
 from duelmail.games.skirmish.render import render_text
 from duelmail.games.skirmish.terms import BASE_RADIUS
 
@@ -797,4 +796,6 @@ class SkirmishState(GameState):
         return render_text(self, seat, known)
 
     def picture(self, seat: int | None, known, names: Sequence[str] | None = None) -> str:
+        from duelmail.games.skirmish.picture import picture as draw_picture  # the SVG code, only when drawn
+
         return draw_picture(self, seat, known, names)

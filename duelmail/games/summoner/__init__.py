@@ -5,8 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from duelmail.games.base import DeckSpec, Game, GameSpec, Option, RandomBot, register
-from duelmail.games.summoner.bots import HeuristicBot
+from duelmail.games.base import Bots, DeckSpec, Game, GameSpec, Option, RandomBot, register
 from duelmail.games.summoner.notation import SummonerAction, parse_action
 from duelmail.games.summoner.rules import DECK, DEFAULT_LIFE, FACES, SummonerState
 
@@ -30,7 +29,7 @@ SPEC = GameSpec(
 
 class SummonerGame(Game):
     spec = SPEC
-    bots = {"random": RandomBot, "heuristic": HeuristicBot}
+    bots = Bots({"random": RandomBot, "heuristic": "duelmail.games.summoner.bots:HeuristicBot"})
 
     def decks(self, nseats: int, options: Mapping[str, Any]) -> tuple[DeckSpec, ...]:
         """One shared deck of 110 cards, shuffled and locked by both seats (S-1)."""

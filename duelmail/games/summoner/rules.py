@@ -32,7 +32,6 @@ from duelmail.games.summoner.notation import (
     Win,
     played,
 )
-from duelmail.games.summoner.picture import picture as draw_picture
 from duelmail.games.summoner.render import render as render_text
 from duelmail.games.summoner.terms import (
     ANSWER,
@@ -873,6 +872,8 @@ class SummonerState(FaceClaims, GameState):
         return render_text(self, seat, known)
 
     def picture(self, seat: int | None, known: Mapping[CardRef, Card], names: Sequence[str] | None = None) -> str:
+        from duelmail.games.summoner.picture import picture as draw_picture  # the SVG code, only when drawn
+
         return draw_picture(self, seat, known, names)
 
 

@@ -5,9 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from duelmail.games.base import DeckSpec, Game, GameSpec, Option, RandomBot, register
+from duelmail.games.base import Bots, DeckSpec, Game, GameSpec, Option, RandomBot, register
 from duelmail.games.cards import standard_deck
-from duelmail.games.warlords.bots import HeuristicBot
 from duelmail.games.warlords.notation import WarlordsAction, parse_action
 from duelmail.games.warlords.rules import ALLY_COLOUR, DECK_IDS, REINFORCE_COLOUR, WarlordsState, deck_id
 
@@ -31,7 +30,7 @@ SPEC = GameSpec(
 
 class WarlordsGame(Game):
     spec = SPEC
-    bots = {"random": RandomBot, "heuristic": HeuristicBot}
+    bots = Bots({"random": RandomBot, "heuristic": "duelmail.games.warlords.bots:HeuristicBot"})
 
     def decks(self, nseats: int, options: Mapping[str, Any]) -> tuple[DeckSpec, ...]:
         """One deck per seat, locked by its owner and the seat that attacks it (W-1, W-2)."""

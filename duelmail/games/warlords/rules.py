@@ -27,7 +27,6 @@ from duelmail.games.warlords.notation import (
     Support,
     WarlordsAction,
 )
-from duelmail.games.warlords.picture import picture as draw_picture
 from duelmail.games.warlords.render import render as render_text
 from duelmail.games.warlords.terms import (
     A_SUPPORT,
@@ -802,6 +801,8 @@ class WarlordsState(FaceClaims, GameState):
         return render_text(self, seat, known)
 
     def picture(self, seat: int | None, known: Mapping[CardRef, Card], names: Sequence[str] | None = None) -> str:
+        from duelmail.games.warlords.picture import picture as draw_picture  # the SVG code, only when drawn
+
         return draw_picture(self, seat, known, names)
 
 

@@ -6,8 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from duelmail.games.base import DeckSpec, Game, GameSpec, Option, RandomBot, register
-from duelmail.games.wizard.bots import HeuristicBot
+from duelmail.games.base import Bots, DeckSpec, Game, GameSpec, Option, RandomBot, register
 from duelmail.games.wizard.notation import WizardAction, parse_action
 from duelmail.games.wizard.rules import DECK, FACES, LIVES, WizardState
 
@@ -31,7 +30,7 @@ SPEC = GameSpec(
 
 class WizardGame(Game):
     spec = SPEC
-    bots = {"random": RandomBot, "heuristic": HeuristicBot}
+    bots = Bots({"random": RandomBot, "heuristic": "duelmail.games.wizard.bots:HeuristicBot"})
 
     def decks(self, nseats: int, options: Mapping[str, Any]) -> tuple[DeckSpec, ...]:
         """One shared 52-card deck, shuffled and locked by every seat (Z-1)."""

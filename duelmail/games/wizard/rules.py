@@ -20,7 +20,6 @@ from duelmail.errors import DuelmailError, IllegalMove
 from duelmail.games.base import PUBLIC, FaceClaims, GameState, Outcome, Shuffle, Violation, plural
 from duelmail.games.cards import Card, CardRef, standard_deck
 from duelmail.games.wizard.notation import Attack, Defend, Pass, Played, Take, Target, WizardAction, played
-from duelmail.games.wizard.picture import picture as draw_picture
 from duelmail.games.wizard.render import render as render_text
 from duelmail.games.wizard.terms import DEFEND, OVER, PHASE_NAMES, RETARGET, TURN, WINDOW
 
@@ -592,6 +591,8 @@ class WizardState(FaceClaims, GameState):
         return render_text(self, seat, known)
 
     def picture(self, seat: int | None, known: Mapping[CardRef, Card], names: Sequence[str] | None = None) -> str:
+        from duelmail.games.wizard.picture import picture as draw_picture  # the SVG code, only when drawn
+
         return draw_picture(self, seat, known, names)
 
 

@@ -1,0 +1,115 @@
+"""A cold command loads only what it needs (issue 18): each runs in a new Python process, which reports the
+modules it imported when it exits. Behaviour, not timing: what ``status`` and ``show`` say is checked beside
+what they load.
+
+- ``status`` answered from its cache (``.status.json``, fresh) loads neither the engine, nor any game, nor the
+  crypto: only the command line, the home and the cache.
+- ``status`` and ``show`` without the cache fold from the kept state: they load the engine and the game played,
+  but not the other games, the audit or the proofs (a game in progress), the pictures (no ``--svg``/``--html``),
+  tomlkit (nothing is written as TOML), the ``cryptography`` package (no passphrase to open), nor the mail, git,
+  watch or replay code.
+- ``show``, ``history`` and ``moves`` leave the status cache fresh, so the ``status`` after them loads nothing
+  of the engine.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from clitable import Table, dm
+
+REPORT = ("import atexit, json, sys\n"
+          "atexit.register(lambda: sys.stderr.write('\\nMODULES ' + json.dumps(sorted(sys.modules)) + '\\n'))\n"
+          "from duelmail.cli import main\n"
+          "main()\n")
+
+OTHER_GAMES = ("duelmail.games.skirmish", "duelmail.games.wizard", "duelmail.games.grid", "duelmail.games.summoner")
+NEVER_HERE = ("tomlkit", "cryptography", "duelmail.pictures", "duelmail.games.svg", "duelmail.games.warlords.picture",
+              "duelmail.engine.audit", "duelmail.crypto.proofs", "duelmail.crypto.escrow", "duelmail.replay",
+              "duelmail.watch", "duelmail.transport.mail", "duelmail.transport.git", "duelmail.cli.mail",
+              "duelmail.cli.git", "duelmail.cli.watch", "duelmail.cli.replay", "duelmail.cli.identities",
+              "duelmail.cli.talk", "duelmail.games.warlords.bots", *OTHER_GAMES)
+
+
+def cold(home: Path, *args: str) -> tuple[str, set[str]]:
+    """``duelmail ARGS`` in a new process: its output and the modules it had imported when it exited."""
+    env = dict(os.environ, DUELMAIL_HOME=str(home))
+    p = subprocess.run([sys.executable, "-c", REPORT, *args], env=env, capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0, p.stdout + p.stderr
+    line = next(x for x in p.stderr.splitlines() if x.startswith("MODULES "))
+    return p.stdout, set(json.loads(line.removeprefix("MODULES ")))
+
+
+def loaded(modules: set[str], names) -> list[str]:
+    """Which of ``names`` (or modules under them) were imported."""
+    return sorted(m for m in modules for n in names if m == n or m.startswith(n + "."))
+
+
+@pytest.fixture(scope="module")
+def game(tmp_path_factory):
+    t = Table(tmp_path_factory.mktemp("cold"))
+    t.play_turns(4)
+    (folder,) = (t.alice / "games").iterdir()
+    return t, folder
+
+
+def test_status_from_its_cache_loads_no_engine_game_or_crypto(game):
+    t, folder = game
+    dm(t.alice, "status")  # the cache is fresh after it
+    out, modules = cold(t.alice, "status")
+    assert f"game {folder.name.split('-')[-1][:12]}" in out or "game " in out.splitlines()[0]
+    assert "you are alice" in out.splitlines()[0]
+    assert loaded(modules, ("duelmail.engine", "duelmail.games", "duelmail.crypto", "duelmail.protocol",
+                            "duelmail.app", "nacl", *NEVER_HERE)) == []
+
+
+def test_status_without_its_cache_folds_but_loads_only_its_game(game):
+    t, folder = game
+    (folder / ".status.json").unlink(missing_ok=True)
+    out, modules = cold(t.alice, "status")
+    assert "you are alice" in out.splitlines()[0]
+    assert {"duelmail.engine.match", "duelmail.games.warlords.rules"} <= modules  # it did fold (kept state)
+    assert loaded(modules, NEVER_HERE) == []
+    assert (folder / ".status.json").exists()
+
+
+@pytest.mark.parametrize("command", ["show", "history", "moves"])
+def test_show_history_moves_load_no_pictures_audit_or_tomlkit_and_refresh_the_status_cache(game, command):
+    t, folder = game
+    (folder / ".status.json").unlink(missing_ok=True)
+    out, modules = cold(t.alice, command)
+    assert out.strip()
+    assert loaded(modules, NEVER_HERE) == []
+    _, after = cold(t.alice, "status")  # answered from the cache the command left
+    assert loaded(after, ("duelmail.engine", "duelmail.games", "nacl")) == []
+
+
+def test_show_with_a_picture_loads_the_pictures(game, tmp_path):
+    t, _ = game
+    out, modules = cold(t.alice, "show", "--svg", str(tmp_path / "table.svg"), "--no-open")
+    assert (tmp_path / "table.svg").read_text().startswith("<svg")
+    assert {"duelmail.games.svg", "duelmail.games.warlords.picture"} <= modules
+
+
+def test_play_and_receive_write_turn_files_without_tomlkit_or_the_cryptography_package(game):
+    """A turn written (``play``) and one received, stored with its header (``receive``, answering by itself):
+    plain files, written without tomlkit; no passphrase, so no ``cryptography``; a game in progress, no audit."""
+    t, _ = game
+    st = t.status(t.alice)
+    assert not st["over"]
+    seat = t.todo(st)[0]
+    player = t.home(seat)
+    before = set(t.out.iterdir())
+    out, modules = cold(player, "play", "--bot", "heuristic", "--seed", "5", "--out", str(t.out))
+    assert "wrote" in out
+    assert loaded(modules, ("tomlkit", "cryptography", "duelmail.engine.audit", "duelmail.pictures",
+                            "duelmail.games.svg", *OTHER_GAMES)) == []
+    (sent,) = sorted(set(t.out.iterdir()) - before)
+    out, modules = cold(t.other(player), "receive", str(sent), "--out", str(t.out))
+    assert "verified and applied" in out
+    assert loaded(modules, NEVER_HERE) == []
