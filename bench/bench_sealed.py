@@ -14,7 +14,7 @@ import common  # noqa: F401
 
 def main(games: int = 3) -> dict:
     from duelmail.crypto.seal import box_size
-    from duelmail.engine.match import make_memo, open_memo
+    from duelmail.engine.memo import make_memo, open_memo
     from duelmail.engine.selfplay import SelfPlay
 
     padded = bare = entropy = memos = files = 0

@@ -18,8 +18,10 @@ from pathlib import Path
 
 from duelmail.crypto.encoding import b64e
 from duelmail.engine import toss
-from duelmail.engine.match import Duplicate, Event, Match, with_faces
+from duelmail.engine.log import Duplicate, Event
+from duelmail.engine.match import Match
 from duelmail.engine.talk import check_say
+from duelmail.engine.views import with_faces
 from duelmail.errors import DuelmailError, FileRefused, IllegalMove, NotationError, unexpected
 from duelmail.games.base import get_game
 from duelmail.games.cards import Card, CardRef

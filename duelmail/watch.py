@@ -20,7 +20,8 @@ from pathlib import Path
 import tomlkit
 
 from duelmail import app
-from duelmail.engine.match import TECHNICAL, Event, Match
+from duelmail.engine.log import TECHNICAL, Event
+from duelmail.engine.match import Match
 from duelmail.errors import DuelmailError, FileRefused, unexpected
 from duelmail.home import Home
 from duelmail.protocol.identity import Identity

@@ -382,7 +382,7 @@ def _vacation(text: str | None) -> dict | None:
 
 
 def _faces(text: str, known, name=lambda r, c: str(c)) -> str:
-    from duelmail.engine.match import with_faces
+    from duelmail.engine.views import with_faces
 
     return with_faces(text, known, name)
 

@@ -21,7 +21,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from duelmail.engine.match import TECHNICAL, Event, Match  # noqa: F401  (TECHNICAL: bookkeeping events)
+from duelmail.engine.log import TECHNICAL, Event  # noqa: F401  (TECHNICAL: bookkeeping events)
+from duelmail.engine.match import Match
 from duelmail.games.base import PUBLIC, GameState, in_words
 from duelmail.games.cards import Card, CardRef
 from duelmail.protocol.turnfile import SignedFile

@@ -216,8 +216,8 @@ def fold_into(match: Match, rest: list[tuple[str, SignedFile]], strict: bool = T
               on_round: RoundHook | None = None, names: dict[int, list[str]] | None = None) -> Match:
     """Apply ``rest`` (files in the fold's order, ``ordered``) to ``match``, a fold of the files before them:
     the loop of ``fold``, which the kept state (``transport/kept.py``) also runs on new files alone."""
-    from duelmail.engine.match import Duplicate
-    from duelmail.engine.match import parse_time as _time
+    from duelmail.engine.log import Duplicate
+    from duelmail.engine.log import parse_time as _time
 
     names = {} if names is None else names
     for w, f in rest:

@@ -58,7 +58,7 @@ def test_game_seed(case):
 
 def test_entropy_box():
     """Issue 14.4: a seat's fresh randomness, sealed to itself in its first file (engine.match.seal_entropy)."""
-    from duelmail.engine.match import open_entropy, seal_entropy
+    from duelmail.engine.fold import open_entropy, seal_entropy
 
     e = V["entropy"]
     master, fresh = H(e["master"]), H(e["fresh"])

@@ -12,7 +12,8 @@ from helpers import Players
 from duelmail.crypto import deck as sra
 from duelmail.crypto import group
 from duelmail.engine.decks import DeckBook
-from duelmail.engine.match import Duplicate, Match
+from duelmail.engine.log import Duplicate
+from duelmail.engine.match import Match
 from duelmail.errors import CheatDetected, CryptoError, FileRefused
 from duelmail.games.base import Shuffle, register
 from duelmail.protocol.turnfile import SignedFile

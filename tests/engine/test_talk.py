@@ -8,7 +8,7 @@ import pytest
 from helpers import Players
 
 from duelmail.app import verify_archive
-from duelmail.engine.match import Duplicate
+from duelmail.engine.log import Duplicate
 from duelmail.engine.talk import MAX_SAY
 from duelmail.errors import FileRefused, IllegalMove
 from duelmail.protocol.turnfile import SignedFile

@@ -10,7 +10,7 @@ import pytest
 
 from duelmail.crypto.commit import commit, commit_salt
 from duelmail.crypto.encoding import b64e
-from duelmail.engine.match import make_memo
+from duelmail.engine.memo import make_memo
 from duelmail.engine.selfplay import SelfPlay
 from duelmail.errors import FileRefused
 from duelmail.games.base import Bot

@@ -9,7 +9,7 @@ import pytest
 from public_bytes import Alter, assert_same_public_bytes
 
 from duelmail.crypto.seal import box_size
-from duelmail.engine.match import make_memo
+from duelmail.engine.memo import make_memo
 from duelmail.engine.selfplay import SelfPlay
 from duelmail.errors import CryptoError
 from duelmail.games.base import get_game

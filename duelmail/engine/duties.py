@@ -1,0 +1,213 @@
+"""What the open round awaits from each seat (``Duty``), its deadlines and the answer windows."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+from duelmail.engine.clock import MAX_ALLOWANCE, paused_deadline
+from duelmail.errors import DuelmailError, IllegalMove
+from duelmail.games.base import PUBLIC, Window
+from duelmail.games.cards import CardRef
+
+
+@dataclass
+class Duty:
+    """What one seat must send in the open round."""
+
+    join: bool = False
+    steps: list[str] = field(default_factory=list)  # deck ids with a pass for this seat
+    decide: bool = False
+    shares: set[CardRef] = field(default_factory=set)  # key shares the game is blocked on
+    opens: set[str] = field(default_factory=set)  # sealed choices the rules want opened
+    seed: bool = False
+    retired: bool = False  # the seed is owed because the rules retired the seat, not for the end-of-game audit
+    windows: tuple[Window, ...] = ()  # answer windows the decision answers out of turn (protocol section 5b)
+    toss: bool = False  # the creator opens its part of the coin toss (protocol section 10)
+
+    @property
+    def needs_human(self) -> bool:
+        return self.decide or self.join
+
+    def describe(self, prompt: str = "") -> str:
+        parts = []
+        if self.join:
+            parts.append("accept the challenge")
+        if self.steps:
+            parts.append(f"shuffle/lock deck {', '.join(self.steps)}")
+        if self.decide:
+            if self.windows:
+                parts.append("answer out of turn (" + ", ".join(w.rule for w in self.windows) + ")")
+            parts.append(prompt or "decide")
+        if self.toss:
+            parts.append("open the coin toss")
+        if self.shares:
+            parts.append(f"key shares for {', '.join(str(r) for r in sorted(self.shares))}")
+        if self.opens:
+            parts.append(f"open sealed {', '.join(sorted(self.opens))}")
+        if self.seed:
+            parts.append("publish the game seed (retired from play)" if self.retired else
+                         "publish the game seed for the audit")
+        return "; ".join(parts)
+
+
+class Duties:
+    """``Match``'s room: what the open round awaits from each seat (``Duty``), its deadlines and the answer windows."""
+
+    # -- who is awaited ------------------------------------------------------------------
+    def owed(self, seat: int, visibility=None) -> set[CardRef]:
+        """Key shares ``seat`` owes now: for refs shown to another seat or to everyone.
+
+        None once the game is over: the per-game seeds published for the audit open every card."""
+        out: set[CardRef] = set()
+        if self.over():
+            return out
+        for ref, who in (visibility if visibility is not None else self.state.visibility()).items():
+            if who == seat:
+                continue
+            deck = self.book.decks.get(ref.deck)
+            if deck is None or seat not in deck.lockers or seat not in deck.commits:
+                continue
+            if ref.index not in deck.keys.get(seat, {}):
+                out.add(ref)
+        return out
+
+    def _missing_for(self, seat: int) -> dict[int, set[CardRef]]:
+        """Shares other seats still owe before ``seat`` can see what the rules show it."""
+        missing: dict[int, set[CardRef]] = {}
+        for ref, who in self.state.visibility().items():
+            if who != seat:
+                continue
+            deck = self.book.decks.get(ref.deck)
+            if deck is None:
+                continue
+            for s in deck.lockers:
+                if s != seat and ref.index not in deck.keys.get(s, {}):
+                    missing.setdefault(s, set()).add(ref)
+        return missing
+
+    def _unchecked(self, seat: int) -> list[CardRef]:
+        """Cards the rules turned face up that only ``seat``'s key share keeps closed. An honest file carries
+        every share its own actions make owed, so after each of its actions none is left: a claim about a card
+        played face up (``FaceClaims``) is checked at its reveal before anything else is applied."""
+        public = self.state.public_faces()
+        claims = getattr(self.state, "claims", {})  # FaceClaims: cards played *as* a face
+        out = []
+        if seat in self.state.retired() or not getattr(self.state, "checked_at_once", False):
+            return out
+        for ref, who in self.state.visibility().items():
+            if who != PUBLIC or ref in public or ref not in claims:
+                continue
+            deck = self.book.decks.get(ref.deck)
+            if deck is None or not deck.locked or seat not in deck.lockers or ref.index in deck.keys.get(seat, {}):
+                continue
+            if seat not in self.retired_seeds and all(ref.index in deck.keys.get(s, {}) for s in deck.lockers
+                                                      if s != seat):
+                out.append(ref)
+        return sorted(out)
+
+    def ready(self, seat: int) -> bool:
+        return not self._missing_for(seat)
+
+    def _compute_duties(self) -> dict[int, Duty]:
+        duties: dict[int, Duty] = {}
+
+        def duty(s: int) -> Duty:
+            return duties.setdefault(s, Duty())
+
+        if self.round == 1:
+            for s in range(self.n):
+                if s != self.creator:
+                    duty(s).join = True
+        stepping = False
+        for deck in self.book.decks.values():
+            step = deck.next_step()
+            if step is not None:
+                duty(step.seat).steps.append(deck.id)
+                stepping = True
+        if self.tossing:
+            duty(self.creator).toss = True
+        if stepping or self.round == 1 or self.tossing:
+            self._retired_seed_duties(duties)
+            return duties
+        if self.state.is_terminal() and self.state.windows():
+            raise DuelmailError(f"game {self.gid[:12]}, round {self.round}: the rules ended the game while an answer "
+                                "window is open (a bug in the rules: no outcome is fixed while an answer is possible)")
+        if self.over():
+            for s in range(self.n):
+                if s not in self.seeds:
+                    duty(s).seed = True
+            return duties
+        for s, labels in self.state.openings().items():
+            todo = {lb for lb in labels if (s, lb) not in self.opened}
+            if todo:
+                duty(s).opens |= todo
+        deciders = self.state.deciders()
+        windows = self._windows(deciders)
+        for x in deciders:
+            missing = self._missing_for(x)
+            for s, refs in missing.items():
+                duty(s).shares |= refs
+            if not missing:
+                duty(x).decide = True
+                duty(x).windows = tuple(w for w in windows if w.seat == x)
+        if not deciders:
+            public = self.state.public_faces()
+            for ref, who in self.state.visibility().items():
+                if who == PUBLIC and ref not in public:
+                    deck = self.book.decks[ref.deck]
+                    for s in deck.lockers:
+                        if ref.index not in deck.keys.get(s, {}):
+                            duty(s).shares.add(ref)
+        self._retired_seed_duties(duties)
+        if not duties:
+            raise DuelmailError(f"game {self.gid[:12]} is stuck in round {self.round}: nobody is awaited "
+                                "(a bug in the rules or the engine)")
+        return duties
+
+    @property
+    def tossing(self) -> bool:
+        """The coin toss waits for the creator's opening, owed in its first file after the acceptances."""
+        return self.toss_commit is not None and self.starter is None and self.round > 1
+
+    def _windows(self, deciders: tuple[int, ...]) -> tuple[Window, ...]:
+        """The rules' open answer windows, checked against the contract (protocol section 5b): each window's seat
+        is awaited, and no outcome is fixed while a window is open."""
+        windows = tuple(self.state.windows())
+        for w in windows:
+            if w.seat not in deciders or "pass" not in w.answers:
+                raise DuelmailError(f"game {self.gid[:12]}, round {self.round}: the window of {w.rule} for seat "
+                                    f"{w.seat} is not awaited or cannot be passed (a bug in the rules)")
+        return windows
+
+    def _check_window_answer(self, seat: int, duty: Duty, text: str) -> None:
+        """A seat awaited to answer a window answers it first: one of the window's verbs (``P-window``)."""
+        verbs = sorted({v for w in duty.windows for v in w.answers})
+        if text.split(" ", 1)[0].strip() not in verbs:
+            rules = ", ".join(f"{w.rule} ({w.what})" for w in duty.windows)
+            raise IllegalMove("P-window", f"action {text!r}: seat {seat} is awaited to answer out of turn, {rules}; "
+                              f"the file must answer first: {' or '.join(verbs)}")
+
+    def _retired_seed_duties(self, duties: dict[int, Duty]) -> None:
+        """A retired seat awaited anyway (for shares or a pass) must publish its seed in that file."""
+        for s in self.state.retired() - set(self.seeds):
+            if s in duties:
+                duties[s].seed = duties[s].retired = True
+
+    # -- the clock ----------------------------------------------------------------------------
+    def deadline(self, seat: int) -> datetime | None:
+        """When ``seat``'s part of the open round is due (None if it owes nothing)."""
+        duty = self.duties.get(seat)
+        if duty is None or seat in self.current:
+            return None
+        allowance = self.tc.per_move + max(self.bank[seat], timedelta(0)) if duty.needs_human else self.tc.forced
+        hours = self.state.answer_deadline_hours(seat) if duty.decide and not duty.join else None
+        if hours:
+            allowance = timedelta(hours=min(hours, MAX_ALLOWANCE // timedelta(hours=1)))
+        return paused_deadline(self.opened_at, min(allowance, MAX_ALLOWANCE), self.vacations[seat])
+
+    def deadlines(self) -> dict[int, datetime]:
+        return {s: d for s in sorted(self.duties) if (d := self.deadline(s)) is not None}
+
+    def overdue(self, now: datetime) -> list[int]:
+        return [s for s, d in self.deadlines().items() if now > d]

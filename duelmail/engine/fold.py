@@ -1,0 +1,742 @@
+"""Checking one file and applying it: the fold of a log, round by round (protocol section 7)."""
+
+from __future__ import annotations
+
+import bisect
+import re
+from datetime import datetime, timedelta
+
+from duelmail.crypto import deck as sra
+from duelmail.crypto.commit import check_opening
+from duelmail.crypto.derive import FRESH_BYTES, entropy_key, game_seed, hkdf
+from duelmail.crypto.encoding import b64d, lp
+from duelmail.crypto.seal import box_size, open_sealed, seal
+from duelmail.engine import toss
+from duelmail.engine.clock import FUTURE_TOLERANCE, check_vacation, time_used
+from duelmail.engine.duties import Duty
+from duelmail.engine.log import JOIN, SEALED, Duplicate, Event, parse_time, round_hash
+from duelmail.engine.memo import memo_sizes
+from duelmail.engine.talk import DRAW, DRAW_ANSWERS, Talk, check_say
+from duelmail.engine.views import with_faces
+from duelmail.errors import CheatDetected, CryptoError, DuelmailError, FileRefused, IllegalMove, NotationError
+from duelmail.games.base import PUBLIC, GameEvent, Known, Outcome, Sealed, Violation
+from duelmail.games.cards import CardRef
+from duelmail.protocol.turnfile import SignedFile
+
+
+def entropy_aad(game_id: str, seat: int) -> bytes:
+    return lp(b"duelmail/entropy/v1", game_id, seat)
+
+
+def seal_entropy(master: bytes, game_id: str, seat: int, fresh: bytes) -> str:
+    """A seat's fresh randomness for one game, sealed to itself (the ``entropy`` field of its first file).
+
+    The nonce is synthetic: a restored home that draws new randomness for the same game never reuses one."""
+    key = entropy_key(master, game_id)
+    return seal(key, fresh, entropy_aad(game_id, seat), hkdf(key, lp(b"duelmail/entropy-nonce/v1", fresh), 12))
+
+
+def open_entropy(master: bytes, game_id: str, seat: int, box: str) -> bytes:
+    fresh = open_sealed(entropy_key(master, game_id), box, entropy_aad(game_id, seat))
+    if len(fresh) != FRESH_BYTES:
+        raise CryptoError(f"seat {seat}'s entropy box holds {len(fresh)} bytes, not {FRESH_BYTES}")
+    return fresh
+
+
+def _shown_to_other(who: int | None, seat: int) -> bool:
+    return who is not None and (who == PUBLIC or who != seat)
+
+
+class Folding:
+    """``Match``'s room: checking one file and applying it: the fold of a log, round by round (protocol section 7)."""
+
+    def _record_toss(self, c: dict, seat: int, duty: Duty, strict: bool) -> None:
+        """The coin toss (protocol section 10): each accepting seat's value, then the creator's opening."""
+        if self.toss_commit is None:
+            if "toss" in c or "toss_open" in c:
+                raise IllegalMove("P-toss", f"{self.game.spec.id} draws no lots: the file has a toss field")
+            return
+        if ("toss" in c) != duty.join:
+            raise IllegalMove("P-toss", f"seat {seat}'s acceptance carries its toss value ('toss'), and only that "
+                              "file")
+        if duty.join:
+            self.toss_values[seat] = toss.read_value(c["toss"], "toss")
+        if "toss_open" in c and not duty.toss:
+            raise IllegalMove("P-toss", f"seat {seat} opens the coin toss, which "
+                              + ("is open already" if self.starter is not None else
+                                 "only the creator opens, in its first file after the acceptances"))
+        if not duty.toss:
+            return
+        if "toss_open" not in c:
+            if strict:
+                raise IllegalMove("P-toss", "the creator's first file after the acceptances opens the coin toss "
+                                  "('toss_open')")
+            return
+        value, matches = toss.read_opening(c["toss_open"], self.nonce, self.toss_commit)
+        if not matches:
+            raise CheatDetected(seat, "P-toss", "the coin toss opened does not match the genesis commitment "
+                                f"{self.toss_commit[:16]}...")
+        self.starter = toss.starter({**self.toss_values, seat: value}, self.n)
+        self.toss_values[seat] = value
+        self.state.apply_toss(self.starter)
+
+    # -- settling: chance and reveals -------------------------------------------------------
+    def _settle(self) -> None:
+        for _ in range(100_000):
+            self._retired_work()
+            shuffle = self.state.chance()
+            if shuffle is not None:
+                if self.pending_shuffle is None:
+                    sources = [(r.deck, r.index) for r in shuffle.refs]
+                    public = {(r.deck, r.index): self.faces[r] for r in shuffle.refs if r in self.faces}
+                    self.book.add_reshuffle(shuffle.new_deck, sources, public, self.round)
+                    self.pending_shuffle = shuffle
+                    self._retired_work()
+                if not self.book.decks[shuffle.new_deck].locked:
+                    return
+                self.pending_shuffle = None
+                self.state.apply_shuffle(shuffle)
+                continue
+            progressed = False
+            public = self.state.public_faces()
+            candidates = [r for r, who in self.state.visibility().items() if who == PUBLIC and r not in public]
+            for ref in sorted(candidates):  # a fixed order, so every fold reveals alike
+                deck = self.book.decks.get(ref.deck)
+                if deck is None or not deck.locked:
+                    continue
+                face = self.book.open_face(ref.deck, ref.index)
+                if face is None:
+                    continue
+                self.faces[ref] = face
+                found = self.state.reveal(ref, self.card_of(ref, face))
+                for v in found:
+                    self.events.append(Event(self.round, v.seat, f"CHEAT: {v.message} (rule {v.rule})"))
+                self.violations += found
+                progressed = True
+                break  # visibility may have changed
+            if not progressed:
+                return
+        raise DuelmailError("reveals never settle (a bug in the rules)")
+
+    def _retired_work(self) -> None:
+        """Everything a retired seat with a published seed would send, derived from that seed by every receiver:
+        its deck passes (the computation of its own ``compose``; no proof, everyone recomputes it) and its key
+        share for every position of every deck it has locked (each checked against its commitment)."""
+        if not self.retired_seeds:
+            return
+        moved = True
+        while moved:
+            moved = False
+            for deck in self.book.decks.values():
+                step = deck.next_step()
+                if step is not None and step.seat in self.retired_seeds:
+                    op = self.book.derive_step(deck.id, step.seat, self._secrets_of(self.seeds[step.seat]),
+                                               self.round)
+                    self.events.append(Event(self.round, step.seat, f"{self.cards[step.seat].name}: {op} pass on "
+                                             f"deck {deck.id}, derived from the published seed"))
+                    moved = True
+        for s in sorted(self.retired_seeds):
+            secrets = self._secrets_of(self.seeds[s])
+            for deck in self.book.decks.values():
+                if s in deck.commits and len(deck.keys.get(s, {})) < deck.n:
+                    keys = secrets(deck.id, deck.n).keys
+                    for j in range(deck.n):
+                        self.book.record_key(deck.id, s, j, keys[j], f"key for {deck.id}#{j} derived from seat "
+                                             f"{s}'s published seed")
+
+    # -- applying a file --------------------------------------------------------------------
+    def apply(self, f: SignedFile, where: str, strict: bool = True, now: datetime | None = None) -> list[Event]:
+        """Check ``f`` completely and apply it. Raises ``FileRefused``/``Duplicate``; see the class note.
+
+        ``now`` is the receiver's clock: a file signed further in the future than clocks drift is refused.
+        ``strict=False`` is for a sender's trial of its own file, which may be partial: what this process
+        computed itself (signature, points, proofs) is not checked again, nor are missing duties."""
+        c = f.content
+        seat = c.get("seat", -1) if f.kind != "genesis" else c.get("creator", -1)
+        rnd = f.round
+
+        def refuse(msg: str, rule: str) -> FileRefused:
+            return FileRefused(where, msg, round=rnd, seat=seat, rule=rule)
+
+        if f.kind == "genesis":
+            if f.game_id == self.gid:
+                raise Duplicate(f"{where}: this game's genesis is already known")
+            raise refuse(f"a genesis of another game ({f.game_id[:12]}); this is {self.gid[:12]}", "P-game")
+        if c["game"] != self.game_ref:
+            raise refuse(f"a file of game {c['game'][:12]}, not of this game {self.gid[:12]}", "P-game")
+        if not 0 <= seat < self.n:
+            raise refuse(f"there is no seat {seat} in this {self.n}-seat game", "P-seat")
+        if strict and not f.verify(self.cards[seat]):
+            raise refuse(f"signature does not verify with {self.cards[seat].name}'s key "
+                         f"({self.cards[seat].fingerprint})", "P-signature")
+        if f.kind == "claim":
+            return self._apply_claim(f, where, seat, refuse, now)
+        if f.kind == "note":
+            return self._apply_note(f, where, seat, refuse, now)
+        if rnd < self.round and rnd in self.timed_out and self.timed_out[rnd][0] == seat:
+            against, by, due, when = self.timed_out[rnd]
+            t = parse_time(c["time"], where)
+            if rnd in self.final_claims and t <= due:
+                raise refuse(f"signed at {t.isoformat()}, by {self.cards[seat].name}'s deadline {due.isoformat()}, "
+                             f"but {self.cards[by].name}'s timeout claim of round {rnd} is final: "
+                             f"{self.final_claims[rnd]} builds on it, and a claim a later file builds on cannot "
+                             "be undone", "P-final")
+            raise refuse(f"seat {seat} ({self.cards[seat].name}) ran out of time in round {rnd}: the deadline was "
+                         f"{due.isoformat()} and {self.cards[by].name} claimed the timeout at {when.isoformat()}; "
+                         "a move after a valid claim does not count", "P-timeout")
+        if rnd < self.round:
+            old = self.rounds[rnd].get(seat)
+            if old is not None and old.file_hash == f.file_hash:
+                raise Duplicate(f"{where}: round {rnd} seat {seat} is already in the log")
+            if old is not None:
+                raise refuse(f"EQUIVOCATION: seat {seat} ({self.cards[seat].name}) signed two different files "
+                             f"for round {rnd}; both signatures verify, which proves it", "P-equivocation")
+            raise refuse(f"round {rnd} is closed and seat {seat} had no part in it (an old or replayed "
+                         "file)", "P-round")
+        if rnd > self.round:
+            raise refuse(f"this game is at round {self.round}; round {rnd} cannot be checked before the "
+                         "files between arrive", "P-round")
+        if c["prev"] != self.prev:
+            self._diverged(f, seat, where)
+            raise refuse("'prev' does not name the last closed round of this game (a file from a "
+                         "different history)", "P-chain")
+        if "seen" in c and c["seen"] != self._seen():
+            raise refuse("its 'seen' table does not list the last closed round's files, which its 'prev' "
+                         "covers (a false statement)", "P-chain")
+        if seat in self.current:
+            if self.current[seat].file_hash == f.file_hash:
+                raise Duplicate(f"{where}: round {rnd} seat {seat} is already in the log")
+            raise refuse(f"EQUIVOCATION: seat {seat} ({self.cards[seat].name}) signed two different files "
+                         f"for round {rnd}; both signatures verify, which proves it", "P-equivocation")
+        duty = self.duties.get(seat)
+        if duty is None:
+            waiting = ", ".join(f"seat {s}" for s in sorted(self.duties)) or "nobody"
+            raise refuse(f"seat {seat} is not awaited in round {rnd} (awaited: {waiting})", "P-turn")
+        t = self._check_time(c["time"], where, refuse, now)
+        due = self.deadline(seat)
+        try:
+            events = self._apply_body(f, seat, duty, strict)
+        except (CryptoError, IllegalMove, NotationError) as e:
+            rule = getattr(e, "rule", None) or ("P-crypto" if isinstance(e, CryptoError) else "notation")
+            raise refuse(str(e), rule) from None
+        except CheatDetected as e:
+            raise refuse(f"CHEAT: {e}", e.rule) from None
+        self.last_time = max(self.last_time, t) if self.last_time else t
+        if duty.needs_human:  # the move's clock: time past days_per_move comes out of the bank
+            used = time_used(self.opened_at, t, self.vacations[seat])
+            self.bank[seat] += timedelta(hours=self.tc.extra_hours_per_move) - max(used - self.tc.per_move,
+                                                                                    timedelta(0))
+        if due is not None and t > due:
+            events.append(Event(rnd, seat, f"{self.cards[seat].name} moved after the deadline ({due.isoformat()}); "
+                                "no timeout had been claimed"))
+            self.events.append(events[-1])
+        self.current[seat] = f
+        if set(self.current) >= set(self.duties):
+            events += self._close_round()
+        return events
+
+    def _seen(self) -> dict[str, str] | None:
+        """What a file of the open round says it saw: the hashes of the last closed round's files, so that
+        a seat that sent different files for one round to different seats is found (protocol §5)."""
+        if self.round < 2 or self.n < 3 or self.claims_by_round.get(self.round - 1) \
+                or self.notes_by_round.get(self.round - 1):
+            return None
+        return {str(s): g.file_hash for s, g in sorted(self.rounds[-1].items())}
+
+    def _diverged(self, f: SignedFile, seat: int, where: str) -> None:
+        """A file whose 'prev' differs from ours: if its 'seen' table names another file than ours for a seat
+        of the last closed round, that seat signed two files for the round and sent them to different seats.
+        (When ``hash_of_round(last, last_prev, seen)`` is the file's 'prev', that file is the only difference;
+        otherwise the histories parted earlier, as they do when the equivocator alone played since.)"""
+        seen, ours, last = f.content.get("seen"), self._seen(), self.round - 1
+        if not isinstance(seen, dict) or ours is None or set(seen) != set(ours):
+            return
+        liars = [int(s) for s in sorted(ours, key=int) if seen[s] != ours[s]]
+        if not liars:
+            return
+        x = liars[0]
+        mine = self.rounds[-1][x]
+        raise FileRefused(where, f"EQUIVOCATION by seat {x} ({self.cards[x].name}) in round {last}: "
+                          f"{self.cards[seat].name} (seat {seat}) signed that {self.cards[x].name}'s file for round "
+                          f"{last} was {seen[str(x)][:16]}..., this home holds another, {mine.file_hash[:16]}..., "
+                          f"signed by {self.cards[x].name}: the two signed files prove it ({self.cards[seat].name} "
+                          f"holds the other as r{last:04d}-s{x}.toml)", round=last, seat=x, rule="P-equivocation")
+
+    def _check_time(self, text: str, where: str, refuse, now: datetime | None) -> datetime:
+        t = parse_time(text, where)
+        if t < self.opened_at - FUTURE_TOLERANCE:
+            raise refuse(f"signed at {t.isoformat()}, before round {self.round} opened ({self.opened_at.isoformat()})",
+                         "P-time")
+        if now is not None and t > now + FUTURE_TOLERANCE:
+            raise refuse(f"signed at {t.isoformat()}, in the future (it is {now.isoformat()} here)", "P-time")
+        return t
+
+    def _apply_claim(self, f: SignedFile, where: str, seat: int, refuse, now: datetime | None) -> list[Event]:
+        """A timeout claim: ``seat`` says seat ``against`` let its deadline pass in the open round."""
+        c = f.content
+        if c["game"] != self.game_ref:
+            raise refuse(f"a claim in game {c['game'][:12]}, not in this game {self.gid[:12]}", "P-game")
+        if not 0 <= seat < self.n or not f.verify(self.cards[seat]):
+            raise refuse("claim signature does not verify with the claimant's key", "P-signature")
+        if f.round != self.round or c["prev"] != self.prev:
+            raise refuse(f"a claim must name the open round ({self.round}) and its 'prev'", "P-round")
+        if seat in self.current_claims:
+            if self.current_claims[seat].file_hash == f.file_hash:
+                raise Duplicate(f"{where}: this claim is already in the log")
+            raise refuse(f"EQUIVOCATION: seat {seat} signed two different claims in round {self.round}",
+                         "P-equivocation")
+        against = c["against"]
+        due = self.deadline(against) if 0 <= against < self.n else None
+        if due is None or against == seat:
+            raise refuse(f"seat {against} owes nothing in round {self.round}: there is no deadline to claim",
+                         "P-timeout")
+        t = self._check_time(c["time"], where, refuse, now)
+        if t <= due:
+            raise refuse(f"too early: {self.cards[against].name}'s deadline is {due.isoformat()}, the claim was "
+                         f"signed at {t.isoformat()}", "P-timeout")
+        duty = self.duties[against]
+        default = self.state.default_action(against) if duty.decide and not self.over() else None
+        if default is None and duty.decide and duty.windows and not self.over():
+            default = self.game.parse_action("pass")  # an answer window lets its deadline pass: it is passed
+        told = []
+        if default is not None:
+            self.state.apply(against, default)
+            told = self._drain(self.round, against)
+            text = f"{self.cards[seat].name} claimed {self.cards[against].name}'s timeout: the default answer " \
+                   f"'{default}' is played"
+        elif duty.join:  # a seat that never accepted agreed to nothing: the challenge lapses, nobody wins
+            self.forced_outcome = Outcome((), f"{self.cards[against].name} did not accept the challenge by "
+                                          f"{due.isoformat()} (claimed by {self.cards[seat].name}); nobody wins")
+            text = f"{self.cards[seat].name} claimed {self.cards[against].name}'s timeout: the challenge lapsed"
+        else:
+            winners = tuple(s for s in range(self.n) if s != against)
+            self.forced_outcome = Outcome(winners, f"{self.cards[against].name} ran out of time (deadline "
+                                          f"{due.isoformat()}, claimed by {self.cards[seat].name})")
+            text = f"{self.cards[seat].name} claimed {self.cards[against].name}'s timeout: the game is forfeit"
+        self.timed_out[self.round] = (against, seat, due, t)
+        self.current_claims[seat] = f
+        self.last_time = max(self.last_time, t) if self.last_time else t
+        event = Event(self.round, seat, text)
+        self.events += [event, *told]
+        return [event, *told, *self._close_round()]
+
+    def _say(self, seat: int, text: str, when: str, rnd: int | None = None) -> Event:
+        """Record talk in order: by the round it was said in, then by its signed time (a note said while a round
+        was open folds after that round's turns, yet was said before the turn that closed it)."""
+        rnd = rnd or self.round
+        talk = Talk(rnd, seat, text, parse_time(when, "time"))
+        bisect.insort(self.talk, talk, key=lambda t: (t.round, t.time, t.seat))
+        return Event(rnd, seat, f'{self.cards[seat].name} says: "{text}"')
+
+    def _apply_note(self, f: SignedFile, where: str, seat: int, refuse, now: datetime | None) -> list[Event]:
+        """A note: talk, a resignation or a draw offer or answer, sent in turn or not (protocol §5a).
+
+        It takes no round slot. It names the round open when it was signed; the fold weighs it after that
+        round's turns. A resignation, or the answer that completes a draw, ends the game and closes the open
+        round (its hash then covers the note, as it covers claims). A resignation or answer that comes once
+        the game is over, or an answer to an offer no longer open, changes nothing."""
+        c = f.content
+        rnd, n = f.round, c["n"]
+        old = self.notes.get((seat, n))
+        if old is not None:
+            if old.file_hash == f.file_hash:
+                raise Duplicate(f"{where}: note {n} of seat {seat} is already in the log")
+            raise refuse(f"EQUIVOCATION: seat {seat} ({self.cards[seat].name}) signed two different notes numbered "
+                         f"{n}; both signatures verify, which proves it", "P-equivocation")
+        if rnd > self.round:
+            raise refuse(f"this game is at round {self.round}; a note of round {rnd} cannot be checked before the "
+                         "files between arrive", "P-round")
+        if c["prev"] != self.prevs.get(rnd):
+            raise refuse(f"'prev' does not name the hash round {rnd} opened with (a note from a different history)",
+                         "P-chain")
+        t = parse_time(c["time"], where)
+        if now is not None and t > now + FUTURE_TOLERANCE:
+            raise refuse(f"signed at {t.isoformat()}, in the future (it is {now.isoformat()} here)", "P-time")
+        say, resign, draw = c.get("say"), c.get("resign", False), c.get("draw")
+        try:
+            if say is not None:
+                check_say(say)
+        except IllegalMove as e:
+            raise refuse(str(e), e.rule) from None
+        if resign is not False and resign is not True:
+            raise refuse(f"'resign' must be true, not {resign!r}", "P-note")
+        if draw is not None and draw not in DRAW:
+            raise refuse(f"'draw' must be one of {', '.join(DRAW)}, not {draw!r}", "P-note")
+        if resign and draw is not None:
+            raise refuse("a note cannot both resign and answer a draw", "P-note")
+        if say is None and not resign and draw is None:
+            raise refuse("a note must say something, resign or offer or answer a draw", "P-note")
+        target = None
+        if draw in DRAW_ANSWERS:
+            o = c.get("offer")
+            if not isinstance(o, dict) or not isinstance(o.get("seat"), int) or not isinstance(o.get("n"), int):
+                raise refuse(f"a draw {draw} needs 'offer = {{seat, n}}' naming the offer's note", "P-draw")
+            target = (o["seat"], o["n"])
+            offer = self.notes.get(target)
+            if offer is None or offer.content.get("draw") != "offer":
+                raise refuse(f"'offer' names note {target[1]} of seat {target[0]}, which is no draw offer in this "
+                             "game", "P-draw")
+            if target[0] == seat:
+                raise refuse("a seat cannot answer its own draw offer", "P-draw")
+        name = self.cards[seat].name
+        events = [self._say(seat, say, c["time"], rnd)] if say is not None else []
+        ended = False
+
+        def note(text: str) -> None:
+            events.append(Event(self.round, seat, text))
+
+        if not resign and draw is None:
+            pass  # talk only
+        elif self.over():
+            note(f"{name} {'resigns' if resign else 'answers a draw offer'}, but the game is already over: "
+                 "nothing changes")
+        elif resign:
+            self.forced_outcome = Outcome(tuple(s for s in range(self.n) if s != seat), f"{name} resigned")
+            note(f"{name} resigns")
+            ended = True
+        elif draw == "offer":
+            if self.draw_offer is not None:
+                note(f"{name} offers a draw, but {self.cards[self.draw_offer[0]].name}'s offer is still open: "
+                     "nothing changes")
+            else:
+                self.draw_offer, self.draw_accepts = (seat, n), set()
+                note(f"{name} offers a draw (every other player must accept it)")
+        elif target != self.draw_offer:
+            note(f"{name} answers a draw offer that is no longer open: nothing changes")
+        elif draw == "decline":
+            self.draw_offer = None
+            note(f"{name} declines the draw")
+        else:
+            self.draw_accepts.add(seat)
+            note(f"{name} accepts the draw")
+            if self.draw_accepts >= set(range(self.n)) - {target[0]}:
+                self.forced_outcome = Outcome((), "agreed by every player")
+                self.draw_offer = None
+                ended = True
+        self.notes[(seat, n)] = f
+        self.events += events
+        if ended:
+            self.ended_by_note = self.round
+            self.current_notes[seat] = f
+            self.last_time = max(self.last_time, t) if self.last_time else t
+            self._close_round()
+        return events
+
+    def _apply_body(self, f: SignedFile, seat: int, duty: Duty, strict: bool) -> list[Event]:
+        c = f.content
+        rnd = self.round
+        events: list[Event] = []
+        actions = list(c["actions"])
+        if not all(isinstance(a, str) for a in actions):
+            raise NotationError("every action must be a string")
+        if duty.join:
+            if not actions or actions[0] != JOIN:
+                raise IllegalMove("P-join", f"round 1 awaits seat {seat}'s acceptance ('{JOIN}')")
+            actions.pop(0)
+            events.append(Event(rnd, seat, f"{self.cards[seat].name} accepted the game"))
+        self._record_entropy(c, seat)
+        self._record_toss(c, seat, duty, strict)
+        # deck passes
+        given = c.get("deck", {})
+        if not isinstance(given, dict) or set(given) != set(duty.steps):
+            raise CryptoError(f"expected deck passes for {sorted(duty.steps) or 'no deck'}, "
+                              f"got {sorted(given) if isinstance(given, dict) else given!r}")
+        for deck_id in sorted(given):
+            p = given[deck_id]
+            deck = self.book.decks[deck_id]
+            if not isinstance(p, dict) or not isinstance(p.get("points"), str):
+                raise CryptoError(f"deck {deck_id}: a pass needs 'op' and 'points'")
+            pts = sra.decode_points(p["points"], deck.n, f"deck {deck_id} points", validate=strict)
+            commits = sra.decode_points(p["commits"], deck.n, f"deck {deck_id} commits", validate=strict) \
+                if "commits" in p else None
+            layer = sra.decode_points(p["layer"], 1, f"deck {deck_id} layer")[0] if "layer" in p else None
+            self.book.apply_step(deck_id, seat, str(p.get("op")), pts, commits, layer, p.get("proof"), rnd,
+                                 check=strict and f.file_hash not in self.proven)
+            events.append(Event(rnd, seat, f"{self.cards[seat].name}: {p.get('op')} pass on deck {deck_id}"))
+        # key shares
+        pre = dict(self.state.visibility())
+        keys = c.get("keys", {})
+        if not isinstance(keys, dict):
+            raise CryptoError("'keys' must be a table of ref = key")
+        refs = []
+        for text, value in keys.items():
+            ref = CardRef.parse(text)
+            if not isinstance(value, str):
+                raise CryptoError(f"key for {ref} must be a string")
+            key = sra.decode_scalars(value, 1, f"key for {ref}")[0]
+            if ref.deck not in self.book.decks:
+                raise CryptoError(f"key for {ref}: no such deck")
+            if seat not in self.book.decks[ref.deck].commits:
+                raise CryptoError(f"key for {ref}: seat {seat} has not locked deck {ref.deck} yet")
+            self.book.record_key(ref.deck, seat, ref.index, key, f"key for {ref}")
+            refs.append(ref)
+        if "vacation" in c:
+            v = c["vacation"]
+            if not isinstance(v, dict) or not isinstance(v.get("start"), str):
+                raise IllegalMove("P-vacation", "'vacation' needs 'start' (a time) and 'days'")
+            try:
+                self.vacations[seat].append(check_vacation(
+                    self.vacations[seat], parse_time(v["start"], "vacation"), v.get("days"),
+                    self.tc.vacation_days_per_year, parse_time(c["time"], "time")))
+            except DuelmailError as e:
+                raise IllegalMove("P-vacation", str(e)) from None
+            events.append(Event(rnd, seat, f"{self.cards[seat].name} takes {v.get('days')} days of vacation from "
+                                f"{v['start']}"))
+        if "say" in c:
+            events.append(self._say(seat, check_say(c["say"]), c["time"]))
+        # sealed choices: commitments to new ones and a memo for their author; openings whenever wanted
+        opens = self._record_sealed(c, seat, rnd, actions)
+        # actions, with reveals settled (and openings applied) before each
+        self._settle()
+        events += self._drain(rnd, seat)
+        events += self._open_wanted(opens, seat, rnd)
+        if actions and not duty.decide and len(self.duties) > 1:
+            # the round awaits several seats and this one not for a decision: a decision that only the other
+            # files of the round make possible would depend on the order they are applied in
+            raise IllegalMove("P-turn", f"action {actions[0]!r}: seat {seat} is not awaited for a decision in round "
+                              f"{rnd}, which other seats answer too; decide in the next round")
+        if actions and duty.decide and duty.windows:
+            self._check_window_answer(seat, duty, actions[0])
+        for text in actions:
+            if seat not in self.state.deciders():
+                raise IllegalMove("P-turn", f"action {text!r}: the rules do not await a decision from seat {seat}")
+            if text.startswith(SEALED):
+                action = Sealed(text[len(SEALED):])
+            else:
+                action = self.game.parse_action(text)
+                if action.sealed():
+                    raise IllegalMove("P-sealed", f"action {text!r} is a secret choice: it must travel sealed")
+            if seat == self.honest:
+                self._apply_honestly(seat, action, text)
+            else:
+                self.state.apply(seat, action)
+                self._check_own_sealed(seat, action)
+            told = self._drain(rnd, seat)
+            events.append(Event(rnd, seat, self.state_describe(seat, action)))
+            events += told
+            self._settle()
+            events += self._drain(rnd, seat)
+            events += self._open_wanted(opens, seat, rnd)
+            if not self.over() and "seed" not in c and (unchecked := self._unchecked(seat)):
+                if not strict:  # the sender's trial: its composer adds these shares to the file
+                    self.unchecked |= set(unchecked)
+                    continue
+                raise IllegalMove("P-unchecked", f"after {text!r}, {', '.join(map(str, unchecked))} lies face up "
+                                  f"unopened: the file does not carry seat {seat}'s key share for it, so what it "
+                                  "was played as cannot be checked before the file's next action or the next file")
+        if opens:
+            raise IllegalMove("P-open", f"opens {', '.join(sorted(opens))} before the rules ask for it")
+        # the per-game seed: for the audit once the game is over, or from a seat the rules have retired
+        if "seed" in c:
+            retired = not self.over() and seat in self.state.retired()
+            if not self.over() and not retired:
+                raise CheatDetected(seat, "P-seed", f"published the per-game seed in round {rnd} while still in "
+                                    "play: a seed comes only once the game is over or the rules retire the seat")
+            seed = b64d(c["seed"], "seed")
+            if len(seed) != 32:
+                raise CryptoError("a per-game seed is 32 bytes")
+            if seat in self.seeds:
+                raise IllegalMove("P-seed", f"seat {seat} published its per-game seed already")
+            self.seeds[seat] = seed
+            if retired:  # every receiver now derives its shares and passes (checked against its commitments)
+                self.retired_seeds.add(seat)
+                self._settle()
+                events += self._drain(rnd, seat)
+                events.append(Event(rnd, seat, f"{self.cards[seat].name} is out of play and published the "
+                                    "per-game seed: its key shares and deck passes now follow from it"))
+            else:
+                events.append(Event(rnd, seat, f"{self.cards[seat].name} published the per-game seed for the audit"))
+        elif duty.seed and strict:
+            raise IllegalMove("P-seed", "the seat is out of play: the file must publish the per-game seed"
+                              if duty.retired else "the game is over: the file must publish the per-game seed")
+        if strict and duty.decide and not c["actions"]:
+            raise IllegalMove("P-turn", f"seat {seat} is awaited for a decision and the file has no action")
+        if strict and not self.over() and seat in self.state.deciders() and self.ready(seat) \
+                and (duty.decide or actions):
+            raise IllegalMove("P-turn", f"the file stops in the middle of seat {seat}'s turn: the rules still "
+                              f"wait for: {self.state.prompt(seat)}")
+        post = self.state.visibility()
+        for ref in refs if not self.over() else ():  # at the end every card opens anyway
+            if not (_shown_to_other(pre.get(ref), seat) or _shown_to_other(post.get(ref), seat)):
+                raise CheatDetected(seat, "P-peek", f"published its key for {ref}, which the rules show to "
+                                    "nobody else (an early peek at a locked card)")
+        if strict:
+            unopened = sorted(lb for lb in duty.opens if (seat, lb) not in self.opened)
+            if unopened:
+                raise IllegalMove("P-withheld", "the file does not open the sealed choices the game is waiting "
+                                  "for: " + ", ".join(unopened))
+            withheld = sorted(r for r in duty.shares if r.index not in self.book.decks[r.deck].keys.get(seat, {}))
+            if withheld:
+                raise IllegalMove("P-withheld", "the file withholds key shares the game is waiting for: "
+                                  + ", ".join(map(str, withheld)))
+        if refs:
+            events.append(Event(rnd, seat, f"{self.cards[seat].name} published keys for "
+                                f"{len(refs)} card{'s' if len(refs) != 1 else ''}"))
+        self.events += events
+        return events
+
+    def _record_entropy(self, c: dict, seat: int) -> None:
+        """A seat's first file seals its fresh randomness for this game to itself; no later file does."""
+        first = seat not in self.entropy
+        if first != ("entropy" in c):
+            raise IllegalMove("P-entropy", f"seat {seat}'s first file of the game seals its fresh randomness "
+                              "('entropy'), and only its first file" + ("" if first else
+                                                                        ": the log has it already"))
+        if not first:
+            return
+        box = c["entropy"]
+        if not isinstance(box, str) or len(b64d(box, "entropy")) != box_size(FRESH_BYTES):
+            raise IllegalMove("P-entropy", f"'entropy' must be a sealed box of {FRESH_BYTES} bytes, got {box!r:.60}")
+        self.entropy[seat] = box
+        if seat in self.masters:  # a seat this process plays: its seed is the one the log fixes
+            fresh = open_entropy(self.masters[seat], self.gid, seat, box)
+            if fresh != self.fresh.get(seat):
+                self.fresh[seat] = fresh
+                self.own[seat] = game_seed(self.masters[seat], self.gid, fresh)
+
+    def _check_own_sealed(self, seat: int, action) -> None:
+        """The sender checks its own secret choice before sealing it (``GameState.check_sealed``)."""
+        if isinstance(action, Sealed) and action.label in self.plain:
+            own = {lb: self.game.parse_action(t) for lb, t in
+                   {**(self.sealed_choices(seat) if seat in self.own else {}), **self.plain}.items()}
+            self.state.check_sealed(seat, own[action.label], own)
+
+    def _apply_honestly(self, seat: int, action, text: str) -> None:
+        """Apply the sender's own action, refusing it if a face the seat sees already proves one of its claims false
+        (DESIGN 8: an honest slip is never a cheat). The rules' own audit is the judge: the claims it would find
+        broken with the seat's known faces and sealed choices, that it did not find before this action. A refusal
+        (this one or the rules' check of a secret choice) names the rule and the legal moves."""
+        if isinstance(action, Sealed):
+            text = self.plain.get(action.label, text)
+        known = self.known(seat)
+        before = self._broken_claims(seat, known)
+        pre = self.state.clone()
+        self.state.apply(seat, action)
+        try:
+            self._check_own_sealed(seat, action)
+            after = self.known(seat)  # a card just played face up leaves the seat's private view: keep its face
+            after.update({r: c for r, c in known.items() if r not in after})
+            new = [v for v in self._broken_claims(seat, after) if v not in before]
+            if new:
+                raise IllegalMove(new[0].rule, f"move {text!r} says something false about your own cards "
+                                  f"({self.named(new[0].message)}), so it would be a proven cheat: nothing was signed")
+        except IllegalMove as e:
+            legal = [str(a) for a in pre.legal_actions(seat, known)]
+            verb = text.split()[0].lower() if text.split() else ""
+            alike = [a for a in legal if a.split()[0].lower() == verb] or legal
+            shown = ", ".join(with_faces(a, known, pre.card_name) for a in alike[:8]) + (
+                f" and {len(alike) - 8} more" if len(alike) > 8 else "")
+            said = str(e).removesuffix(f" (rule {e.rule})")
+            raise IllegalMove(e.rule, f"{said}. Legal now: {shown or 'nothing'} ('duelmail moves' lists them all)"
+                              ) from None
+
+    def _broken_claims(self, seat: int, known: Known) -> list[Violation]:
+        """The seat's claims that the rules' audit finds broken by the faces and sealed choices it knows."""
+        found = self.state.audit(known) + self.state.audit_sealed({(seat, lb): a for lb, a in known.sealed.items()})
+        return [v for v in found if v.seat == seat]
+
+    def _record_sealed(self, c: dict, seat: int, rnd: int, actions: list[str]) -> dict:
+        """Record the file's commitments and memo; return its openings, checked for shape."""
+        labels = [a[len(SEALED):] for a in actions if a.startswith(SEALED)]
+        commits = c.get("commits", {})
+        if not isinstance(commits, dict) or sorted(commits) != sorted(labels) or len(set(labels)) != len(labels):
+            raise IllegalMove("P-commit", f"sealed choices {labels} need exactly one commitment each "
+                              f"(the file has {sorted(commits) if isinstance(commits, dict) else commits!r})")
+        for label, h in commits.items():
+            if not isinstance(h, str) or not re.fullmatch(r"[0-9a-f]{64}", h):
+                raise IllegalMove("P-commit", f"commitment for {label!r} is not 64 hex digits")
+            if (seat, label) in self.commitments:
+                raise IllegalMove("P-commit", f"seat {seat} already committed to {label!r} in round "
+                                  f"{self.commitments[(seat, label)][0]}")
+            self.commitments[(seat, label)] = (rnd, h)
+        if labels or "memo" in c:
+            # one memo for the file's sealed choices, of the size their kinds fix: any other size would tell the
+            # choices' lengths to everyone (a seat's own leak, refused so that no log ever carries one)
+            memo = c.get("memo")
+            if not labels or not isinstance(memo, str):
+                raise IllegalMove("P-commit", f"a memo goes with sealed choices and is a string (sealed choices "
+                                  f"{labels}, memo {memo!r:.40})")
+            want = box_size(sum(memo_sizes(self.game, labels).values()))
+            got = len(b64d(memo, "memo"))
+            if got != want:
+                raise IllegalMove("P-commit", f"the memo is {got} bytes; sealed choices {sorted(labels)} make it "
+                                  f"exactly {want} (each padded to its kind's fixed size)")
+            self.memos.setdefault(seat, []).append((rnd, memo, tuple(sorted(labels))))
+        opens = c.get("opens", {})
+        if not isinstance(opens, dict):
+            raise IllegalMove("P-open", "'opens' must be a table of label = {value, salt}")
+        for label, o in opens.items():
+            if (seat, label) not in self.commitments:
+                raise IllegalMove("P-open", f"opens {label!r}, which seat {seat} never committed to")
+            if (seat, label) in self.opened:
+                raise IllegalMove("P-open", f"{label!r} is already open")
+            if not isinstance(o, dict) or not isinstance(o.get("value"), str) or not isinstance(o.get("salt"), str):
+                raise IllegalMove("P-open", f"opening of {label!r} needs 'value' and 'salt'")
+        return dict(opens)
+
+    def _open_wanted(self, opens: dict, seat: int, rnd: int) -> list[Event]:
+        """Apply every opening in ``opens`` that the rules want now (and drop it from ``opens``)."""
+        events = []
+        # one at a time, asking again after each: an opening may make the rules want another (a stat
+        # whose exhaustion a dual reveal claims must then be shown in the same file)
+        while wanted := sorted(set(opens) & set(self.state.openings().get(seat, ()))):
+            label = wanted[0]
+            o = opens.pop(label)
+            made, h = self.commitments[(seat, label)]
+            if not check_opening(h, label, self.gid, made, seat, b64d(o["salt"], "salt"), o["value"].encode()):
+                raise CheatDetected(seat, "P-open", f"the opening of {label!r} ({o['value']!r}) does not match the "
+                                    f"commitment made in round {made}")
+            action = self.game.parse_action(o["value"])
+            if action.sealed() != label:
+                raise CheatDetected(seat, "P-open", f"{o['value']!r} is not a secret choice labelled {label!r}")
+            try:
+                self.state.apply_open(seat, label, action)
+            except IllegalMove as e:
+                raise CheatDetected(seat, e.rule, f"committed to an illegal choice {o['value']!r}: {e}") from None
+            self.opened[(seat, label)] = o["value"]
+            events.append(Event(rnd, seat, self.named(f"seat {seat} opened {label}: {o['value']}")))
+            events += self._drain(rnd, seat)
+            self._settle()
+            events += self._drain(rnd, seat)
+        return events
+
+    def _drain(self, rnd: int, seat: int) -> list[Event]:
+        """The outcomes the rules told since the last drain, as log events (seat: the event's first seat, else the
+        file's author)."""
+        out = [Event(rnd, g.seats[0] if g.seats else seat if seat >= 0 else self.creator, self.named(g.text), g)
+               for g in self.state.take_told()]
+        if not self.told_over and self.over():  # who won, once, as the game ends (by its rules or a timeout)
+            self.told_over = True
+            o = self.outcome()
+            g = GameEvent("over", f"game over: {o.describe()}", o.winners)
+            out.append(Event(rnd, o.winners[0] if o.winners else seat if seat >= 0 else self.creator,
+                             self.named(g.text), g))
+        return out
+
+    def _close_round(self) -> list[Event]:
+        """Close the open round; return what the rules settled as it closed (also in ``events``)."""
+        closed = self.round
+        self.last_prev = self.prev
+        self.prev = round_hash(self.round, self.prev, self.current, self.current_claims, self.current_notes)
+        times = [parse_time(f.content["time"], "log") for f in [*self.current.values(), *self.current_claims.values()]]
+        self.opened_at = max([self.opened_at, *times])
+        self.rounds.append(self.current)
+        self.claims_by_round[self.round] = self.current_claims
+        self.notes_by_round[self.round] = self.current_notes
+        self.current = {}
+        self.current_claims = {}
+        self.current_notes = {}
+        self.round += 1
+        self.prevs[self.round] = self.prev
+        self._settle()
+        told = self._drain(closed, -1)
+        self.events += told
+        if self.over() and len(self.seeds) == self.n:
+            if self.auditing:
+                from duelmail.engine.audit import audit_match  # here: a game in progress never loads the audit
+
+                self.audit = audit_match(self)
+            self.duties = {}
+            return told
+        self.duties = self._compute_duties()
+        return told

@@ -1,0 +1,110 @@
+"""What a seat, or a reader, sees of the game: faces, events in words (``Event``)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Mapping
+
+from duelmail.engine.log import Event
+from duelmail.engine.memo import open_memo
+from duelmail.games.base import Known, in_words
+from duelmail.games.cards import Card, CardRef
+from duelmail.protocol.identity import Identity
+
+
+def with_faces(text: str, known: Mapping[CardRef, Card], name: Callable[[CardRef, Card], str] = lambda r, c: str(c)
+               ) -> str:
+    """Write the face a seat can see after each ref: ``a#17`` becomes ``a#17 (9S)`` (``name``: the game's word for a
+    card, ``GameState.card_name``)."""
+
+    def add(m: re.Match) -> str:
+        ref = CardRef.parse(m.group(0))
+        face = known.get(ref)
+        return f"{m.group(0)} ({name(ref, face)})" if face else m.group(0)
+
+    return re.sub(r"[a-z]+[0-9]*(?:\.[0-9]+)?#[0-9]+(?![0-9=])", add, text)  # REF=face says its face already
+
+
+class Views:
+    """``Match``'s room: what a seat, or a reader, sees of the game: faces, events in words (``Event``)."""
+
+    def known(self, seat: int | None) -> dict[CardRef, Card]:
+        """Public faces, plus every face ``seat`` can open with its own key, plus (``Known.sealed``) the
+        seat's own sealed choices, opened from its memos."""
+        out = Known({r: self.card_of(r, f) for r, f in self.faces.items()})
+        if seat is None or seat not in self.own:
+            return out
+        if seat in self.memos:
+            out.sealed = {lb: self.game.parse_action(text) for lb, text in self.sealed_choices(seat).items()}
+        for ref, who in self.state.visibility().items():
+            if who != seat or ref in out:
+                continue
+            face = self._private_face(seat, ref)
+            if face is not None:
+                out[ref] = self.card_of(ref, face)
+        return out
+
+    def seen(self, seat: int | None) -> dict[CardRef, Card]:
+        """Every face ``seat`` has seen so far: ``known`` plus each card once shown to it alone (a card of its hand
+        since played, discarded or shuffled away), i.e. every ref for which all the other lockers published keys;
+        once the game is audited, every card."""
+        out = self.known(seat)
+        if self.audit is not None:  # over, every seed published: every card is known to everyone
+            out.update({ref: self.card_of(ref, f) for ref, f in self.audit.faces.items()})
+            return out
+        if seat is None or seat not in self.own:
+            return out
+        for deck in self.book.decks.values():
+            if not deck.locked:
+                continue
+            others = [s for s in deck.lockers if s != seat]
+            for j in range(deck.n):
+                ref = CardRef(deck.id, j)
+                if ref not in out and all(j in deck.keys.get(s, {}) for s in others):
+                    face = self._private_face(seat, ref)
+                    if face is not None:
+                        out[ref] = self.card_of(ref, face)
+        return out
+
+    def _private_face(self, seat: int, ref: CardRef) -> int | None:
+        deck = self.book.decks.get(ref.deck)
+        if deck is None or not deck.locked:
+            return None
+        extra = {seat: self.own_key(seat, ref)} if seat in deck.lockers else {}
+        return self.book.open_face(ref.deck, ref.index, extra)
+
+    def sealed_choices(self, seat: int) -> dict[str, str]:
+        """This seat's own sealed choices (label -> action text), recovered from its memos in the log."""
+        out: dict[str, str] = {}
+        for rnd, box, labels in self.memos.get(seat, []):
+            out.update(open_memo(self.game, self.own[seat], self.gid, rnd, seat, box, labels))
+        return out
+
+    def words(self, event: Event, known: Mapping[CardRef, Card] | None = None) -> str:
+        """``event`` for a reader who knows the faces ``known`` (default: the public's, now; a seat's are
+        ``seen(seat)``): every card whose face the reader knows is said by its face."""
+        return in_words(event.text, self.known(None) if known is None else known, namer=self.state.card_words)
+
+    def told_to(self, events: Iterable[Event], known: Mapping[CardRef, Card] | None = None) -> list[Event]:
+        """``events`` as a reader who knows ``known`` (default: the public) reads them (see ``words``)."""
+        known = self.known(None) if known is None else known
+        return [Event(e.round, e.seat, in_words(e.text, known, namer=self.state.card_words), e.said) for e in events]
+
+    def reader_faces(self, identity: Identity | None) -> dict[CardRef, Card]:
+        """The faces the holder of ``identity`` has seen (the public's if it holds no seat)."""
+        seat = self.seat_of(identity) if identity is not None else None
+        if seat is None:
+            return self.known(None)
+        if seat not in self.own:
+            self.attach(seat, identity)
+        return self.seen(seat)
+
+    def state_describe(self, seat, action) -> str:
+        return self.named(self.state.describe(seat, action))
+
+    def named(self, text: str) -> str:
+        """Rules speak of seats; people read names."""
+        return re.sub(r"\b[Ss]eat (\d+)\b", lambda m: self._name(int(m.group(1))), text)
+
+    def _name(self, seat: int) -> str:
+        return self.cards[seat].name if 0 <= seat < self.n else f"seat {seat}"
