@@ -31,7 +31,9 @@ from duelmail.games.warlords.rules import (
     DEFEND,
     EMERGENCY,
     LAST_CHANCE,
+    OUTSIDE,
     PREP,
+    RENEWAL,
     SUPPORT,
     WARLORD,
     WarlordsState,
@@ -89,6 +91,10 @@ class _View:
         if p == EMERGENCY:  # W-26: the joker at once, while it can still rescue
             jokers = self.jokers()
             return Reinforce(jokers[0]) if jokers else Pass()
+        if p == OUTSIDE:  # W-18: keep the Aces for our own defence
+            return Pass()
+        if p == RENEWAL:  # W-25: the joker at the end of our turn, when the pile runs low
+            return Reinforce(self.jokers()[0]) if self.low() and self.jokers() else Pass()
         if p == A_SUPPORT and self.low() and self.jokers() and not self.st.shortcuts:
             return Reinforce(self.jokers()[0])  # W-25: any time during our turn
         if p in (A_SUPPORT, D_SUPPORT):
