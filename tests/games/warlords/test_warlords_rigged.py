@@ -226,3 +226,25 @@ def test_w18_three_seats_the_seat_not_in_the_battle_answers_the_attack(monkeypat
                                  "alice the 9 of hearts (Army 9) = 9"]
     assert [e.numbers for e in said(m, "damage")] == [(2,)]
     finished_and_audited(sp)
+
+
+def test_w25_the_joker_in_the_renewal_through_the_engine(monkeypatch):
+    """W-25: after its battle the attacker is asked once more (an answer window in its own turn) and plays its joker:
+    its discards, the battle's Army and Support among them, go back into its draw pile; then its turn ends."""
+    sp = rigged(monkeypatch, "warlords", {
+        "a": ["4D", "5D", "6D", "7D", "8D"],
+        "b": ["KS", "10S", "3S", "XR", "5S"],
+    }, options=REINF)
+    act(sp, 0, "end")
+    act(sp, 1, "warlord b#0", "attack b#0 b#1")
+    act(sp, 0, "defend - -")
+    act(sp, 1, "support b#2")
+    act(sp, 0, "support - accept")
+    until_decides(sp, 1)
+    assert [w.rule for w in sp.match.duties[1].windows] == ["W-25"]
+    act(sp, 1, "joker b#3")
+    act(sp, 0, "end")
+    m = sp.match
+    assert told(m, "reinforce") == ["bob shuffles 2 discarded cards back: the draw pile has 49 cards"]
+    assert [str(r) for r in m.state.discards[1]] == ["b#3"] and m.state.current == 1
+    finished_and_audited(sp)
