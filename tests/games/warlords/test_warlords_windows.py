@@ -278,3 +278,21 @@ def test_w25_shortcuts_no_renewal_window(rig, play):
     play(t, 0, "support -")
     play(t, 0, "accept")
     assert t.state.current == 0 and t.state.phase == PREP
+
+
+def test_w18_four_seats_the_seats_not_in_the_battle_answer_one_after_the_other(rig, play):
+    """W-18, W-24: seat 3 attacks seat 0; seats 1 and 2 are asked in play order, each in a window of its own (a
+    later answer may depend on an earlier one), then seat 0 defends."""
+    t = rig(4, {0: "KH 9H", 1: "AH", 2: "AS", 3: "QS 10S"})
+    for seat in range(3):
+        play(t, seat, *(["warlord a#0"] if seat == 0 else []), "end")
+    play(t, 3, "warlord d#0", "attack d#0 d#1")
+    st = t.state
+    assert st.phase == OUTSIDE and st.deciders() == (1,) and [w.seat for w in st.windows()] == [1]
+    play(t, 1, "pass")
+    assert t.state.deciders() == (2,)
+    play(t, 2, "ace c#0 a#0")
+    # seat 2 may still hold an Ace and seat 3's Queen is still a target: the window stays open until it passes
+    assert t.state.phase == OUTSIDE and t.state.deciders() == (2,)
+    play(t, 2, "pass")
+    assert t.state.phase == DEFEND and t.state.deciders() == (0,)
