@@ -81,7 +81,7 @@ def test_w25_shortcuts_only_in_preparation(rig, play):
 
 def damage_empties_the_pile(rig, play, options):
     """Seat 1 attacks with 10 + King against nothing: 7 damage mills seat 0's last 7 cards."""
-    t = rig(2, {0: "XR", 1: "KS 10S"}, options)
+    t = rig(2, {0: "XR 10H", 1: "KS 10S"}, options)
     _fill_discard(t, 0, 3)
     del t.state.piles[0][:-7]
     play(t, 0, "end")  # seat 0 drew: 6 cards left
@@ -218,12 +218,17 @@ def test_w18_two_seats_no_bystander(rig, play):
 
 
 def battle_then_renewal(rig, play, options, ace=False):
-    """Seat 1 (joker b#0 in hand, discards filled) attacks seat 0, which defends with nothing (or an Ace)."""
-    t = rig(2, {0: "AH", 1: ("XR" if options.get("reinforcements") else "9S") + " 10S"}, options)
+    """Seat 1 (joker b#0 in hand, discards filled) attacks seat 0, which defends with nothing, with an Ace
+    (``ace=True``) or with a King and a 10 (``ace="fail"``: the attack fails)."""
+    t = rig(2, {0: "AH KH 10H", 1: ("XR" if options.get("reinforcements") else "9S") + " 10S"}, options)
     _fill_discard(t, 1, 12)
-    play(t, 0, "end")
+    play(t, 0, "warlord a#1", "end")
     play(t, 1, "attack - b#1")
-    if ace:
+    if ace == "fail":
+        play(t, 0, "defend a#1 a#2")
+        play(t, 1, "support -")
+        play(t, 0, "support -")
+    elif ace:
         play(t, 0, "ace a#0")
     else:
         play(t, 0, "defend - -")
@@ -232,7 +237,7 @@ def battle_then_renewal(rig, play, options, ace=False):
     return t
 
 
-@pytest.mark.parametrize("ace", [False, True])
+@pytest.mark.parametrize("ace", [False, True, "fail"])
 def test_w25_the_joker_in_the_renewal_after_the_battle(rig, play, ace):
     """'Any time during your turn' includes the renewal: after its battle (won, or stopped by an Ace) the attacker
     may still play its joker, with the battle's cards among its discards; then its turn ends."""
@@ -296,3 +301,17 @@ def test_w18_four_seats_the_seats_not_in_the_battle_answer_one_after_the_other(r
     assert t.state.phase == OUTSIDE and t.state.deciders() == (2,)
     play(t, 2, "pass")
     assert t.state.phase == DEFEND and t.state.deciders() == (0,)
+
+
+def test_w25_no_renewal_window_in_a_revenge_turn(rig, play):
+    """W-23, W-26: a seat that passed its emergency plays its revenge turn without a joker, so its battle ends its
+    turn at once, and the game with it."""
+    t = damage_empties_the_pile(rig, play, REINF)
+    play(t, 0, "pass")
+    play(t, 1, "pass")  # the attacker's renewal (W-25)
+    play(t, 0, "attack - a#1")
+    play(t, 1, "defend - -")
+    play(t, 0, "support -")
+    play(t, 1, "support - accept")
+    st = t.state
+    assert st.is_terminal() and st.outcome().winners == (1,) and not st.windows()
