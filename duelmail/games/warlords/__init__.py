@@ -13,7 +13,8 @@ from duelmail.games.warlords.rules import ALLY_COLOUR, DECK_IDS, REINFORCE_COLOU
 SPEC = GameSpec(
     id="warlords",
     title="Warlords",
-    rules_version=2,  # 2: the source's rules by default (W-18, W-19, W-25, W-26, W-29); old rulings: mail-shortcuts
+    rules_version=3,  # 2: the source's rules by default (W-18, W-19, W-25, W-26, W-29); old rulings: mail-shortcuts
+    # 3: W-18's window for seats not in the battle (three or more players), W-25's window in the renewal
     min_players=2,
     max_players=len(DECK_IDS),
     options=(

@@ -31,7 +31,9 @@ from duelmail.games.warlords.rules import (
     DEFEND,
     EMERGENCY,
     LAST_CHANCE,
+    OUTSIDE,
     PREP,
+    RENEWAL,
     SUPPORT,
     WARLORD,
     WarlordsState,
@@ -89,6 +91,10 @@ class _View:
         if p == EMERGENCY:  # W-26: the joker at once, while it can still rescue
             jokers = self.jokers()
             return Reinforce(jokers[0]) if jokers else Pass()
+        if p == OUTSIDE:  # W-18: with an Ace to spare, the best Warlord of the seat that attacks us
+            return self.outside()
+        if p == RENEWAL:  # W-25: the joker at the end of our turn, when the pile runs low
+            return Reinforce(self.jokers()[0]) if self.low() and self.jokers() else Pass()
         if p == A_SUPPORT and self.low() and self.jokers() and not self.st.shortcuts:
             return Reinforce(self.jokers()[0])  # W-25: any time during our turn
         if p in (A_SUPPORT, D_SUPPORT):
@@ -162,6 +168,15 @@ class _View:
         if len(aces) >= 2 and others and not self.st.shortcuts:  # W-18: the other Warlord, before the battle
             return PlayAce(aces[-1][1], max(others, key=lambda w: (self.warlord_value(w, 3), w)))
         return Defend(lord, armies[0][1] if armies else None)
+
+    def outside(self) -> WarlordsAction:
+        st = self.st
+        aces = self.cards(ACE)
+        foe = next((s for s in range(st.n) if s != self.seat and st.active[s] and st.target(s) == self.seat), None)
+        theirs = st.warlords[foe] if foe is not None else []
+        if len(aces) >= 2 and theirs:
+            return PlayAce(aces[-1][1], max(theirs, key=lambda w: (self.warlord_value(w, 3), w)))
+        return Pass()
 
     def last_chance(self) -> WarlordsAction:
         b = self.st.battle

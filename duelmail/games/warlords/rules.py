@@ -37,9 +37,11 @@ from duelmail.games.warlords.terms import (
     EMERGENCY,
     JOKER,
     LAST_CHANCE,
+    OUTSIDE,
     OVER,
     PHASE_NAMES,
     PREP,
+    RENEWAL,
     REVEAL,
     SHUFFLE,
     SUPPORT,
@@ -126,6 +128,7 @@ class WarlordsState(FaceClaims, GameState):
         self.hidden_ally = hidden_ally
         self.shortcuts = shortcuts  # option mail-shortcuts: W-18, W-19(a), W-25, W-26, W-29 as rulings that save files
         self.emergency: int | None = None  # the seat answering the emergency window (W-26)
+        self.bystanders: list[int] = []  # seats not in the battle still to answer the W-18 window, in play order
         self.resume = PREP  # the phase a reinforcement shuffle returns to (W-25: also in the attacker's battle)
         size = 52 + reinforcements + hidden_ally
         self.hands: list[list[CardRef]] = []
@@ -166,6 +169,7 @@ class WarlordsState(FaceClaims, GameState):
         c.active, c.generation = list(self.active), list(self.generation)
         c.battle = self.battle.copy() if self.battle else None
         c.pending = list(self.pending)
+        c.bystanders = list(self.bystanders)
         return c
 
     # -- whose move ----------------------------------------------------------------------------
@@ -175,18 +179,30 @@ class WarlordsState(FaceClaims, GameState):
             return (self.current,)
         if p in (DEFEND, D_SUPPORT, LAST_CHANCE):
             return (self.battle.defender,)
-        if p == A_SUPPORT:
-            return (self.battle.attacker,)
+        if p in (A_SUPPORT, RENEWAL):
+            return (self.current,)
         if p == EMERGENCY:
             return (self.emergency,)
+        if p == OUTSIDE:
+            return (self.bystanders[0],)
         return ()
 
     def windows(self) -> tuple[Window, ...]:
-        """W-26: the seat whose draw pile a battle just emptied may play its joker at once, even out of turn."""
-        if self.phase != EMERGENCY:
-            return ()
-        return (Window(self.emergency, "W-26", "your draw pile is empty: play the Reinforcements joker now "
-                       f"({RESCUE_CAP} cards back), or pass", ("pass", "joker")),)
+        """W-26: the seat whose draw pile a battle just emptied may play its joker at once, even out of turn.
+        W-18: when an attack is made, each seat not in the battle may play an Ace outside battle (three or more
+        players). W-25: after its battle the attacker may still play its Reinforcements joker in its turn."""
+        p = self.phase
+        if p == EMERGENCY:
+            return (Window(self.emergency, "W-26", "your draw pile is empty: play the Reinforcements joker now "
+                           f"({RESCUE_CAP} cards back), or pass", ("pass", "joker")),)
+        if p == OUTSIDE:
+            b = self.battle
+            return (Window(self.bystanders[0], "W-18", f"seat {b.attacker} attacks seat {b.defender}: play an Ace "
+                           "outside battle against a Warlord now, or pass", ("pass", "ace")),)
+        if p == RENEWAL:
+            return (Window(self.current, "W-25", "your battle is over: play the Reinforcements joker before your "
+                           "turn ends, or pass", ("pass", "joker")),)
+        return ()
 
     def may_rescue(self, seat: int) -> bool:
         """W-26 by the public record: the option is on, the seat's joker is not played yet (with an empty draw
@@ -194,6 +210,20 @@ class WarlordsState(FaceClaims, GameState):
         if not self.reinforcements or not self.discards[seat]:
             return False
         return not any(s == seat and role == JOKER for s, role, _ in self.claims.values())
+
+    def may_ace(self, seat: int) -> bool:
+        """W-18 by the public record: ``seat`` holds cards, and not all its Aces (nor, with the option, its Hidden
+        Ally) lie face up in its discard pile, the only place its played Aces go."""
+        if not self.hands[seat]:
+            return False
+        gone = {f for r in self.discards[seat] if (f := self.faces.get(r)) is not None and r not in self.locked}
+        aces = sum(1 for f in gone if not f.is_joker and f.rank == 14)
+        ally = self.hidden_ally and not any(f.is_joker and f.suit == ALLY_COLOUR for f in gone)
+        return aces < 4 or ally
+
+    def _ace_targets(self, seat: int) -> list[CardRef]:
+        """Warlords of ``seat``'s opponents still in the game: what an Ace outside battle may discard (W-18)."""
+        return [w for o in range(self.n) if o != seat and self.active[o] for w in self.warlords[o]]
 
     def chance(self) -> Shuffle | None:
         return self.pending[0] if self.pending and self.phase == SHUFFLE else None
@@ -251,8 +281,10 @@ class WarlordsState(FaceClaims, GameState):
             out += [Support(None)] + [Support(r) for r in by_role[SUPPORT]]
             if self.reinforcements and not self.shortcuts and not self.revenge:  # W-25: any time in your turn
                 out += [Reinforce(r) for r in by_role[JOKER]]
-        elif p == EMERGENCY:
+        elif p in (EMERGENCY, RENEWAL):
             out += [Pass()] + [Reinforce(r) for r in by_role[JOKER]]
+        elif p == OUTSIDE:  # W-18: a seat not in the battle, against any Warlord (the attacking one withdraws it)
+            out += [Pass()] + [PlayAce(a, t) for a in aces for t in self._ace_targets(seat)]
         elif p == D_SUPPORT:
             sups = [None] + (by_role[SUPPORT] if self.battle.d_army is not None else [])
             out += [Support(r) for r in sups]
@@ -285,6 +317,25 @@ class WarlordsState(FaceClaims, GameState):
             else:
                 raise IllegalMove("W-26", f"{action}: seat {seat}'s draw pile has just emptied: play the "
                                   "Reinforcements joker now, or pass")
+            return
+        if p == RENEWAL:
+            if t is Reinforce:
+                self._reinforce(seat, action)
+            elif t is Pass:
+                self._end_turn()
+            else:
+                raise IllegalMove("W-25", f"{action}: seat {seat}'s battle is over and its turn ends: play the "
+                                  "Reinforcements joker now, or pass")
+            return
+        if p == OUTSIDE:
+            if t is Pass:
+                self.bystanders.pop(0)
+                self._next_bystander()
+            elif t is PlayAce and action.target is not None:
+                self._ace_outside(seat, action)
+            else:
+                raise IllegalMove("W-18", f"{action}: seat {seat} is not in this battle: it may play an Ace outside "
+                                  "battle against a Warlord (ace ACE TARGET), or pass")
             return
         if t is PlayAce:
             if p == PREP:
@@ -385,6 +436,25 @@ class WarlordsState(FaceClaims, GameState):
         self.tell("ace", f"{a.card} (an Ace) destroys seat {owner}'s Warlord {a.target}: both go to the discard "
                   "piles", (seat, owner), (a.card, a.target), rule="W-18")
         self.rescue = False
+        if self.phase == OUTSIDE:
+            b = self.battle
+            if a.target == b.a_warlord:  # it fell before the battle: the attacker decides again (W-18)
+                self.hands[b.attacker].append(b.a_army)
+                self.battle = None
+                self.bystanders = []
+                self.phase = PREP
+                self.tell("withdrawn", f"seat {b.attacker}'s attack is withdrawn: its Warlord fell before the battle, "
+                          f"{b.a_army} goes back to its hand and it prepares on", (b.attacker,), (b.a_army,),
+                          rule="W-18")
+            elif not (self.may_ace(seat) and self._ace_targets(seat)):
+                self.bystanders.pop(0)
+                self._next_bystander()
+
+    def _next_bystander(self) -> None:
+        """W-18: the next seat not in the battle that could play an Ace outside battle, or the defence."""
+        while self.bystanders and not (self.may_ace(self.bystanders[0]) and self._ace_targets(self.bystanders[0])):
+            self.bystanders.pop(0)
+        self.phase = OUTSIDE if self.bystanders else DEFEND
 
     def _reinforce(self, seat: int, a: Reinforce) -> None:
         if not self.reinforcements:
@@ -398,7 +468,7 @@ class WarlordsState(FaceClaims, GameState):
         self._claim(seat, a.card, JOKER, "W-25")
         # W-26: with an empty draw pile only 8 come back (mail-shortcuts: only in a revenge turn's rescue)
         cap = RESCUE_CAP if (self.revenge if self.shortcuts else not self.piles[seat]) else REINFORCE_CAP
-        self.resume = self.phase if self.phase in (PREP, A_SUPPORT, EMERGENCY) else PREP
+        self.resume = self.phase if self.phase in (PREP, A_SUPPORT, EMERGENCY, RENEWAL) else PREP
         drawn, taken = self.piles[seat], self.discards[seat]
         k = min(cap, len(taken))
         self.discards[seat] = [a.card]
@@ -451,11 +521,25 @@ class WarlordsState(FaceClaims, GameState):
         self.rescue = False
         if self.phase == EMERGENCY:
             self._after_emergency()
+        elif self.phase == RENEWAL:
+            self._end_turn()
 
     def _after_emergency(self) -> None:
-        """The emergency window is answered (W-26): the attacker's turn, which the battle ended, ends now."""
-        self.emergency = None
-        self.phase = PREP
+        """The emergency window is answered (W-26): the attacker's turn, which the battle ended, ends now (after
+        its own renewal window, W-25, if the emptied pile was the defender's)."""
+        rescued, self.emergency = self.emergency, None
+        if rescued == self.current:
+            self._end_turn()
+        else:
+            self._after_battle()
+
+    def _after_battle(self) -> None:
+        """W-25: "any time during your turn" includes the renewal after the battle: if the public record shows the
+        attacker's joker unplayed, it may still play it (an answer window); otherwise its turn ends."""
+        seat = self.current
+        if not self.shortcuts and not self.revenge and self.may_rescue(seat):
+            self.phase = RENEWAL
+            return
         self._end_turn()
 
     def _emptied(self, seat: int, before: int) -> bool:
@@ -481,8 +565,14 @@ class WarlordsState(FaceClaims, GameState):
         self._take(seat, a.army, a, "W-10", "the Army")
         self._claim(seat, a.army, ARMY, "W-10")
         self.battle = Battle(seat, self.target(seat), a.warlord, a.army)
-        self.phase = DEFEND
         self.rescue = False
+        self.bystanders = []
+        if not self.shortcuts:  # W-18: every other seat still in the game, in play order after the defender
+            o = self.target(self.battle.defender)
+            while o != seat:
+                self.bystanders.append(o)
+                o = self.target(o)
+        self._next_bystander()
 
     def _defend(self, seat: int, a: Defend) -> None:
         if a.warlord is not None:
@@ -581,7 +671,7 @@ class WarlordsState(FaceClaims, GameState):
             self._pay_failure(b)
         self.battle = None
         if not self._emptied(hit, before):
-            self._end_turn()
+            self._after_battle()
 
     def _discard_battle_cards(self, b: Battle, defender_too: bool) -> None:
         mine = [r for r in (b.a_army, b.a_support) if r is not None]
@@ -627,7 +717,7 @@ class WarlordsState(FaceClaims, GameState):
             self._pay_failure(b)  # W-19(a) by default: no Warlord, no mill (the Ace discards Warlord and Army)
         self.battle = None
         if not self._emptied(b.attacker, before):
-            self._end_turn()
+            self._after_battle()
 
     def _mill(self, seat: int, k: int, beneath_top: bool) -> list[CardRef]:
         """Move ``k`` cards from the draw pile to the discard pile face up (W-15, W-29); return them."""
@@ -761,6 +851,11 @@ class WarlordsState(FaceClaims, GameState):
             return "add a Support to your attack: support REF|-"
         if p == EMERGENCY:
             return f"your draw pile is empty: play your Reinforcements joker now ({RESCUE_CAP} cards back), or pass"
+        if p == OUTSIDE:
+            return (f"seat {b.attacker} attacks seat {b.defender}: an Ace outside battle against any Warlord "
+                    "(ace REF TARGET; against the attacking one it withdraws the attack), or pass")
+        if p == RENEWAL:
+            return "your battle is over: play your Reinforcements joker before your turn ends (joker REF), or pass"
         if p == D_SUPPORT:
             return "add a Support to your defence (only with an Army): support REF|-, or ace REF"
         return f"the attack ({b.attack} against {b.defence}) deals {b.damage} damage: accept, or ace REF"
