@@ -37,7 +37,9 @@ class Duty:
             parts.append(f"shuffle/lock deck {', '.join(self.steps)}")
         if self.decide:
             if self.windows:
-                parts.append("answer out of turn (" + ", ".join(w.rule for w in self.windows) + ")")
+                rules = ", ".join(w.rule for w in self.windows)
+                own = all(w.in_turn for w in self.windows)
+                parts.append(f"answer in your turn ({rules})" if own else f"answer out of turn ({rules})")
             parts.append(prompt or "decide")
         if self.toss:
             parts.append("open the coin toss")

@@ -118,12 +118,14 @@ class Window:
     joker, a replacement, a stop). While it is open the rules await ``seat`` (it is one of ``deciders()``),
     ``pass`` always answers it, and no outcome is fixed: the answer takes effect at the window's point.
     ``rule`` is the digest rule giving the right, ``answers`` the verbs that answer it (``pass`` among them),
-    ``what`` the point in words."""
+    ``what`` the point in words; ``in_turn``: a window of the seat's own turn (a point its own file could not
+    reach, as after a battle that needed the others' key shares), not an answer out of turn."""
 
     seat: int
     rule: str
     what: str
     answers: tuple[str, ...] = ("pass",)
+    in_turn: bool = False
 
 
 @dataclass(frozen=True)

@@ -201,7 +201,7 @@ class WarlordsState(FaceClaims, GameState):
                            "outside battle against a Warlord now, or pass", ("pass", "ace")),)
         if p == RENEWAL:
             return (Window(self.current, "W-25", "your battle is over: play the Reinforcements joker before your "
-                           "turn ends, or pass", ("pass", "joker")),)
+                           "turn ends, or pass", ("pass", "joker"), in_turn=True),)
         return ()
 
     def may_rescue(self, seat: int) -> bool:

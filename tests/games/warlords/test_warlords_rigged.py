@@ -242,6 +242,7 @@ def test_w25_the_joker_in_the_renewal_through_the_engine(monkeypatch):
     act(sp, 0, "support - accept")
     until_decides(sp, 1)
     assert [w.rule for w in sp.match.duties[1].windows] == ["W-25"]
+    assert sp.match.duties[1].describe().startswith("answer in your turn (W-25)")  # its own turn, not out of turn
     act(sp, 1, "joker b#3")
     act(sp, 0, "end")
     m = sp.match
