@@ -252,6 +252,8 @@ class Match:
         self.final_claims: dict[int, str] = {}  # round -> a file of the next round that builds on its claim
         self.displaced: list[str] = []  # hashes of moves signed by their deadline that a final claim made void
         self.unchecked: set[CardRef] = set()  # a sender's trial: cards its actions left face up and closed
+        self.lender: int | None = None  # a sender's retrial: the seat whose own shares are lent as soon as owed
+        self.lent: set[CardRef] = set()  # ... and the refs lent (its composer adds them to the file)
         self.prevs: dict[int, str] = {1: self.prev}  # round -> the hash it opened with (notes name any round)
         self.talk: list[Talk] = []
         self.notes: dict[tuple[int, int], SignedFile] = {}  # (seat, n) -> note
@@ -560,6 +562,8 @@ class Match:
                 self.state.apply_shuffle(shuffle)
                 continue
             progressed = False
+            if self.lender is not None:
+                self._lend(self.lender)
             public = self.state.public_faces()
             candidates = [r for r, who in self.state.visibility().items() if who == PUBLIC and r not in public]
             for ref in sorted(candidates):  # a fixed order, so every fold reveals alike
@@ -579,6 +583,14 @@ class Match:
             if not progressed:
                 return
         raise DuelmailError("reveals never settle (a bug in the rules)")
+
+    def _lend(self, seat: int) -> None:
+        """A sender's retrial: record the sender's own key share for every card it owes now, as if its file carried
+        it from the start (its composer then adds it). A later action of the file may depend on such a card opening
+        first (a reveal that settles a battle, then a move out of the space it won)."""
+        for ref in sorted(self.owed(seat)):
+            self.book.record_key(ref.deck, seat, ref.index, self.own_key(seat, ref), f"key for {ref}")
+            self.lent.add(ref)
 
     def _retired_work(self) -> None:
         """Everything a retired seat with a published seed would send, derived from that seed by every receiver:
@@ -1350,7 +1362,23 @@ class Match:
             trial.honest = seat if honest and first else None  # the actions are the same in every trial: once
             first = False
             f = SignedFile.sign(content, identity)
-            trial.apply(f, "your new turn", strict=False)
+            try:
+                trial.apply(f, "your new turn", strict=False)
+            except (FileRefused, IllegalMove) as refused:
+                # a later action may need a card an earlier one turns up to be open already: try once more with the
+                # seat's own shares lent as soon as owed; if that goes through, the file carries them
+                retrial = self.clone()
+                retrial.own, retrial.auditing, retrial.plain, retrial.unchecked = self.own, False, secret, set()
+                retrial.honest, retrial.lender = trial.honest, seat
+                try:
+                    retrial.apply(f, "your new turn", strict=False)
+                except (FileRefused, IllegalMove):
+                    raise refused from None
+                if not retrial.lent - {CardRef.parse(r) for r in keys}:
+                    raise
+                for ref in retrial.lent:
+                    keys[str(ref)] = sra.encode_scalars([self.own_key(seat, ref)])
+                continue
             if (trial.over() or seat in trial.state.retired()) and "seed" not in content \
                     and seat not in self.seeds:
                 # the game is over (open everything for the audit), or the rules retired this seat: from now on

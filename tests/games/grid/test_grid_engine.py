@@ -19,8 +19,11 @@ from duelmail.cli import main
 from duelmail.engine.selfplay import SelfPlay
 from duelmail.games.base import RandomBot, get_game
 from duelmail.games.cards import CardRef
+from duelmail.errors import FileRefused
 from duelmail.games.grid.bots import HeuristicBot
+from duelmail.games.grid.library import deck
 from duelmail.games.simulate import Table
+from rigged import rigged
 
 from .conftest import DECKS
 
@@ -89,6 +92,54 @@ def test_g18_a_battle_obliges_the_defender_to_reveal_in_its_next_file():
     assert str(down) in f.content["keys"] and f.content["actions"]
     sp.deliver(f)
     assert down in sp.match.state.public_faces()
+
+
+def faces(name: str, seat: int, *cards: str) -> list:
+    """The faces the named cards of deck ``name`` travel under (G-3), in that order, for ``rigged``."""
+    pool = list(deck(name).cards(seat))
+    out = []
+    for want in cards:
+        pick = next(fc for fc in pool if fc[1].name == want)
+        pool.remove(pick)
+        out.append(pick[0])
+    return out
+
+
+def test_g7_the_mover_reveals_after_its_attack_opened_the_defence(monkeypatch):
+    """G-7 with real files: an attack on a face-down Guard needs its owner's key, which comes in a file of
+    keys alone; the attacker's turn then goes on as an answer window (G-7), and its next file reveals a
+    face-down Archer whose Strike takes the space, then passes. The audit agrees at the end."""
+    options = {"deck0": "vanguard", "deck1": "bastion"}
+    sp = rigged(monkeypatch, "grid", {"a": faces("vanguard", 0, "Archer", "Recruit"),
+                                      "b": faces("bastion", 1, "Guard")}, options=options)
+    assert _decide(sp) == 0
+    sp.deliver(sp.compose(0, ["play a#0 c3 hidden"]))
+    sp.deliver(sp.compose(1, ["play b#0 c4 hidden"]))
+    sp.deliver(sp.compose(0, ["play a#1 c4"]))
+    m = sp.match
+    assert set(m.duties) == {1} and not m.duties[1].decide and CardRef.parse("b#0") in m.duties[1].shares
+    keys = sp.compose(1)
+    assert keys.content["actions"] == [] and "b#0" in keys.content["keys"]
+    sp.deliver(keys)
+    st = m.state
+    assert st.spaces[12 + 5].attack == [(CardRef.parse("a#1"),)] and (st.attack(17), st.defence(17)) == (3, 5)
+    duty = m.duties[0]
+    assert duty.decide and [w.rule for w in duty.windows] == ["G-7"]
+    assert "answer out of turn (G-7)" in duty.describe()
+    with pytest.raises(FileRefused) as err:
+        sp.compose(0, ["play a#2 d3 hidden"])
+    assert err.value.rule == "P-window"
+    with pytest.raises(FileRefused) as err:
+        m.clone().apply(sp.compose(0, ["reveal a#0 upright"]), "r0008-s0.toml")  # the turn goes on until a pass
+    assert err.value.rule == "P-turn"
+    f = sp.compose(0, ["reveal a#0 upright", "pass"])
+    assert "a#0" in f.content["keys"]
+    sp.deliver(f)
+    words = [m.words(e) for e in m.events if e.round == f.round]
+    assert any("c4: alice takes the space from bob (5 against 5), held by the Recruit" in w for w in words), words
+    assert st.spaces[17].owner == 0 and st.deciders() == (1,) and not st.windows()
+    sp.run()
+    assert m.finished and m.audit.ok and sp.fresh().prev == m.prev
 
 
 def _hidden_play(sp: SelfPlay, seat: int) -> str | None:

@@ -140,11 +140,89 @@ def test_g7_extra_actions_come_before_the_action(rig, play):
     assert t.state.deciders() == (1,)
 
 
+def test_g7_after_an_attack_on_a_face_down_card_the_mover_may_still_reveal(rig, play):
+    """G-7 (source: Reveal "at any time during your turn"): the attack needs the defender's key; once it is
+    open the mover sees the battle go on, reveals a face-down Archer whose Strike takes the space, then passes."""
+    t = rig({0: "Archer, Recruit", 1: "Guard"})
+    st = t.state
+    play(t, 0, "play a#0 c3 hidden")  # an Archer (2, Strike 2 ahead), face down
+    play(t, 1, "play b#0 c4 hidden")  # a Guard (5), face down
+    play(t, 0, "play a#1 c4")  # a Recruit (3) attacks: the Guard turns face up and holds, 3 against 5
+    assert st.spaces[P("c4")].attack == [(r("a#1"),)] and st.attack(P("c4")) == 3 and st.defence(P("c4")) == 5
+    assert st.deciders() == (0,) and st.turn == 2 and len(st.hands[0]) == 4  # refilled; the turn goes on
+    (w,) = st.windows()
+    assert (w.seat, w.rule, w.answers) == (0, "G-7", ("pass", "reveal", "concede"))
+    assert {type(a).__name__ for a in st.legal_actions(0, t.known(0))} == {"Reveal", "Pass"}
+    assert "pass to end your turn" in st.prompt(0)
+    play(t, 0, "reveal a#0 upright")  # seat 0's ahead is up the table: c4
+    assert st.spaces[P("c4")].owner == 0 and st.spaces[P("c4")].holder == [r("a#1")]  # 3 + 2 against 5
+    assert r("b#0") in st.discards[1] and st.deciders() == (0,)
+    play(t, 0, "pass")
+    assert st.deciders() == (1,) and st.turn == 3 and not st.windows()
+
+
+def test_g7_after_the_action_the_mover_may_concede_a_battle_it_defends(rig, play):
+    t = rig({0: "Spearman, Recruit, Knight", 1: "Guard, Militia"})
+    st = t.state
+    play(t, 0, "play a#0 c3")  # a Spearman (5), face up
+    play(t, 1, "play b#0 c4 hidden")  # a Guard, face down
+    play(t, 0, "play a#1 d3")
+    play(t, 1, "play b#1 c3")  # a Militia (3) attacks the Spearman: the battle goes on
+    play(t, 0, "play a#2 c4")  # a Knight (8) attacks the face-down Guard, and takes it once it opens
+    assert st.spaces[P("c4")].owner == 0 and [w.rule for w in st.windows()] == ["G-7"]
+    assert "concede c3" in {str(a) for a in st.legal_actions(0, t.known(0))}
+    play(t, 0, "concede c3")
+    assert st.spaces[P("c3")].owner == 1 and st.spaces[P("c3")].holder == [r("b#1")]
+    assert r("a#0") in st.discards[0] and st.deciders() == (0,)
+    play(t, 0, "pass")
+    assert st.deciders() == (1,)
+
+
+def test_g7_after_the_action_only_reveal_concede_or_pass(rig, play):
+    t = rig({0: "Archer, Recruit, Spearman", 1: "Guard"})
+    play(t, 0, "play a#0 c3 hidden")
+    play(t, 1, "play b#0 c4 hidden")
+    play(t, 0, "play a#1 c4")
+    msg = refused("G-7", play, t, 0, "play a#2 d3 hidden")
+    assert "reveal and concede, then pass" in msg
+    refused("G-7", play, t, 0, "move c3 b3")
+    refused("G-7", play, t, 1, "pass")  # the turn is seat 0's until it passes
+    play(t, 0, "pass")
+    assert t.state.deciders() == (1,)
+
+
+def test_g7_the_turn_ends_with_its_action_when_nothing_waits_or_nothing_is_left(rig, play):
+    """No window when the action's outcome is known in the mover's own file (a face-up defender), nor when
+    the mover has no face-down card on the table and defends no battle: the action ends the turn."""
+    t = rig({0: "Archer, Recruit", 1: "Guard"})
+    play(t, 0, "play a#0 c3 hidden")
+    play(t, 1, "play b#0 c4")  # face up
+    play(t, 0, "play a#1 c4")
+    assert t.state.deciders() == (1,) and not t.state.windows()
+    t = rig({0: "Spearman, Recruit", 1: "Guard"})
+    play(t, 0, "play a#0 c3")  # face up: nothing to reveal later
+    play(t, 1, "play b#0 c4 hidden")
+    play(t, 0, "play a#1 c4")
+    assert t.state.deciders() == (1,) and not t.state.windows()
+
+
+def test_g7_mail_shortcuts_reveal_and_concede_only_before_the_action(rig, play):
+    """G-7 with the option mail-shortcuts: the old ruling, the action always ends the turn."""
+    t = rig({0: "Archer, Recruit", 1: "Guard"}, options={"mail-shortcuts": True})
+    play(t, 0, "play a#0 c3 hidden")
+    play(t, 1, "play b#0 c4 hidden")
+    play(t, 0, "play a#1 c4")
+    st = t.state
+    assert st.deciders() == (1,) and not st.windows() and st.spaces[P("c4")].owner == 1
+    refused("G-7", play, t, 0, "reveal a#0 upright")
+
+
 def test_g8_a_card_turned_up_by_force_is_oriented_first(rig, play):
     t = rig({0: "Spearman, Archer", 1: "Tower, Guard"})
     play(t, 0, "play a#0 c3 hidden")
     play(t, 1, "play b#0 c4 hidden")  # a Tower (3, Boost 3), face down
     play(t, 0, "play a#1 c4")  # an Archer (2) attacks it: the Tower turns face up and holds
+    play(t, 0, "pass")  # the rest of seat 0's turn (G-7): nothing more to reveal
     st = t.state
     assert st.spaces[P("c4")].attack == [(r("a#1"),)] and r("b#0") in st.public_faces()
     assert st.pending(1) == [r("b#0")] and st.targets(r("b#0")) == []  # arrows do nothing yet
