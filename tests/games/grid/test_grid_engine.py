@@ -14,16 +14,16 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from rigged import rigged
 
 from duelmail.cli import main
 from duelmail.engine.selfplay import SelfPlay
+from duelmail.errors import FileRefused
 from duelmail.games.base import RandomBot, get_game
 from duelmail.games.cards import CardRef
-from duelmail.errors import FileRefused
 from duelmail.games.grid.bots import HeuristicBot
 from duelmail.games.grid.library import deck
 from duelmail.games.simulate import Table
-from rigged import rigged
 
 from .conftest import DECKS
 
