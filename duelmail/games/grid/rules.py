@@ -331,8 +331,11 @@ class GridState(GameState):
             self._place(seat, action)
             self._acted(seat, played=True)
         elif t is Move:
+            sp = self.spaces.get(pos_index(action.frm))
+            hidden = sp is not None and pos_index(action.to) not in self.spaces and not any(
+                r in self.face_up for r in sp.holder)
             self._move(seat, action)
-            self._acted(seat, played=False)
+            self._acted(seat, played=False, hidden=hidden)
         elif t is End:
             if not self.end_allowed():
                 raise IllegalMove("G-13", f"{action}: the game may end only when a seat has no draw pile left and "
@@ -501,12 +504,15 @@ class GridState(GameState):
         self.claims.append(c)
         self.open_claims.append(c)
 
-    def _acted(self, seat: int, played: bool) -> None:
-        """G-7: after the action the hand refills to four. The turn then ends, unless the action's outcome
-        awaits the opponent's keys and the mover could still reveal or concede: then it goes on, as an answer
-        window (protocol 5b), until the mover passes. With ``mail-shortcuts`` the action always ends the turn."""
+    def _acted(self, seat: int, played: bool, hidden: bool = False) -> None:
+        """G-7: after the action the hand refills to four. The turn then ends, unless the mover could still
+        reveal or concede with something to learn or gain from waiting: the action's outcome awaits the
+        opponent's keys, or (``hidden``) a face-down card moved to an empty space, whose reveal there (a Scout's)
+        differs from one before the move. The turn then goes on, as an answer window (protocol 5b), until the
+        mover passes. With ``mail-shortcuts`` the action always ends the turn."""
         self._refill(seat)
-        if not self.shortcuts and any(seat_of(r) != seat for r in self.unknown()) and self.after_action(seat):
+        owed = any(seat_of(r) != seat for r in self.unknown())
+        if not self.shortcuts and (hidden or owed and self.after_action(seat)):
             self.acted = played
             return
         self._hand_over(played)

@@ -188,7 +188,7 @@ def test_g28_a_face_down_rooted_card_moved_is_caught_and_named():
             continue
         sp.deliver(sp.compose(1, [f"play {wall} c4 hidden"]))
         sp.deliver(sp.compose(0, [f"play {sp.match.state.hands[0][0]} b3 hidden"]))
-        sp.deliver(sp.compose(1, ["move c4 c5"], honest=False))  # the lie: an honest client refuses to sign it
+        sp.deliver(sp.compose(1, ["move c4 c5", "pass"], honest=False))  # the lie: an honest client refuses to sign it
         assert not sp.match.violations
         sp.run()
         m = sp.match

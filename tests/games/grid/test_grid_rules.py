@@ -178,6 +178,22 @@ def test_g7_after_the_action_the_mover_may_concede_a_battle_it_defends(rig, play
     assert st.deciders() == (1,)
 
 
+def test_g7_a_face_down_card_moved_may_be_revealed_where_it_arrived(rig, play):
+    """G-7, G-25: a Scout moved face down and revealed after the move turns up the enemy cards next to its new
+    space, which a reveal before the move would not reach: the turn goes on after a face-down move (in the same
+    file: nothing waits for the opponent) until the mover passes."""
+    t = rig({0: "Scout", 1: "Guard"}, deck0="tempest")
+    st = t.state
+    play(t, 0, "play a#0 c3 hidden")
+    play(t, 1, "play b#0 d4 hidden")
+    play(t, 0, "move c3 c4")
+    assert st.deciders() == (0,) and [w.rule for w in st.windows()] == ["G-7"]
+    play(t, 0, "reveal a#0")
+    assert r("b#0") in st.face_up and st.visibility()[r("b#0")] == PUBLIC  # d4 is next to c4, not to c3
+    play(t, 0, "pass")
+    assert st.deciders() == (1,)
+
+
 def test_g7_after_the_action_only_reveal_concede_or_pass(rig, play):
     t = rig({0: "Archer, Recruit, Spearman", 1: "Guard"})
     play(t, 0, "play a#0 c3 hidden")
@@ -317,7 +333,7 @@ def test_g12_moves_are_one_orthogonal_step_never_onto_your_own_space(rig, play):
     refused("G-12", play, t, 0, "move c3 e4")
     refused("G-25", play, t, 0, "move c3 c5")
     refused("G-12", play, t, 0, "move b3 b2")
-    play(t, 0, "move c3 b3")
+    play(t, 0, "move c3 b3", "pass")  # a face-down card moved: the turn goes on until a pass (G-7)
     play(t, 1, "play b#1 c3 hidden")
     refused("G-12", play, t, 0, "move b3 b3")
     play(t, 0, "play a#1 b2 hidden")
@@ -548,7 +564,7 @@ def test_g25_a_face_down_rooted_card_that_moves_is_a_cheat(rig, play):
     play(t, 1, "play b#0 c5 hidden")
     play(t, 0, "play a#1 b3 hidden")
     assert not any(str(a).startswith("move c5") for a in t.state.legal_actions(1, t.known(1)))
-    play(t, 1, "move c5 c4")  # accepted: nobody else can see the Wall
+    play(t, 1, "move c5 c4", "pass")  # accepted: nobody else can see the Wall
     st = t.state
     assert not t.violations and [(v.seat, v.rule) for v in st.audit(t.truth)] == [(1, "G-25")]
     play(t, 0, "move c3 c4")  # the Knight attacks: the Wall turns up and the lie with it
@@ -644,9 +660,9 @@ def test_g27_by_default_only_a_position_come_back_three_times_ends_the_game(rig,
     play(t, 1, "play b#0 c5 hidden")
     cycle = ["move c3 b3", "move c5 b5", "move b3 c3", "move b5 c5"]
     for i in range(8):  # two cycles: every position seen twice, ten turns would have ended it with shortcuts
-        play(t, i % 2, cycle[i % 4])
+        play(t, i % 2, cycle[i % 4], "pass")  # face-down cards moved: each turn ends with a pass (G-7)
     assert t.state.idle == 8 and not t.state.is_terminal()
-    play(t, 0, "move c3 b3")  # the position after the first move of the cycle, a third time
+    play(t, 0, "move c3 b3", "pass")  # the position after the first move of the cycle, a third time
     assert t.state.is_terminal() and "a 3rd time" in t.state.outcome().reason
 
 
