@@ -117,6 +117,7 @@ class GridState(GameState):
         # G-7: the turn's action is taken and its outcome awaited the opponent's keys: the mover may still reveal or
         # concede before it passes the turn (None: no such window; else whether the action played a hand card)
         self.acted: bool | None = None
+        self.scouted: set[CardRef] = set()  # cards a Scout turned up: their owner's key and orientation come first
         self.positions: dict[tuple, int] = {}  # positions since the last card played from a hand (G-27)
         self.phase = PLAY
         self.ended_by = ""
@@ -134,6 +135,7 @@ class GridState(GameState):
         c.traps = {p: set(t) for p, t in self.traps.items()}
         c.claims, c.open_claims, c.news = list(self.claims), list(self.open_claims), list(self.news)
         c.positions = dict(self.positions)
+        c.scouted = set(self.scouted)
         return c
 
     # -- card knowledge ------------------------------------------------------------------------
@@ -192,6 +194,8 @@ class GridState(GameState):
         """Faces battles need and nobody knows yet: a battle's cards, and cards turned up by choice."""
         faces = self.faces
         out = [r for sp in self.spaces.values() if sp.attack for r in sp.refs() if r not in faces]
+        out += [r for r in sorted(self.scouted) if r not in faces and r in self.where and seat_of(r) != self.current
+                and r not in out]
         return out + [r for r in self.orient if r not in faces and r not in out]
 
     def waiting(self) -> bool:
@@ -207,12 +211,14 @@ class GridState(GameState):
     def deciders(self) -> tuple[int, ...]:
         if self.phase != PLAY or self.waiting():
             return ()
+        if not self.shortcuts and self.pending(1 - self.current):
+            return (1 - self.current,)  # G-8: cards turned up in the opponent's turn are oriented at once
         return (self.current,)
 
     def windows(self) -> tuple[Window, ...]:
         """G-7: after an action whose outcome needed the opponent's keys, the mover may still reveal and concede
         (protocol section 5b); ``pass`` ends its turn."""
-        if self.acted is None or self.phase != PLAY or self.waiting():
+        if self.acted is None or self.deciders() != (self.current,):
             return ()
         answers = ("pass", "reveal", "concede") + (("orient",) if self.pending(self.current) else ())
         return (Window(self.current, "G-7", "the rest of your turn, after the outcome of its action", answers),)
@@ -369,7 +375,8 @@ class GridState(GameState):
             return "the game is being scored: waiting for the table's cards to be revealed"
         if self.waiting():
             return "waiting for cards to be revealed"
-        return f"waiting for seat {self.current} to {self.prompt(self.current)}"
+        seat = self.deciders()[0]
+        return f"waiting for seat {seat} to {self.prompt(seat)}"
 
     def _take(self, seat: int, a: Place) -> None:
         try:
@@ -552,7 +559,7 @@ class GridState(GameState):
     # -- battles -------------------------------------------------------------------------------
     def _settle(self) -> None:
         """Resolve every battle the faces now allow, until nothing changes (G-17, G-25 Snare)."""
-        while self.phase == PLAY and not self.unknown():
+        while self.phase == PLAY and not self.unknown() and (self.shortcuts or not self.pending(1 - self.current)):
             for p in sorted(self.spaces):
                 sp = self.spaces[p]
                 if not sp.attack:
@@ -687,6 +694,8 @@ class GridState(GameState):
                 for r in sp.refs() if sp is not None else ():
                     if seat_of(r) != seat and r not in self.face_up:
                         self._turn_up(r, None)
+                        if not self.shortcuts:  # G-25: the owner's key and orientation come before anything else
+                            self.scouted.add(r)
         if self.phase == SCORE:
             self._maybe_score()
         else:

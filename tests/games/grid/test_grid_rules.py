@@ -238,16 +238,51 @@ def test_g8_a_card_turned_up_by_force_is_oriented_first(rig, play):
     play(t, 0, "play a#0 c3 hidden")
     play(t, 1, "play b#0 c4 hidden")  # a Tower (3, Boost 3), face down
     play(t, 0, "play a#1 c4")  # an Archer (2) attacks it: the Tower turns face up and holds
-    play(t, 0, "pass")  # the rest of seat 0's turn (G-7): nothing more to reveal
     st = t.state
     assert st.spaces[P("c4")].attack == [(r("a#1"),)] and r("b#0") in st.public_faces()
     assert st.pending(1) == [r("b#0")] and st.targets(r("b#0")) == []  # arrows do nothing yet
+    # seat 0's turn goes on (G-7), but first seat 1 orients its card, at once, as at the table
+    assert st.deciders() == (1,) and not st.windows()
     assert {str(a) for a in st.legal_actions(1, t.known(1))} == {f"orient b#0 {o}" for o in
                                                                    ("upright", "right", "inverted", "left")}
     refused("G-8", play, t, 1, "play b#1 d4 hidden")
     refused("G-8", play, t, 1, "orient b#1 left")
+    msg = refused("G-7", play, t, 0, "pass")
+    assert "waiting for seat 1 to orient b#0" in msg
     play(t, 1, "orient b#0 upright")  # seat 1's ahead is down the table: c3 and (back) c5
-    assert sorted(st.targets(r("b#0"))) == [P("c3"), P("c5")] and st.deciders() == (1,)
+    assert sorted(st.targets(r("b#0"))) == [P("c3"), P("c5")]
+    assert st.deciders() == (0,) and [w.rule for w in st.windows()] == ["G-7"]
+    play(t, 0, "pass")
+    assert st.deciders() == (1,)
+
+
+def test_g8_with_mail_shortcuts_the_owner_orients_at_its_next_turn(rig, play):
+    t = rig({0: "Spearman, Archer", 1: "Tower, Guard"}, options={"mail-shortcuts": True})
+    play(t, 0, "play a#0 c3 hidden")
+    play(t, 1, "play b#0 c4 hidden")
+    play(t, 0, "play a#1 c4")
+    st = t.state
+    assert st.deciders() == (1,) and st.pending(1) == [r("b#0")] and st.turn == 3
+    refused("G-8", play, t, 1, "play b#1 d4 hidden")
+    play(t, 1, "orient b#0 upright", "play b#1 d4 hidden")
+    assert st.deciders() == (0,)
+
+
+def test_g25_a_scout_holds_the_turn_until_the_cards_it_turned_up_are_open_and_oriented(rig, play):
+    """G-25, G-8: a Scout revealed in seat 0's turn turns up seat 1's face-down Tower next to it; seat 0's turn
+    waits for its key and for seat 1 to orient it, so that its Boost counts as at the table, then goes on."""
+    t = rig({0: "Scout, Skirmisher", 1: "Tower, Guard"}, deck0="tempest")
+    st = t.state
+    play(t, 0, "play a#0 c3 hidden")
+    play(t, 1, "play b#0 c4 hidden")
+    play(t, 0, "play a#1 b3 hidden")
+    play(t, 1, "play b#1 d3 hidden")
+    play(t, 0, "reveal a#0")  # the Scout at c3: c4 and d3 are next to it
+    assert {r("b#0"), r("b#1")} <= st.face_up and st.deciders() == (1,) and st.pending(1) == [r("b#0")]
+    play(t, 1, "orient b#0 right")
+    assert st.deciders() == (0,) and st.turn == 4 and r("b#1") in st.public_faces()
+    play(t, 0, "play a#2 b4 hidden")
+    assert st.deciders() == (1,) and st.turn == 5
 
 
 # -- G-9 .. G-14: the actions --------------------------------------------------------------------
