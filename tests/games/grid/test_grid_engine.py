@@ -142,6 +142,33 @@ def test_g7_the_mover_reveals_after_its_attack_opened_the_defence(monkeypatch):
     assert m.finished and m.audit.ok and sp.fresh().prev == m.prev
 
 
+def test_g8_g25_the_owner_orients_in_the_file_with_its_keys_and_the_turn_goes_on(monkeypatch):
+    """G-8, G-25 with real files: a Scout revealed in seat 0's turn turns up seat 1's face-down Tower and Guard;
+    seat 0's file stops there, seat 1's next file carries their keys and its orientation of the Tower (no turn of
+    its own), and seat 0's turn goes on in the file after."""
+    options = {"deck0": "tempest", "deck1": "bastion"}
+    sp = rigged(monkeypatch, "grid", {"a": faces("tempest", 0, "Scout", "Skirmisher", "Skirmisher"),
+                                      "b": faces("bastion", 1, "Tower", "Guard")}, options=options)
+    assert _decide(sp) == 0
+    for seat, text in ((0, "play a#0 c3 hidden"), (1, "play b#0 c4 hidden"), (0, "play a#1 b3 hidden"),
+                       (1, "play b#1 d3 hidden")):
+        sp.deliver(sp.compose(seat, [text]))
+    f = sp.compose(0, ["reveal a#0"])
+    assert f.content["actions"] == ["reveal a#0"]  # the turn waits: nothing else may follow yet
+    sp.deliver(f)
+    m = sp.match
+    assert set(m.duties) == {1} and not m.duties[1].decide and m.state.turn == 4
+    f = sp.compose(1)  # the bot's file: the keys, then the orientation the rules now ask of seat 1
+    assert {"b#0", "b#1"} <= set(f.content["keys"]) and len(f.content["actions"]) == 1
+    assert f.content["actions"][0].startswith("orient b#0 ")
+    sp.deliver(f)
+    assert m.state.deciders() == (0,) and m.state.turn == 4 and m.state.targets(CardRef.parse("b#0"))
+    sp.deliver(sp.compose(0, ["play a#2 b4 hidden"]))
+    assert m.state.deciders() == (1,) and m.state.turn == 5
+    sp.run()
+    assert m.finished and m.audit.ok and sp.fresh().prev == m.prev
+
+
 def _hidden_play(sp: SelfPlay, seat: int) -> str | None:
     draft = sp.matches[seat].draft(seat, sp.ids[seat])
     plays = [str(a) for a in draft.state.legal_actions(seat, draft.known(seat)) if str(a).endswith(" hidden")]
