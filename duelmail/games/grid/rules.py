@@ -114,8 +114,9 @@ class GridState(GameState):
         self.turn = 0
         self.idle = 0
         self.shortcuts = shortcuts  # option mail-shortcuts: G-27's ten idle turns, G-7's reveals only before the action
-        # G-7: the turn's action is taken and its outcome awaited the opponent's keys: the mover may still reveal or
-        # concede before it passes the turn (None: no such window; else whether the action played a hand card)
+        # G-7: the turn's action is taken and the turn goes on (its outcome awaited the opponent's keys, or a face-down
+        # card moved): the mover may still reveal or concede, then passes (None: no such window; else whether the
+        # action played a card from the hand)
         self.acted: bool | None = None
         self.scouted: set[CardRef] = set()  # cards a Scout turned up: their owner's key and orientation come first
         self.positions: dict[tuple, int] = {}  # positions since the last card played from a hand (G-27)
@@ -191,7 +192,8 @@ class GridState(GameState):
                       and (d := self.card(r)) is not None and d.has_arrows)
 
     def unknown(self) -> list[CardRef]:
-        """Faces battles need and nobody knows yet: a battle's cards, and cards turned up by choice."""
+        """Faces battles need and nobody knows yet: a battle's cards, cards turned up by choice, and (G-25) enemy
+        cards a Scout turned up, while the seat to move waits for their owner's keys."""
         faces = self.faces
         out = [r for sp in self.spaces.values() if sp.attack for r in sp.refs() if r not in faces]
         out += [r for r in sorted(self.scouted) if r not in faces and r in self.where and seat_of(r) != self.current
