@@ -169,6 +169,26 @@ def test_g8_g25_the_owner_orients_in_the_file_with_its_keys_and_the_turn_goes_on
     assert m.finished and m.audit.ok and sp.fresh().prev == m.prev
 
 
+def test_g15_g17_a_reveal_wins_a_battle_and_the_same_file_moves_out_of_it(monkeypatch):
+    """G-15, G-17, protocol section 8: a file reveals a face-down Archer whose Strike takes the space a Recruit
+    attacks, then moves the Recruit on. The move is legal only once the Archer is open, which needs the sender's
+    own key share: the composer lends it as soon as it is owed, and the file carries it."""
+    options = {"deck0": "vanguard", "deck1": "bastion"}
+    sp = rigged(monkeypatch, "grid", {"a": faces("vanguard", 0, "Archer", "Recruit"),
+                                      "b": faces("bastion", 1, "Guard", "Guard")}, options=options)
+    assert _decide(sp) == 0
+    for seat, text in ((0, "play a#0 c3 hidden"), (1, "play b#0 c4"), (0, "play a#1 c4"), (1, "play b#1 b4 hidden")):
+        sp.deliver(sp.compose(seat, [text]))
+    m = sp.match
+    assert m.state.spaces[17].attack == [(CardRef.parse("a#1"),)]  # the Recruit's 3 against the Guard's 5
+    f = sp.compose(0, ["reveal a#0 upright", "move c4 d4"])
+    assert "a#0" in f.content["keys"]
+    sp.deliver(f)
+    st = m.state
+    assert 17 not in st.spaces and st.spaces[18].holder == [CardRef.parse("a#1")] and st.deciders() == (1,)
+    assert CardRef.parse("b#0") in st.discards[1]
+
+
 def _hidden_play(sp: SelfPlay, seat: int) -> str | None:
     draft = sp.matches[seat].draft(seat, sp.ids[seat])
     plays = [str(a) for a in draft.state.legal_actions(seat, draft.known(seat)) if str(a).endswith(" hidden")]
