@@ -14,7 +14,8 @@ from duelmail.engine.fold import seal_entropy
 from duelmail.engine.log import JOIN, SEALED
 from duelmail.engine.memo import make_memo
 from duelmail.engine.talk import DRAW, check_say
-from duelmail.errors import DuelmailError, IllegalMove
+from duelmail.errors import DuelmailError, FileRefused, IllegalMove
+from duelmail.games.cards import CardRef
 from duelmail.protocol.identity import Identity
 from duelmail.protocol.turnfile import SignedFile
 
@@ -102,7 +103,23 @@ class Composing:
             trial.honest = seat if honest and first else None  # the actions are the same in every trial: once
             first = False
             f = SignedFile.sign(content, identity)
-            trial.apply(f, "your new turn", strict=False)
+            try:
+                trial.apply(f, "your new turn", strict=False)
+            except (FileRefused, IllegalMove) as refused:
+                # a later action may need a card an earlier one turns up to be open already: try once more with the
+                # seat's own shares lent as soon as owed; if that goes through, the file carries them
+                retrial = self.clone()
+                retrial.own, retrial.auditing, retrial.plain, retrial.unchecked = self.own, False, secret, set()
+                retrial.honest, retrial.lender = trial.honest, seat
+                try:
+                    retrial.apply(f, "your new turn", strict=False)
+                except (FileRefused, IllegalMove):
+                    raise refused from None
+                if not retrial.lent - {CardRef.parse(r) for r in keys}:
+                    raise
+                for ref in retrial.lent:
+                    keys[str(ref)] = sra.encode_scalars([self.own_key(seat, ref)])
+                continue
             if (trial.over() or seat in trial.state.retired()) and "seed" not in content \
                     and seat not in self.seeds:
                 # the game is over (open everything for the audit), or the rules retired this seat: from now on

@@ -98,6 +98,8 @@ class Folding:
                 self.state.apply_shuffle(shuffle)
                 continue
             progressed = False
+            if self.lender is not None:
+                self._lend(self.lender)
             public = self.state.public_faces()
             candidates = [r for r, who in self.state.visibility().items() if who == PUBLIC and r not in public]
             for ref in sorted(candidates):  # a fixed order, so every fold reveals alike
@@ -117,6 +119,14 @@ class Folding:
             if not progressed:
                 return
         raise DuelmailError("reveals never settle (a bug in the rules)")
+
+    def _lend(self, seat: int) -> None:
+        """A sender's retrial: record the sender's own key share for every card it owes now, as if its file carried
+        it from the start (its composer then adds it). A later action of the file may depend on such a card opening
+        first (a reveal that settles a battle, then a move out of the space it won)."""
+        for ref in sorted(self.owed(seat)):
+            self.book.record_key(ref.deck, seat, ref.index, self.own_key(seat, ref), f"key for {ref}")
+            self.lent.add(ref)
 
     def _retired_work(self) -> None:
         """Everything a retired seat with a published seed would send, derived from that seed by every receiver:

@@ -129,6 +129,8 @@ class Match(Folding, Duties, Composing, Views):
         self.final_claims: dict[int, str] = {}  # round -> a file of the next round that builds on its claim
         self.displaced: list[str] = []  # hashes of moves signed by their deadline that a final claim made void
         self.unchecked: set[CardRef] = set()  # a sender's trial: cards its actions left face up and closed
+        self.lender: int | None = None  # a sender's retrial: the seat whose own shares are lent as soon as owed
+        self.lent: set[CardRef] = set()  # ... and the refs lent (its composer adds them to the file)
         self.prevs: dict[int, str] = {1: self.prev}  # round -> the hash it opened with (notes name any round)
         self.talk: list[Talk] = []
         self.notes: dict[tuple[int, int], SignedFile] = {}  # (seat, n) -> note

@@ -27,14 +27,16 @@ class DeckOption(Option):
 SPEC = GameSpec(
     id="grid",
     title="Grid Duel",
-    rules_version=2,  # 2: the source's rules by default (G-27), the old ruling behind mail-shortcuts
+    rules_version=3,  # 2: the source's rules by default (G-27), the old ruling behind mail-shortcuts; 3: G-7, G-8, G-25
     min_players=2,
     max_players=2,
     options=(
         DeckOption("deck0", "vanguard", "the start player's deck (seat 0): " + ", ".join(sorted(library()))),
         DeckOption("deck1", "vanguard", "the other player's deck (seat 1), chosen first (G-2)"),
-        Option("mail-shortcuts", False, "the old by-mail ruling that changes the source's game (G-27: ten turns "
-               "without a card played from a hand end the game); see the digest's departures"),
+        Option("mail-shortcuts", False, "the old by-mail rulings that change the source's game (G-7: reveal and "
+               "concede only before the turn's action; G-8, G-25: cards turned up in the opponent's turn wait for "
+               "their owner's next turn; G-27: ten turns without a card played from a hand end the game); see the "
+               "digest's departures"),
     ),
     digest="seeds/grid.md",
 )

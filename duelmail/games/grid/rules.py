@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from duelmail.errors import IllegalMove
-from duelmail.games.base import PUBLIC, GameState, Outcome, Violation, plural
+from duelmail.games.base import PUBLIC, GameState, Outcome, Violation, Window, plural
 from duelmail.games.cards import Card, CardRef
 from duelmail.games.grid.library import CardDef, deck
 from duelmail.games.grid.notation import (
@@ -112,7 +112,12 @@ class GridState(GameState):
         self.current = 0
         self.turn = 0
         self.idle = 0
-        self.shortcuts = shortcuts  # option mail-shortcuts: G-27's ten idle turns
+        self.shortcuts = shortcuts  # option mail-shortcuts: G-27's ten idle turns, G-7's reveals only before the action
+        # G-7: the turn's action is taken and the turn goes on (its outcome awaited the opponent's keys, or a face-down
+        # card moved): the mover may still reveal or concede, then passes (None: no such window; else whether the
+        # action played a card from the hand)
+        self.acted: bool | None = None
+        self.scouted: set[CardRef] = set()  # cards a Scout turned up: their owner's key and orientation come first
         self.positions: dict[tuple, int] = {}  # positions since the last card played from a hand (G-27)
         self.phase = PLAY
         self.ended_by = ""
@@ -130,6 +135,7 @@ class GridState(GameState):
         c.traps = {p: set(t) for p, t in self.traps.items()}
         c.claims, c.open_claims, c.news = list(self.claims), list(self.open_claims), list(self.news)
         c.positions = dict(self.positions)
+        c.scouted = set(self.scouted)
         return c
 
     # -- card knowledge ------------------------------------------------------------------------
@@ -185,9 +191,12 @@ class GridState(GameState):
                       and (d := self.card(r)) is not None and d.has_arrows)
 
     def unknown(self) -> list[CardRef]:
-        """Faces battles need and nobody knows yet: a battle's cards, and cards turned up by choice."""
+        """Faces battles need and nobody knows yet: a battle's cards, cards turned up by choice, and (G-25) enemy
+        cards a Scout turned up, while the seat to move waits for their owner's keys."""
         faces = self.faces
         out = [r for sp in self.spaces.values() if sp.attack for r in sp.refs() if r not in faces]
+        out += [r for r in sorted(self.scouted) if r not in faces and r in self.where and seat_of(r) != self.current
+                and r not in out]
         return out + [r for r in self.orient if r not in faces and r not in out]
 
     def waiting(self) -> bool:
@@ -203,7 +212,23 @@ class GridState(GameState):
     def deciders(self) -> tuple[int, ...]:
         if self.phase != PLAY or self.waiting():
             return ()
+        if not self.shortcuts and self.pending(1 - self.current):
+            return (1 - self.current,)  # G-8: cards turned up in the opponent's turn are oriented at once
         return (self.current,)
+
+    def windows(self) -> tuple[Window, ...]:
+        """G-7: after an action whose outcome needed the opponent's keys, the mover may still reveal and concede
+        (protocol section 5b); ``pass`` ends its turn."""
+        if self.acted is None or self.deciders() != (self.current,):
+            return ()
+        answers = ("pass", "reveal", "concede") + (("orient",) if self.pending(self.current) else ())
+        return (Window(self.current, "G-7", "the rest of your turn, after the outcome of its action", answers),)
+
+    def after_action(self, seat: int) -> bool:
+        """G-7: could ``seat`` still do something after its action: reveal a face-down card of its own on the
+        table, or concede a battle it defends? Public: which table cards are face down is seen by both."""
+        return any(sp.owner == seat and sp.attack for sp in self.spaces.values()) or any(
+            seat_of(r) == seat and r not in self.face_up for r in self.where)
 
     # -- legal actions -------------------------------------------------------------------------
     def legal_actions(self, seat: int, known: Mapping[CardRef, Card]) -> list[GridAction]:
@@ -221,6 +246,8 @@ class GridState(GameState):
         for p, sp in sorted(self.spaces.items()):
             if sp.owner == seat and sp.attack:
                 out.append(Concede(pos_name(p)))
+        if self.acted is not None:  # G-7: the action is taken; reveal, concede, or pass to end the turn
+            return [*out, Pass()]
         empties = self.empty_spaces()
         for h in self.hands[seat]:
             d = self.card(h, known)
@@ -304,12 +331,18 @@ class GridState(GameState):
         if pend and t is not Orient:
             raise IllegalMove("G-8", f"{action}: first orient {', '.join(map(str, pend))}, which a battle or a "
                               "Scout turned face up (orient REF ORIENTATION)")
+        if self.acted is not None and t not in (Reveal, Concede, Orient, Pass):
+            raise IllegalMove("G-7", f"{action}: seat {seat} has taken this turn's action; what is left of the turn "
+                              "is reveal and concede, then pass to end it")
         if t is Place:
             self._place(seat, action)
-            self._finish_turn(played=True)
+            self._acted(seat, played=True)
         elif t is Move:
+            sp = self.spaces.get(pos_index(action.frm))
+            hidden = sp is not None and pos_index(action.to) not in self.spaces and not any(
+                r in self.face_up for r in sp.holder)
             self._move(seat, action)
-            self._finish_turn(played=False)
+            self._acted(seat, played=False, hidden=hidden)
         elif t is End:
             if not self.end_allowed():
                 raise IllegalMove("G-13", f"{action}: the game may end only when a seat has no draw pile left and "
@@ -317,11 +350,14 @@ class GridState(GameState):
                                   f"{len(self.piles[1])}, hands {len(self.hands[0])} and {len(self.hands[1])})")
             self.turn += 1
             self._start_scoring(f"seat {seat} ended the game")
+        elif t is Pass and self.acted is not None:
+            self._hand_over(self.acted)
         elif t is Pass:
             if self.can_act(seat):
                 raise IllegalMove("G-14", f"{action}: seat {seat} can still play, move or end; pass only when "
                                   "nothing else is possible")
-            self._finish_turn(played=False)
+            self._refill(seat)
+            self._hand_over(played=False)
         elif t is Reveal:
             self._reveal(seat, action)
         elif t is Orient:
@@ -340,7 +376,8 @@ class GridState(GameState):
             return "the game is being scored: waiting for the table's cards to be revealed"
         if self.waiting():
             return "waiting for cards to be revealed"
-        return f"waiting for seat {self.current} to {self.prompt(self.current)}"
+        seat = self.deciders()[0]
+        return f"waiting for seat {seat} to {self.prompt(seat)}"
 
     def _take(self, seat: int, a: Place) -> None:
         try:
@@ -475,12 +512,28 @@ class GridState(GameState):
         self.claims.append(c)
         self.open_claims.append(c)
 
-    def _finish_turn(self, played: bool) -> None:
-        """G-7: the action ends the turn; the hand refills to four; the other seat moves next."""
-        mover = self.current
-        hand, pile = self.hands[mover], self.piles[mover]
+    def _acted(self, seat: int, played: bool, hidden: bool = False) -> None:
+        """G-7: after the action the hand refills to four. The turn then ends, unless the mover could still
+        reveal or concede with something to learn or gain from waiting: the action's outcome awaits the
+        opponent's keys, or (``hidden``) a face-down card moved to an empty space, whose reveal there (a Scout's)
+        differs from one before the move. The turn then goes on, as an answer window (protocol 5b), until the
+        mover passes. With ``mail-shortcuts`` the action always ends the turn."""
+        self._refill(seat)
+        owed = any(seat_of(r) != seat for r in self.unknown())
+        if not self.shortcuts and (hidden or owed and self.after_action(seat)):
+            self.acted = played
+            return
+        self._hand_over(played)
+
+    def _refill(self, seat: int) -> None:
+        hand, pile = self.hands[seat], self.piles[seat]
         while len(hand) < HAND and pile:
             hand.append(pile.pop())
+
+    def _hand_over(self, played: bool) -> None:
+        """G-7: the turn ends; the other seat moves next."""
+        mover = self.current
+        self.acted = None
         self.idle = 0 if played else self.idle + 1
         self.turn += 1
         self.current = 1 - mover
@@ -507,7 +560,7 @@ class GridState(GameState):
     # -- battles -------------------------------------------------------------------------------
     def _settle(self) -> None:
         """Resolve every battle the faces now allow, until nothing changes (G-17, G-25 Snare)."""
-        while self.phase == PLAY and not self.unknown():
+        while self.phase == PLAY and not self.unknown() and (self.shortcuts or not self.pending(1 - self.current)):
             for p in sorted(self.spaces):
                 sp = self.spaces[p]
                 if not sp.attack:
@@ -642,6 +695,8 @@ class GridState(GameState):
                 for r in sp.refs() if sp is not None else ():
                     if seat_of(r) != seat and r not in self.face_up:
                         self._turn_up(r, None)
+                        if not self.shortcuts:  # G-25: the owner's key and orientation come before anything else
+                            self.scouted.add(r)
         if self.phase == SCORE:
             self._maybe_score()
         else:
@@ -685,6 +740,8 @@ class GridState(GameState):
         pend = self.pending(seat)
         if pend:
             return f"orient {', '.join(map(str, pend))} (turned face up by the opponent): orient REF ORIENTATION"
+        if self.acted is not None:
+            return "your action is done: reveal or concede as often as you like, then pass to end your turn"
         tail = ", end" if self.end_allowed() else ""
         return (f"play, ally, merge or move (one action{tail}); before it reveal or concede as often as you like")
 

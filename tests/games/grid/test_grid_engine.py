@@ -14,12 +14,15 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from rigged import rigged
 
 from duelmail.cli import main
 from duelmail.engine.selfplay import SelfPlay
+from duelmail.errors import FileRefused
 from duelmail.games.base import RandomBot, get_game
 from duelmail.games.cards import CardRef
 from duelmail.games.grid.bots import HeuristicBot
+from duelmail.games.grid.library import deck
 from duelmail.games.simulate import Table
 
 from .conftest import DECKS
@@ -91,6 +94,101 @@ def test_g18_a_battle_obliges_the_defender_to_reveal_in_its_next_file():
     assert down in sp.match.state.public_faces()
 
 
+def faces(name: str, seat: int, *cards: str) -> list:
+    """The faces the named cards of deck ``name`` travel under (G-3), in that order, for ``rigged``."""
+    pool = list(deck(name).cards(seat))
+    out = []
+    for want in cards:
+        pick = next(fc for fc in pool if fc[1].name == want)
+        pool.remove(pick)
+        out.append(pick[0])
+    return out
+
+
+def test_g7_the_mover_reveals_after_its_attack_opened_the_defence(monkeypatch):
+    """G-7 with real files: an attack on a face-down Guard needs its owner's key, which comes in a file of
+    keys alone; the attacker's turn then goes on as an answer window (G-7), and its next file reveals a
+    face-down Archer whose Strike takes the space, then passes. The audit agrees at the end."""
+    options = {"deck0": "vanguard", "deck1": "bastion"}
+    sp = rigged(monkeypatch, "grid", {"a": faces("vanguard", 0, "Archer", "Recruit"),
+                                      "b": faces("bastion", 1, "Guard")}, options=options)
+    assert _decide(sp) == 0
+    sp.deliver(sp.compose(0, ["play a#0 c3 hidden"]))
+    sp.deliver(sp.compose(1, ["play b#0 c4 hidden"]))
+    sp.deliver(sp.compose(0, ["play a#1 c4"]))
+    m = sp.match
+    assert set(m.duties) == {1} and not m.duties[1].decide and CardRef.parse("b#0") in m.duties[1].shares
+    keys = sp.compose(1)
+    assert keys.content["actions"] == [] and "b#0" in keys.content["keys"]
+    sp.deliver(keys)
+    st = m.state
+    assert st.spaces[12 + 5].attack == [(CardRef.parse("a#1"),)] and (st.attack(17), st.defence(17)) == (3, 5)
+    duty = m.duties[0]
+    assert duty.decide and [w.rule for w in duty.windows] == ["G-7"]
+    assert "answer out of turn (G-7)" in duty.describe()
+    with pytest.raises(FileRefused) as err:
+        sp.compose(0, ["play a#2 d3 hidden"])
+    assert err.value.rule == "P-window"
+    with pytest.raises(FileRefused) as err:
+        m.clone().apply(sp.compose(0, ["reveal a#0 upright"]), "r0008-s0.toml")  # the turn goes on until a pass
+    assert err.value.rule == "P-turn"
+    f = sp.compose(0, ["reveal a#0 upright", "pass"])
+    assert "a#0" in f.content["keys"]
+    sp.deliver(f)
+    words = [m.words(e) for e in m.events if e.round == f.round]
+    assert any("c4: alice takes the space from bob (5 against 5), held by the Recruit" in w for w in words), words
+    assert st.spaces[17].owner == 0 and st.deciders() == (1,) and not st.windows()
+    sp.run()
+    assert m.finished and m.audit.ok and sp.fresh().prev == m.prev
+
+
+def test_g8_g25_the_owner_orients_in_the_file_with_its_keys_and_the_turn_goes_on(monkeypatch):
+    """G-8, G-25 with real files: a Scout revealed in seat 0's turn turns up seat 1's face-down Tower and Guard;
+    seat 0's file stops there, seat 1's next file carries their keys and its orientation of the Tower (no turn of
+    its own), and seat 0's turn goes on in the file after."""
+    options = {"deck0": "tempest", "deck1": "bastion"}
+    sp = rigged(monkeypatch, "grid", {"a": faces("tempest", 0, "Scout", "Skirmisher", "Skirmisher"),
+                                      "b": faces("bastion", 1, "Tower", "Guard")}, options=options)
+    assert _decide(sp) == 0
+    for seat, text in ((0, "play a#0 c3 hidden"), (1, "play b#0 c4 hidden"), (0, "play a#1 b3 hidden"),
+                       (1, "play b#1 d3 hidden")):
+        sp.deliver(sp.compose(seat, [text]))
+    f = sp.compose(0, ["reveal a#0"])
+    assert f.content["actions"] == ["reveal a#0"]  # the turn waits: nothing else may follow yet
+    sp.deliver(f)
+    m = sp.match
+    assert set(m.duties) == {1} and not m.duties[1].decide and m.state.turn == 4
+    f = sp.compose(1)  # the bot's file: the keys, then the orientation the rules now ask of seat 1
+    assert {"b#0", "b#1"} <= set(f.content["keys"]) and len(f.content["actions"]) == 1
+    assert f.content["actions"][0].startswith("orient b#0 ")
+    sp.deliver(f)
+    assert m.state.deciders() == (0,) and m.state.turn == 4 and m.state.targets(CardRef.parse("b#0"))
+    sp.deliver(sp.compose(0, ["play a#2 b4 hidden"]))
+    assert m.state.deciders() == (1,) and m.state.turn == 5
+    sp.run()
+    assert m.finished and m.audit.ok and sp.fresh().prev == m.prev
+
+
+def test_g15_g17_a_reveal_wins_a_battle_and_the_same_file_moves_out_of_it(monkeypatch):
+    """G-15, G-17, protocol section 8: a file reveals a face-down Archer whose Strike takes the space a Recruit
+    attacks, then moves the Recruit on. The move is legal only once the Archer is open, which needs the sender's
+    own key share: the composer lends it as soon as it is owed, and the file carries it."""
+    options = {"deck0": "vanguard", "deck1": "bastion"}
+    sp = rigged(monkeypatch, "grid", {"a": faces("vanguard", 0, "Archer", "Recruit"),
+                                      "b": faces("bastion", 1, "Guard", "Guard")}, options=options)
+    assert _decide(sp) == 0
+    for seat, text in ((0, "play a#0 c3 hidden"), (1, "play b#0 c4"), (0, "play a#1 c4"), (1, "play b#1 b4 hidden")):
+        sp.deliver(sp.compose(seat, [text]))
+    m = sp.match
+    assert m.state.spaces[17].attack == [(CardRef.parse("a#1"),)]  # the Recruit's 3 against the Guard's 5
+    f = sp.compose(0, ["reveal a#0 upright", "move c4 d4"])
+    assert "a#0" in f.content["keys"]
+    sp.deliver(f)
+    st = m.state
+    assert 17 not in st.spaces and st.spaces[18].holder == [CardRef.parse("a#1")] and st.deciders() == (1,)
+    assert CardRef.parse("b#0") in st.discards[1]
+
+
 def _hidden_play(sp: SelfPlay, seat: int) -> str | None:
     draft = sp.matches[seat].draft(seat, sp.ids[seat])
     plays = [str(a) for a in draft.state.legal_actions(seat, draft.known(seat)) if str(a).endswith(" hidden")]
@@ -137,7 +235,7 @@ def test_g28_a_face_down_rooted_card_moved_is_caught_and_named():
             continue
         sp.deliver(sp.compose(1, [f"play {wall} c4 hidden"]))
         sp.deliver(sp.compose(0, [f"play {sp.match.state.hands[0][0]} b3 hidden"]))
-        sp.deliver(sp.compose(1, ["move c4 c5"], honest=False))  # the lie: an honest client refuses to sign it
+        sp.deliver(sp.compose(1, ["move c4 c5", "pass"], honest=False))  # the lie: an honest client refuses to sign it
         assert not sp.match.violations
         sp.run()
         m = sp.match

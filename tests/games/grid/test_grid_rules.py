@@ -140,6 +140,99 @@ def test_g7_extra_actions_come_before_the_action(rig, play):
     assert t.state.deciders() == (1,)
 
 
+def test_g7_after_an_attack_on_a_face_down_card_the_mover_may_still_reveal(rig, play):
+    """G-7 (source: Reveal "at any time during your turn"): the attack needs the defender's key; once it is
+    open the mover sees the battle go on, reveals a face-down Archer whose Strike takes the space, then passes."""
+    t = rig({0: "Archer, Recruit", 1: "Guard"})
+    st = t.state
+    play(t, 0, "play a#0 c3 hidden")  # an Archer (2, Strike 2 ahead), face down
+    play(t, 1, "play b#0 c4 hidden")  # a Guard (5), face down
+    play(t, 0, "play a#1 c4")  # a Recruit (3) attacks: the Guard turns face up and holds, 3 against 5
+    assert st.spaces[P("c4")].attack == [(r("a#1"),)] and st.attack(P("c4")) == 3 and st.defence(P("c4")) == 5
+    assert st.deciders() == (0,) and st.turn == 2 and len(st.hands[0]) == 4  # refilled; the turn goes on
+    (w,) = st.windows()
+    assert (w.seat, w.rule, w.answers) == (0, "G-7", ("pass", "reveal", "concede"))
+    assert {type(a).__name__ for a in st.legal_actions(0, t.known(0))} == {"Reveal", "Pass"}
+    assert "pass to end your turn" in st.prompt(0)
+    play(t, 0, "reveal a#0 upright")  # seat 0's ahead is up the table: c4
+    assert st.spaces[P("c4")].owner == 0 and st.spaces[P("c4")].holder == [r("a#1")]  # 3 + 2 against 5
+    assert r("b#0") in st.discards[1] and st.deciders() == (0,)
+    play(t, 0, "pass")
+    assert st.deciders() == (1,) and st.turn == 3 and not st.windows()
+
+
+def test_g7_after_the_action_the_mover_may_concede_a_battle_it_defends(rig, play):
+    t = rig({0: "Spearman, Recruit, Knight", 1: "Guard, Militia"})
+    st = t.state
+    play(t, 0, "play a#0 c3")  # a Spearman (5), face up
+    play(t, 1, "play b#0 c4 hidden")  # a Guard, face down
+    play(t, 0, "play a#1 d3")
+    play(t, 1, "play b#1 c3")  # a Militia (3) attacks the Spearman: the battle goes on
+    play(t, 0, "play a#2 c4")  # a Knight (8) attacks the face-down Guard, and takes it once it opens
+    assert st.spaces[P("c4")].owner == 0 and [w.rule for w in st.windows()] == ["G-7"]
+    assert "concede c3" in {str(a) for a in st.legal_actions(0, t.known(0))}
+    play(t, 0, "concede c3")
+    assert st.spaces[P("c3")].owner == 1 and st.spaces[P("c3")].holder == [r("b#1")]
+    assert r("a#0") in st.discards[0] and st.deciders() == (0,)
+    play(t, 0, "pass")
+    assert st.deciders() == (1,)
+
+
+def test_g7_a_face_down_card_moved_may_be_revealed_where_it_arrived(rig, play):
+    """G-7, G-25: a Scout moved face down and revealed after the move turns up the enemy cards next to its new
+    space, which a reveal before the move would not reach: the turn goes on after a face-down move (in the same
+    file: nothing waits for the opponent) until the mover passes."""
+    t = rig({0: "Scout", 1: "Guard"}, deck0="tempest")
+    st = t.state
+    play(t, 0, "play a#0 c3 hidden")
+    play(t, 1, "play b#0 d4 hidden")
+    play(t, 0, "move c3 c4")
+    assert st.deciders() == (0,) and [w.rule for w in st.windows()] == ["G-7"]
+    play(t, 0, "reveal a#0")
+    assert r("b#0") in st.face_up and st.visibility()[r("b#0")] == PUBLIC  # d4 is next to c4, not to c3
+    play(t, 0, "pass")
+    assert st.deciders() == (1,)
+
+
+def test_g7_after_the_action_only_reveal_concede_or_pass(rig, play):
+    t = rig({0: "Archer, Recruit, Spearman", 1: "Guard"})
+    play(t, 0, "play a#0 c3 hidden")
+    play(t, 1, "play b#0 c4 hidden")
+    play(t, 0, "play a#1 c4")
+    msg = refused("G-7", play, t, 0, "play a#2 d3 hidden")
+    assert "reveal and concede, then pass" in msg
+    refused("G-7", play, t, 0, "move c3 b3")
+    refused("G-7", play, t, 1, "pass")  # the turn is seat 0's until it passes
+    play(t, 0, "pass")
+    assert t.state.deciders() == (1,)
+
+
+def test_g7_the_turn_ends_with_its_action_when_nothing_waits_or_nothing_is_left(rig, play):
+    """No window when the action's outcome is known in the mover's own file (a face-up defender), nor when
+    the mover has no face-down card on the table and defends no battle: the action ends the turn."""
+    t = rig({0: "Archer, Recruit", 1: "Guard"})
+    play(t, 0, "play a#0 c3 hidden")
+    play(t, 1, "play b#0 c4")  # face up
+    play(t, 0, "play a#1 c4")
+    assert t.state.deciders() == (1,) and not t.state.windows()
+    t = rig({0: "Spearman, Recruit", 1: "Guard"})
+    play(t, 0, "play a#0 c3")  # face up: nothing to reveal later
+    play(t, 1, "play b#0 c4 hidden")
+    play(t, 0, "play a#1 c4")
+    assert t.state.deciders() == (1,) and not t.state.windows()
+
+
+def test_g7_mail_shortcuts_reveal_and_concede_only_before_the_action(rig, play):
+    """G-7 with the option mail-shortcuts: the old ruling, the action always ends the turn."""
+    t = rig({0: "Archer, Recruit", 1: "Guard"}, options={"mail-shortcuts": True})
+    play(t, 0, "play a#0 c3 hidden")
+    play(t, 1, "play b#0 c4 hidden")
+    play(t, 0, "play a#1 c4")
+    st = t.state
+    assert st.deciders() == (1,) and not st.windows() and st.spaces[P("c4")].owner == 1
+    refused("G-7", play, t, 0, "reveal a#0 upright")
+
+
 def test_g8_a_card_turned_up_by_force_is_oriented_first(rig, play):
     t = rig({0: "Spearman, Archer", 1: "Tower, Guard"})
     play(t, 0, "play a#0 c3 hidden")
@@ -148,12 +241,48 @@ def test_g8_a_card_turned_up_by_force_is_oriented_first(rig, play):
     st = t.state
     assert st.spaces[P("c4")].attack == [(r("a#1"),)] and r("b#0") in st.public_faces()
     assert st.pending(1) == [r("b#0")] and st.targets(r("b#0")) == []  # arrows do nothing yet
+    # seat 0's turn goes on (G-7), but first seat 1 orients its card, at once, as at the table
+    assert st.deciders() == (1,) and not st.windows()
     assert {str(a) for a in st.legal_actions(1, t.known(1))} == {f"orient b#0 {o}" for o in
                                                                    ("upright", "right", "inverted", "left")}
     refused("G-8", play, t, 1, "play b#1 d4 hidden")
     refused("G-8", play, t, 1, "orient b#1 left")
+    msg = refused("G-7", play, t, 0, "pass")
+    assert "waiting for seat 1 to orient b#0" in msg
     play(t, 1, "orient b#0 upright")  # seat 1's ahead is down the table: c3 and (back) c5
-    assert sorted(st.targets(r("b#0"))) == [P("c3"), P("c5")] and st.deciders() == (1,)
+    assert sorted(st.targets(r("b#0"))) == [P("c3"), P("c5")]
+    assert st.deciders() == (0,) and [w.rule for w in st.windows()] == ["G-7"]
+    play(t, 0, "pass")
+    assert st.deciders() == (1,)
+
+
+def test_g8_with_mail_shortcuts_the_owner_orients_at_its_next_turn(rig, play):
+    t = rig({0: "Spearman, Archer", 1: "Tower, Guard"}, options={"mail-shortcuts": True})
+    play(t, 0, "play a#0 c3 hidden")
+    play(t, 1, "play b#0 c4 hidden")
+    play(t, 0, "play a#1 c4")
+    st = t.state
+    assert st.deciders() == (1,) and st.pending(1) == [r("b#0")] and st.turn == 3
+    refused("G-8", play, t, 1, "play b#1 d4 hidden")
+    play(t, 1, "orient b#0 upright", "play b#1 d4 hidden")
+    assert st.deciders() == (0,)
+
+
+def test_g25_a_scout_holds_the_turn_until_the_cards_it_turned_up_are_open_and_oriented(rig, play):
+    """G-25, G-8: a Scout revealed in seat 0's turn turns up seat 1's face-down Tower next to it; seat 0's turn
+    waits for its key and for seat 1 to orient it, so that its Boost counts as at the table, then goes on."""
+    t = rig({0: "Scout, Skirmisher", 1: "Tower, Guard"}, deck0="tempest")
+    st = t.state
+    play(t, 0, "play a#0 c3 hidden")
+    play(t, 1, "play b#0 c4 hidden")
+    play(t, 0, "play a#1 b3 hidden")
+    play(t, 1, "play b#1 d3 hidden")
+    play(t, 0, "reveal a#0")  # the Scout at c3: c4 and d3 are next to it
+    assert {r("b#0"), r("b#1")} <= st.face_up and st.deciders() == (1,) and st.pending(1) == [r("b#0")]
+    play(t, 1, "orient b#0 right")
+    assert st.deciders() == (0,) and st.turn == 4 and r("b#1") in st.public_faces()
+    play(t, 0, "play a#2 b4 hidden")
+    assert st.deciders() == (1,) and st.turn == 5
 
 
 # -- G-9 .. G-14: the actions --------------------------------------------------------------------
@@ -239,7 +368,7 @@ def test_g12_moves_are_one_orthogonal_step_never_onto_your_own_space(rig, play):
     refused("G-12", play, t, 0, "move c3 e4")
     refused("G-25", play, t, 0, "move c3 c5")
     refused("G-12", play, t, 0, "move b3 b2")
-    play(t, 0, "move c3 b3")
+    play(t, 0, "move c3 b3", "pass")  # a face-down card moved: the turn goes on until a pass (G-7)
     play(t, 1, "play b#1 c3 hidden")
     refused("G-12", play, t, 0, "move b3 b3")
     play(t, 0, "play a#1 b2 hidden")
@@ -470,7 +599,7 @@ def test_g25_a_face_down_rooted_card_that_moves_is_a_cheat(rig, play):
     play(t, 1, "play b#0 c5 hidden")
     play(t, 0, "play a#1 b3 hidden")
     assert not any(str(a).startswith("move c5") for a in t.state.legal_actions(1, t.known(1)))
-    play(t, 1, "move c5 c4")  # accepted: nobody else can see the Wall
+    play(t, 1, "move c5 c4", "pass")  # accepted: nobody else can see the Wall
     st = t.state
     assert not t.violations and [(v.seat, v.rule) for v in st.audit(t.truth)] == [(1, "G-25")]
     play(t, 0, "move c3 c4")  # the Knight attacks: the Wall turns up and the lie with it
@@ -566,9 +695,9 @@ def test_g27_by_default_only_a_position_come_back_three_times_ends_the_game(rig,
     play(t, 1, "play b#0 c5 hidden")
     cycle = ["move c3 b3", "move c5 b5", "move b3 c3", "move b5 c5"]
     for i in range(8):  # two cycles: every position seen twice, ten turns would have ended it with shortcuts
-        play(t, i % 2, cycle[i % 4])
+        play(t, i % 2, cycle[i % 4], "pass")  # face-down cards moved: each turn ends with a pass (G-7)
     assert t.state.idle == 8 and not t.state.is_terminal()
-    play(t, 0, "move c3 b3")  # the position after the first move of the cycle, a third time
+    play(t, 0, "move c3 b3", "pass")  # the position after the first move of the cycle, a third time
     assert t.state.is_terminal() and "a 3rd time" in t.state.outcome().reason
 
 
