@@ -170,9 +170,27 @@ def main(games: list[str]) -> None:
         seat = "" if r.seat is None else ("unknown" if r.seat < 0 else str(r.seat))
         lines.append(f"| {r.game} | {r.cheat} | {r.when} | {r.rule} | {r.round or ''} | {seat} |")
         print(f"{r.game:<9} {r.cheat:<40} {r.when:<20} {r.rule:<14} round {r.round} seat {r.seat}")
-    tail = TAIL.replace("{doors}", doors_table())
-    (ROOT / "docs" / "adversaries.md").write_text(HEAD + "\n".join(lines) + "\n" + tail)
+    doc = ROOT / "docs" / "adversaries.md"
+    if not doc.exists():
+        doc.write_text(HEAD + "\n".join(lines) + "\n" + TAIL.replace("{doors}", doors_table()))
+    else:  # only the generated tables change: whatever else the page says (the carriers' table) stays
+        text = doc.read_text()
+        text = _replace_table(text, "| game | cheat |", "\n".join(HEAD.splitlines()[-2:] + lines))
+        text = _replace_table(text, doors_table().splitlines()[0][:20], doors_table())
+        doc.write_text(text)
     print("wrote docs/adversaries.md")
+
+
+def _replace_table(text: str, header: str, table: str) -> str:
+    """``text`` with the Markdown table whose first line starts with ``header`` replaced by ``table``."""
+    lines = text.splitlines()
+    start = next((i for i, line in enumerate(lines) if line.startswith(header)), None)
+    if start is None:
+        raise SystemExit(f"docs/adversaries.md has no table starting {header!r}: delete it to write it anew")
+    end = start
+    while end < len(lines) and lines[end].startswith("|"):
+        end += 1
+    return "\n".join(lines[:start] + table.splitlines() + lines[end:]) + "\n"
 
 
 
