@@ -530,7 +530,9 @@ class SkirmishState(GameState):
                     seats = tuple(s for s in w[1] if s != seat)
                     self.committed.discard(seat)
                     self.opened.discard(seat)
-                    self.wait = (w[0], seats, *w[2:]) if seats and len(self.opened) < len(seats) else None
+                    # a plan for a fight with nobody left to fight is never opened (K-17 needs two)
+                    done = len(self.opened) == len(seats) or len(seats) < (2 if w[0] == "plan" else 1)
+                    self.wait = None if done else (w[0], seats, *w[2:])
             elif w[1] == seat:
                 self.wait = None
         self._run()
