@@ -542,9 +542,15 @@ class WizardState(FaceClaims, GameState):
             if seat in self.window:
                 self.window.remove(seat)
                 self.declared.pop(seat, None)
+            for q in [q for q in self.queue if q[0] == seat]:  # its declared attack fizzles now (Z-22)
+                self.queue.remove(q)
+                refs = [r for r, _ in q[1]]
+                self.used += refs
+                self.tell("fizzle", f"seat {seat}'s declared attack on seat {q[2]} fizzles: its caster is out",
+                          (seat, q[2]), tuple(refs), rule="Z-29")
             if len(self.declared) == len(self.window):
                 order = {s: i for i, s in enumerate(self.window)}
-                self.queue.sort(key=lambda q: order.get(q[0], -1))
+                self.queue.sort(key=lambda q: order[q[0]])
                 self.window, self.declared = [], {}
                 self._next_queued()
             return

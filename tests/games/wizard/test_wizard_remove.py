@@ -181,3 +181,17 @@ def test_z29_removing_a_player_already_out_changes_nothing_in_play():
     assert out in t.state.removed and out in t.state.retired()
     with pytest.raises(SeatNotRemovable, match="removed already"):
         t.state.remove(out)
+
+
+def test_z29_a_removed_player_with_an_attack_declared_in_an_open_window_sees_it_fizzle(removal):
+    def declared_attack(st):
+        return (st.phase == WINDOW and len(st.declared) < len(st.window)
+                and any(q[0] in st.declared for q in st.queue))
+
+    t, bs = find(declared_attack, 5, {"anytime": True}, seeds=range(300))
+    seat, cards, target = next((q[0], [r for r, _ in q[1]], q[2]) for q in t.state.queue)
+    t.remove(seat)
+    st = t.state
+    assert all(q[0] != seat for q in st.queue) and all(r in st.used for r in cards)
+    assert any(e.kind == "fizzle" and e.rule == "Z-29" and e.seats == (seat, target) for e in t.told)
+    removal.play_on(t, bs, {seat})
