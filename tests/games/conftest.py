@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from duelmail.games.base import PUBLIC, Sealed
 from duelmail.games.cards import CardRef
 from duelmail.games.simulate import Table
 
@@ -51,6 +52,31 @@ class Removal:
                 return
             seat = st.deciders()[0]
             table.play(seat, bots[seat].choose(st, seat, table.known(seat), table.rng))
+
+    @staticmethod
+    def unsettled(table: Table, bots, rng) -> bool:
+        """Apply the next bot decision without settling, then some of the reveals it asks for: a position where the
+        rules await chance or reveals (where the engine's removal round can close). False if the game ended."""
+        st = table.state
+        seat = st.deciders()[0]
+        action = bots[seat].choose(st, seat, table.known(seat), table.rng)
+        label = action.sealed()
+        if label is not None:
+            st.apply(seat, Sealed(label))
+            table.sealed[(seat, label)] = action
+        else:
+            st.apply(seat, action)
+        table.told += st.take_told()
+        pending = [r for r, who in sorted(st.visibility().items()) if who == PUBLIC and r not in st.public_faces()]
+        for r in pending[:rng.randrange(len(pending) + 1)]:
+            if st.is_terminal() or st.chance() is not None:
+                break
+            table.violations += st.reveal(r, table.truth[r])
+        table.told += st.take_told()
+        if st.is_terminal():
+            table.settle()
+            return False
+        return True
 
     @classmethod
     def play_on(cls, table: Table, bots, removed, max_actions: int = 20_000):

@@ -158,3 +158,22 @@ def test_k37_the_last_character_standing_wins():
     assert t.state.is_terminal() and t.state.outcome().winners == (1,) and "K-37" in t.state.outcome().reason
     with pytest.raises(SeatNotRemovable, match="the game is over"):
         t.state.remove(1)
+
+
+def test_k37_removal_while_sealed_choices_await_their_opening(removal):
+    """The engine removes a seat when its removal round closes: perhaps with a round's sealed choices all committed
+    and not yet opened."""
+    rng = random.Random(7)
+    waiting = 0
+    for trial in range(24):
+        n = 3 + trial % 4
+        t = deal(n, 700 + trial)
+        bs = bots(n, rng)
+        removal.advance(t, bs, rng.randrange(0, 120))
+        if t.state.is_terminal() or not removal.unsettled(t, bs, rng):
+            continue
+        waiting += bool(t.state.openings())
+        seat = rng.choice([s for s in range(n) if t.state.alive[s]])
+        t.remove(seat)
+        removal.play_on(t, bs, {seat})
+    assert waiting >= 2

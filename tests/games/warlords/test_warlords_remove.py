@@ -199,3 +199,22 @@ def test_w32_refusals_name_the_seat_and_change_nothing():
             t.state.remove(seat)
     assert t.state.__dict__.keys() == before.__dict__.keys()
     assert t.state.active == before.active and t.state.removed == before.removed
+
+
+def test_w32_removal_while_the_rules_await_a_shuffle_or_reveals(removal):
+    """The engine removes a seat when its removal round closes: perhaps with a battle's cards half revealed or a
+    reinforcement waiting for its shuffle."""
+    rng = random.Random(7)
+    seen = set()
+    for trial in range(40):
+        n = 3 + trial % 4
+        t = Table.deal(GAME, n, OPTIONS[trial % len(OPTIONS)], seed=700 + trial)
+        bs = bots(n, rng)
+        removal.advance(t, bs, rng.randrange(0, 150))
+        if t.state.is_terminal() or not removal.unsettled(t, bs, rng):
+            continue
+        seen.add(t.state.phase)
+        seat = rng.choice([s for s in range(n) if t.state.active[s]])
+        t.remove(seat)
+        removal.play_on(t, bs, {seat})
+    assert len(seen) >= 3, seen

@@ -195,3 +195,21 @@ def test_z29_a_removed_player_with_an_attack_declared_in_an_open_window_sees_it_
     assert all(q[0] != seat for q in st.queue) and all(r in st.used for r in cards)
     assert any(e.kind == "fizzle" and e.rule == "Z-29" and e.seats == (seat, target) for e in t.told)
     removal.play_on(t, bs, {seat})
+
+
+def test_z29_removal_while_the_rules_await_a_shuffle_or_reveals(removal):
+    """The engine removes a seat when its removal round closes: perhaps with laid cards not yet turned up."""
+    rng = random.Random(7)
+    waiting = 0
+    for trial in range(120):
+        n = 3 + trial % 6
+        t = Table.deal(GAME, n, OPTIONS[trial % len(OPTIONS)], seed=700 + trial)
+        bs = bots(n, rng)
+        removal.advance(t, bs, rng.randrange(0, 40))
+        if t.state.is_terminal() or not removal.unsettled(t, bs, rng):
+            continue
+        waiting += bool(t.state.unrevealed) or t.state.chance() is not None
+        seat = rng.choice(t.state.alive)
+        t.remove(seat)
+        removal.play_on(t, bs, {seat})
+    assert waiting >= 3
