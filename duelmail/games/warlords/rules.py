@@ -725,8 +725,8 @@ class WarlordsState(FaceClaims, GameState):
         cheaters = tuple(sorted({v.seat, *(prev.cheaters if prev else ())}))
         pool = [s for s in range(self.n) if self.active[s]] if prev is None else list(prev.winners)
         winners = tuple(s for s in pool if s not in cheaters)
-        if not winners:  # found after the end, against the winner: every honest seat wins
-            winners = tuple(s for s in range(self.n) if s not in cheaters)
+        if not winners:  # found after the end, against the winner: every honest seat wins (none removed, W-32)
+            winners = tuple(s for s in range(self.n) if s not in cheaters and s not in self.removed)
         self.result = Outcome(winners, f"seat {v.seat} cheated: {v.message} (rule {v.rule})", cheaters)
         self.phase = OVER
         self.battle = None

@@ -597,7 +597,8 @@ class WizardState(FaceClaims, GameState):
         if prev is not None and v.seat not in prev.winners:
             self.result = Outcome(prev.winners, prev.reason, cheaters)
         else:
-            winners = tuple(s for s in (self.alive if v.seat in self.alive else range(self.n)) if s != v.seat)
+            winners = tuple(s for s in (self.alive if v.seat in self.alive else range(self.n))
+                            if s != v.seat and s not in self.removed)  # a removed player never wins (Z-29)
             self.result = Outcome(winners, f"seat {v.seat} cheated: {v.message}", cheaters)
         self._clear_table()
 

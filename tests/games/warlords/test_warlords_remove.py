@@ -7,7 +7,7 @@ import random
 import pytest
 
 from duelmail.errors import SeatNotRemovable
-from duelmail.games.base import PUBLIC, get_game
+from duelmail.games.base import PUBLIC, Violation, get_game
 from duelmail.games.simulate import Table
 from duelmail.games.warlords.terms import A_SUPPORT, D_SUPPORT, DEFEND, EMERGENCY, LAST_CHANCE, PREP, SHUFFLE
 
@@ -218,3 +218,14 @@ def test_w32_removal_while_the_rules_await_a_shuffle_or_reveals(removal):
         t.remove(seat)
         removal.play_on(t, bs, {seat})
     assert len(seen) >= 3, seen
+
+
+def test_w32_a_cheat_proven_after_the_end_never_makes_a_removed_seat_a_winner():
+    t = Table.deal(GAME, 4, {}, seed=4)
+    t.remove(3)
+    t.remove(2)
+    t.remove(1)
+    assert t.state.outcome().winners == (0,)
+    t.state._forfeit(Violation(0, "W-30", "seat 0 played a#3 face down as a Warlord, but it is 7H"))
+    out = t.state.outcome()
+    assert out.cheaters == (0,) and not set(out.winners) & {1, 2, 3}

@@ -7,7 +7,7 @@ import random
 import pytest
 
 from duelmail.errors import SeatNotRemovable
-from duelmail.games.base import PUBLIC, get_game
+from duelmail.games.base import PUBLIC, Violation, get_game
 from duelmail.games.simulate import Table
 from duelmail.games.wizard.terms import DEFEND, RETARGET, TURN, WINDOW
 
@@ -213,3 +213,11 @@ def test_z29_removal_while_the_rules_await_a_shuffle_or_reveals(removal):
         t.remove(seat)
         removal.play_on(t, bs, {seat})
     assert waiting >= 3
+
+
+def test_z29_a_cheat_proven_after_a_removal_never_makes_the_removed_player_a_winner():
+    t = Table.deal(GAME, 4, {}, seed=4)
+    t.remove(3)
+    t.state._forfeit(Violation(2, "Z-24", "seat 2 played w#40 as 9H, but it is 2C"))
+    out = t.state.outcome()
+    assert out.cheaters == (2,) and 3 not in out.winners and set(out.winners) == {0, 1}
