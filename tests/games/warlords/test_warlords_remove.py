@@ -229,3 +229,15 @@ def test_w32_a_cheat_proven_after_the_end_never_makes_a_removed_seat_a_winner():
     t.state._forfeit(Violation(0, "W-30", "seat 0 played a#3 face down as a Warlord, but it is 7H"))
     out = t.state.outcome()
     assert out.cheaters == (0,) and not set(out.winners) & {1, 2, 3}
+
+
+def test_w32_a_seat_already_out_is_removed_and_only_its_cards_move(removal):
+    t, bs = find(lambda st: st.phase == PREP and sum(st.active) >= 3 and not all(st.active), 5, {},
+                 seeds=range(200), limit=3000)
+    out = next(s for s in range(5) if not t.state.active[s])
+    before = (t.state.phase, t.state.current, list(t.state.active), t.state.deciders())
+    hand = list(t.state.hands[out])
+    t.remove(out)
+    assert (t.state.phase, t.state.current, list(t.state.active), t.state.deciders()) == before
+    removed_hand_is_public(t, out, hand)
+    removal.play_on(t, bs, {out})
