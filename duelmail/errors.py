@@ -19,6 +19,11 @@ class IllegalMove(DuelmailError):
         super().__init__(f"{message} (rule {rule})")
 
 
+class SeatNotRemovable(DuelmailError):
+    """``GameState.remove`` refused: the game removes no seat (a silent seat forfeits the game), or not that seat
+    now (no such seat, removed already, the game over)."""
+
+
 class CheatDetected(DuelmailError):
     """Proof that a seat broke the protocol or the rules in a way only a cheat can."""
 

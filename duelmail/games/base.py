@@ -31,7 +31,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from duelmail.errors import DuelmailError, NotationError
+from duelmail.errors import DuelmailError, NotationError, SeatNotRemovable
 from duelmail.games.cards import Card, CardRef
 
 PUBLIC = -1
@@ -84,6 +84,7 @@ class GameSpec:
     options: tuple[Option, ...] = ()
     digest: str = ""  # path of our rules digest, e.g. seeds/warlords.md
     draws_lots: bool = False  # the source draws lots for who starts: the engine tosses a coin (GameState.apply_toss)
+    removes_seats: bool = False  # the rules can remove a seat that left (GameState.remove; protocol section 6c)
 
     def resolve_options(self, given: Mapping[str, Any]) -> dict[str, bool | int | str]:
         """Defaults overlaid with ``given``; unknown names are refused."""
@@ -348,8 +349,32 @@ class GameState(ABC):
         a multiplayer game). A retired seat publishes its per-game seed in its next file; from then on the engine
         derives its key shares and deck passes, never awaits it again, and every card it alone still kept locked
         is open to all: the rules must make such cards (its hand) ``PUBLIC``. Must depend on public state only,
-        and a seat once retired stays retired."""
+        and a seat once retired stays retired. A removed seat (``remove``) is retired."""
         return frozenset()
+
+    # -- a seat removed by escrow (protocol section 6c) -------------------------------------
+    removed: frozenset[int] = frozenset()  # seats removed so far; a state sets its own on the first removal
+
+    def remove(self, seat: int) -> None:
+        """``seat`` stopped answering and was removed after a final timeout claim (protocol section 6c): change the
+        state into the one where that seat has left as a player who is out, its cards where the game's rules send
+        such a player's cards (its hand turned ``PUBLIC``). Afterwards the seat is in ``removed`` and ``retired()``,
+        and never again in ``deciders()``, ``windows()`` or ``openings()``; a battle, spell or answer it was part of
+        is settled by the game's ruling, and if one seat is left the game is over. Pure, like ``apply``.
+
+        Games that can do it say so in their spec (``GameSpec.removes_seats``); the default refuses, and the engine
+        keeps the forfeit of the whole game."""
+        raise SeatNotRemovable(f"{type(self).__name__}: this game cannot remove seat {seat}; a seat that stops "
+                               "answering forfeits the game")
+
+    def _check_removable(self, seat: int, n: int, rule: str) -> None:
+        """Refuse a removal the rules cannot make: no such seat, a seat already removed, or the game is over."""
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < n:
+            raise SeatNotRemovable(f"cannot remove seat {seat!r}: the seats are 0 to {n - 1} (rule {rule})")
+        if seat in self.removed:
+            raise SeatNotRemovable(f"cannot remove seat {seat}: it was removed already (rule {rule})")
+        if self.is_terminal():
+            raise SeatNotRemovable(f"cannot remove seat {seat}: the game is over (rule {rule})")
 
     def apply_toss(self, starter: int) -> None:
         """The seats' coin toss (protocol section 10) chose ``starter`` to play first: called once, after the

@@ -97,6 +97,13 @@ class Table:
         self.history.append((seat, action))
         self.settle()
 
+    def remove(self, seat: int) -> None:
+        """``seat`` is removed by escrow (protocol section 6c): the rules remove it (``GameState.remove``), then
+        chance, reveals and openings go on as after any decision."""
+        self.state.remove(seat)
+        self.told += self.state.take_told()
+        self.settle()
+
     def run(self, bots: Sequence[Bot], max_actions: int = 20_000) -> Outcome:
         for _ in range(max_actions):
             if self.state.is_terminal():

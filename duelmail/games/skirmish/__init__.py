@@ -25,6 +25,7 @@ SPEC = GameSpec(
                "whose rulings change nothing a player may do, know or win (see the digest's departures)"),
     ),
     digest="seeds/skirmish.md",
+    removes_seats=True,  # a seat removed by escrow leaves as a player who is out (GameState.remove)
 )
 
 

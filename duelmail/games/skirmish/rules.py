@@ -415,7 +415,7 @@ class SkirmishState(GameState):
         if w is None or self.result is not None:
             return ()
         if w[0] == "build":
-            return tuple(s for s in range(self.n) if len(self.built[s]) < 5)
+            return tuple(s for s in range(self.n) if len(self.built[s]) < 5 and s not in self.removed)
         if w[0] in ("dual", "plan"):
             return tuple(s for s in w[1] if s not in self.committed)
         return (w[1],)
@@ -423,6 +423,8 @@ class SkirmishState(GameState):
     def openings(self) -> Mapping[int, tuple[str, ...]]:
         out: dict[int, list[str]] = {}
         for s in range(self.n):
+            if s in self.removed:  # K-37: its totals are opened by the audit (K-35), never awaited
+                continue
             for st in sorted(self.flagged[s] - set(self.totals[s])):
                 out.setdefault(s, []).append(st)
         w = self.wait
@@ -448,10 +450,7 @@ class SkirmishState(GameState):
                                   f"end, dex in that order), then the sealed start reveal '{START}' (K-3); next: "
                                   f"{todo[0]}")
             self.built[seat].add(action.label)
-            if all(len(b) == 5 for b in self.built):
-                self._say("every character is built")
-                self.committed, self.opened = set(range(self.n)), set()
-                self.wait = ("dual", tuple(range(self.n)), STATS, START, "start")
+            self._maybe_built()
         elif kind in ("dual", "plan"):
             label = w[3] if kind == "dual" else w[2]
             if not isinstance(action, Sealed) or action.label != label:
@@ -492,6 +491,50 @@ class SkirmishState(GameState):
             self._interact(seat, action)
             self.wait = None
         self.lines.insert(said, self.describe(seat, action))
+        self._run()
+
+    def _maybe_built(self) -> None:
+        """K-3: once every character still in the game is built, all open their start reveals together."""
+        seats = tuple(s for s in range(self.n) if s not in self.removed)
+        if all(len(self.built[s]) == 5 for s in seats):
+            self._say("every character is built")
+            self.committed, self.opened = set(seats), set()
+            self.wait = ("dual", seats, STATS, START, "start")
+
+    # -- a seat removed by escrow (K-37) -----------------------------------------------------------------
+    def retired(self) -> frozenset[int]:
+        """K-37: a removed seat is out for good; its sealed choices are opened by the audit, never awaited."""
+        return frozenset(self.removed)
+
+    def remove(self, seat: int) -> None:
+        """K-37: ``seat`` stopped answering and was removed: its character leaves the fight at once, as one whose
+        Endurance is exhausted (K-7) but hit by nobody. Whatever the rules awaited from it is dropped (a sealed
+        choice it had committed is never opened, and a round of others' sealed choices goes on without it); a
+        plan it made does nothing more; one character left wins (K-34)."""
+        self._check_removable(seat, self.n, "K-37")
+        self.removed = self.removed | {seat}
+        self._say(f"seat {seat} stopped answering and is removed: its character leaves the fight (K-37)",
+                  "removed", (seat,), rule="K-37")
+        if self.alive[seat]:
+            self.alive[seat] = False
+            alive = self._living(range(self.n))
+            if len(alive) <= 1:
+                self.result = Outcome(tuple(alive), "last character standing (K-34, K-37)")
+        w = self.wait
+        if self.result is None and w is not None:
+            if w[0] == "build":
+                if len(self.built[seat]) < 5:
+                    self._maybe_built()
+            elif w[0] in ("dual", "plan"):
+                if seat in w[1]:
+                    seats = tuple(s for s in w[1] if s != seat)
+                    self.committed.discard(seat)
+                    self.opened.discard(seat)
+                    # a plan for a fight with nobody left to fight is never opened (K-17 needs two)
+                    done = len(self.opened) == len(seats) or len(seats) < (2 if w[0] == "plan" else 1)
+                    self.wait = None if done else (w[0], seats, *w[2:])
+            elif w[1] == seat:
+                self.wait = None
         self._run()
 
     def _reveal(self, seat: int, items: tuple[Item, ...], allowed, rule: str) -> None:

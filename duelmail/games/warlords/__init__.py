@@ -26,6 +26,7 @@ SPEC = GameSpec(
                "defending (W-18, W-19, W-25, W-26, W-29)"),
     ),
     digest="seeds/warlords.md",
+    removes_seats=True,  # a seat removed by escrow leaves as a player who is out (GameState.remove)
 )
 
 

@@ -815,12 +815,96 @@ class WarlordsState(FaceClaims, GameState):
         cheaters = tuple(sorted({v.seat, *(prev.cheaters if prev else ())}))
         pool = [s for s in range(self.n) if self.active[s]] if prev is None else list(prev.winners)
         winners = tuple(s for s in pool if s not in cheaters)
-        if not winners:  # found after the end, against the winner: every honest seat wins
-            winners = tuple(s for s in range(self.n) if s not in cheaters)
+        if not winners:  # found after the end, against the winner: every honest seat wins (none removed, W-32)
+            winners = tuple(s for s in range(self.n) if s not in cheaters and s not in self.removed)
         self.result = Outcome(winners, f"seat {v.seat} cheated: {v.message} (rule {v.rule})", cheaters)
         self.phase = OVER
         self.battle = None
         self.pending = []
+
+    # -- a seat removed by escrow (W-32) ---------------------------------------------------------
+    def retired(self) -> frozenset[int]:
+        """W-32: a removed seat is out for good (a seat out by W-22/W-23 still answers for its decks, W-24)."""
+        return frozenset(self.removed)
+
+    def remove(self, seat: int) -> None:
+        """W-32: ``seat`` stopped answering and was removed: it leaves the circle at once. Its hand goes face up
+        to its discard pile; its Warlords on the table leave it, face down unless already face up (their claims
+        wait for the audit, W-30); a battle it fights is called off; its turn, its pending reinforcement and its
+        emergency window end; one seat left wins (W-31)."""
+        self._check_removable(seat, self.n, "W-32")
+        self.removed = self.removed | {seat}
+        self.active[seat] = False
+        self.tell("removed", f"seat {seat} stopped answering and is removed: it leaves the circle", (seat,),
+                  rule="W-32")
+        own_shuffle = self.phase == SHUFFLE and self.plan is not None and self.plan[0] == seat
+        if own_shuffle:  # its reinforcement is dropped: the cards it was shuffling stay its draw pile, locked
+            _, k, pick = self.plan
+            refs = list(self.pending[0].refs)
+            if pick is not None and self.pending[0] != pick:
+                refs += list(pick.new_refs()[k:])
+            self.piles[seat] = refs
+            self.pending, self.plan, self.resume = [], None, PREP
+            self.phase = EMERGENCY if self.emergency == seat else PREP
+        b = self.battle
+        called_off = b is not None and seat in (b.attacker, b.defender)
+        if called_off:
+            self._call_off(seat, b)
+        lords = self.warlords[seat]
+        self.warlords[seat] = []
+        for w in lords:
+            self.used.discard(w)
+            if w not in self.face_up:
+                self.locked.add(w)  # face down: nobody sees it; the audit checks its claim (W-30)
+            self.face_up.discard(w)
+        hand = self.hands[seat]
+        self.hands[seat] = []
+        self.discards[seat] += lords + hand
+        if hand:
+            self.tell("discard", f"seat {seat}'s hand goes face up to its discard pile: {_refs(hand)}", (seat,),
+                      tuple(hand), (len(hand),), rule="W-32")
+        left = [s for s in range(self.n) if self.active[s]]
+        if len(left) == 1:
+            self.phase = OVER
+            self.battle, self.pending, self.plan, self.emergency = None, [], None, None
+            self.result = Outcome((left[0],), f"seat {left[0]} is the last player in the circle (W-32)")
+            return
+        if self.emergency == seat:  # its window closes unanswered: the attacker's turn ends (W-26)
+            if self.phase == EMERGENCY:
+                self._after_emergency()
+            return
+        if seat == self.current:
+            self.revenge = self.rescue = False
+            if self.phase in (EMERGENCY, SHUFFLE):
+                return  # another seat's window or reinforcement first; then the turn passes (W-26)
+            self.phase = PREP
+            self._end_turn()
+        elif called_off:  # the attacker goes back to its preparation: it may attack the next seat in, or end
+            if self.phase == SHUFFLE:
+                self.resume = PREP
+            else:
+                self.phase = PREP
+
+    def _call_off(self, seat: int, b: Battle) -> None:
+        """W-32: a battle with a removed seat is called off: no damage and no price. The removed seat's battle
+        cards go to its discard pile (face down unless revealed, W-30); the other seat takes its Army and Support
+        back into its hand and its Warlord stays ready."""
+        self.battle = None
+        other = b.defender if seat == b.attacker else b.attacker
+        if seat == b.attacker:
+            gone, back = [b.a_army, b.a_support], [b.d_army, b.d_support]
+        else:
+            gone, back = [b.d_army, b.d_support], [b.a_army, b.a_support]
+        gone = [r for r in gone if r is not None]
+        back = [r for r in back if r is not None]
+        for r in gone:
+            if r not in self.faces:
+                self.locked.add(r)
+        self.discards[seat] += gone
+        self.hands[other] += back
+        self.tell("called off", f"the battle between seat {b.attacker} and seat {b.defender} is called off: "
+                  f"seat {other} takes back " + (_refs(back) if back else "nothing"), (other, seat), tuple(back),
+                  rule="W-32")
 
     # -- the end ------------------------------------------------------------------------------
     def is_terminal(self) -> bool:

@@ -25,6 +25,7 @@ SPEC = GameSpec(
                "stands highest when choosing the defence's effect); see the digest's departures"),
     ),
     digest="seeds/wizard.md",
+    removes_seats=True,  # a seat removed by escrow leaves as a player who is out (GameState.remove)
 )
 
 

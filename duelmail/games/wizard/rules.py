@@ -513,6 +513,54 @@ class WizardState(FaceClaims, GameState):
     def outcome(self) -> Outcome | None:
         return self.result
 
+    # -- a seat removed by escrow (Z-29) -----------------------------------------------------------------------
+    def remove(self, seat: int) -> None:
+        """Z-29: ``seat`` stopped answering and was removed: it is out of play as a player who lost its last Life
+        (Z-19). Its Lives join its hand, turned face up; a spell it casts or is aimed at fizzles (its cards to the
+        used pile); its place in an attack window goes, its queued attacks fizzle (Z-22); its turn passes; one
+        player left wins (Z-20)."""
+        self._check_removable(seat, self.n, "Z-29")
+        self.removed = self.removed | {seat}
+        self.tell("removed", f"seat {seat} stopped answering and is removed from play", (seat,), rule="Z-29")
+        if seat not in self.alive:  # out already (Z-19): nothing more changes
+            return
+        self.hands[seat] += self.lives[seat]
+        self.lives[seat] = []
+        self.alive.remove(seat)
+        self.tell("out", f"seat {seat} is out of play: its hand is turned face up", (seat,),
+                  tuple(self.hands[seat]), rule="Z-29")
+        if len(self.alive) == 1:
+            self._finish(Outcome((self.alive[0],), f"seat {self.alive[0]} is the last player in play (Z-29)"))
+            return
+        sp = self.spell
+        if self.phase in (DEFEND, RETARGET) and sp is not None and seat in (sp.attacker, sp.target):
+            self.tell("fizzle", f"the spell {'of' if seat == sp.attacker else 'at'} seat {seat} fizzles: "
+                      f"{_refs(sp.cards)} go to the used pile", (seat,), tuple(sp.cards), rule="Z-29")
+            self._end_spell()
+            return
+        if self.phase == WINDOW:
+            if seat in self.window:
+                self.window.remove(seat)
+                self.declared.pop(seat, None)
+            for q in [q for q in self.queue if q[0] == seat]:  # its declared attack fizzles now (Z-22)
+                self.queue.remove(q)
+                refs = [r for r, _ in q[1]]
+                self.used += refs
+                self.tell("fizzle", f"seat {seat}'s declared attack on seat {q[2]} fizzles: its caster is out",
+                          (seat, q[2]), tuple(refs), rule="Z-29")
+            if len(self.declared) == len(self.window):
+                order = {s: i for i, s in enumerate(self.window)}
+                self.queue.sort(key=lambda q: order[q[0]])
+                self.window, self.declared = [], {}
+                self._next_queued()
+            return
+        if seat == self.current and self.phase == TURN:
+            if self.pending is not None:  # the reshuffle comes first; its first card is the next player's draw
+                self.current = self.next_alive(seat)
+                self.turn += 1
+            else:
+                self._pass_turn()
+
     # -- hidden information -----------------------------------------------------------------------------------
     def retired(self) -> frozenset[int]:
         """Z-19: a player who is out is out for good; their hand is turned up and their keys become public."""
@@ -549,7 +597,8 @@ class WizardState(FaceClaims, GameState):
         if prev is not None and v.seat not in prev.winners:
             self.result = Outcome(prev.winners, prev.reason, cheaters)
         else:
-            winners = tuple(s for s in (self.alive if v.seat in self.alive else range(self.n)) if s != v.seat)
+            winners = tuple(s for s in (self.alive if v.seat in self.alive else range(self.n))
+                            if s != v.seat and s not in self.removed)  # a removed player never wins (Z-29)
             self.result = Outcome(winners, f"seat {v.seat} cheated: {v.message}", cheaters)
         self._clear_table()
 
