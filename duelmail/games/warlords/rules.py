@@ -835,6 +835,7 @@ class WarlordsState(FaceClaims, GameState):
         self._check_removable(seat, self.n, "W-32")
         self.removed = self.removed | {seat}
         self.active[seat] = False
+        self.bystanders = [s for s in self.bystanders if s != seat]  # no more W-18 window for it
         self.tell("removed", f"seat {seat} stopped answering and is removed: it leaves the circle", (seat,),
                   rule="W-32")
         own_shuffle = self.phase == SHUFFLE and self.plan is not None and self.plan[0] == seat
@@ -884,12 +885,15 @@ class WarlordsState(FaceClaims, GameState):
                 self.resume = PREP
             else:
                 self.phase = PREP
+        elif self.phase == OUTSIDE:  # a seat asked about the attack left: the next one is asked, or the defence
+            self._next_bystander()
 
     def _call_off(self, seat: int, b: Battle) -> None:
         """W-32: a battle with a removed seat is called off: no damage and no price. The removed seat's battle
         cards go to its discard pile (face down unless revealed, W-30); the other seat takes its Army and Support
         back into its hand and its Warlord stays ready."""
         self.battle = None
+        self.bystanders = []  # nobody is asked about an attack that will not be fought (W-18)
         other = b.defender if seat == b.attacker else b.attacker
         if seat == b.attacker:
             gone, back = [b.a_army, b.a_support], [b.d_army, b.d_support]

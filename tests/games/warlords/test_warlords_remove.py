@@ -9,7 +9,16 @@ import pytest
 from duelmail.errors import SeatNotRemovable
 from duelmail.games.base import PUBLIC, Violation, get_game
 from duelmail.games.simulate import Table
-from duelmail.games.warlords.terms import A_SUPPORT, D_SUPPORT, DEFEND, EMERGENCY, LAST_CHANCE, PREP, SHUFFLE
+from duelmail.games.warlords.terms import (
+    A_SUPPORT,
+    D_SUPPORT,
+    DEFEND,
+    EMERGENCY,
+    LAST_CHANCE,
+    OUTSIDE,
+    PREP,
+    SHUFFLE,
+)
 
 GAME = get_game("warlords")
 OPTIONS = ({}, {"reinforcements": True}, {"reinforcements": True, "hidden-ally": True, "mail-shortcuts": True})
@@ -126,12 +135,17 @@ def test_w32_a_removed_attacker_calls_the_battle_off_and_the_defender_keeps_its_
 
 
 def test_w32_a_seat_answering_the_emergency_window_is_removed_and_the_attackers_turn_ends(removal):
+    """W-32, W-25: the window closes unanswered; the attacker's turn ends, after its own renewal window if its
+    joker is still unplayed (a window of its own turn, not the removed seat's)."""
     t, bs = find(lambda st: st.phase == EMERGENCY, 3, {"reinforcements": True}, seeds=range(200), limit=800)
     seat, attacker = t.state.emergency, t.state.current
     assert t.state.windows()[0].seat == seat
     t.remove(seat)
     st = t.state
-    assert not st.windows() and st.emergency is None
+    assert st.emergency is None and all(w.seat == attacker and w.rule == "W-25" for w in st.windows())
+    if st.windows():
+        t.play(attacker, t.game.parse_action("pass"))
+        st = t.state
     if not st.is_terminal():
         assert st.current == st.target(attacker)
     removal.play_on(t, bs, {seat})
@@ -241,3 +255,27 @@ def test_w32_a_seat_already_out_is_removed_and_only_its_cards_move(removal):
     assert (t.state.phase, t.state.current, list(t.state.active), t.state.deciders()) == before
     removed_hand_is_public(t, out, hand)
     removal.play_on(t, bs, {out})
+
+
+def test_w32_the_seat_asked_about_an_attack_is_removed_and_the_next_is_asked(removal):
+    """W-32, W-18: a seat removed while its Ace-outside-battle window is open loses that window; the next seat not
+    in the battle is asked, or the defender defends."""
+    t, bs = find(lambda st: st.phase == OUTSIDE, 4, {}, seeds=range(200), limit=800)
+    asked, b = t.state.bystanders[0], t.state.battle
+    t.remove(asked)
+    st = t.state
+    assert asked not in st.bystanders and st.battle is b and asked not in st.deciders()
+    assert st.phase == (OUTSIDE if st.bystanders else DEFEND)
+    removal.play_on(t, bs, {asked})
+
+
+def test_w32_the_defender_removed_while_a_bystander_is_asked_calls_the_attack_off(removal):
+    """W-32, W-18: the battle is called off, so nobody is asked about it any more; the attacker prepares on."""
+    t, bs = find(lambda st: st.phase == OUTSIDE, 3, {}, seeds=range(200), limit=800)
+    attacker, defender = t.state.battle.attacker, t.state.battle.defender
+    t.remove(defender)
+    st = t.state
+    assert st.battle is None and not st.bystanders and not st.windows()
+    if not st.is_terminal():
+        assert st.phase == PREP and st.deciders() == (attacker,)
+    removal.play_on(t, bs, {defender})
