@@ -181,7 +181,7 @@ def answer_duties(home: Home, identity: Identity, now: Callable[[], datetime], b
         if seat not in match.duties:
             continue
         duty = match.duties[seat]
-        if not duty.needs_human:
+        if not duty.needs_human and bot is None:
             answers.append(Answer(folder, app.write_turn(folder, match, seat, identity, [], now()), "auto"))
             continue
         if bot is None:
@@ -193,8 +193,11 @@ def answer_duties(home: Home, identity: Identity, now: Callable[[], datetime], b
         factory = match.game.bots.get(bot)
         if factory is None:
             raise DuelmailError(f"no bot {bot!r} for {match.game.spec.id} (bots: {', '.join(match.game.bots)})")
+        # a bot also decides in a file that needs no decision when the seat becomes a decider within it (its own
+        # last deck pass opens its hand and the coin toss chose it): one file, and no wait for another poll
         actions = app.bot_actions(match, seat, identity, factory(), rng)
-        answers.append(Answer(folder, app.write_turn(folder, match, seat, identity, actions, now()), f"bot {bot}"))
+        answers.append(Answer(folder, app.write_turn(folder, match, seat, identity, actions, now()),
+                              f"bot {bot}" if actions or duty.needs_human else "auto"))
     return answers, decisions
 
 

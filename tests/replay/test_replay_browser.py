@@ -68,7 +68,8 @@ def test_step_controls_keys_timeline_and_cards(browser, tmp_path):
     assert f"bob plays {c.fake} face down as a Warlord" in events_text(page)
     assert page.locator("#event-list svg.card.mini").count() == 0  # face down: nobody knows it yet
     table = cards_shown(page)
-    assert table == expected_cards(replay.render(step, None)) == ["??", "??"]  # two face-down Warlords
+    assert table == expected_cards(replay.render(step, None)) and set(table) == {"??"}  # face-down Warlords only
+    assert len(table) >= 2  # bob's false one among them
     page.click("#views button[data-view='s1']")
     bob = cards_shown(page)
     assert bob == expected_cards(replay.render(step, 1))

@@ -139,7 +139,7 @@ def test_a_bot_seat_hosted_elsewhere_plays_a_human_by_mail(mail_servers, tmp_pat
             break
         if st["your_turn"]:
             t.note_sent(alice, dm(alice, "play", "--bot", "random", "--seed", str(i), "--send"))
-    assert t.status(alice)["audited"] and bot_moves >= 2
+    assert t.status(alice)["audited"] and bot_moves >= 2, (t.status(alice), dm(alice, "history"))
 
 
 def dm_out(home, *args) -> str:
