@@ -45,9 +45,17 @@ class Layer:
 
     uniform: bytes | None = ONE
     keys: list[bytes] | None = None
+    _inverse: tuple[bytes, bytes] | None = field(default=None, repr=False, compare=False)
 
     def inverse_at(self, j: int) -> bytes:
-        return group.sinv(self.uniform if self.uniform is not None else self.keys[j])
+        """The inverse of the layer's scalar at position ``j`` (libsodium's constant-time inversion: the layer
+        may be a locker's secret). A uniform layer's inverse is computed once, not once per card."""
+        if self.uniform is None:
+            return group.sinv(self.keys[j])
+        done = self._inverse
+        if done is None or done[0] is not self.uniform:
+            done = self._inverse = (self.uniform, group.sinv(self.uniform))
+        return done[1]
 
 
 @dataclass
