@@ -57,7 +57,7 @@ def render(state: GameState, seat: int | None, known: Mapping[CardRef, Card]) ->
             if st.piles[s] and st.piles[s][-1] in known:  # the reserved draw (W-29)
                 lines.append(f"  Next draw: {_card(st.piles[s][-1], known)}")
         disc = st.discards[s]
-        hidden = sum(1 for r in disc if r in st.locked) if st.locked else 0
+        hidden = sum(map(st.locked.__contains__, disc)) if st.locked else 0
         top = _card(disc[-1], known) if disc else "empty"
         extra = f", {hidden} face down under it" if hidden else ""
         lines.append(f"  Discard pile {len(disc)}: top {top}{extra}")
