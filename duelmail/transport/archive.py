@@ -204,7 +204,7 @@ def fold(files: list[tuple[str, SignedFile]], strict: bool = True, now=None, on_
         fold_into(match, ordered([(w, f) for w, f in files if f.kind != "genesis"]), strict, now, on_round, names)
         if on_round and (match.current or match.current_claims or names.get(match.round)):
             on_round(match, match.round, names.pop(match.round, []), True)  # (notes after the last round: talk)
-    except DuelmailError:
+    except Exception:  # (libsodium's own errors too: an unchecked point may reach it before its file is refused)
         if defer_proofs and not all_valid(match.book.unvalidated or []):
             fold(files, strict, now)  # a point taken unchecked was bad: refuse its file, naming it, as on arrival
         raise
