@@ -13,7 +13,6 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from duelmail.crypto import deck as sra
 from duelmail.crypto import group, proofs
 from duelmail.engine.decks import ONE, Layer, next_layer, run_step
 from duelmail.engine.memo import open_memo
@@ -83,7 +82,7 @@ def audit_match(match) -> AuditReport:
         faces = []
         for j in range(deck.n):
             keys = [secrets[s](deck.id, deck.n).keys[j] for s in deck.lockers]
-            face = table.get(sra.unlock(deck.points[j], keys))
+            face = table.get(book.unlocked(deck.points[j], keys))  # (a card the game opened: remembered)
             if face is None:
                 report.cheat(-1, "P-audit-card", f"{deck.id}#{j} is no card")
             faces.append(face)

@@ -45,9 +45,17 @@ class Layer:
 
     uniform: bytes | None = ONE
     keys: list[bytes] | None = None
+    _inverse: tuple[bytes, bytes] | None = field(default=None, repr=False, compare=False)
 
     def inverse_at(self, j: int) -> bytes:
-        return group.sinv(self.uniform if self.uniform is not None else self.keys[j])
+        """The inverse of the layer's scalar at position ``j`` (libsodium's constant-time inversion: the layer
+        may be a locker's secret). A uniform layer's inverse is computed once, not once per card."""
+        if self.uniform is None:
+            return group.sinv(self.keys[j])
+        done = self._inverse
+        if done is None or done[0] is not self.uniform:
+            done = self._inverse = (self.uniform, group.sinv(self.uniform))
+        return done[1]
 
 
 @dataclass
@@ -143,6 +151,12 @@ class DeferredProof:
                                 "commitment)")
 
 
+def all_valid(lists: Sequence[Sequence[bytes]]) -> bool:
+    """Every point of every list is a point of the prime-order group (what ``decode_points`` checks on arrival)."""
+    valid = group.valid_point
+    return all(valid(p) for points in lists for p in points)
+
+
 def check_deferred(pending: Sequence[DeferredProof]) -> None:
     """Check queued proofs (a replay's) as one batch (``proofs.verify_batch``: the points that passes share,
     such as one pass's output deck that is the next one's input, are multiplied once). If the batch fails,
@@ -169,6 +183,7 @@ class DeckBook:
         self._tables: dict[str, dict[bytes, int]] = {}
         self.nfaces: dict[str, int] = {}
         self.deferred: list[DeferredProof] | None = None  # a list: proofs are queued, not checked (replay)
+        self.unvalidated: list[list[bytes]] | None = None  # a list: passes' points are validated later (replay)
 
     # -- creation ---------------------------------------------------------------
     def table(self, base: str) -> dict[bytes, int]:

@@ -456,9 +456,14 @@ class Folding:
             deck = self.book.decks[deck_id]
             if not isinstance(p, dict) or not isinstance(p.get("points"), str):
                 raise CryptoError(f"deck {deck_id}: a pass needs 'op' and 'points'")
-            pts = sra.decode_points(p["points"], deck.n, f"deck {deck_id} points", validate=strict)
-            commits = sra.decode_points(p["commits"], deck.n, f"deck {deck_id} commits", validate=strict) \
-                if "commits" in p else None
+            later = getattr(self.book, "unvalidated", None) if strict else None  # a replay: validated after the fold
+            pts = sra.decode_points(p["points"], deck.n, f"deck {deck_id} points", validate=strict and later is None)
+            commits = sra.decode_points(p["commits"], deck.n, f"deck {deck_id} commits",
+                                        validate=strict and later is None) if "commits" in p else None
+            if later is not None:
+                later.append(pts)
+                if commits is not None:
+                    later.append(commits)
             layer = sra.decode_points(p["layer"], 1, f"deck {deck_id} layer")[0] if "layer" in p else None
             self.book.apply_step(deck_id, seat, str(p.get("op")), pts, commits, layer, p.get("proof"), rnd,
                                  check=strict and f.file_hash not in self.proven)

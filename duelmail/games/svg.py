@@ -159,13 +159,21 @@ def card(c: Canvas, x: float, y: float, face: Card | None, w: float = CARD_W, ta
     ``down``: a card lying face down that this viewer may look at (drawn as its face with a dashed edge).
     ``tag`` is a short word under the card (``used``, ``top``). Each card is drawn once at the origin and moved
     into place (a page of many pictures shares the markup)."""
+    c.parts.extend(_card_parts(x, y, face, w, tag, down, cls))
+
+
+@lru_cache(maxsize=1 << 16)
+def _card_parts(x: float, y: float, face: Card | None, w: float, tag: str, down: bool, cls: str) -> tuple[str, ...]:
+    """The markup ``card`` adds, made once per place, face and tag (a replay draws the same card in the same place
+    in many pictures)."""
     extra = f" {cls}" if cls else ""
     head = "back" if face is None else f'card{extra}" data-card="{face}'
     if face is None:
         head += extra
-    c.add(f'<g class="{head}" transform="translate({n(x)} {n(y)})">{_card_body(face, w, down)}</g>')
-    if tag:
-        c.text(x + w / 2, y + w * 1.4 + 13, tag, 12, anchor="middle", fill=MUTED)
+    out = f'<g class="{head}" transform="translate({n(x)} {n(y)})">{_card_body(face, w, down)}</g>'
+    if not tag:
+        return (out,)
+    return out, _text(x + w / 2, y + w * 1.4 + 13, tag, 12, "middle", "normal", MUTED, "", None)
 
 
 _BODIES: dict[tuple, str] = {}
@@ -211,6 +219,15 @@ def seat_name(names: Sequence[str] | None, s: int) -> str:
 def seat_band(c: Canvas, y: float, s: int, words: str, note: str = "", you: bool = False) -> float:
     """A seat's coloured name line, its note on the right (or on a line of its own when it does not fit there).
     Returns the height used beyond the usual line (0 or 18)."""
+    parts, extra = _seat_band(c.width, y, s, words, note, you)
+    c.parts.extend(parts)
+    return extra
+
+
+@lru_cache(maxsize=1 << 14)
+def _seat_band(width: int, y: float, s: int, words: str, note: str, you: bool) -> tuple[tuple[str, ...], float]:
+    """``seat_band``'s markup and extra height, made once per place and words."""
+    c = Canvas("", width)
     colour = SEATS[s % len(SEATS)]
     c.add(f'<g class="seat" data-seat="{s}">')
     c.rect(0, y, 8, 22, colour)
@@ -224,4 +241,4 @@ def seat_band(c: Canvas, y: float, s: int, words: str, note: str = "", you: bool
     elif note:
         c.text(c.width - 10, y + 16, note, 12.5, anchor="end", fill=MUTED, width=c.width - room - 40)
     c.add("</g>")
-    return extra
+    return tuple(c.parts), extra

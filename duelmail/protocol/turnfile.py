@@ -63,10 +63,27 @@ class SignedFile:
         """For a genesis: the game id, the hash of its content."""
         return digest(self.content)
 
+    def canonical(self) -> bytes:
+        """``canonical(self.content)``, computed once: a fold needs it for the signature, the file's hash and the
+        round's hash. The content of a ``SignedFile`` is never changed once made (every forger in the tests and
+        the adversary signs a deep copy), so the bytes stay true; they are not pickled (``__getstate__``)."""
+        got = self.__dict__.get("_canonical")
+        if got is None:
+            got = canonical(self.content)
+            object.__setattr__(self, "_canonical", got)
+        return got
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {"content": self.content, "signature": self.signature}
+
     @property
     def file_hash(self) -> str:
         """Hash of content and signature: what a round hash chains over."""
-        return hashlib.sha256(canonical(self.content) + self.signature).hexdigest()
+        got = self.__dict__.get("_file_hash")
+        if got is None:
+            got = hashlib.sha256(self.canonical() + self.signature).hexdigest()
+            object.__setattr__(self, "_file_hash", got)
+        return got
 
     # -- signing --------------------------------------------------------------
     @staticmethod
@@ -79,7 +96,7 @@ class SignedFile:
         return cls(content, identity.sign(cls.message(content)))
 
     def verify(self, card: PlayerCard) -> bool:
-        return card.verify(self.signature, self.message(self.content))
+        return card.verify(self.signature, SIGN_DOMAIN + self.canonical())
 
     # -- text -----------------------------------------------------------------
     def to_toml(self, header: list[str] | None = None) -> str:

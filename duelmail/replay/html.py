@@ -57,8 +57,7 @@ class _Interner:
     def text(self, s: str) -> int:
         tid = self.by_text.get(s)
         if tid is None:
-            lines = self.lines
-            key = tuple(lines.setdefault(line, len(lines)) for line in s.split("\n"))
+            key = _ids(self.lines, s.split("\n"))
             tid = self.texts.setdefault(key, len(self.texts))
             self.by_text[s] = tid
         return tid
@@ -68,9 +67,17 @@ class _Interner:
 
     def picture(self, svg: str) -> int:
         """A picture as a tuple of interned lines (one element or group each): steps share most of them."""
-        pieces = self.pieces
-        key = tuple([pieces.setdefault(p, len(pieces)) for p in svg.split("\n")])
+        key = _ids(self.pieces, svg.split("\n"))
         return self.pictures.setdefault(key, len(self.pictures))
+
+
+def _ids(table: dict[str, int], items: list[str]) -> tuple[int, ...]:
+    """The ids of ``items`` in ``table``, new ones numbered in order of first appearance (as ``setdefault`` one by
+    one would), with the lookups in C."""
+    new = [x for x in dict.fromkeys(items) if x not in table]
+    for x in new:
+        table[x] = len(table)
+    return tuple(map(table.__getitem__, items))
 
 
 def _kind(text: str) -> int:

@@ -171,11 +171,14 @@ def fold(files: list[tuple[str, SignedFile]], strict: bool = True, now=None, on_
     ``defer_proofs``: the deck passes' proofs are checked after the fold, and not at all when the
     game is over and its audit passed: the audit recomputes every pass, key and layer commitment
     from the published seeds, which makes every proof's statement true (``match.proofs`` says which).
-    A proof that fails falls back to a plain fold, which refuses the file as on arrival.
+    A proof that fails falls back to a plain fold, which refuses the file as on arrival. The passes' points and
+    key commitments are likewise validated after the fold (``book.unvalidated``), and not at all when the audit
+    passed (each equals the audit's recomputation, a valid point); a bad one, or any refusal while one is
+    pending, falls back to the plain fold too, so the same file is refused with the same rule.
 
     ``proven``: hashes of files whose pass proofs this home has already checked (``GameFolder``
     remembers them); their proofs are not checked again. Everything else about them is."""
-    from duelmail.engine.decks import check_deferred
+    from duelmail.engine.decks import all_valid, check_deferred
     from duelmail.engine.match import Match
     from duelmail.errors import CheatDetected, CryptoError
 
@@ -190,23 +193,34 @@ def fold(files: list[tuple[str, SignedFile]], strict: bool = True, now=None, on_
     match.proven = proven
     if defer_proofs:
         match.book.deferred = []
+        if strict:
+            match.book.unvalidated = []
     match.applied = {genesis.file_hash}
     match.void = {}
-    if on_round:
-        on_round(match, 0, [where], False)
-    names: dict[int, list[str]] = {}
-    fold_into(match, ordered([(w, f) for w, f in files if f.kind != "genesis"]), strict, now, on_round, names)
-    if on_round and (match.current or match.current_claims or names.get(match.round)):
-        on_round(match, match.round, names.pop(match.round, []), True)  # (notes after the last round: talk at the end)
+    try:
+        if on_round:
+            on_round(match, 0, [where], False)
+        names: dict[int, list[str]] = {}
+        fold_into(match, ordered([(w, f) for w, f in files if f.kind != "genesis"]), strict, now, on_round, names)
+        if on_round and (match.current or match.current_claims or names.get(match.round)):
+            on_round(match, match.round, names.pop(match.round, []), True)  # (notes after the last round: talk)
+    except Exception:  # (libsodium's own errors too: an unchecked point may reach it before its file is refused)
+        if defer_proofs and not all_valid(match.book.unvalidated or []):
+            fold(files, strict, now)  # a point taken unchecked was bad: refuse its file, naming it, as on arrival
+        raise
     if defer_proofs:
         pending, match.book.deferred = match.book.deferred, None
+        unvalidated, match.book.unvalidated = match.book.unvalidated or [], None
         if match.audit is not None and match.audit.ok:
+            # every pass's points and key commitments equal the audit's recomputation from the seeds: valid points
             match.proofs = f"{len(pending)} pass proofs not re-checked: the audit recomputed every pass"
         else:
             try:
+                if not all_valid(unvalidated):
+                    raise CryptoError("a pass holds a point outside the prime-order group")
                 check_deferred(pending)
             except (CheatDetected, CryptoError):
-                fold(files, strict, now)  # refuses the file whose proof fails, naming it
+                fold(files, strict, now)  # refuses the file whose point or proof fails, naming it
                 raise
             match.proofs = f"{len(pending)} pass proofs checked"
     return match

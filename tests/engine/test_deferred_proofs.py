@@ -133,3 +133,46 @@ def test_a_folder_skips_only_the_proofs_it_has_checked_before(tmp_path):
     folder.remember_proven({f.file_hash for f in [*p.files, bad]})
     assert folder.fold().round >= bad.round  # a cache entry is trusted for the proof alone
 
+
+
+def bad_point_pass(p: Players) -> SignedFile:
+    """The next file with a deck pass, its first point replaced by the identity (small order: no group point)."""
+    for _ in range(50):
+        seat = sorted(p.match.duties)[0]
+        f = p.compose(seat)
+        if f.content.get("deck"):
+            content = copy.deepcopy(f.content)
+            table = content["deck"][sorted(content["deck"])[0]]
+            points = sra.decode_points(table["points"], None, "points")
+            table["points"] = sra.encode_points([group.IDENTITY, *points[1:]])
+            return SignedFile.sign(content, p.ids[seat])
+        p.deliver(f)
+    raise AssertionError("no deck pass")
+
+
+def test_a_point_outside_the_group_is_refused_as_on_arrival_when_validated_after_the_fold():
+    """A replay's fold validates the passes' points after the fold (P-crypto, the same file and words)."""
+    p = Players(n=2, seed=3)
+    bad = bad_point_pass(p)
+    files = named([*p.files, bad])
+    with pytest.raises(FileRefused) as plain:
+        fold(files)
+    with pytest.raises(FileRefused) as deferred:
+        fold(files, defer_proofs=True)
+    assert str(deferred.value) == str(plain.value) and deferred.value.rule == "P-crypto"
+    assert f"r{bad.round:04d}-s{bad.seat}.toml" in str(plain.value) and "not a point of the prime-order" in str(
+        plain.value)
+
+
+def test_an_audited_game_validates_no_pass_point_twice(monkeypatch):
+    """Once audited, every pass's points equal the audit's recomputation: the deferred fold does not validate them
+    on decoding (the plain fold does)."""
+    p = Players(n=2, seed=2).run()
+    calls = []
+    real = sra.valid_point
+    monkeypatch.setattr(sra, "valid_point", lambda pt: calls.append(1) or real(pt))
+    plain = fold(named(p.files))
+    n_plain, calls[:] = len(calls), []
+    deferred = fold(named(p.files), defer_proofs=True)
+    assert deferred.audit.ok and deferred.prev == plain.prev and deferred.book.unvalidated is None
+    assert n_plain > 50 and len(calls) < n_plain // 4, (n_plain, len(calls))

@@ -15,12 +15,17 @@ from duelmail.games.base import GameState
 from duelmail.games.cards import Card, CardRef
 from duelmail.games.warlords.terms import OVER, PHASE_NAMES
 
+_REFS: dict[CardRef, str] = {}  # a ref's text, made once (a replay renders every ref in every view of every step)
+
 
 def _card(ref: CardRef | None, known: Mapping[CardRef, Card]) -> str:
     if ref is None:
         return "-"
+    text = _REFS.get(ref)
+    if text is None:
+        text = _REFS[ref] = str(ref)
     face = known.get(ref)
-    return f"{face} {ref}" if face is not None else f"[??] {ref}"
+    return f"{face} {text}" if face is not None else f"[??] {text}"
 
 
 def render(state: GameState, seat: int | None, known: Mapping[CardRef, Card]) -> str:
@@ -52,7 +57,7 @@ def render(state: GameState, seat: int | None, known: Mapping[CardRef, Card]) ->
             if st.piles[s] and st.piles[s][-1] in known:  # the reserved draw (W-29)
                 lines.append(f"  Next draw: {_card(st.piles[s][-1], known)}")
         disc = st.discards[s]
-        hidden = sum(1 for r in disc if r in st.locked)
+        hidden = sum(map(st.locked.__contains__, disc)) if st.locked else 0
         top = _card(disc[-1], known) if disc else "empty"
         extra = f", {hidden} face down under it" if hidden else ""
         lines.append(f"  Discard pile {len(disc)}: top {top}{extra}")
