@@ -64,12 +64,14 @@ def test_summoner_takes_faces_and_refuses_a_false_face(tmp_path):
     """S-9: 'summon 10H' is the summon of that card; a summon claiming another face than the card's is refused."""
     t = Summoner(tmp_path)
     t.settle()
-    legal = [m["move"] for m in json.loads(dm(t.alice, "moves", "--json")) if m["move"].startswith("summon")]
+    (seat,) = t.status(t.alice)["awaited"]  # whoever the coin toss chose (S-3)
+    me = t.home(seat)
+    legal = [m["move"] for m in json.loads(dm(me, "moves", "--json")) if m["move"].startswith("summon")]
     ref, face = legal[0].split()[1].split("=")
     other = next(f for f in ("2c", "kd", "7s") if f != face)
-    out = refused_unchanged(t.alice, "play", f"summon {ref}={other}")
+    out = refused_unchanged(me, "play", f"summon {ref}={other}")
     assert "S-9" in out and f"it is {face.upper()}" in out and "Legal now: summon" in out
-    out = dm(t.alice, "play", f"summon {face.upper()}")
+    out = dm(me, "play", f"summon {face.upper()}")
     assert f"noted: summon {ref}={face}" in out
 
 
