@@ -6,6 +6,10 @@ time of each file, with the hashes of the files under that name), so that a comm
 files that are new. It is a cache, never state: delete it and nothing is lost; a kept state that does not match
 the folder (a file gone or changed), or that cannot be read, is ignored and the folder folded again.
 
+A kept state is also keyed by the code that wrote it (``code_stamp``: the name, size and modification time of
+every module of the installed duelmail): after an upgrade, a match pickled by other code is folded again rather
+than read with attributes that code never had.
+
 The pickle is authenticated with HMAC-SHA256 under a random key only this home holds (``HOME/kept.key``, mode
 0600): a kept state copied in from elsewhere, or changed by anyone without the key, is ignored, never unpickled.
 Both files are mode 0600. ``verify`` and the audit never use it: they fold from scratch.
@@ -48,8 +52,26 @@ class GameFolder(Protocol):
 
 NAME = ".kept"
 KEY_NAME = "kept.key"
-MAGIC = b"duelmail kept state 1\n"
+MAGIC = b"duelmail kept state 2\n"
 SECRET_FIELDS = ("own", "masters", "fresh", "plain")  # a seat's secrets: never kept
+
+
+_STAMP: list[bytes] = []
+
+
+def code_stamp() -> bytes:
+    """32 bytes that change whenever any module of this duelmail changes (one ``stat`` a module, once a process)."""
+    if not _STAMP:
+        root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+        rows = []
+        for folder, dirs, names in os.walk(root):
+            dirs[:] = [d for d in dirs if d != "__pycache__"]
+            for name in names:
+                if name.endswith(".py"):
+                    st = os.stat(os.path.join(folder, name))
+                    rows.append(f"{folder[len(root):]}/{name}\0{st.st_size}\0{st.st_mtime_ns}\n")
+        _STAMP.append(hashlib.sha256("".join(sorted(rows)).encode()).digest())
+    return _STAMP[0]
 
 
 def log_hash(hashes) -> str:
@@ -189,7 +211,7 @@ def dumps(match: Match, index: Index, key: bytes) -> bytes:
     pickler = pickle.Pickler(buf, protocol=pickle.HIGHEST_PROTOCOL)
     pickler.dispatch_table = {**copyreg.dispatch_table, type(match.game): _game_by_name}
     pickler.dump((log_hash(index.hashes()), index, stripped(match)))
-    payload = buf.getvalue()
+    payload = code_stamp() + buf.getvalue()
     return MAGIC + hmac.new(key, payload, hashlib.sha256).digest() + payload
 
 
@@ -200,8 +222,10 @@ def loads(data: bytes, key: bytes) -> tuple[Index, Match] | None:
     mac, payload = data[len(MAGIC):len(MAGIC) + 32], data[len(MAGIC) + 32:]
     if not hmac.compare_digest(mac, hmac.new(key, payload, hashlib.sha256).digest()):
         return None
+    if payload[:32] != code_stamp():  # written by other code (an upgrade): fold again
+        return None
     try:
-        log, index, match = pickle.loads(payload)  # authenticated: written by this home
+        log, index, match = pickle.loads(payload[32:])  # authenticated: written by this home
     except Exception:  # noqa: BLE001 - a kept state from another version of duelmail: folded again
         return None
     if log != log_hash(index.hashes()) or log_hash(match.applied | set(match.void)) != log:

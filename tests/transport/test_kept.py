@@ -320,3 +320,21 @@ def test_every_game_is_kept_and_read_back_as_it_was(game, n):
     back = kept.loads(kept.dumps(m, index, b"k" * 32), b"k" * 32)[1]
     same(back, m)
     assert back.game is m.game  # the game itself is never pickled: found again by its name
+
+
+def test_a_state_kept_by_other_code_is_folded_again(monkeypatch):
+    """After an upgrade (any module of duelmail changed), a kept match pickled by the old code is never read: its
+    attributes may not be the new code's. The stamp changes with any module's size or time."""
+    from duelmail.engine.selfplay import SelfPlay
+
+    sp = SelfPlay("summoner", seed=1)
+    sp.run(until=lambda m: m.round >= 4)
+    m = fold([(f"f{i}", f) for i, f in enumerate(sp.files)])
+    index = kept.Index(files={f"f{i}": ((0, 0, i), (f.file_hash,)) for i, f in enumerate(sp.files)})
+    data = kept.dumps(m, index, b"k" * 32)
+    assert kept.loads(data, b"k" * 32) is not None
+    monkeypatch.setattr(kept, "_STAMP", [bytes(32)])  # the code that reads it is not the code that wrote it
+    assert kept.loads(data, b"k" * 32) is None
+    stamp = kept.code_stamp()
+    monkeypatch.setattr(kept, "_STAMP", [])
+    assert kept.code_stamp() != stamp and len(kept.code_stamp()) == 32
