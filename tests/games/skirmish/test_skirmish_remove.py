@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from positions import first_position
 
 from duelmail.errors import SeatNotRemovable
 from duelmail.games.base import get_game
@@ -25,19 +26,7 @@ def deal(n: int, seed: int, turns: int = 12) -> Table:
 
 def find(pred, n: int, seeds=range(60), limit: int = 3000):
     """A table (and its bots) at the first position where ``pred(state)`` holds, over seeded bot games."""
-    for seed in seeds:
-        rng = random.Random(seed)
-        bs = bots(n, rng)
-        t = deal(n, seed)
-        for _ in range(limit):
-            st = t.state
-            if st.is_terminal():
-                break
-            if pred(st):
-                return t, bs
-            seat = st.deciders()[0]
-            t.play(seat, bs[seat].choose(st, seat, t.known(seat), t.rng))
-    pytest.fail("no bot game reached the position")
+    return first_position(pred, lambda seed: deal(n, seed), lambda rng: bots(n, rng), seeds, limit)
 
 
 def removed_ok(t: Table, seat: int) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from positions import first_position
 
 from duelmail.errors import SeatNotRemovable
 from duelmail.games.base import PUBLIC, Violation, get_game
@@ -22,19 +23,8 @@ def bots(n: int, rng: random.Random):
 
 def find(pred, n: int, options: dict, seeds=range(60), limit: int = 600):
     """A table (and its bots) at the first position where ``pred(state)`` holds, over seeded bot games."""
-    for seed in seeds:
-        rng = random.Random(seed)
-        bs = bots(n, rng)
-        t = Table.deal(GAME, n, options, seed)
-        for _ in range(limit):
-            st = t.state
-            if st.is_terminal():
-                break
-            if pred(st):
-                return t, bs
-            seat = st.deciders()[0]
-            t.play(seat, bs[seat].choose(st, seat, t.known(seat), t.rng))
-    pytest.fail("no bot game reached the position")
+    return first_position(pred, lambda seed: Table.deal(GAME, n, options, seed), lambda rng: bots(n, rng), seeds,
+                          limit)
 
 
 def remove_and_check_hand(t: Table, seat: int) -> None:
