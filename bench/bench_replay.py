@@ -22,7 +22,6 @@ import time
 from pathlib import Path
 
 import common
-from common import CACHE
 
 CLOCK = time.perf_counter  # wall time; ``--cpu``: process CPU time, steadier on a machine others share
 
@@ -44,7 +43,7 @@ def two_player_archive() -> Path:
     from duelmail.engine.selfplay import SelfPlay
     from duelmail.transport.folder import GameFolder
 
-    target = CACHE / "replay-2p-seed3"
+    target = common.game_cache("replay-2p-seed3", "warlords")
     if not (target / "genesis.toml").exists():
         sp = SelfPlay("warlords", n=2, options={"reinforcements": True, "hidden-ally": True}, seed=3).run()
         folder = GameFolder(target)

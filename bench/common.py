@@ -29,12 +29,19 @@ def timed(fn, repeat: int = 5) -> tuple[float, float]:
     return statistics.median(cpu), statistics.median(wall)
 
 
+def game_cache(name: str, game: str) -> Path:
+    """A cache folder for archives of ``game`` named by its rules version: archives of older rules are never read."""
+    from duelmail.games.base import get_game
+
+    return CACHE / f"{name}-{game}-v{get_game(game).spec.rules_version}"
+
+
 def long_archive(min_files: int) -> Path:
     """A folder holding one real game of at least ``min_files`` files (six heuristic bots, both options)."""
     from duelmail.engine.selfplay import SelfPlay
     from duelmail.transport.folder import GameFolder
 
-    target = CACHE / f"archive-{min_files}"
+    target = game_cache(f"archive-{min_files}", "warlords")
     if (target / "genesis.toml").exists():
         return target
     for seed in range(20):
