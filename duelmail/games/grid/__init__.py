@@ -27,7 +27,7 @@ class DeckOption(Option):
 SPEC = GameSpec(
     id="grid",
     title="Grid Duel",
-    rules_version=3,  # 2: the source's rules by default (G-27), the old ruling behind mail-shortcuts; 3: G-7, G-8, G-25
+    rules_version=4,  # 2: G-27 as the source; 3: G-7, G-8, G-25 as the source; 4: G-8 orientation by default
     min_players=2,
     max_players=2,
     options=(

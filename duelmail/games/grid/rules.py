@@ -216,6 +216,14 @@ class GridState(GameState):
             return (1 - self.current,)  # G-8: cards turned up in the opponent's turn are oriented at once
         return (self.current,)
 
+    def default_action(self, seat: int) -> GridAction | None:
+        """G-8: a card turned up by force in the opponent's turn and left unoriented past the deadline keeps its
+        upright orientation (a timeout claim orients it, one card a claim), and the opponent's turn goes on."""
+        if self.shortcuts or seat != 1 - self.current or self.deciders() != (seat,):
+            return None
+        pend = self.pending(seat)
+        return Orient(pend[0], 0) if pend else None
+
     def windows(self) -> tuple[Window, ...]:
         """G-7: after an action whose outcome needed the opponent's keys, the mover may still reveal and concede
         (protocol section 5b); ``pass`` ends its turn."""

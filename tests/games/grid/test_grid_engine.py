@@ -10,6 +10,7 @@ from __future__ import annotations
 import itertools
 import json
 import random
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
@@ -24,6 +25,7 @@ from duelmail.games.cards import CardRef
 from duelmail.games.grid.bots import HeuristicBot
 from duelmail.games.grid.library import deck
 from duelmail.games.simulate import Table
+from duelmail.protocol.turnfile import SignedFile
 
 from .conftest import DECKS
 
@@ -167,6 +169,32 @@ def test_g8_g25_the_owner_orients_in_the_file_with_its_keys_and_the_turn_goes_on
     assert m.state.deciders() == (1,) and m.state.turn == 5
     sp.run()
     assert m.finished and m.audit.ok and sp.fresh().prev == m.prev
+
+
+def test_g8_a_late_orientation_keeps_the_card_upright_and_the_turn_goes_on(monkeypatch):
+    """G-8: seat 1 sends the key of its Tower, turned up by force, and lets the deadline of its orientation pass;
+    seat 0's timeout claim orients it upright for seat 1 (the game is not forfeit) and seat 0's turn goes on."""
+    options = {"deck0": "tempest", "deck1": "bastion"}
+    sp = rigged(monkeypatch, "grid", {"a": faces("tempest", 0, "Scout", "Skirmisher", "Skirmisher"),
+                                      "b": faces("bastion", 1, "Tower", "Guard")}, options=options)
+    assert _decide(sp) == 0
+    for seat, text in ((0, "play a#0 c3 hidden"), (1, "play b#0 c4 hidden"), (0, "play a#1 b3 hidden"),
+                       (1, "play b#1 d3 hidden"), (0, "reveal a#0")):
+        sp.deliver(sp.compose(seat, [text]))
+    sp.deliver(sp.compose(1, []))  # the keys alone, as 'duelmail receive' sends them
+    m = sp.match
+    assert m.duties[1].decide and m.state.deciders() == (1,) and m.state.pending(1) == [CardRef.parse("b#0")]
+    due = m.deadline(1)
+    late = SignedFile.sign({"duelmail": 1, "kind": "claim", "game": m.game_ref, "round": m.round, "prev": m.prev,
+                            "seat": 0, "time": (due + timedelta(seconds=1)).isoformat(), "against": 1}, sp.ids[0])
+    events = sp.fresh().apply(late, "claim.toml", now=due + timedelta(seconds=2))
+    assert "the default answer 'orient b#0 upright' is played" in events[0].text
+    sp.deliver(late)
+    sp.clock = due + timedelta(seconds=2)
+    st = m.state
+    assert not m.over() and st.orient[CardRef.parse("b#0")] == 0 and st.deciders() == (0,) and st.turn == 4
+    sp.run()
+    assert m.finished and m.audit.ok
 
 
 def test_g15_g17_a_reveal_wins_a_battle_and_the_same_file_moves_out_of_it(monkeypatch):

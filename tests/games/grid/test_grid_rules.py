@@ -249,6 +249,7 @@ def test_g8_a_card_turned_up_by_force_is_oriented_first(rig, play):
     refused("G-8", play, t, 1, "orient b#1 left")
     msg = refused("G-7", play, t, 0, "pass")
     assert "waiting for seat 1 to orient b#0" in msg
+    assert str(st.default_action(1)) == "orient b#0 upright" and st.default_action(0) is None  # a late owner
     play(t, 1, "orient b#0 upright")  # seat 1's ahead is down the table: c3 and (back) c5
     assert sorted(st.targets(r("b#0"))) == [P("c3"), P("c5")]
     assert st.deciders() == (0,) and [w.rule for w in st.windows()] == ["G-7"]
@@ -264,6 +265,7 @@ def test_g8_with_mail_shortcuts_the_owner_orients_at_its_next_turn(rig, play):
     st = t.state
     assert st.deciders() == (1,) and st.pending(1) == [r("b#0")] and st.turn == 3
     refused("G-8", play, t, 1, "play b#1 d4 hidden")
+    assert st.default_action(1) is None  # its own turn: a late one forfeits, as any turn
     play(t, 1, "orient b#0 upright", "play b#1 d4 hidden")
     assert st.deciders() == (0,)
 
