@@ -31,7 +31,7 @@ from duelmail.protocol.turnfile import MAX_TEXT, SignedFile, parse_any
 from duelmail.transport.archive import file_name, fold, ordered, read_files
 from duelmail.transport.folder import GameFolder
 from duelmail.transport.kept import by_name
-from duelmail.util.fs import ReadError, commit, read_text
+from duelmail.util.fs import ReadError, commit, forget, read_text
 from duelmail.util.lock import hold, locked
 
 DEFAULT_TIME_CONTROL = {"days_per_move": 3, "forced_answer_hours": 24}
@@ -107,6 +107,7 @@ def join_game(home: Home, identity: Identity, genesis: SignedFile, now: datetime
     except BaseException:
         if new:
             shutil.rmtree(folder.path, ignore_errors=True)
+            forget(folder.path)
         raise
 
 

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 from duelmail.errors import GameNotFound, IdentityError, LocalFileError
 from duelmail.transport.folder import GameFolder
 from duelmail.util import toml
-from duelmail.util.fs import atomic_write, read_text
+from duelmail.util.fs import atomic_write, forget, read_text
 
 if TYPE_CHECKING:
     from duelmail.protocol.identity import Identity
@@ -153,6 +153,7 @@ class Home:
         if target.exists():
             raise GameNotFound(f"{target} already exists: the game was archived before")
         folder.path.rename(target)
+        forget(folder.path)
         return target
 
     def me(self, folder: GameFolder) -> dict:

@@ -199,7 +199,10 @@ def _set_pending(folder, actions: list[str], say: str | None = None) -> None:
             text = tomlkit.dumps(data)
         atomic_write(p, text)
     elif p.exists():
+        from duelmail.util.fs import forget
+
         p.unlink()
+        forget(folder.path)
 
 
 def _say_awaited(match, seat) -> None:

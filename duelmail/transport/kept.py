@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, Protocol
 from duelmail.protocol.turnfile import SignedFile, parse_any
 from duelmail.transport.archive import TURN_NAME, fold, fold_into, order_key, ordered
 from duelmail.util.fs import atomic_write
+from duelmail.util.fs import listing as fs_listing
 
 if TYPE_CHECKING:
     from duelmail.engine.match import Match
@@ -149,20 +150,8 @@ class Index:
 
 def listing(path: Path) -> dict[str, tuple[int, int, int]]:
     """The files the fold reads in a folder: name -> (size, modification time in ns, inode: a file replaced under
-    its name is another file)."""
-    out = {}
-    try:
-        entries = list(os.scandir(path))
-    except OSError:
-        return out
-    for e in entries:
-        if e.name == "genesis.toml" or TURN_NAME.fullmatch(e.name):
-            try:
-                st = e.stat()
-            except OSError:
-                continue
-            out[e.name] = (st.st_size, st.st_mtime_ns, st.st_ino)
-    return out
+    its name is another file). Listed once a command (``util.fs.listing``)."""
+    return {name: st for name, st in fs_listing(path).items() if name == "genesis.toml" or TURN_NAME.fullmatch(name)}
 
 
 def _game_by_name(game) -> tuple:
