@@ -104,11 +104,19 @@ def _open(ctx: Ctx, game: str | None):
 
 def _recent(match, seat, known=None, most: int = 8) -> list[str]:
     """What happened since ``seat``'s last move (at most ``most`` events), in its words."""
-    play = [e for e in match.events if not e.technical]
-    last = max((i for i, e in enumerate(play) if e.seat == seat and e.said is None), default=-1) \
-        if seat is not None else -1
-    news = play[last + 1:][-most:] if last + 1 < len(play) else play[-most:]
-    return [f"round {e.round}: {e.text}" for e in match.told_to(news, known)]
+    news: list = []  # backwards from the last event, only as far as needed: a long game costs no more
+    mine_last = False  # the seat's own move is the last event: the last ``most`` events, its own among them
+    for e in reversed(match.events):
+        if e.technical:
+            continue
+        if seat is not None and e.seat == seat and e.said is None:
+            if news and not mine_last:
+                break
+            mine_last = mine_last or not news
+        news.append(e)
+        if len(news) >= most:
+            break
+    return [f"round {e.round}: {e.text}" for e in match.told_to(news[::-1], known)]
 
 
 def _status_data(match, seat) -> dict:
