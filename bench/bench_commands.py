@@ -1,6 +1,6 @@
 """What one command costs in a cold process, in CPU time (the process's and its children's) beside wall time.
 
-    python bench/bench_commands.py [RUNS] [--from-source] [--against DIR]
+    python bench/bench_commands.py [RUNS] [--from-source] [--editable] [--against DIR]
 
 - ``receive --no-auto`` of one turn file at round 10, 60 and 120 of a two-player Warlords game (they end
   near round 130, their length bounded by the decks) and at round 10, 120 and 500 of a six-player one (the
@@ -24,6 +24,12 @@ folder (``PYTHONPYCACHEPREFIX``), filled by the untimed commands. ``--from-sourc
 is: with ``PYTHONDONTWRITEBYTECODE=1`` and no ``__pycache__`` beside the sources, every command compiles each
 module it imports from source again (about 75 ms of CPU on this machine), which no installed copy pays.
 
+The children's Python is an installed copy's: a virtual environment made in the temporary folder that sees this
+one's packages (click, PyNaCl, ...) through a ``.pth`` line but runs none of its start-up hooks, so not the
+editable install's path finder, which costs every command about 10 ms of CPU here (it imports ``pathlib``,
+``fnmatch``, ``urllib.parse``, ...) and which no ``pip install duelmail`` has. ``--editable``: run them with this
+Python as it is (the figures before 2026-11-23 20:45 UTC).
+
 ``--against DIR``: every command also runs with the ``duelmail`` of another checkout (DIR: its top folder, e.g. a
 ``git archive`` of an older commit), on its own fresh copy of the same home, the two alternating run by run, so both
 see the same load; each line then ends with the other checkout's medians.
@@ -46,6 +52,7 @@ import common
 ROOT = Path(__file__).resolve().parents[1]
 LAUNCH = "import sys; from duelmail.cli import main; sys.exit(main())"
 CHILD_ENV: dict[str, str] = {}  # set by main: how the children find their bytecode
+PYTHON: list[str] = [sys.executable]  # set by main: the children's Python
 AGAINST: list[Path] = []  # set by main: another checkout to run every command with too
 OTHER: dict[str, tuple[float, float]] = {}  # its medians for the last command measured
 
@@ -58,7 +65,7 @@ def run_cold(home: Path, args: list[str], ok=(0,), root: Path = ROOT) -> tuple[f
         env["PYTHONPYCACHEPREFIX"] = str(Path(CHILD_ENV["PYTHONPYCACHEPREFIX"]) / ("this" if root == ROOT else "other"))
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t = time.perf_counter()
-    p = subprocess.run([sys.executable, "-c", LAUNCH, *args], env=env, capture_output=True, text=True,
+    p = subprocess.run([PYTHON[0], "-c", LAUNCH, *args], env=env, capture_output=True, text=True,
                        cwd=home.parent)  # not the checkout's folder: 'python -c' puts the current folder first
     wall = time.perf_counter() - t
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -185,8 +192,31 @@ def watch_home(work: Path, play: Path, copies: int = 100) -> Path:
     return home
 
 
-def main(runs: int = 5, from_source: bool = False, other: Path | None = None) -> dict:
+def installed_python(work: Path) -> str:
+    """A Python as an installed copy has it: a virtual environment in ``work`` whose ``.pth`` line adds this one's
+    packages to the path, without running their ``.pth`` hooks (the editable install's finder); this Python if it
+    is not a virtual environment's."""
+    import sysconfig
+
+    if sys.prefix == sys.base_prefix:
+        return sys.executable
+    env = work / "installed"
+    version = f"python{sys.version_info.major}.{sys.version_info.minor}"
+    site = env / "lib" / version / "site-packages"
+    site.mkdir(parents=True)
+    (env / "bin").mkdir()
+    base = Path(sys._base_executable).resolve()
+    (env / "bin" / "python").symlink_to(base)
+    (env / "pyvenv.cfg").write_text(f"home = {base.parent}\ninclude-system-site-packages = false\n"
+                                    f"version = {'.'.join(map(str, sys.version_info[:3]))}\n")
+    paths = dict.fromkeys([sysconfig.get_path("purelib"), sysconfig.get_path("platlib")])
+    (site / "packages.pth").write_text("".join(f"{p}\n" for p in paths))
+    return str(env / "bin" / "python")
+
+
+def main(runs: int = 5, from_source: bool = False, other: Path | None = None, editable: bool = False) -> dict:
     work = Path(tempfile.mkdtemp(prefix="duelmail-bench-cmd-"))
+    PYTHON[:] = [sys.executable if editable else installed_python(work)]
     CHILD_ENV.clear()
     AGAINST[:] = [other.resolve()] if other else []
     if not from_source:
@@ -200,7 +230,8 @@ def main(runs: int = 5, from_source: bool = False, other: Path | None = None) ->
         watch = watch_home(work, play)
         print(f"homes built in {time.process_time() - t:.1f} s of CPU; {runs} cold runs each, medians; "
               f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; "
-              + ("modules compiled from source by every command" if from_source else "modules from bytecode"))
+              + ("modules compiled from source by every command" if from_source else "modules from bytecode")
+              + ("; this Python with its editable install" if editable else "; an installed copy's Python"))
         out = {}
         for (n, r), (home, incoming) in sorted(homes.items(), key=lambda kv: (kv[0][0] != "two", kv[0][1])):
             w, c = median_cold(home, ["receive", "--no-auto", str(incoming)], runs)
@@ -231,4 +262,4 @@ if __name__ == "__main__":
     argv = sys.argv[1:]
     other = Path(argv.pop(argv.index("--against") + 1)) if "--against" in argv else None
     numbers = [a for a in argv if not a.startswith("--")]
-    main(int(numbers[0]) if numbers else 5, "--from-source" in argv, other)
+    main(int(numbers[0]) if numbers else 5, "--from-source" in argv, other, "--editable" in argv)

@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from duelmail.protocol.turnfile import SignedFile, parse_any
 from duelmail.transport.archive import TURN_NAME, fold, fold_into, order_key, ordered
+from duelmail.util import stamp as _stamp
 from duelmail.util.fs import atomic_write
 from duelmail.util.fs import listing as fs_listing
 
@@ -57,22 +58,12 @@ MAGIC = b"duelmail kept state 2\n"
 SECRET_FIELDS = ("own", "masters", "fresh", "plain")  # a seat's secrets: never kept
 
 
-_STAMP: list[bytes] = []
+_STAMP = _stamp._STAMP  # the code's stamp, once a process (``util/stamp.py``)
 
 
 def code_stamp() -> bytes:
     """32 bytes that change whenever any module of this duelmail changes (one ``stat`` a module, once a process)."""
-    if not _STAMP:
-        root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-        rows = []
-        for folder, dirs, names in os.walk(root):
-            dirs[:] = [d for d in dirs if d != "__pycache__"]
-            for name in names:
-                if name.endswith(".py"):
-                    st = os.stat(os.path.join(folder, name))
-                    rows.append(f"{folder[len(root):]}/{name}\0{st.st_size}\0{st.st_mtime_ns}\n")
-        _STAMP.append(hashlib.sha256("".join(sorted(rows)).encode()).digest())
-    return _STAMP[0]
+    return _stamp.code_stamp(_STAMP)
 
 
 def log_hash(hashes) -> str:
