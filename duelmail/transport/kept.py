@@ -3,8 +3,10 @@
 ``GAME/.kept`` holds the folded ``Match`` (pickled, without any seat's secrets), the hash of the log it folds
 (the sorted hashes of its files) and the folder's listing when it was written (name, size and modification
 time of each file, with the hashes of the files under that name), so that a command reads and parses only the
-files that are new. It is a cache, never state: delete it and nothing is lost; a kept state that does not match
-the folder (a file gone or changed), or that cannot be read, is ignored and the folder folded again.
+files that are new. What is read back cheaply from elsewhere is not stored twice: the hashes of the files
+applied (the index's, less the void ones) and of the files proven (the folder's ``.proven``). It is a cache,
+never state: delete it and nothing is lost; a kept state that does not match the folder (a file gone or
+changed), or that cannot be read, is ignored and the folder folded again.
 
 A kept state is also keyed by the code that wrote it (``code_stamp``: the name, size and modification time of
 every module of the installed duelmail): after an upgrade, a match pickled by other code is folded again rather
@@ -168,12 +170,15 @@ FULL_ROUNDS = 2  # the last closed rounds keep their files whole (a diverging fi
 
 def stripped(match: Match) -> Match:
     """A shallow copy of ``match`` without any seat's secrets (what may be kept on disk), the files of its older
-    closed rounds reduced to ``KeptFile``s."""
+    closed rounds reduced to ``KeptFile``s, and without what is read back from elsewhere: the hashes of the files
+    applied (the index's, less the void ones) and of those proven (the folder's ``.proven``)."""
     out = copy.copy(match)
     for name in SECRET_FIELDS:
         setattr(out, name, {})
     out.honest = None
     out.kept = None
+    out.applied = match.applied & set(match.void)  # the rest is the index's files less the void ones (``loads``)
+    out.proven = frozenset()  # the folder's ``.proven`` when read back (``load``)
     out.book = copy.copy(match.book)
     out.book.__dict__.pop("_opened", None)  # opened in this process (``DeckBook.unlocked``): holds own keys
     last = len(match.rounds) - FULL_ROUNDS
@@ -208,8 +213,10 @@ def loads(data: bytes, key: bytes) -> tuple[Index, Match] | None:
         log, index, match = pickle.loads(payload[32:])  # authenticated: written by this home
     except Exception:  # noqa: BLE001 - a kept state from another version of duelmail: folded again
         return None
-    if log != log_hash(index.hashes()) or log_hash(match.applied | set(match.void)) != log:
+    hashes = index.hashes()
+    if log != log_hash(hashes) or not set(match.void) <= hashes:
         return None
+    match.applied = (hashes - set(match.void)) | match.applied
     match.kept = index
     return index, match
 
@@ -219,7 +226,10 @@ def load(folder: GameFolder, key: bytes) -> tuple[Index, Match] | None:
         data = (folder.path / NAME).read_bytes()
     except OSError:
         return None
-    return loads(data, key)
+    got = loads(data, key)
+    if got is not None:
+        got[1].proven = folder.proven()
+    return got
 
 
 def save(folder: GameFolder, match: Match, key: bytes, parsed: dict[str, list[SignedFile]] | None = None,
