@@ -8,8 +8,8 @@
   every file before the incoming one, with ``.proven`` complete and whatever a home keeps after its last
   command.
 - ``play --bot`` of one move in a two-player Warlords game in progress (round 40 or so), ``status``
-  (without its cache ``.status.json``, after a ``show`` that wrote it, after a ``status``) and ``show`` in that
-  home.
+  (without its cache ``.status.json``, after a ``show`` that wrote it, after a ``status``) and ``show`` (without
+  its cache ``.show.json``, after a ``show``) in that home.
 - ``watch --once --no-git`` over a home with 100 games in progress and nothing new (one game copied under
   100 folder names: the work per game is the same).
 
@@ -243,7 +243,8 @@ def main(runs: int = 5, from_source: bool = False, other: Path | None = None, ed
                                         ("status (no .status.json)", ["status"], ["show"], ".status.json"),
                                         ("status after show (its cache written by it)", ["status"], ["show"], None),
                                         ("status (its cache written by the last one)", ["status"], ["status"], None),
-                                        ("show", ["show"], ["show"], None)):
+                                        ("show (no .show.json)", ["show"], ["show"], ".show.json"),
+                                        ("show after show (its cache written by it)", ["show"], ["show"], None)):
             w, c = median_cold(play, args, runs, warm=warm, drop=drop)
             out[label] = (w, c)
             line(label, w, c)
