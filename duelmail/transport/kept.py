@@ -28,7 +28,6 @@ import copy
 import copyreg
 import hashlib
 import hmac
-import io
 import os
 import pickle
 from dataclasses import dataclass, field
@@ -191,20 +190,35 @@ def _slim(f) -> KeptFile:
     return f if isinstance(f, KeptFile) else KeptFile(f.file_hash, f.kind, f.round, f.seat)
 
 
-def dumps(match: Match, index: Index, key: bytes) -> bytes:
-    buf = io.BytesIO()
-    pickler = pickle.Pickler(buf, protocol=pickle.HIGHEST_PROTOCOL)
+class _Chunks(list):
+    """The pickler's output as the frames it writes (at most 64 KiB each): a kept state of several hundred KB is
+    never copied whole into one new buffer (in a new process each such buffer is fresh memory, page by page)."""
+
+    write = list.append
+
+
+def dump_chunks(match: Match, index: Index, key: bytes) -> list[bytes]:
+    """A kept state as the pieces of its file: magic, HMAC, code stamp, then the pickle, frame by frame."""
+    chunks = _Chunks()
+    pickler = pickle.Pickler(chunks, protocol=pickle.HIGHEST_PROTOCOL)
     pickler.dispatch_table = {**copyreg.dispatch_table, type(match.game): _game_by_name}
     pickler.dump((log_hash(index.hashes()), index, stripped(match)))
-    payload = code_stamp() + buf.getvalue()
-    return MAGIC + hmac.new(key, payload, hashlib.sha256).digest() + payload
+    mac = hmac.new(key, code_stamp(), hashlib.sha256)
+    for chunk in chunks:
+        mac.update(chunk)
+    return [MAGIC, mac.digest(), code_stamp(), *chunks]
+
+
+def dumps(match: Match, index: Index, key: bytes) -> bytes:
+    return b"".join(dump_chunks(match, index, key))
 
 
 def loads(data: bytes, key: bytes) -> tuple[Index, Match] | None:
     """The index and match of a kept state, or None if it is not one this home wrote (never unpickled then)."""
     if not data.startswith(MAGIC) or len(data) < len(MAGIC) + 32:
         return None
-    mac, payload = data[len(MAGIC):len(MAGIC) + 32], data[len(MAGIC) + 32:]
+    view = memoryview(data)  # slices without copies
+    mac, payload = view[len(MAGIC):len(MAGIC) + 32], view[len(MAGIC) + 32:]
     if not hmac.compare_digest(mac, hmac.new(key, payload, hashlib.sha256).digest()):
         return None
     if payload[:32] != code_stamp():  # written by other code (an upgrade): fold again
@@ -269,7 +283,7 @@ def save(folder: GameFolder, match: Match, key: bytes, parsed: dict[str, list[Si
     if new.hashes() != match.applied | set(match.void):
         return False  # the folder holds files this match did not fold (or lacks some): not its fold
     try:
-        data = dumps(match, new, key)
+        data = dump_chunks(match, new, key)
     except Exception:  # noqa: BLE001 - a state that does not pickle (a game holding a closure) is simply not kept
         return False
     try:

@@ -151,8 +151,10 @@ def _sync_folder(folder: Path) -> None:
         pass
 
 
-def atomic_write(path: str | os.PathLike, data: bytes | str, mode: int = 0o644, durable: bool = True) -> Path:
-    """Write ``data`` to ``path`` via a temporary file in the same folder, fsync, then rename.
+def atomic_write(path: str | os.PathLike, data: bytes | str | list[bytes], mode: int = 0o644,
+                 durable: bool = True) -> Path:
+    """Write ``data`` (text, bytes, or a list of pieces of bytes written one after the other) to ``path`` via a
+    temporary file in the same folder, fsync, then rename.
 
     ``durable=False`` (caches: a crash may lose them, never tear them): no fsync, only the atomic rename.
     Any ``OSError`` (a full disk, a read-only folder) becomes a ``WriteError`` naming ``path``; the old file,
@@ -180,14 +182,16 @@ def _temporary(path: Path) -> tuple[int, str]:
     raise FileExistsError(errno.EEXIST, f"no free temporary name beside {path}", str(path))
 
 
-def _atomic_write(path: Path, data: bytes | str, mode: int, durable: bool = True) -> Path:
+def _atomic_write(path: Path, data: bytes | str | list[bytes], mode: int, durable: bool = True) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     payload = data.encode() if isinstance(data, str) else data
+    pieces = payload if isinstance(payload, list) else [payload]
     fd, tmp = _temporary(path)
     try:
         os.fchmod(fd, mode)
         with os.fdopen(fd, "wb") as fh:
-            fh.write(payload)
+            for piece in pieces:
+                fh.write(piece)
             fh.flush()
             if durable and not (_SCRATCH and _SCRATCH[-1]):
                 os.fsync(fh.fileno())
