@@ -264,8 +264,12 @@ def show(ctx, game, svg_out, html_out, open_it):
     """
     key = None
     if not (svg_out or html_out) and ctx.as_name is None:  # the text alone: from its cache if nothing changed
-        key = _show_key(ctx, ctx.home.find(game))
-        text = _cached_show(ctx.home.find(game), key)
+        try:
+            folder = ctx.home.find(game)
+            key = _show_key(ctx, folder)
+        except DuelmailError:  # said below, in the order the fold says it (a missing identity first)
+            key = None
+        text = _cached_show(folder, key) if key is not None else None
         if text is not None:
             click.echo(text, nl=False)
             return

@@ -78,3 +78,10 @@ def test_show_of_an_identity_sealed_by_a_passphrase_is_never_cached(tmp_path, mo
     (folder / ".show.json").unlink(missing_ok=True)
     assert dm(t.alice, "show") == dm(t.alice, "show")
     assert not (folder / ".show.json").exists()
+
+
+def test_show_says_what_is_missing_in_the_order_it_did_before_its_cache(tmp_path):
+    """The cache is tried first, but a home without an identity still hears about the identity, not the games."""
+    assert "no identity in" in dm(tmp_path, "show", code=1)
+    dm(tmp_path, "id", "new", "zed", "--email", "z@example.org")
+    assert "no games in" in dm(tmp_path, "show", code=1)
