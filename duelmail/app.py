@@ -7,14 +7,13 @@ from __future__ import annotations
 
 import hashlib
 import itertools
-import random
 import re
-import shutil
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from duelmail.crypto.encoding import b64e
 from duelmail.engine import toss
@@ -31,8 +30,11 @@ from duelmail.protocol.turnfile import MAX_TEXT, SignedFile, parse_any
 from duelmail.transport.archive import file_name, fold, ordered, read_files
 from duelmail.transport.folder import GameFolder
 from duelmail.transport.kept import by_name
-from duelmail.util.fs import ReadError, commit, read_text
+from duelmail.util.fs import ReadError, commit, forget, read_text
 from duelmail.util.lock import hold, locked
+
+if TYPE_CHECKING:
+    from random import Random
 
 DEFAULT_TIME_CONTROL = {"days_per_move": 3, "forced_answer_hours": 24}
 
@@ -106,7 +108,10 @@ def join_game(home: Home, identity: Identity, genesis: SignedFile, now: datetime
         return write_turn(folder, match, seat, identity, [], now)
     except BaseException:
         if new:
+            import shutil
+
             shutil.rmtree(folder.path, ignore_errors=True)
+            forget(folder.path)
         raise
 
 
@@ -187,7 +192,7 @@ def write_note(folder: GameFolder, match: Match, seat: int | None, identity: Ide
     return Played(folder, match, f, path, events)
 
 
-def bot_actions(match: Match, seat: int, identity: Identity, bot, rng: random.Random,
+def bot_actions(match: Match, seat: int, identity: Identity, bot, rng: Random,
                 start: Sequence[str] = (), honest: bool = True) -> list[str]:
     """The actions a bot takes for ``seat`` in the open round (none if no decision is awaited).
 
@@ -526,6 +531,8 @@ def run_demo(kind: str, out: Path, seed: int = 0, players: int = 2, options: dic
 
 def _run_demo(kind: str, out: Path, seed: int, players: int, options: dict | None, bots: Sequence[str] | None,
               now: Callable[[], datetime] | None, say: Callable[[str], None]) -> DemoResult:
+    import random
+    import shutil
     from datetime import UTC, timedelta
 
     ticks = iter(range(1_000_000))
@@ -589,6 +596,8 @@ def _run_demo(kind: str, out: Path, seed: int, players: int, options: dict | Non
 
 def _deliver(p: Played, sender: int, matches, folders, mailbox: Path) -> None:
     """Post a file to the mailbox folder; every other home reads it from disk and applies it."""
+    import shutil
+
     target = mailbox / f"{p.file.round:04d}-{sender}-{p.path.name}"
     shutil.copy(p.path, target)
     for s, m in enumerate(matches):

@@ -22,8 +22,7 @@ from typing import TYPE_CHECKING
 
 from duelmail.errors import GameNotFound, IdentityError, LocalFileError
 from duelmail.transport.folder import GameFolder
-from duelmail.util import toml
-from duelmail.util.fs import atomic_write, read_text
+from duelmail.util.fs import atomic_write, forget, read_text
 
 if TYPE_CHECKING:
     from duelmail.protocol.identity import Identity
@@ -52,6 +51,8 @@ class Home:
         p = self.root / "config.toml"
         if not p.exists():
             return {}
+        from duelmail.util import toml
+
         cfg = toml.read(p, LocalFileError, "TOML config file")
         if not isinstance(cfg.get("default", ""), str):
             raise LocalFileError(f"{p}: 'default' must be the name of an identity, not {cfg['default']!r}"[:200])
@@ -153,6 +154,7 @@ class Home:
         if target.exists():
             raise GameNotFound(f"{target} already exists: the game was archived before")
         folder.path.rename(target)
+        forget(folder.path)
         return target
 
     def me(self, folder: GameFolder) -> dict:
@@ -160,7 +162,14 @@ class Home:
         p = folder.path / ".me.toml"
         if not p.exists():
             return {}
-        me = toml.read(p, LocalFileError, "TOML memo")
+        try:
+            me = _plain_memo(p.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError):
+            me = None
+        if me is None:  # not as ``set_me`` writes it: the TOML reader says what is wrong, if anything
+            from duelmail.util import toml
+
+            me = toml.read(p, LocalFileError, "TOML memo")
         seat, ident = me.get("seat", 0), me.get("identity", "")
         if not isinstance(seat, int) or isinstance(seat, bool) or seat < 0 or not isinstance(ident, str):
             raise LocalFileError(f"{p}: expected identity = NAME and seat = a seat number, not "
@@ -172,3 +181,26 @@ class Home:
         import tomlkit
 
         atomic_write(folder.path / ".me.toml", tomlkit.dumps({"identity": identity, "seat": seat}))
+
+
+def _plain_memo(text: str) -> dict | None:
+    """``.me.toml`` as ``set_me`` writes it (``identity = "NAME"`` and ``seat = N``, one a line), read without
+    loading a TOML parser (``status`` from its cache loads none); None for any other text."""
+    out: dict = {}
+    for line in text.split("\n"):
+        if not line:
+            continue
+        key, eq, value = line.partition(" = ")
+        if not eq or key in out:
+            return None
+        if key == "identity" and len(value) >= 2 and value[0] == value[-1] == '"':
+            name = value[1:-1]
+            if not (name.isascii() and name.isprintable()) or '"' in name or "\\" in name:
+                return None
+            out[key] = name
+        elif key == "seat" and value.isascii() and value.isdigit() and (value == "0" or value[0] != "0") \
+                and len(value) < 10:
+            out[key] = int(value)
+        else:
+            return None
+    return out

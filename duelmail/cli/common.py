@@ -104,11 +104,19 @@ def _open(ctx: Ctx, game: str | None):
 
 def _recent(match, seat, known=None, most: int = 8) -> list[str]:
     """What happened since ``seat``'s last move (at most ``most`` events), in its words."""
-    play = [e for e in match.events if not e.technical]
-    last = max((i for i, e in enumerate(play) if e.seat == seat and e.said is None), default=-1) \
-        if seat is not None else -1
-    news = play[last + 1:][-most:] if last + 1 < len(play) else play[-most:]
-    return [f"round {e.round}: {e.text}" for e in match.told_to(news, known)]
+    news: list = []  # backwards from the last event, only as far as needed: a long game costs no more
+    mine_last = False  # the seat's own move is the last event: the last ``most`` events, its own among them
+    for e in reversed(match.events):
+        if e.technical:
+            continue
+        if seat is not None and e.seat == seat and e.said is None:
+            if news and not mine_last:
+                break
+            mine_last = mine_last or not news
+        news.append(e)
+        if len(news) >= most:
+            break
+    return [f"round {e.round}: {e.text}" for e in match.told_to(news[::-1], known)]
 
 
 def _status_data(match, seat) -> dict:
@@ -164,6 +172,56 @@ def _refresh_status(folder, match, seat) -> None:
         _store_status(folder, seat, _status_data(match, seat), key)
 
 
+SHOW_CACHE = ".show.json"
+
+
+def _show_key(ctx: Ctx, folder) -> str:
+    """What the text of a plain ``show`` depends on: the game's files and seat (the status cache's key), this
+    home's identities and default (their files' sizes and times), the moves noted for the turn, and the code."""
+    from duelmail.util.fs import listing
+    from duelmail.util.stamp import code_check
+
+    ids = listing(ctx.home.id_dir)
+    config = listing(ctx.home.root).get("config.toml")
+    try:
+        pending = (folder.path / ".pending.toml").read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        pending = ""
+    home = ";".join(f"{n}:{st[0]}:{st[1]}" for n, st in sorted(ids.items()) if n.endswith(".toml"))
+    return (f"{_status_key(folder, ctx.home.me(folder).get('seat'))}|{home}|{config and config[:2]}|"
+            f"{json.dumps(pending)}|{code_check()}|show 1")
+
+
+def _cached_show(folder, key: str) -> str | None:
+    """The text a plain ``show`` printed last, if nothing it depends on has changed since (``_show_key``): only a
+    cache, like the status cache; deleting it loses nothing."""
+    try:
+        cached = json.loads((folder.path / SHOW_CACHE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    text = cached.get("text") if isinstance(cached, dict) and cached.get("key") == key else None
+    return text if isinstance(text, str) else None
+
+
+def _needs_passphrase(ctx: Ctx) -> bool:
+    """Whether the identity ``ctx`` acts as is sealed by a passphrase (its ``show`` is then never cached: the
+    cache would show its hand without asking)."""
+    from duelmail.protocol.identity import Identity
+
+    path = ctx.home.identity_path(ctx.as_name)
+    return Identity.is_encrypted(read_text(path, "identity file"))
+
+
+def _store_show(folder, key: str, text: str) -> None:
+    """Keep the text of a plain ``show`` (mode 0600: it names the cards in the seat's hand)."""
+    from duelmail.util.fs import atomic_write
+
+    try:
+        atomic_write(folder.path / SHOW_CACHE, json.dumps({"key": key, "text": text}), mode=0o600, durable=False)
+    except OSError:
+        pass  # a read-only archive still answers, just without the cache
+
+
 def _pending_data(folder) -> dict:
     """``.pending.toml``: the moves noted for this turn (``actions``) and their words (``say``)."""
     from duelmail.errors import LocalFileError
@@ -199,7 +257,10 @@ def _set_pending(folder, actions: list[str], say: str | None = None) -> None:
             text = tomlkit.dumps(data)
         atomic_write(p, text)
     elif p.exists():
+        from duelmail.util.fs import forget
+
         p.unlink()
+        forget(folder.path)
 
 
 def _say_awaited(match, seat) -> None:

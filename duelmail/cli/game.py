@@ -18,9 +18,11 @@ import click
 from duelmail.cli.common import (
     Ctx,
     _app,
+    _cached_show,
     _cached_status,
     _check_game,
     _copy_out,
+    _needs_passphrase,
     _open,
     _parse_options,
     _passphrase,
@@ -31,7 +33,9 @@ from duelmail.cli.common import (
     _say_awaited,
     _send_note,
     _set_pending,
+    _show_key,
     _status_data,
+    _store_show,
     _store_status,
     handled,
     mail_played,
@@ -258,19 +262,38 @@ def show(ctx, game, svg_out, html_out, open_it):
       duelmail show --html table.html
       duelmail show --svg table.svg
     """
+    key = None
+    if not (svg_out or html_out) and ctx.as_name is None:  # the text alone: from its cache if nothing changed
+        try:
+            folder = ctx.home.find(game)
+            key = _show_key(ctx, folder)
+        except DuelmailError:  # said below, in the order the fold says it (a missing identity first)
+            key = None
+        text = _cached_show(folder, key) if key is not None else None
+        if text is not None:
+            click.echo(text, nl=False)
+            return
     ident, folder, match, seat = _open(ctx, game)
     _refresh_status(folder, match, seat)
+    lines: list[str] = []
+
+    def say(line: str) -> None:
+        click.echo(line)
+        lines.append(f"{line}\n")
+
     awaited = seat in match.duties and seat not in match.current and not match.over()  # not sent yet this round
     pending = _pending(folder) if awaited else []
     view = match.draft(seat, ident, pending) if awaited else match
-    click.echo(view.named(view.state.render(seat, view.seen(seat))))
+    say(view.named(view.state.render(seat, view.seen(seat))))
     if pending:
-        click.echo(f"noted, not sent (the table above is after them): {', '.join(pending)}")
-        click.echo("'duelmail undo' drops the last, 'duelmail undo --all' all of them")
+        say(f"noted, not sent (the table above is after them): {', '.join(pending)}")
+        say("'duelmail undo' drops the last, 'duelmail undo --all' all of them")
     recent = _recent(match, seat, match.seen(seat) if seat in match.own else None)
     if recent:
-        click.echo("lately:" + "".join(f"\n  {line}" for line in recent))
-    _echo_talk(match)
+        say("lately:" + "".join(f"\n  {line}" for line in recent))
+    _echo_talk(match, say)
+    if key is not None and seat == ctx.home.me(folder).get("seat") and not _needs_passphrase(ctx):
+        _store_show(folder, key, "".join(lines))
     written = []
     if svg_out or html_out:  # the pictures' code is imported only when a picture is asked for
         from duelmail.pictures import table_page, table_svg
@@ -387,12 +410,12 @@ def _faces(text: str, known, name=lambda r, c: str(c)) -> str:
     return with_faces(text, known, name)
 
 
-def _echo_talk(match, last: int = 10) -> None:
+def _echo_talk(match, say=click.echo, last: int = 10) -> None:
     """The last lines of table talk, oldest first."""
     if match.talk:
-        click.echo("Talk:")
+        say("Talk:")
     for t in match.talk[-last:]:
-        click.echo(f'  round {t.round}, {match.cards[t.seat].name}: "{t.text}"')
+        say(f'  round {t.round}, {match.cards[t.seat].name}: "{t.text}"')
 
 
 @click.command("undo")

@@ -24,15 +24,17 @@ obligations; the rules never see a key.
 
 from __future__ import annotations
 
-import random
 import re
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from duelmail.errors import DuelmailError, NotationError, SeatNotRemovable
 from duelmail.games.cards import Card, CardRef
+
+if TYPE_CHECKING:
+    import random
 
 PUBLIC = -1
 """Visibility marker: the ref must be turned face up for everyone."""

@@ -3,13 +3,12 @@ and storing an accepted file. Folding is ``transport/archive.py``; the kept stat
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from duelmail.errors import DuelmailError
 from duelmail.transport.archive import TURN_NAME, file_name, fold, header_for, read_files
-from duelmail.util.fs import atomic_write
+from duelmail.util.fs import atomic_write, forget, listing
 
 if TYPE_CHECKING:
     from duelmail.engine.match import Match
@@ -125,13 +124,8 @@ class GameFolder:
 
     def listing_key(self) -> str:
         """Changes whenever a file of the game is added or changed (the status cache's key)."""
-        parts = []
-        with os.scandir(self.path) as entries:  # one stat a file
-            for e in entries:
-                if e.name == "genesis.toml" or TURN_NAME.fullmatch(e.name):
-                    st = e.stat()
-                    parts.append(f"{e.name}:{st.st_size}:{st.st_mtime_ns}")
-        return ";".join(sorted(parts))
+        return ";".join(sorted(f"{name}:{st[0]}:{st[1]}" for name, st in listing(self.path).items()
+                               if name == "genesis.toml" or TURN_NAME.fullmatch(name)))
 
     def is_over(self) -> bool:
         """Whether the game has ended, remembered in ``.over`` by the file listing (a cache, never state)."""
@@ -165,6 +159,7 @@ class GameFolder:
             if there and there <= set(getattr(match, "void", {})):
                 # a file the fold set aside (a resignation crossed it): kept, unread, under another name
                 target.rename(self.path / f".void-{min(there)[:12]}-{target.name}")
+                forget(self.path)
                 return atomic_write(target, text)
             if own:
                 raise DuelmailError(f"{target} already holds another file for round {f.round}, seat {f.seat} "

@@ -3,8 +3,10 @@
 ``GAME/.kept`` holds the folded ``Match`` (pickled, without any seat's secrets), the hash of the log it folds
 (the sorted hashes of its files) and the folder's listing when it was written (name, size and modification
 time of each file, with the hashes of the files under that name), so that a command reads and parses only the
-files that are new. It is a cache, never state: delete it and nothing is lost; a kept state that does not match
-the folder (a file gone or changed), or that cannot be read, is ignored and the folder folded again.
+files that are new. What is read back cheaply from elsewhere is not stored twice: the hashes of the files
+applied (the index's, less the void ones) and of the files proven (the folder's ``.proven``). It is a cache,
+never state: delete it and nothing is lost; a kept state that does not match the folder (a file gone or
+changed), or that cannot be read, is ignored and the folder folded again.
 
 A kept state is also keyed by the code that wrote it (``code_stamp``: the name, size and modification time of
 every module of the installed duelmail): after an upgrade, a match pickled by other code is folded again rather
@@ -26,7 +28,6 @@ import copy
 import copyreg
 import hashlib
 import hmac
-import io
 import os
 import pickle
 from dataclasses import dataclass, field
@@ -35,7 +36,9 @@ from typing import TYPE_CHECKING, Protocol
 
 from duelmail.protocol.turnfile import SignedFile, parse_any
 from duelmail.transport.archive import TURN_NAME, fold, fold_into, order_key, ordered
+from duelmail.util import stamp as _stamp
 from duelmail.util.fs import atomic_write
+from duelmail.util.fs import listing as fs_listing
 
 if TYPE_CHECKING:
     from duelmail.engine.match import Match
@@ -56,22 +59,12 @@ MAGIC = b"duelmail kept state 2\n"
 SECRET_FIELDS = ("own", "masters", "fresh", "plain")  # a seat's secrets: never kept
 
 
-_STAMP: list[bytes] = []
+_STAMP = _stamp._STAMP  # the code's stamp, once a process (``util/stamp.py``)
 
 
 def code_stamp() -> bytes:
     """32 bytes that change whenever any module of this duelmail changes (one ``stat`` a module, once a process)."""
-    if not _STAMP:
-        root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-        rows = []
-        for folder, dirs, names in os.walk(root):
-            dirs[:] = [d for d in dirs if d != "__pycache__"]
-            for name in names:
-                if name.endswith(".py"):
-                    st = os.stat(os.path.join(folder, name))
-                    rows.append(f"{folder[len(root):]}/{name}\0{st.st_size}\0{st.st_mtime_ns}\n")
-        _STAMP.append(hashlib.sha256("".join(sorted(rows)).encode()).digest())
-    return _STAMP[0]
+    return _stamp.code_stamp(_STAMP)
 
 
 def log_hash(hashes) -> str:
@@ -149,20 +142,8 @@ class Index:
 
 def listing(path: Path) -> dict[str, tuple[int, int, int]]:
     """The files the fold reads in a folder: name -> (size, modification time in ns, inode: a file replaced under
-    its name is another file)."""
-    out = {}
-    try:
-        entries = list(os.scandir(path))
-    except OSError:
-        return out
-    for e in entries:
-        if e.name == "genesis.toml" or TURN_NAME.fullmatch(e.name):
-            try:
-                st = e.stat()
-            except OSError:
-                continue
-            out[e.name] = (st.st_size, st.st_mtime_ns, st.st_ino)
-    return out
+    its name is another file). Listed once a command (``util.fs.listing``)."""
+    return {name: st for name, st in fs_listing(path).items() if name == "genesis.toml" or TURN_NAME.fullmatch(name)}
 
 
 def _game_by_name(game) -> tuple:
@@ -188,12 +169,15 @@ FULL_ROUNDS = 2  # the last closed rounds keep their files whole (a diverging fi
 
 def stripped(match: Match) -> Match:
     """A shallow copy of ``match`` without any seat's secrets (what may be kept on disk), the files of its older
-    closed rounds reduced to ``KeptFile``s."""
+    closed rounds reduced to ``KeptFile``s, and without what is read back from elsewhere: the hashes of the files
+    applied (the index's, less the void ones) and of those proven (the folder's ``.proven``)."""
     out = copy.copy(match)
     for name in SECRET_FIELDS:
         setattr(out, name, {})
     out.honest = None
     out.kept = None
+    out.applied = match.applied & set(match.void)  # the rest is the index's files less the void ones (``loads``)
+    out.proven = frozenset()  # the folder's ``.proven`` when read back (``load``)
     out.book = copy.copy(match.book)
     out.book.__dict__.pop("_opened", None)  # opened in this process (``DeckBook.unlocked``): holds own keys
     last = len(match.rounds) - FULL_ROUNDS
@@ -206,20 +190,35 @@ def _slim(f) -> KeptFile:
     return f if isinstance(f, KeptFile) else KeptFile(f.file_hash, f.kind, f.round, f.seat)
 
 
-def dumps(match: Match, index: Index, key: bytes) -> bytes:
-    buf = io.BytesIO()
-    pickler = pickle.Pickler(buf, protocol=pickle.HIGHEST_PROTOCOL)
+class _Chunks(list):
+    """The pickler's output as the frames it writes (at most 64 KiB each): a kept state of several hundred KB is
+    never copied whole into one new buffer (in a new process each such buffer is fresh memory, page by page)."""
+
+    write = list.append
+
+
+def dump_chunks(match: Match, index: Index, key: bytes) -> list[bytes]:
+    """A kept state as the pieces of its file: magic, HMAC, code stamp, then the pickle, frame by frame."""
+    chunks = _Chunks()
+    pickler = pickle.Pickler(chunks, protocol=pickle.HIGHEST_PROTOCOL)
     pickler.dispatch_table = {**copyreg.dispatch_table, type(match.game): _game_by_name}
     pickler.dump((log_hash(index.hashes()), index, stripped(match)))
-    payload = code_stamp() + buf.getvalue()
-    return MAGIC + hmac.new(key, payload, hashlib.sha256).digest() + payload
+    mac = hmac.new(key, code_stamp(), hashlib.sha256)
+    for chunk in chunks:
+        mac.update(chunk)
+    return [MAGIC, mac.digest(), code_stamp(), *chunks]
+
+
+def dumps(match: Match, index: Index, key: bytes) -> bytes:
+    return b"".join(dump_chunks(match, index, key))
 
 
 def loads(data: bytes, key: bytes) -> tuple[Index, Match] | None:
     """The index and match of a kept state, or None if it is not one this home wrote (never unpickled then)."""
     if not data.startswith(MAGIC) or len(data) < len(MAGIC) + 32:
         return None
-    mac, payload = data[len(MAGIC):len(MAGIC) + 32], data[len(MAGIC) + 32:]
+    view = memoryview(data)  # slices without copies
+    mac, payload = view[len(MAGIC):len(MAGIC) + 32], view[len(MAGIC) + 32:]
     if not hmac.compare_digest(mac, hmac.new(key, payload, hashlib.sha256).digest()):
         return None
     if payload[:32] != code_stamp():  # written by other code (an upgrade): fold again
@@ -228,8 +227,10 @@ def loads(data: bytes, key: bytes) -> tuple[Index, Match] | None:
         log, index, match = pickle.loads(payload[32:])  # authenticated: written by this home
     except Exception:  # noqa: BLE001 - a kept state from another version of duelmail: folded again
         return None
-    if log != log_hash(index.hashes()) or log_hash(match.applied | set(match.void)) != log:
+    hashes = index.hashes()
+    if log != log_hash(hashes) or not set(match.void) <= hashes:
         return None
+    match.applied = (hashes - set(match.void)) | match.applied
     match.kept = index
     return index, match
 
@@ -239,7 +240,10 @@ def load(folder: GameFolder, key: bytes) -> tuple[Index, Match] | None:
         data = (folder.path / NAME).read_bytes()
     except OSError:
         return None
-    return loads(data, key)
+    got = loads(data, key)
+    if got is not None:
+        got[1].proven = folder.proven()
+    return got
 
 
 def save(folder: GameFolder, match: Match, key: bytes, parsed: dict[str, list[SignedFile]] | None = None,
@@ -279,7 +283,7 @@ def save(folder: GameFolder, match: Match, key: bytes, parsed: dict[str, list[Si
     if new.hashes() != match.applied | set(match.void):
         return False  # the folder holds files this match did not fold (or lacks some): not its fold
     try:
-        data = dumps(match, new, key)
+        data = dump_chunks(match, new, key)
     except Exception:  # noqa: BLE001 - a state that does not pickle (a game holding a closure) is simply not kept
         return False
     try:

@@ -20,7 +20,7 @@ def dm(home: Path, *args: str, code: int = 0) -> str:
 
 def snapshot(home: Path) -> dict[str, bytes]:
     return {str(p.relative_to(home)): p.read_bytes() for p in sorted(home.rglob("*"))
-            if p.is_file() and p.name not in (".status.json", ".over", ".lock", ".kept", "kept.key")}  # caches, a lock
+            if p.is_file() and p.name not in (".status.json", ".show.json", ".over", ".lock", ".kept", "kept.key")}
 
 
 class Table:

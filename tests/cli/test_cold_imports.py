@@ -10,6 +10,10 @@ what they load.
   watch or replay code.
 - ``show``, ``history`` and ``moves`` leave the status cache fresh, so the ``status`` after them loads nothing
   of the engine.
+- ``show`` answered from its cache (``.show.json``) loads no more than ``status`` from its own.
+- Neither cache loads a TOML parser, ``hashlib`` (OpenSSL), ``pickle``, PyNaCl or ``dataclasses``; no command loads
+  ``tempfile`` (nor its ``shutil``, ``random``, ``bz2``, ``lzma``) to write a file, and ``status`` or ``show``
+  without the cache load no ``random`` or ``shutil`` at all.
 """
 
 from __future__ import annotations
@@ -28,6 +32,10 @@ REPORT = ("import atexit, json, sys\n"
           "from duelmail.cli import main\n"
           "main()\n")
 
+FROM_A_CACHE_NEVER = ("duelmail.engine", "duelmail.games", "duelmail.crypto", "duelmail.protocol", "duelmail.app",
+                      "duelmail.transport.kept", "duelmail.util.toml", "nacl", "tomllib", "hashlib", "_hashlib",
+                      "pickle", "dataclasses", "tempfile", "shutil", "random")
+WRITING_NEVER = ("tempfile", "shutil", "bz2", "lzma")
 OTHER_GAMES = ("duelmail.games.skirmish", "duelmail.games.wizard", "duelmail.games.grid", "duelmail.games.summoner")
 NEVER_HERE = ("tomlkit", "cryptography", "duelmail.pictures", "duelmail.games.svg", "duelmail.games.warlords.picture",
               "duelmail.engine.audit", "duelmail.crypto.proofs", "duelmail.crypto.escrow", "duelmail.replay",
@@ -64,8 +72,15 @@ def test_status_from_its_cache_loads_no_engine_game_or_crypto(game):
     out, modules = cold(t.alice, "status")
     assert f"game {folder.name.split('-')[-1][:12]}" in out or "game " in out.splitlines()[0]
     assert "you are alice" in out.splitlines()[0]
-    assert loaded(modules, ("duelmail.engine", "duelmail.games", "duelmail.crypto", "duelmail.protocol",
-                            "duelmail.app", "nacl", *NEVER_HERE)) == []
+    assert loaded(modules, (*FROM_A_CACHE_NEVER, *NEVER_HERE)) == []
+
+
+def test_show_from_its_cache_loads_no_engine_game_or_crypto(game):
+    t, folder = game
+    first, _ = cold(t.alice, "show")  # folds, and keeps its text
+    out, modules = cold(t.alice, "show")
+    assert out == first and "Hand:" in out
+    assert loaded(modules, (*FROM_A_CACHE_NEVER, *NEVER_HERE)) == []
 
 
 def test_status_without_its_cache_folds_but_loads_only_its_game(game):
@@ -74,7 +89,7 @@ def test_status_without_its_cache_folds_but_loads_only_its_game(game):
     out, modules = cold(t.alice, "status")
     assert "you are alice" in out.splitlines()[0]
     assert {"duelmail.engine.match", "duelmail.games.warlords.rules"} <= modules  # it did fold (kept state)
-    assert loaded(modules, NEVER_HERE) == []
+    assert loaded(modules, (*NEVER_HERE, *WRITING_NEVER, "random")) == []
     assert (folder / ".status.json").exists()
 
 
@@ -82,9 +97,10 @@ def test_status_without_its_cache_folds_but_loads_only_its_game(game):
 def test_show_history_moves_load_no_pictures_audit_or_tomlkit_and_refresh_the_status_cache(game, command):
     t, folder = game
     (folder / ".status.json").unlink(missing_ok=True)
+    (folder / ".show.json").unlink(missing_ok=True)
     out, modules = cold(t.alice, command)
     assert out.strip()
-    assert loaded(modules, NEVER_HERE) == []
+    assert loaded(modules, (*NEVER_HERE, *WRITING_NEVER, "random")) == []
     _, after = cold(t.alice, "status")  # answered from the cache the command left
     assert loaded(after, ("duelmail.engine", "duelmail.games", "nacl")) == []
 
@@ -108,8 +124,8 @@ def test_play_and_receive_write_turn_files_without_tomlkit_or_the_cryptography_p
     out, modules = cold(player, "play", "--bot", "heuristic", "--seed", "5", "--out", str(t.out))
     assert "wrote" in out
     assert loaded(modules, ("tomlkit", "cryptography", "duelmail.engine.audit", "duelmail.pictures",
-                            "duelmail.games.svg", *OTHER_GAMES)) == []
+                            "duelmail.games.svg", *OTHER_GAMES, *WRITING_NEVER)) == []
     (sent,) = sorted(set(t.out.iterdir()) - before)
     out, modules = cold(t.other(player), "receive", str(sent), "--out", str(t.out))
     assert "verified and applied" in out
-    assert loaded(modules, NEVER_HERE) == []
+    assert loaded(modules, (*NEVER_HERE, *WRITING_NEVER)) == []

@@ -105,3 +105,37 @@ def test_a_scratch_commit_syncs_once_at_its_end(tmp_path, monkeypatch):
             atomic_write(tmp_path / "r0005-s0.toml", "turn")
         assert calls == ["sync"]
     assert calls == ["sync", tmp_path]
+
+
+def test_a_folder_is_listed_once_a_command_and_kept_up_to_date_by_its_writes(tmp_path, monkeypatch):
+    """Inside a commit (one command) ``listing`` reads a folder once; ``atomic_write`` and ``forget`` keep it true;
+    outside a commit, after ``flush`` and after the commit, every call lists the folder again."""
+    import os
+
+    from duelmail.util import fs
+
+    (tmp_path / "genesis.toml").write_text("g")
+    scans = []
+    real = os.scandir
+    monkeypatch.setattr(os, "scandir", lambda p: scans.append(p) or real(p))
+    fs.listing(tmp_path)
+    fs.listing(tmp_path)
+    assert len(scans) == 2  # no command: no memo
+    with fs.commit():
+        first = dict(fs.listing(tmp_path))
+        atomic_write(tmp_path / "r0001-s0.toml", "turn", durable=False)
+        atomic_write(tmp_path / "genesis.toml", "changed", durable=False)
+        after = fs.listing(tmp_path)
+        assert len(scans) == 3
+        st = os.stat(tmp_path / "r0001-s0.toml")
+        assert after["r0001-s0.toml"] == (st.st_size, st.st_mtime_ns, st.st_ino)
+        assert after["genesis.toml"] != first["genesis.toml"] and after["genesis.toml"][0] == len("changed")
+        (tmp_path / "r0001-s0.toml").unlink()
+        fs.forget(tmp_path)  # changed other than by atomic_write: listed again
+        assert "r0001-s0.toml" not in fs.listing(tmp_path) and len(scans) == 4
+        (tmp_path / "r0002-s1.toml").write_text("another process")
+        fs.flush()  # the end of a poll of 'watch': another process may have written meanwhile
+        assert "r0002-s1.toml" in fs.listing(tmp_path) and len(scans) == 5
+    (tmp_path / "r0003-s0.toml").write_text("x")
+    assert "r0003-s0.toml" in fs.listing(tmp_path) and len(scans) == 6
+    assert fs.listing(tmp_path / "missing") == {}

@@ -68,3 +68,26 @@ def test_read_names_the_file_for_every_fault(tmp_path):
         toml.read(p, LocalFileError)
     with pytest.raises(LocalFileError, match="cannot read"):
         toml.read(tmp_path / "missing.toml", LocalFileError)
+
+
+@pytest.mark.parametrize("text", [
+    'identity = "alice"\nseat = 0\n', 'identity = "bob.x-1"\nseat = 12\n', "", "seat = 3",
+    "seat = 01\n", 'identity = "a\\"b"\n', 'identity = "a"\nidentity = "b"\n', "identity = 'a'\n", "seat = 3 # c\n",
+    'identity = "é"\n', "seat =0\n", "x = 1\n", 'seat = "1"\n', "seat = 1_0\n", "seat = +1\n", 'identity = "a\\\\b"\n',
+    'identity = "tab\there"\n', "seat = 0\r\n", "seat = [",
+])
+def test_a_seat_memo_read_without_a_toml_parser_reads_as_tomllib_does(text):
+    """``.me.toml`` as ``set_me`` writes it is read by ``home._plain_memo`` (``status`` from its cache loads no TOML
+    parser); anything else is left to the TOML reader (None), never read otherwise than tomllib reads it."""
+    import tomllib
+
+    from duelmail.home import _plain_memo
+
+    fast = _plain_memo(text)
+    try:
+        slow = tomllib.loads(text)
+    except tomllib.TOMLDecodeError:
+        slow = None
+    assert fast is None or fast == slow
+    if text.startswith("identity = \"alice\"") or text.startswith("identity = \"bob"):
+        assert fast == slow
