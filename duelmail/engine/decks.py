@@ -211,17 +211,19 @@ class DeckBook:
         return deck
 
     def add_reshuffle(self, deck_id: str, sources: Sequence[tuple[str, int]],
-                      public: dict[tuple[str, int], int], rnd: int | None = None) -> LockedDeck:
+                      public: dict[tuple[str, int], int], rnd: int | None = None,
+                      removed: set[int] | frozenset[int] = frozenset()) -> LockedDeck:
         """A new pile from existing cards; ``public`` maps sources whose face is known to it.
 
         A known card enters as its fresh card point; a locked one with its current point (and
         every locker's per-position key on it, which the unify steps remove). An id the game already
-        used is refused: its secrets would be the old generation's."""
+        used is refused: its secrets would be the old generation's. A ``removed`` seat (protocol section 6c) locks
+        no new generation: its layer is stripped from each locked card with its key, reconstructed and recorded."""
         if deck_id in self.decks:
             raise CryptoError(f"reshuffle{f' in round {rnd}' if rnd is not None else ''}: deck id {deck_id!r} is "
                               "already in use; every generation needs a new id")
         src_decks = {d for d, _ in sources}
-        lockers = {self.decks[d].lockers for d in src_decks}
+        lockers = {tuple(s for s in self.decks[d].lockers if s not in removed) for d in src_decks}
         bases = {self.decks[d].base for d in src_decks}
         if len(lockers) != 1 or bases != {base_of(deck_id)}:
             raise CryptoError(f"reshuffle {deck_id}: cards come from decks of another base or lockers")
@@ -233,7 +235,11 @@ class DeckBook:
                 origin.append(None)
                 known.append(public[src])
             else:
-                points.append(self.decks[src[0]].points[src[1]])
+                point, deck = self.decks[src[0]].points[src[1]], self.decks[src[0]]
+                for r in deck.lockers:
+                    if r in removed:
+                        point = group.point_mul(group.sinv(deck.keys[r][src[1]]), point)
+                points.append(point)
                 origin.append(src)
                 known.append(None)
         deck = LockedDeck(deck_id, len(sources), tuple(order), setup_steps(order, reshuffle=True),
