@@ -28,9 +28,9 @@ def forfeits(m, seat: int) -> bool:
 def play_with_silences(game: str, n: int, seed: int, silent: list[int], after: int | None = None,
                        limit: int = 8000) -> tuple[SelfPlay, list[tuple[int, int, SignedFile]]]:
     """Play ``game``; each seat of ``silent`` in turn stops answering after a seeded number of its files
-    (``after``, random by default) once every deck is locked. Whenever it is awaited the others send their files
-    and one of them claims its timeout: a default answer is played for it, or it is removed. A claim that would
-    forfeit the game (a deck generation it has yet to lock: not removable) waits: the seat answers that once.
+    (``after``, random by default) once every deck is locked. Whenever it is awaited another seat claims its
+    timeout: a default answer is played for it, or it is removed. A claim that would forfeit the game (a deck
+    generation it has yet to lock: not removable) waits: the seat answers that once.
 
     Returns the game and, per removal, (seat, round of the claim, the file it would have sent in time)."""
     sp = SelfPlay(game, n, seed=seed)
@@ -44,15 +44,8 @@ def play_with_silences(game: str, n: int, seed: int, silent: list[int], after: i
             return sp, gone
         s = todo[0] if todo else None
         quiet = s is not None and waits <= 0
-        for seat in sorted(m.duties):
-            if seat != s or not quiet:
-                if seat == s and all(d.locked for d in m.book.decks.values()) and m.round > 2 and not m.over():
-                    waits -= 1
-                sp.deliver(sp.compose(seat))
-        if quiet and s in m.duties and not m.over():
-            if forfeits(m, s) and not m.removable(s):
-                sp.deliver(sp.compose(s))
-                continue
+        if quiet and s in m.duties and not m.over() and not (forfeits(m, s) and not m.removable(s)):
+            # a claim closes the open round at once (the fold weighs claims before the round's turns)
             late = sp.compose(s)  # what it would have sent in time: void once the claim is final
             by = min(x for x in range(n) if x != s and x not in m.removed and x not in m.state.retired())
             rnd = m.round
@@ -61,4 +54,9 @@ def play_with_silences(game: str, n: int, seed: int, silent: list[int], after: i
                 gone.append((s, rnd, late))
                 todo.pop(0)
                 waits = rng.randrange(1, 12) if after is None else after
+            continue
+        for seat in sorted(m.duties):
+            if seat == s and all(d.locked for d in m.book.decks.values()) and m.round > 2 and not m.over():
+                waits -= 1
+            sp.deliver(sp.compose(seat))
     raise AssertionError(f"{game} with {n} seats did not end")
