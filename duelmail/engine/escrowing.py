@@ -237,6 +237,8 @@ class Escrowing:
         except CryptoError as e:
             raise CheatDetected(seat, "P-escrow", f"a false complaint about seat {dealer}'s dealing of {what}: {e}") \
                 from None
+        if (dealer, what) in self.complaints_due.get(seat, []):  # this home's own complaint, now sent
+            self.complaints_due[seat].remove((dealer, what))
         comms = self._commitments(dealer, what, d)
         for j, share in enumerate(shares):
             try:
