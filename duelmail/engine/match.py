@@ -8,8 +8,9 @@ published its per-game seed, audits the whole game.
 
 Its rooms, one module each: ``fold`` (checking and applying a file, closing rounds), ``duties`` (who the open
 round awaits, deadlines, answer windows), ``compose`` (a seat's next file), ``views`` (what a seat or a reader
-sees); ``log`` holds the vocabulary they share (``Event``, ``Duplicate``, round hashes, times). This module
-holds what a match is made of: the genesis's checks, the seats' secrets, and ``clone``.
+sees), ``escrowing`` (escrow dealings, complaints and removals, protocol section 6c); ``log`` holds the
+vocabulary they share (``Event``, ``Duplicate``, round hashes, times). This module holds what a match is made
+of: the genesis's checks, the seats' secrets, and ``clone``.
 
 A ``Match`` that raised from ``apply`` is spent: fold again from the archive. Callers never
 write anything before ``apply`` has returned.
