@@ -124,3 +124,39 @@ def test_a_lock_pass_without_its_dealing_is_refused():
     with pytest.raises(FileRefused) as err:
         sp.fresh().apply(SignedFile.sign(content, sp.ids[s]), "holders.toml")
     assert err.value.rule == "P-escrow"
+
+
+def test_a_lowered_threshold_reconstructs_from_fewer_shares():
+    """escrow.threshold = 2 in a game of four: every dealing needs two of its three holders."""
+    sp = SelfPlay("wizard", 4, seed=1, escrow={"threshold": 2})
+    sp.run(until=lambda m: all(d.locked for d in m.book.decks.values()))
+    assert all(d.threshold == 2 and len(d.holders) == 3 for t in sp.match.dealings.values() for d in t.values())
+    m = sp.match
+    for _ in range(400):
+        s = next((x for x, d in m.duties.items() if not d.decide and m.removable(x)), None)
+        if s is not None:
+            break
+        sp.step()
+    sp.deliver(claim_file(sp, (s + 1) % 4, s))
+    sp.run()
+    assert m.removed == {s} and m.audit.ok, m.audit.lines
+
+
+def test_a_false_complaint_is_a_cheat_by_the_complainer():
+    """A holder whose shares all open their commitments complains anyway: its file is refused (P-escrow)."""
+    from duelmail.crypto import escrow as esc
+    from duelmail.crypto.deck import encode_points
+
+    sp = SelfPlay("wizard", 3, seed=1)
+    sp.run(until=lambda m: "w" in m.dealings.get(m.creator, {}) and m.duties)
+    m = sp.match
+    holder = next(s for s in sorted(m.duties) if s != m.creator)
+    d = m.dealings[m.creator]["w"]
+    ctx = esc.escrow_context(m.gid, d.round, m.creator, f"w/to-{holder}")
+    dh, proof = esc.prove_decryption(d.ciphertexts[holder], sp.matches[holder]._own_escrow_secret(holder), ctx, d.count)
+    f = sp.compose(holder)
+    content = copy.deepcopy(f.content)
+    content["escrow_complaint"] = {"dealer": m.creator, "what": "w", "dh": encode_points([dh]), "proof": proof}
+    with pytest.raises(FileRefused) as err:
+        sp.fresh().apply(SignedFile.sign(content, sp.ids[holder]), "complaint.toml")
+    assert err.value.rule == "P-escrow" and err.value.seat == holder and "false complaint" in str(err.value)
