@@ -18,7 +18,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from duelmail.crypto import deck as sra
-from duelmail.crypto import escrow as esc
 from duelmail.crypto.derive import hkdf
 from duelmail.crypto.encoding import b64d, b64e, lp
 from duelmail.crypto.group import POINT_BYTES, SCALAR_BYTES, base_mul
@@ -27,6 +26,19 @@ from duelmail.errors import CheatDetected, CryptoError, DuelmailError, IllegalMo
 from duelmail.games.base import Outcome, Violation
 
 KEY = "escrow-key"
+
+
+class _Lazy:
+    """``crypto.escrow`` (and through it the proofs), imported when first used: a command that only reads a game
+    (``status``, ``show``) never loads them."""
+
+    def __getattr__(self, name: str):
+        from duelmail.crypto import escrow
+
+        return getattr(escrow, name)
+
+
+esc = _Lazy()
 CREATOR_TAG = "duelmail/escrow-creator/v1"
 
 

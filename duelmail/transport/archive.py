@@ -253,7 +253,8 @@ def fold_into(match: Match, rest: list[tuple[str, SignedFile]], strict: bool = T
         except Duplicate:
             continue
         except FileRefused as e:
-            if e.rule in ("P-timeout", "P-final") and f.kind == "turn":
+            if f.kind == "turn" and (e.rule in ("P-timeout", "P-final") or e.rule == "P-escrow" and (
+                    f.seat in match.removed or f.seat == match.removing)):  # a removed seat's file (protocol §6c)
                 match.void[f.file_hash] = (w, str(e))
                 if e.rule == "P-final":
                     match.displaced.append(f.file_hash)
