@@ -160,3 +160,13 @@ def test_a_false_complaint_is_a_cheat_by_the_complainer():
     with pytest.raises(FileRefused) as err:
         sp.fresh().apply(SignedFile.sign(content, sp.ids[holder]), "complaint.toml")
     assert err.value.rule == "P-escrow" and err.value.seat == holder and "false complaint" in str(err.value)
+
+
+@pytest.mark.parametrize("n", [3, 4, 5, 6])
+@pytest.mark.parametrize("seed", [4, 5])
+def test_skirmish_sweep_a_removal_at_every_count(n, seed):
+    """K-37 at every seat count (cheap: no deck, the removal happens at the claim)."""
+    silent = seed % n
+    sp, gone = play_with_silences("skirmish", n, seed, [silent], after=1)
+    assert [s for s, _, _ in gone] == [silent]
+    _check_removals(sp, gone, n)
