@@ -211,8 +211,9 @@ def fold(files: list[tuple[str, SignedFile]], strict: bool = True, now=None, on_
     if defer_proofs:
         pending, match.book.deferred = match.book.deferred, None
         unvalidated, match.book.unvalidated = match.book.unvalidated or [], None
-        if match.audit is not None and match.audit.ok:
+        if match.audit is not None and match.audit.ok and not match.removed:
             # every pass's points and key commitments equal the audit's recomputation from the seeds: valid points
+            # (not a removed seat's: no seed recomputes its passes, so their proofs are checked below, protocol §6c)
             match.proofs = f"{len(pending)} pass proofs not re-checked: the audit recomputed every pass"
         else:
             try:

@@ -170,3 +170,11 @@ def test_skirmish_sweep_a_removal_at_every_count(n, seed):
     sp, gone = play_with_silences("skirmish", n, seed, [silent], after=1)
     assert [s for s, _, _ in gone] == [silent]
     _check_removals(sp, gone, n)
+
+
+def test_a_replay_checks_the_proofs_of_a_removed_seat_the_audit_cannot_recompute():
+    """A replay leaves pass proofs to the audit, which recomputes every pass from the seeds; a removed seat has
+    no seed, so its passes' proofs are checked after all (transport.archive.fold with defer_proofs)."""
+    sp, gone = play_with_silences("warlords", 3, 1, [1])
+    m = fold([(f"{i:05d}.toml", f) for i, f in enumerate(sp.files)], defer_proofs=True)
+    assert m.removed == {1} and m.audit.ok and m.proofs.endswith("pass proofs checked"), m.proofs
