@@ -357,8 +357,6 @@ class Escrowing:
         if seat not in in_play or len(in_play) < 3:
             return False
         for deck in self.book.decks.values():
-            if seat in deck.lockers and not deck.locked:
-                return False  # a deck generation it has yet to lock (abandoning it: not built)
             if seat in deck.commits and len(deck.keys.get(seat, {})) < deck.n and deck.id not in \
                     self.dealings.get(seat, {}):
                 return False  # keys never escrowed
@@ -419,6 +417,11 @@ class Escrowing:
                                           f"({e})")
             self.events.append(Event(rnd, s, f"the removal of {self.cards[s].name} failed: {e}; the game is forfeit"))
             return
+        for deck in list(self.book.decks.values()):
+            if s in deck.lockers and not deck.locked:  # a generation in set-up: set up again without it
+                self.book.recreate(deck.id, self.removed | {s})
+                self.events.append(Event(rnd, s, f"deck {deck.id} was being shuffled and locked with "
+                                         f"{self.cards[s].name}: it is set up again without it"))
         try:
             self.state.remove(s)
         except SeatNotRemovable as e:  # pragma: no cover - removable() asked the same rules

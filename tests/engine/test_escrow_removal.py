@@ -178,3 +178,31 @@ def test_a_replay_checks_the_proofs_of_a_removed_seat_the_audit_cannot_recompute
     sp, gone = play_with_silences("warlords", 3, 1, [1])
     m = fold([(f"{i:05d}.toml", f) for i, f in enumerate(sp.files)], defer_proofs=True)
     assert m.removed == {1} and m.audit.ok and m.proofs.endswith("pass proofs checked"), m.proofs
+
+
+@pytest.mark.parametrize("game, n, seed, during", [
+    ("wizard", 4, 3, "reshuffle"),  # Z-21's reshuffle under way, the silent seat's lock pass due
+    ("warlords", 4, 2, "set-up"),  # the first shuffles, the creator's lock due on two decks
+])
+def test_a_seat_silent_while_a_deck_is_being_locked_is_removed_and_the_deck_set_up_again(game, n, seed, during):
+    """The generation it had yet to lock is abandoned and set up again without it, under a new generation
+    number (fresh secrets for every locker); a reshuffle's locked inputs lose its layer with its reconstructed
+    keys. The game then goes on to an audited end."""
+    sp = SelfPlay(game, n, seed=seed)
+    m = sp.match
+    for _ in range(3000):
+        s = next((x for x, d in m.duties.items() if d.steps and m.book.decks[d.steps[0]].done >= 1
+                  and (m.round > 3 * n if during == "reshuffle" else m.round > 1)), None)
+        if s is not None and m.removable(s):
+            break
+        sp.step()
+    unlocked = [d.id for d in m.book.decks.values() if s in d.lockers and not d.locked]
+    assert unlocked
+    sp.deliver(claim_file(sp, next(x for x in range(n) if x != s), s))
+    sp.run()
+    assert m.removed == {s} and m.audit.ok, m.audit.lines
+    for deck_id in unlocked:
+        deck = m.book.decks[deck_id]
+        assert deck.locked and s not in deck.lockers and deck.generation >= 1000
+    again = fold([(f"{i:05d}.toml", f) for i, f in enumerate(sp.files)])
+    assert again.finished and again.audit.ok and again.prev == m.prev
