@@ -537,7 +537,7 @@ def withheld_escrow_shares(sp: SelfPlay) -> Caught:
         if m.over():
             break
         s = next((x for x, d in m.duties.items() if not d.decide and not d.join and m.round > 4
-                  and m.removable(x)), None)
+                  and all(k.locked for k in m.book.decks.values()) and m._publishers(x) and m.removable(x)), None)
         if s is not None:
             silent = s
             break
