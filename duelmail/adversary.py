@@ -14,9 +14,11 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from duelmail.crypto import deck as sra
+from duelmail.crypto import escrow as esc
 from duelmail.crypto import group
 from duelmail.crypto.encoding import b64e
 from duelmail.engine import toss
+from duelmail.engine.escrowing import KEY, deal_table
 from duelmail.engine.match import Match
 from duelmail.engine.selfplay import SelfPlay
 from duelmail.errors import CheatDetected, DuelmailError, FileRefused
@@ -473,6 +475,104 @@ def biased_toss(sp: SelfPlay) -> Caught:
     return _deliver_or_catch(sp, _resign(f, sp.ids[seat], toss_open=opening), "biased coin toss")
 
 
+def _dealing(sp: SelfPlay) -> tuple[int, SignedFile, str]:
+    """The next file that deals escrow shares of a deck's keys (a lock pass, three or more seats), unsent."""
+    seat, f = _until_file_with(sp, lambda f: any(w != KEY for w in f.content.get("escrow", {})))
+    return seat, f, next(w for w in sorted(f.content["escrow"]) if w != KEY)
+
+
+def _complained(sp: SelfPlay, cheat: str, dealer: int) -> Caught:
+    """Play on until a holder's complaint proves the dealing wrong (or the game ends)."""
+    game = sp.match.game.spec.id
+    for _ in range(200):
+        for v in sp.match.violations:
+            if v.rule == "P-escrow":
+                complaint = next(f for f in reversed(sp.files) if "escrow_complaint" in f.content)
+                return Caught(cheat, game, "by a complaint", v.rule, complaint.round, v.seat, v.message)
+        if sp.match.finished:
+            break
+        sp.step()
+    return Caught(cheat, game, "NOT CAUGHT", "", None, None, "no complaint named the dealer")
+
+
+def wrong_escrow_share(sp: SelfPlay) -> Caught:
+    """A dealer gives one holder a share that does not open its commitments (protocol §6c): the holder's home
+    finds it on arrival and its next file complains, with a proved decryption that shows everyone the bad share."""
+    seat, f, what = _dealing(sp)
+    m = sp.matches[seat]
+    content = copy.deepcopy(f.content)
+    d = content["escrow"][what]
+    holder = min(int(h) for h in d["shares"])
+    ctx = esc.escrow_context(m.gid, m.round, seat, f"{what}/to-{holder}")
+    count = m.book.decks[what].n
+    shares = esc.decrypt_shares(d["shares"][str(holder)], sp.matches[holder]._own_escrow_secret(holder), ctx, count)
+    shares[0] = group.scalar_from_int(424242)
+    d["shares"][str(holder)] = esc.encrypt_shares(shares, m.escrow_keys[holder], ctx)
+    bad = SignedFile.sign(content, sp.ids[seat])
+    caught = _deliver_or_catch(sp, bad, "wrong escrow share")
+    return caught if caught.caught else _complained(sp, "wrong escrow share", seat)
+
+
+def escrow_of_another_secret(sp: SelfPlay) -> Caught:
+    """A dealer shares other keys than the ones its lock committed to: commitments and shares agree with each
+    other, but their C_0 is not the recorded key commitment, which every holder takes from its own records."""
+    seat, f, what = _dealing(sp)
+    m = sp.matches[seat]
+    holders, t = m.escrow_holders(seat)
+    fake = [group.scalar_from_int(1000 + j) for j in range(m.book.decks[what].n)]
+    content = copy.deepcopy(f.content)
+    content["escrow"][what] = deal_table(m.gid, m.round, seat, what, fake, holders, t, m.escrow_keys, b"x" * 32)
+    bad = SignedFile.sign(content, sp.ids[seat])
+    caught = _deliver_or_catch(sp, bad, "escrow of another secret")
+    return caught if caught.caught else _complained(sp, "escrow of another secret", seat)
+
+
+def withheld_escrow_shares(sp: SelfPlay) -> Caught:
+    """A seat stops answering and is claimed against; in the removal round one holder does not publish its shares
+    of it. The others claim that holder's timeout: it forfeits (the default threshold needs every share)."""
+    game = sp.match.game.spec.id
+    silent = None
+    for _ in range(2000):
+        m = sp.match
+        if m.over():
+            break
+        s = next((x for x, d in m.duties.items() if not d.decide and not d.join and m.round > 4
+                  and all(k.locked for k in m.book.decks.values()) and m._publishers(x) and m.removable(x)), None)
+        if s is not None:
+            silent = s
+            break
+        sp.step()
+    if silent is None:
+        raise Skip("no point where a seat could be removed")
+    m = sp.match
+    claimant = next(x for x in range(len(sp.ids)) if x != silent)
+    sp.clock = max(sp.clock, m.deadline(silent)) + timedelta(minutes=1)
+    sp.deliver(SignedFile.sign({"duelmail": 1, "kind": "claim", "game": m.game_ref, "round": m.round,
+                                "prev": m.prev, "seat": claimant, "time": sp.clock.isoformat(),
+                                "against": silent}, sp.ids[claimant]))
+    if m.removing != silent:
+        return Caught("", game, "NOT CAUGHT", "", None, None, "the claim did not open a removal round")
+    cheater = max(m.duties)
+    for x in sorted(m.duties):
+        if x != cheater:
+            sp.deliver(sp.compose(x))
+    by = min(m.current)
+    sp.clock = max(sp.clock, m.deadline(cheater)) + timedelta(minutes=1)
+    claim = SignedFile.sign({"duelmail": 1, "kind": "claim", "game": m.game_ref, "round": m.round, "prev": m.prev,
+                             "seat": by, "time": sp.clock.isoformat(), "against": cheater}, sp.ids[by])
+    sp.deliver(claim)
+    if m.over() and cheater not in m.outcome().winners:
+        return Caught("", game, "by a timeout claim", "P-timeout", claim.round, cheater, m.describe_outcome())
+    return Caught("", game, "NOT CAUGHT", "", None, None, "")
+
+
+ESCROW_CHEATS: dict[str, Callable[[SelfPlay], Caught]] = {
+    "wrong escrow share": wrong_escrow_share,
+    "escrow of another secret": escrow_of_another_secret,
+    "escrow shares withheld at a removal": withheld_escrow_shares,
+}
+"""Escrow cheats (protocol §6c): games of three or more seats that remove seats (Wizard Duel in the table)."""
+
 GAME_CHEATS: dict[str, dict[str, Callable[[SelfPlay], Caught]]] = {
     "warlords": {"face-down card that breaks its rules": face_down_lie},
     "summoner": {"false instant-win claim": false_instant_win,
@@ -481,7 +581,8 @@ GAME_CHEATS: dict[str, dict[str, Callable[[SelfPlay], Caught]]] = {
     "skirmish": {"plan that does not match its commitment": forged_plan,
                  "memo whose size tells its choice": unpadded_memo,
                  "stat revealed beyond its committed total": overdrawn_stat},
-    "wizard": {"false faces in an attack": false_strike, "early peek at a Life nobody has lost": life_peek},
+    "wizard": {"false faces in an attack": false_strike, "early peek at a Life nobody has lost": life_peek,
+               **ESCROW_CHEATS},
 }
 """Game-specific cheats: game id -> name -> cheat. Games add theirs here."""
 

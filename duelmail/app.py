@@ -15,8 +15,11 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from duelmail.crypto.deck import encode_points
 from duelmail.crypto.encoding import b64e
+from duelmail.crypto.group import base_mul
 from duelmail.engine import toss
+from duelmail.engine.escrowing import creator_escrow_key
 from duelmail.engine.log import Duplicate, Event
 from duelmail.engine.match import Match
 from duelmail.engine.talk import check_say
@@ -49,9 +52,12 @@ class Played:
 
 
 def genesis_content(kind: str, cards: Sequence[PlayerCard], creator: int, options: dict, now: datetime,
-                    nonce: bytes, time_control: dict | None = None, master: bytes | None = None) -> dict:
+                    nonce: bytes, time_control: dict | None = None, master: bytes | None = None,
+                    escrow: dict | None = None) -> dict:
     """A genesis; ``master``, the creator's master secret, commits to its part of the coin toss in games that
-    draw lots for who starts (protocol section 10)."""
+    draw lots for who starts (protocol section 10) and gives the creator's escrow key in games of three or more
+    seats that escrow deck keys (section 6c; ``escrow``: the genesis's ``escrow`` table, ``{off = true}`` or
+    ``{threshold = N}``)."""
     game = get_game(kind)
     opts = game.spec.resolve_options(options)
     if not game.spec.min_players <= len(cards) <= game.spec.max_players:
@@ -67,6 +73,14 @@ def genesis_content(kind: str, cards: Sequence[PlayerCard], creator: int, option
         if master is None:
             raise DuelmailError(f"{kind} draws lots for who starts: the genesis needs the creator's secret")
         content["toss"] = toss.commit_field(master, nonce)
+    if escrow is not None:
+        content["escrow"] = dict(escrow)
+    if game.spec.removes_seats and len(cards) >= 3 and not (escrow or {}).get("off") \
+            and game.decks(len(cards), opts):
+        if master is None:
+            raise DuelmailError(f"{kind} with {len(cards)} seats escrows deck keys: the genesis needs the creator's "
+                                "secret")
+        content["escrow_key"] = encode_points([base_mul(creator_escrow_key(master, nonce))])
     return content
 
 

@@ -39,9 +39,13 @@ def audit_match(match) -> AuditReport:
     book = match.book
     secrets = {s: match._secrets_of(seed) for s, seed in match.seeds.items()}
     passes = 0
+    removed = getattr(match, "removed", set())
+    taken = 0  # passes of removed seats: taken as their proofs showed them on arrival (protocol section 6c)
     for deck in book.decks.values():
         layers: dict[int, Layer] = {}
         for s in deck.lockers:
+            if s in removed:
+                continue
             if any(o is not None for o in deck.origin):
                 layers[s] = Layer(uniform=None, keys=[
                     ONE if o is None else secrets[s](o[0], book.decks[o[0]].n).keys[o[1]] for o in deck.origin])
@@ -52,6 +56,9 @@ def audit_match(match) -> AuditReport:
         for k, step in enumerate(deck.steps[:deck.done]):
             before = deck.history[k]
             after = deck.history[k + 1] if k + 1 < len(deck.history) else deck.points
+            if step.seat in removed:
+                taken += 1
+                continue
             mine = secrets[step.seat](deck.id, deck.n)
             out, commits = run_step(step.op, before, layers[step.seat], mine)
             passes += 1
@@ -81,7 +88,7 @@ def audit_match(match) -> AuditReport:
         table = book.table(deck.base)
         faces = []
         for j in range(deck.n):
-            keys = [secrets[s](deck.id, deck.n).keys[j] for s in deck.lockers]
+            keys = [deck.keys[s][j] if s in removed else secrets[s](deck.id, deck.n).keys[j] for s in deck.lockers]
             face = table.get(book.unlocked(deck.points[j], keys))  # (a card the game opened: remembered)
             if face is None:
                 report.cheat(-1, "P-audit-card", f"{deck.id}#{j} is no card")
@@ -95,7 +102,11 @@ def audit_match(match) -> AuditReport:
             dup = [f for f, c in Counter(faces).items() if c > 1]
             report.cheat(-1, "P-audit-deck", f"deck {deck.id} is not a permutation of its cards "
                          f"(duplicated faces {dup}); see the pass that failed above")
-    report.lines.insert(0, f"recomputed {passes} deck passes from {len(match.seeds)} published seeds")
+    report.lines.insert(0, f"recomputed {passes} deck passes from {len(match.seeds)} published seeds" + (
+        f"; {taken} passes of removed seats {sorted(removed)} taken as proved on arrival, their cards opened with "
+        "their reconstructed keys" if removed else ""))
+    if getattr(match, "dealings", None):
+        _audit_dealings(match, report)
     choices = _open_every_sealed_choice(match, report)
     if report.ok:
         cards = {ref: match.card_of(ref, f) for ref, f in report.faces.items()}
@@ -125,7 +136,10 @@ def _open_every_sealed_choice(match, report: AuditReport) -> dict:
     from duelmail.errors import DuelmailError
 
     found: dict[tuple[int, str], str] = {}
+    removed = getattr(match, "removed", set())
     for seat, memos in match.memos.items():
+        if seat in removed:
+            continue  # a removed seat's sealed choices are void: no seed opens them (protocol section 6c)
         seed = match.seeds[seat]
         for rnd, box, labels in memos:
             try:
@@ -135,6 +149,8 @@ def _open_every_sealed_choice(match, report: AuditReport) -> dict:
                 report.cheat(seat, "P-audit-memo", f"the memo of round {rnd} does not open with the published seed")
     choices = {}
     for (seat, label), (made, h) in match.commitments.items():
+        if seat in removed:
+            continue
         text = found.get((seat, label))
         if text is None or commit(label, match.gid, made, seat, commit_salt(match.seeds[seat], label, made),
                                   text.encode()) != h:
@@ -146,3 +162,35 @@ def _open_every_sealed_choice(match, report: AuditReport) -> dict:
                          f"{match.opened[(seat, label)]!r} but committed as {text!r}")
         choices[(seat, label)] = match.game.parse_action(text)
     return choices
+
+
+def _audit_dealings(match, report: AuditReport) -> None:
+    """Recompute every escrow dealing from its dealer's published seed (coefficients and nonces follow from it)
+    and compare it with the log: a dealing that does not is ``P-audit-pass`` against its dealer (protocol §6c)."""
+    from duelmail.crypto import escrow as esc
+    from duelmail.crypto.deck import decode_points
+    from duelmail.engine.escrowing import KEY, deal_table
+
+    count = 0
+    for dealer, table in sorted(match.dealings.items()):
+        seed = match.seeds.get(dealer)
+        if seed is None:
+            continue  # a removed seat: its dealings were checked by their holders and at its removal
+        for what, d in sorted(table.items()):
+            if what == KEY:
+                secret = match.escrow_secrets.get(dealer) if dealer == match.creator else esc.escrow_key(seed)
+                if secret is None:
+                    report.cheat(dealer, "P-audit-pass", "the creator's escrow key was not published with its seed")
+                    continue
+                secrets = [secret]
+            else:
+                secrets = list(match._secrets_of(seed)(what, match.book.decks[what].n).keys)
+            want = deal_table(match.gid, d.round, dealer, what, secrets, d.holders, d.threshold, match.escrow_keys,
+                              seed)
+            flat = decode_points(want["commits"], None, "audit") if d.threshold > 1 else []
+            got = [c for cs in d.commits for c in cs]
+            if flat != got or {int(h): t for h, t in want["shares"].items()} != d.ciphertexts:
+                report.cheat(dealer, "P-audit-pass", f"the escrow dealing of {what} (round {d.round}) does not follow "
+                             "from the published seed")
+            count += 1
+    report.lines.append(f"recomputed {count} escrow dealings from the published seeds")

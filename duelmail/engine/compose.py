@@ -89,6 +89,7 @@ class Composing:
         if duty.steps:
             content["deck"] = {deck_id: self.book.compose_step(deck_id, seat, secrets, self.round, prove)
                                for deck_id in duty.steps}
+        self._escrow_fields(seat, content, duty)
         # every share owed already; the trial below finds any the actions and reveals add
         keys = {str(ref): sra.encode_scalars([self.own_key(seat, ref)]) for ref in self.owed(seat)}
         first = True
@@ -125,12 +126,16 @@ class Composing:
                 # the game is over (open everything for the audit), or the rules retired this seat: from now on
                 # every receiver derives its shares and passes from the seed
                 content["seed"] = b64e(self.own[seat])
+                if self.escrow_material and seat == self.creator:
+                    content["escrow_secret"] = b64e(self._own_escrow_secret(seat))
                 continue
             to_open = [lb for lb in trial.state.openings().get(seat, ()) if (seat, lb) not in trial.opened]
             if to_open:
                 add_opens(to_open)
                 continue
             owed = trial.owed(seat) | {r for r in trial.unchecked if str(r) not in keys}
+            if duty.escrow is not None:  # a removal round's last file removes the seat as the round closes: what
+                owed = set()  # that shows (its hand) is owed in the next round, not before the rules show it
             if not owed:
                 return f, trial
             for ref in owed:

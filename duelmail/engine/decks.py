@@ -33,6 +33,7 @@ def _proofs():
 
 
 ONE = group.scalar_from_int(1)
+RESTART = 1000  # a generation set up again after a removal takes this much more as its generation number
 
 
 def base_of(deck_id: str) -> str:
@@ -211,17 +212,19 @@ class DeckBook:
         return deck
 
     def add_reshuffle(self, deck_id: str, sources: Sequence[tuple[str, int]],
-                      public: dict[tuple[str, int], int], rnd: int | None = None) -> LockedDeck:
+                      public: dict[tuple[str, int], int], rnd: int | None = None,
+                      removed: set[int] | frozenset[int] = frozenset()) -> LockedDeck:
         """A new pile from existing cards; ``public`` maps sources whose face is known to it.
 
         A known card enters as its fresh card point; a locked one with its current point (and
         every locker's per-position key on it, which the unify steps remove). An id the game already
-        used is refused: its secrets would be the old generation's."""
+        used is refused: its secrets would be the old generation's. A ``removed`` seat (protocol section 6c) locks
+        no new generation: its layer is stripped from each locked card with its key, reconstructed and recorded."""
         if deck_id in self.decks:
             raise CryptoError(f"reshuffle{f' in round {rnd}' if rnd is not None else ''}: deck id {deck_id!r} is "
                               "already in use; every generation needs a new id")
         src_decks = {d for d, _ in sources}
-        lockers = {self.decks[d].lockers for d in src_decks}
+        lockers = {tuple(s for s in self.decks[d].lockers if s not in removed) for d in src_decks}
         bases = {self.decks[d].base for d in src_decks}
         if len(lockers) != 1 or bases != {base_of(deck_id)}:
             raise CryptoError(f"reshuffle {deck_id}: cards come from decks of another base or lockers")
@@ -233,7 +236,11 @@ class DeckBook:
                 origin.append(None)
                 known.append(public[src])
             else:
-                points.append(self.decks[src[0]].points[src[1]])
+                point, deck = self.decks[src[0]].points[src[1]], self.decks[src[0]]
+                for r in deck.lockers:
+                    if r in removed:
+                        point = group.point_mul(group.sinv(deck.keys[r][src[1]]), point)
+                points.append(point)
                 origin.append(src)
                 known.append(None)
         deck = LockedDeck(deck_id, len(sources), tuple(order), setup_steps(order, reshuffle=True),
@@ -241,6 +248,32 @@ class DeckBook:
                           generation=sum(d.base == base_of(deck_id) for d in self.decks.values()))
         self.decks[deck_id] = deck
         return deck
+
+    def recreate(self, deck_id: str, removed: set[int] | frozenset[int]) -> LockedDeck:
+        """Abandon a generation still being set up, one of whose lockers was removed (protocol section 6c), and set
+        it up again from the same inputs without the removed seats: a fresh deck from its card points, a reshuffle
+        from its sources with each removed seat's layer stripped with its (reconstructed) key. The new set-up
+        takes a new generation number, so no locker reuses a secret of the abandoned one on other inputs."""
+        old = self.decks[deck_id]
+        if old.locked:
+            raise CryptoError(f"deck {deck_id} is locked already: nothing to set up again")
+        lockers = tuple(s for s in old.lockers if s not in removed)
+        points = []
+        for j, src in enumerate(old.origin):
+            if src is None:
+                face = old.input_faces[j] if old.input_faces else j
+                points.append(sra.card_point(self.game_id, old.base, face))
+                continue
+            point, deck = self.decks[src[0]].points[src[1]], self.decks[src[0]]
+            for r in deck.lockers:
+                if r in removed:
+                    point = group.point_mul(group.sinv(deck.keys[r][src[1]]), point)
+            points.append(point)
+        again = LockedDeck(deck_id, old.n, lockers, setup_steps(lockers, reshuffle=any(o is not None for o in
+                                                                                         old.origin)),
+                           points, list(old.origin), list(old.input_faces), generation=old.generation + RESTART)
+        self.decks[deck_id] = again
+        return again
 
     def layer_for(self, deck_id: str, seat: int, secrets_of: SecretsOf) -> Layer:
         """The layer ``seat`` has on a deck now, rebuilt from its own secrets and steps."""

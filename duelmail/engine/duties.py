@@ -24,6 +24,7 @@ class Duty:
     retired: bool = False  # the seed is owed because the rules retired the seat, not for the end-of-game audit
     windows: tuple[Window, ...] = ()  # answer windows the decision answers out of turn (protocol section 5b)
     toss: bool = False  # the creator opens its part of the coin toss (protocol section 10)
+    escrow: int | None = None  # a removal round: the seat whose escrow shares this seat publishes (section 6c)
 
     @property
     def needs_human(self) -> bool:
@@ -47,6 +48,8 @@ class Duty:
             parts.append(f"key shares for {', '.join(str(r) for r in sorted(self.shares))}")
         if self.opens:
             parts.append(f"open sealed {', '.join(sorted(self.opens))}")
+        if self.escrow is not None:
+            parts.append(f"publish the escrow shares of seat {self.escrow}")
         if self.seed:
             parts.append("publish the game seed (retired from play)" if self.retired else
                          "publish the game seed for the audit")
@@ -117,6 +120,10 @@ class Duties:
         def duty(s: int) -> Duty:
             return duties.setdefault(s, Duty())
 
+        if self.removing is not None:  # a removal round awaits the escrow shares of the seat removed, and only them
+            for s in self._publishers(self.removing):
+                duty(s).escrow = self.removing
+            return duties
         if self.round == 1:
             for s in range(self.n):
                 if s != self.creator:
@@ -137,7 +144,7 @@ class Duties:
                                 "window is open (a bug in the rules: no outcome is fixed while an answer is possible)")
         if self.over():
             for s in range(self.n):
-                if s not in self.seeds:
+                if s not in self.seeds and s not in self.removed:
                     duty(s).seed = True
             return duties
         for s, labels in self.state.openings().items():
@@ -192,7 +199,7 @@ class Duties:
 
     def _retired_seed_duties(self, duties: dict[int, Duty]) -> None:
         """A retired seat awaited anyway (for shares or a pass) must publish its seed in that file."""
-        for s in self.state.retired() - set(self.seeds):
+        for s in self.state.retired() - set(self.seeds) - self.removed:
             if s in duties:
                 duties[s].seed = duties[s].retired = True
 

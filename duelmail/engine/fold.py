@@ -89,7 +89,7 @@ class Folding:
                 if self.pending_shuffle is None:
                     sources = [(r.deck, r.index) for r in shuffle.refs]
                     public = {(r.deck, r.index): self.faces[r] for r in shuffle.refs if r in self.faces}
-                    self.book.add_reshuffle(shuffle.new_deck, sources, public, self.round)
+                    self.book.add_reshuffle(shuffle.new_deck, sources, public, self.round, self.removed)
                     self.pending_shuffle = shuffle
                     self._retired_work()
                 if not self.book.decks[shuffle.new_deck].locked:
@@ -203,6 +203,10 @@ class Folding:
                              f"for round {rnd}; both signatures verify, which proves it", "P-equivocation")
             raise refuse(f"round {rnd} is closed and seat {seat} had no part in it (an old or replayed "
                          "file)", "P-round")
+        if seat in self.removed or seat == self.removing:
+            raise refuse(f"seat {seat} ({self.cards[seat].name}) ran out of time and "
+                         + ("left the game" if seat in self.removed else "is being removed") + ": its escrowed "
+                         "keys stand in for it, and no file of it counts any more", "P-escrow")
         if rnd > self.round:
             raise refuse(f"this game is at round {self.round}; round {rnd} cannot be checked before the "
                          "files between arrive", "P-round")
@@ -318,8 +322,12 @@ class Folding:
             self.forced_outcome = Outcome((), f"{self.cards[against].name} did not accept the challenge by "
                                           f"{due.isoformat()} (claimed by {self.cards[seat].name}); nobody wins")
             text = f"{self.cards[seat].name} claimed {self.cards[against].name}'s timeout: the challenge lapsed"
+        elif self.removable(against):  # escrow: the seat leaves and the others play on (protocol section 6c)
+            text = self._start_removal(against, seat)
         else:
-            winners = tuple(s for s in range(self.n) if s != against)
+            gone = self.removed | ({self.removing} if self.removing is not None else set())
+            self.removing = None
+            winners = tuple(s for s in range(self.n) if s != against and s not in gone)
             self.forced_outcome = Outcome(winners, f"{self.cards[against].name} ran out of time (deadline "
                                           f"{due.isoformat()}, claimed by {self.cards[seat].name})")
             text = f"{self.cards[seat].name} claimed {self.cards[against].name}'s timeout: the game is forfeit"
@@ -444,13 +452,17 @@ class Folding:
                 raise IllegalMove("P-join", f"round 1 awaits seat {seat}'s acceptance ('{JOIN}')")
             actions.pop(0)
             events.append(Event(rnd, seat, f"{self.cards[seat].name} accepted the game"))
+        first = seat not in self.entropy
         self._record_entropy(c, seat)
+        self._record_escrow_key(c, seat, first)
         self._record_toss(c, seat, duty, strict)
         # deck passes
         given = c.get("deck", {})
         if not isinstance(given, dict) or set(given) != set(duty.steps):
             raise CryptoError(f"expected deck passes for {sorted(duty.steps) or 'no deck'}, "
                               f"got {sorted(given) if isinstance(given, dict) else given!r}")
+        locks = [d for d in sorted(given) if isinstance(given[d], dict) and given[d].get("op") in ("shuffle_lock",
+                                                                                                     "lock")]
         for deck_id in sorted(given):
             p = given[deck_id]
             deck = self.book.decks[deck_id]
@@ -468,6 +480,9 @@ class Folding:
             self.book.apply_step(deck_id, seat, str(p.get("op")), pts, commits, layer, p.get("proof"), rnd,
                                  check=strict and f.file_hash not in self.proven)
             events.append(Event(rnd, seat, f"{self.cards[seat].name}: {p.get('op')} pass on deck {deck_id}"))
+        events += self._record_dealings(c, seat, rnd, locks)
+        events += self._record_complaint(c, seat, rnd)
+        events += self._record_published(c, seat, duty)
         # key shares
         pre = dict(self.state.visibility())
         keys = c.get("keys", {})
@@ -553,6 +568,7 @@ class Folding:
             if seat in self.seeds:
                 raise IllegalMove("P-seed", f"seat {seat} published its per-game seed already")
             self.seeds[seat] = seed
+            self._record_escrow_secret(c, seat, strict, True)
             if retired:  # every receiver now derives its shares and passes (checked against its commitments)
                 self.retired_seeds.add(seat)
                 self._settle()
@@ -564,6 +580,8 @@ class Folding:
         elif duty.seed and strict:
             raise IllegalMove("P-seed", "the seat is out of play: the file must publish the per-game seed"
                               if duty.retired else "the game is over: the file must publish the per-game seed")
+        else:
+            self._record_escrow_secret(c, seat, strict, False)
         if strict and duty.decide and not c["actions"]:
             raise IllegalMove("P-turn", f"seat {seat} is awaited for a decision and the file has no action")
         if strict and not self.over() and seat in self.state.deciders() and self.ready(seat) \
@@ -743,10 +761,13 @@ class Folding:
         self.current_notes = {}
         self.round += 1
         self.prevs[self.round] = self.prev
+        if self.removing is not None and closed == self.removal_round:
+            self._finish_removal()
+        self._snapshot_escrow()
         self._settle()
         told = self._drain(closed, -1)
         self.events += told
-        if self.over() and len(self.seeds) == self.n:
+        if self.over() and len(set(self.seeds) | self.removed) == self.n:
             if self.auditing:
                 from duelmail.engine.audit import audit_match  # here: a game in progress never loads the audit
 

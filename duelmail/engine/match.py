@@ -8,8 +8,9 @@ published its per-game seed, audits the whole game.
 
 Its rooms, one module each: ``fold`` (checking and applying a file, closing rounds), ``duties`` (who the open
 round awaits, deadlines, answer windows), ``compose`` (a seat's next file), ``views`` (what a seat or a reader
-sees); ``log`` holds the vocabulary they share (``Event``, ``Duplicate``, round hashes, times). This module
-holds what a match is made of: the genesis's checks, the seats' secrets, and ``clone``.
+sees), ``escrowing`` (escrow dealings, complaints and removals, protocol section 6c); ``log`` holds the
+vocabulary they share (``Event``, ``Duplicate``, round hashes, times). This module holds what a match is made
+of: the genesis's checks, the seats' secrets, and ``clone``.
 
 A ``Match`` that raised from ``apply`` is spent: fold again from the archive. Callers never
 write anything before ``apply`` has returned.
@@ -30,6 +31,7 @@ from duelmail.engine.clock import FUTURE_TOLERANCE, TimeControl, join_window
 from duelmail.engine.compose import Composing
 from duelmail.engine.decks import DeckBook
 from duelmail.engine.duties import Duties, Duty
+from duelmail.engine.escrowing import Escrowing
 from duelmail.engine.fold import Folding, open_entropy
 from duelmail.engine.log import Event, parse_time
 from duelmail.engine.talk import Talk
@@ -43,7 +45,7 @@ from duelmail.protocol.turnfile import SignedFile
 _SECRETS: dict[tuple[bytes, str, int, int], sra.LockerSecrets] = {}  # a pure function of its key: safe to share
 
 
-class Match(Folding, Duties, Composing, Views):
+class Match(Folding, Duties, Composing, Views, Escrowing):
     """One game, folded from its genesis and turns."""
 
     def __init__(self, genesis: SignedFile, where: str = "genesis"):
@@ -98,6 +100,9 @@ class Match(Folding, Duties, Composing, Views):
         self.book = DeckBook(self.gid, self.creator, self.n)
         for d in self.specs.values():
             self.book.add_fresh(d.id, len(d.faces), d.lockers or tuple(range(self.n)))
+        refusal = self._init_escrow(c)
+        if refusal:
+            raise FileRefused(where, refusal, round=0, seat=self.creator, rule="P-genesis")
         self.round = 1
         self.prev = b64e(bytes.fromhex(self.gid))  # round 0's hash is the game id
         self.last_prev = self.prev  # the 'prev' of the last closed round (to read a 'seen' table against)
@@ -146,6 +151,7 @@ class Match(Folding, Duties, Composing, Views):
         self.plain: dict[str, str] = {}  # the sender's draft only: the real text of the file's sealed choices
         self.honest: int | None = None  # the sender's draft only: the seat whose claims its own view must bear out
         self.events += self._drain(0, self.creator)  # what the starting position tells (a first draw)
+        self._snapshot_escrow()
         self.duties: dict[int, Duty] = self._compute_duties()
 
     def check_invitation(self, now: datetime, where: str, joining: bool = True) -> None:
@@ -223,7 +229,7 @@ class Match(Folding, Duties, Composing, Views):
 
     @property
     def finished(self) -> bool:
-        return self.over() and len(self.seeds) == self.n and not self.current
+        return self.over() and len(set(self.seeds) | self.removed) == self.n and not self.current
 
     # -- composing this seat's next file ------------------------------------------------------------
     def clone(self) -> Match:
@@ -263,6 +269,14 @@ class Match(Folding, Duties, Composing, Views):
         twin.violations = list(self.violations)
         twin.rounds = list(self.rounds)
         twin.duties = {s: copy.deepcopy(d) for s, d in self.duties.items()}
+        twin.escrow_keys = dict(self.escrow_keys)
+        twin.escrow_key_round = dict(self.escrow_key_round)
+        twin.dealings = {k: dict(v) for k, v in self.dealings.items()}
+        twin.published = {k: dict(v) for k, v in self.published.items()}
+        twin.escrow_secrets = dict(self.escrow_secrets)
+        twin.complaints_due = {k: list(v) for k, v in self.complaints_due.items()}
+        twin.escrow_broken = set(self.escrow_broken)
+        twin.removed = set(self.removed)
         return twin
 
 

@@ -21,7 +21,8 @@ NAMES = ["alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi"]
 
 class SelfPlay:
     def __init__(self, game: str = "warlords", n: int = 2, options: dict | None = None, seed: int = 0,
-                 bots: Sequence[Bot] | None = None, shared: bool = False, honest: bool = True):
+                 bots: Sequence[Bot] | None = None, shared: bool = False, honest: bool = True,
+                 escrow: dict | None = None):
         """``shared``: every seat acts through one ``Match`` that leaves the pass proofs unchecked (one
         machine playing every seat, as fast as it gets); ``fresh()`` then folds every file with every check,
         as a receiver does. Otherwise each seat has its own ``Match`` and checks every file it receives.
@@ -30,7 +31,8 @@ class SelfPlay:
         self.ids = [demo_identity(seed, name) for name in NAMES[:n]]
         self.clock = T0
         content = genesis_content(game, [i.card for i in self.ids], 0, options or {}, self.clock,
-                                  hashlib.sha256(f"{game}{seed}".encode()).digest()[:16], master=self.ids[0].master)
+                                  hashlib.sha256(f"{game}{seed}".encode()).digest()[:16], master=self.ids[0].master,
+                                  escrow=escrow)
         self.genesis = SignedFile.sign(content, self.ids[0])
         if shared:
             one = Match(self.genesis)

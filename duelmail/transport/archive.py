@@ -211,8 +211,9 @@ def fold(files: list[tuple[str, SignedFile]], strict: bool = True, now=None, on_
     if defer_proofs:
         pending, match.book.deferred = match.book.deferred, None
         unvalidated, match.book.unvalidated = match.book.unvalidated or [], None
-        if match.audit is not None and match.audit.ok:
+        if match.audit is not None and match.audit.ok and not match.removed:
             # every pass's points and key commitments equal the audit's recomputation from the seeds: valid points
+            # (not a removed seat's: no seed recomputes its passes, so their proofs are checked below, protocol §6c)
             match.proofs = f"{len(pending)} pass proofs not re-checked: the audit recomputed every pass"
         else:
             try:
@@ -253,7 +254,8 @@ def fold_into(match: Match, rest: list[tuple[str, SignedFile]], strict: bool = T
         except Duplicate:
             continue
         except FileRefused as e:
-            if e.rule in ("P-timeout", "P-final") and f.kind == "turn":
+            if f.kind == "turn" and (e.rule in ("P-timeout", "P-final") or e.rule == "P-escrow" and (
+                    f.seat in match.removed or f.seat == match.removing)):  # a removed seat's file (protocol §6c)
                 match.void[f.file_hash] = (w, str(e))
                 if e.rule == "P-final":
                     match.displaced.append(f.file_hash)

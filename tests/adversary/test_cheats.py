@@ -9,7 +9,8 @@ from duelmail.adversary import COMMON_CHEATS, GAME_CHEATS, run_cheat
 
 NO_CHANCE = {("summoner", "withheld key share (awaited for it)")}  # summoner never waits on shares alone
 CASES = [(game, name) for game in ("warlords", "summoner") for name in {**COMMON_CHEATS, **GAME_CHEATS.get(game, {})}]
-CASES += [("wizard", name) for name in GAME_CHEATS["wizard"]]  # three seats: only the game's own cheats (cost)
+CASES += [("wizard", name) for name in GAME_CHEATS["wizard"]]  # three seats: only the game's own cheats (cost),
+# with the escrow cheats (ESCROW_CHEATS, protocol §6c: a dealer named by a complaint, a holder by a timeout claim)
 CASES += [("skirmish", "memo whose size tells its choice")]  # issue 14.1: a bare memo would tell its choice
 
 
@@ -25,7 +26,8 @@ def test_cheat_is_caught(game, name):
     if result.when.startswith("on arrival"):
         assert result.round is not None and result.seat is not None
         assert f"round {result.round}" in result.detail and f"seat {result.seat}" in result.detail
-    if result.when in ("at the audit", "by a timeout claim") or name == "face-down card that breaks its rules":
+    if result.when in ("at the audit", "by a timeout claim", "by a complaint") \
+            or name == "face-down card that breaks its rules":
         assert result.seat is not None and result.seat >= 0
 
 

@@ -1,0 +1,452 @@
+"""Escrow: playing on without a seat that stopped answering (protocol section 6c).
+
+In a game of three or more seats whose rules can remove a seat (``GameSpec.removes_seats``), every seat
+escrows what the others need to open its lock layers without it: with each ``shuffle_lock`` or ``lock`` pass,
+a Feldman dealing of every per-position key among the other seats in play (``crypto/escrow.py``), each holder's
+shares sent hashed-ElGamal to its escrow key; with its first dealing, one of its escrow key. Each home checks
+the shares dealt to its own seat on arrival and complains (a DLEQ-proved decryption) when one fails.
+
+After a timeout claim against a seat ``S`` that would forfeit the game, if ``S`` is removable, the next round
+(the *removal round*) awaits every other seat in play that holds shares of ``S`` for those shares, decrypted;
+when it closes every home checks them, reconstructs ``S``'s keys and escrow key, records the keys as ``S``'s key
+shares, and the rules remove ``S`` (``GameState.remove``). Games without decks (DUEL skirmish) escrow nothing:
+a removal needs no keys and happens at the claim.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from duelmail.crypto import deck as sra
+from duelmail.crypto.derive import hkdf
+from duelmail.crypto.encoding import b64d, b64e, lp
+from duelmail.crypto.group import POINT_BYTES, SCALAR_BYTES, base_mul
+from duelmail.engine.log import Event
+from duelmail.errors import CheatDetected, CryptoError, DuelmailError, IllegalMove, SeatNotRemovable
+from duelmail.games.base import Outcome, Violation
+
+KEY = "escrow-key"
+
+
+class _Lazy:
+    """``crypto.escrow`` (and through it the proofs), imported when first used: a command that only reads a game
+    (``status``, ``show``) never loads them."""
+
+    def __getattr__(self, name: str):
+        from duelmail.crypto import escrow
+
+        return getattr(escrow, name)
+
+
+esc = _Lazy()
+CREATOR_TAG = "duelmail/escrow-creator/v1"
+
+
+def creator_escrow_key(master: bytes, nonce: bytes) -> bytes:
+    """The creator's escrow key: derived from its master secret and the genesis nonce (its public key is in the
+    genesis, which cannot depend on the game seed, itself bound to the game id). Published with its seed."""
+    return esc.escrow_key(hkdf(master, lp(CREATOR_TAG, nonce)))
+
+
+@dataclass
+class Dealt:
+    """One seat's dealing of one secret list (a deck generation's keys, or its escrow key) as its file carried it."""
+
+    round: int
+    holders: tuple[int, ...]
+    threshold: int
+    count: int
+    commits: list[list[bytes]]  # per position: C_1..C_{t-1} (C_0 is the dealer's recorded commitment)
+    ciphertexts: dict[int, str]  # holder seat -> b64e(R ‖ c_1..c_n)
+
+
+def _points(text: object, count: int, what: str) -> list[bytes]:
+    if not isinstance(text, str):
+        raise CryptoError(f"{what}: expected base64 text of {count} points, got {text!r:.60}")
+    return sra.decode_points(text, count, what) if count else []
+
+
+class Escrowing:
+    """``Match``'s room: escrow dealings, complaints and removals (protocol section 6c)."""
+
+    # -- genesis ----------------------------------------------------------------------------------
+    def _init_escrow(self, c: dict) -> str | None:
+        """Read the genesis's escrow fields; return a refusal's message, or None."""
+        self.escrow_on = False
+        self.escrow_threshold: int | None = None
+        self.escrow_keys: dict[int, bytes] = {}  # seat -> E_s
+        self.escrow_key_round: dict[int, int] = {}  # seat -> the round whose file published E_s (creator: 0)
+        self.escrow_open: frozenset[int] = frozenset()  # seats in play with a known key when the open round opened
+        self.dealings: dict[int, dict[str, Dealt]] = {}  # dealer -> what -> dealing
+        self.published: dict[tuple[int, str], dict[int, list[bytes]]] = {}  # (dealer, what) -> holder -> shares
+        self.escrow_secrets: dict[int, bytes] = {}  # e_s known to everyone (creator's seed file; removals)
+        self.complaints_due: dict[int, list[tuple[int, str]]] = {}  # own seat -> [(dealer, what)] its check failed
+        self.escrow_broken: set[int] = set()  # dealers a complaint proved: their removal forfeits
+        self.removing: int | None = None  # the seat the open removal round removes
+        self.removal_round = 0
+        self.removed: set[int] = set()
+        spec = self.game.spec
+        given = c.get("escrow")
+        if self.n < 3 or not spec.removes_seats:
+            if given is not None or "escrow_key" in c:
+                return (f"{spec.id} with {self.n} seats has no escrow (games of three or more seats whose rules "
+                        "remove a seat); the genesis asks for it")
+            return None
+        given = {} if given is None else given
+        if not isinstance(given, dict) or set(given) - {"off", "threshold"}:
+            return f"'escrow' must be a table of off and threshold, got {given!r:.80}"
+        off = given.get("off", False)
+        if off is not True and off is not False:
+            return f"escrow.off must be true or false, got {off!r}"
+        if "threshold" in given:
+            t = given["threshold"]
+            if off or not isinstance(t, int) or isinstance(t, bool) or not 2 <= t <= self.n - 1:
+                return f"escrow.threshold must be 2..{self.n - 1} (the seats minus one), got {t!r}"
+            self.escrow_threshold = t
+        self.escrow_on = not off
+        if self.escrow_material != ("escrow_key" in c):
+            return ("the genesis carries the creator's escrow key ('escrow_key') exactly when the game escrows "
+                    "deck keys")
+        if "escrow_key" in c:
+            try:
+                self.escrow_keys[self.creator] = _points(c["escrow_key"], 1, "escrow_key")[0]
+            except CryptoError as e:
+                return str(e)
+            self.escrow_key_round[self.creator] = 0
+        return None
+
+    @property
+    def escrow_material(self) -> bool:
+        """Escrow keys and dealings are sent: escrow is on and the game has decks to escrow keys of."""
+        return self.escrow_on and bool(self.specs)
+
+    def _snapshot_escrow(self) -> None:
+        """As a round opens: the seats a dealing of this round is made to (in play, escrow key known)."""
+        if self.escrow_material:
+            out = set(range(self.n)) - self.state.retired() - self.removed
+            self.escrow_open = frozenset(s for s in out if self.escrow_key_round.get(s, self.round) < self.round)
+
+    def escrow_holders(self, dealer: int) -> tuple[tuple[int, ...], int]:
+        """Who holds a dealing ``dealer`` makes in the open round, and its threshold (0: no dealing: fewer than
+        two holders, who could not share a secret without one of them learning it)."""
+        holders = tuple(sorted(self.escrow_open - {dealer}))
+        if len(holders) < 2:
+            return holders, 0
+        return holders, min(self.escrow_threshold or len(holders), len(holders))
+
+    def _base(self, dealer: int, what: str, j: int) -> bytes:
+        """``C_0`` of position ``j``: the dealer's key commitment as recorded here (or its escrow key)."""
+        if what == KEY:
+            return self.escrow_keys[dealer]
+        return self.book.decks[what].commits[dealer][j]
+
+    def _own_escrow_secret(self, seat: int) -> bytes:
+        if seat == self.creator:
+            return creator_escrow_key(self.masters[seat], self.nonce)
+        return esc.escrow_key(self.own[seat])
+
+    def _known_secret(self, seat: int) -> bytes | None:
+        """``e_s`` if every home knows it: reconstructed at a removal, published with the creator's seed, or
+        derived from a published seed."""
+        if seat in self.escrow_secrets:
+            return self.escrow_secrets[seat]
+        if seat in self.seeds and seat != self.creator:
+            return esc.escrow_key(self.seeds[seat])
+        return None
+
+    # -- checks on arrival --------------------------------------------------------------------------
+    def _record_escrow_key(self, c: dict, seat: int, first: bool) -> None:
+        if not self.escrow_material or seat == self.creator:
+            if "escrow_key" in c:
+                raise IllegalMove("P-escrow", "this file carries no escrow key" + (
+                    "" if self.escrow_material else ": the game has no escrow" if not self.escrow_on
+                    else ": the game escrows no deck key") + (" (the creator's is in the genesis)"
+                                                              if seat == self.creator else ""))
+            return
+        if first != ("escrow_key" in c):
+            raise IllegalMove("P-escrow", f"seat {seat}'s first file carries its escrow key ('escrow_key'), and "
+                              "only that file")
+        if first:
+            self.escrow_keys[seat] = _points(c["escrow_key"], 1, "escrow_key")[0]
+            self.escrow_key_round[seat] = self.round
+
+    def _record_dealings(self, c: dict, seat: int, rnd: int, locks: list[str]) -> list[Event]:
+        """The ``escrow`` table: one dealing per lock pass of the file, and the escrow key's with the first."""
+        given = c.get("escrow", {})
+        if not isinstance(given, dict):
+            raise IllegalMove("P-escrow", "'escrow' must be a table of dealings")
+        holders, t = self.escrow_holders(seat)
+        want: list[str] = []
+        if self.escrow_material and t and seat in self.escrow_open:
+            want = list(locks)
+            if locks and KEY not in self.dealings.get(seat, {}):
+                want.append(KEY)
+        if sorted(given) != sorted(want):
+            raise IllegalMove("P-escrow", f"the file's escrow dealings are {sorted(given) or 'none'}; its lock "
+                              f"passes need {sorted(want) or 'none'}")
+        events = []
+        for what in sorted(given):
+            d = given[what]
+            count = 1 if what == KEY else self.book.decks[what].n
+            if not isinstance(d, dict) or set(d) != {"commits", "shares"} or not isinstance(d["shares"], dict):
+                raise IllegalMove("P-escrow", f"escrow.{what} must be a table of commits and shares")
+            flat = _points(d["commits"], count * (t - 1), f"escrow.{what} commits")
+            commits = [flat[j * (t - 1):(j + 1) * (t - 1)] for j in range(count)]
+            if sorted(d["shares"]) != [str(h) for h in holders]:
+                raise IllegalMove("P-escrow", f"escrow.{what}: ciphertexts for seats {sorted(d['shares'])}, the "
+                                  f"holders are {list(holders)}")
+            cts = {}
+            for h in holders:
+                text = d["shares"][str(h)]
+                if not isinstance(text, str) or len(b64d(text, f"escrow.{what} to {h}")) != \
+                        esc.ciphertext_size(count):
+                    raise CryptoError(f"escrow.{what}: the ciphertext to seat {h} is not "
+                                      f"{esc.ciphertext_size(count)} bytes of base64")
+                cts[h] = text
+            dealt = Dealt(rnd, holders, t, count, commits, cts)
+            self.dealings.setdefault(seat, {})[what] = dealt
+            for h in holders:
+                if h in self.own and h != seat:
+                    self._check_own_shares(seat, what, dealt, h)
+        if given:
+            events.append(Event(rnd, seat, f"{self.cards[seat].name} escrowed {', '.join(sorted(given))} "
+                                f"among seats {', '.join(map(str, holders))} (threshold {t})"))
+        return events
+
+    def _commitments(self, dealer: int, what: str, d: Dealt) -> list[list[bytes]]:
+        return [[self._base(dealer, what, j), *d.commits[j]] for j in range(d.count)]
+
+    def _names(self, what: str, count: int) -> list[str]:
+        return [KEY] if what == KEY else [f"{what}#{j}" for j in range(count)]
+
+    def _check_own_shares(self, dealer: int, what: str, d: Dealt, h: int) -> None:
+        """A home checks the shares dealt to its own seat; a failure is owed as a complaint in its next file."""
+        try:
+            esc.receive_shares(d.ciphertexts[h], self._own_escrow_secret(h), h + 1, self._commitments(dealer, what, d),
+                               esc.escrow_context(self.gid, d.round, dealer, f"{what}/to-{h}"),
+                               self._names(what, d.count), f"seat {dealer}'s dealing of {what}")
+        except CryptoError as e:
+            self.complaints_due.setdefault(h, []).append((dealer, what))
+            self.events.append(Event(self.round, h, f"{self.cards[h].name}'s escrow shares from seat {dealer} fail: "
+                                     f"{e}; its next file complains"))
+
+    def _record_complaint(self, c: dict, seat: int, rnd: int) -> list[Event]:
+        """``escrow_complaint``: the holder's decryption, proved; whoever it shows cheating is named."""
+        if "escrow_complaint" not in c:
+            return []
+        k = c["escrow_complaint"]
+        if not isinstance(k, dict) or set(k) != {"dealer", "what", "dh", "proof"} or not isinstance(k["proof"], str):
+            raise IllegalMove("P-escrow", "'escrow_complaint' must be a table of dealer, what, dh and proof")
+        dealer, what = k["dealer"], k["what"]
+        d = self.dealings.get(dealer, {}).get(what) if isinstance(dealer, int) and isinstance(what, str) else None
+        if d is None or seat not in d.holders:
+            raise IllegalMove("P-escrow", f"the complaint names no dealing of seat {dealer!r} ({what!r}) to seat "
+                              f"{seat}")
+        ctx = esc.escrow_context(self.gid, d.round, dealer, f"{what}/to-{seat}")
+        dh = _points(k["dh"], 1, "escrow_complaint.dh")[0]
+        try:
+            shares = esc.open_with_proof(d.ciphertexts[seat], self.escrow_keys[seat], dh, k["proof"], ctx, d.count)
+        except CryptoError as e:
+            raise CheatDetected(seat, "P-escrow", f"a false complaint about seat {dealer}'s dealing of {what}: {e}") \
+                from None
+        if (dealer, what) in self.complaints_due.get(seat, []):  # this home's own complaint, now sent
+            self.complaints_due[seat].remove((dealer, what))
+        comms = self._commitments(dealer, what, d)
+        for j, share in enumerate(shares):
+            try:
+                esc.verify_share(share, seat + 1, comms[j], self._names(what, d.count)[j])
+            except CryptoError as e:
+                v = Violation(dealer, "P-escrow", f"seat {dealer} dealt seat {seat} a wrong escrow share in round "
+                              f"{d.round}: {e} (proved by seat {seat}'s complaint)")
+                self.violations.append(v)
+                self.escrow_broken.add(dealer)
+                return [Event(rnd, dealer, f"CHEAT: {v.message} (rule P-escrow)")]
+        raise CheatDetected(seat, "P-escrow", f"a false complaint: every share seat {dealer} dealt it of {what} "
+                            "opens its commitments")
+
+    def _record_published(self, c: dict, seat: int, duty) -> list[Event]:
+        """``escrow_shares`` in a removal round: every share the holder holds of the seat removed, decrypted."""
+        given = c.get("escrow_shares")
+        if duty.escrow is None:
+            if given is not None:
+                raise IllegalMove("P-escrow", "'escrow_shares' belongs in a removal round's files only")
+            return []
+        s = duty.escrow
+        want = sorted(w for w, d in self.dealings.get(s, {}).items() if seat in d.holders)
+        if not isinstance(given, dict) or set(given) != {str(s)} or not isinstance(given[str(s)], dict) \
+                or sorted(given[str(s)]) != want:
+            raise IllegalMove("P-escrow", f"the removal of seat {s} awaits seat {seat}'s shares of {want}")
+        for what in want:
+            d = self.dealings[s][what]
+            text = given[str(s)][what]
+            raw = b64d(text, f"escrow_shares {what}") if isinstance(text, str) else b""
+            if len(raw) != SCALAR_BYTES * d.count:
+                raise IllegalMove("P-escrow", f"escrow_shares.{s}.{what}: expected {d.count} shares of "
+                                  f"{SCALAR_BYTES} bytes")
+            shares = [raw[SCALAR_BYTES * j:SCALAR_BYTES * (j + 1)] for j in range(d.count)]
+            try:
+                esc.verify_published({seat + 1: shares}, self._commitments(s, what, d), self._names(what, d.count),
+                                     f"seat {seat}'s shares of seat {s}")
+            except CryptoError as e:
+                raise CheatDetected(seat, "P-escrow", f"published a wrong escrow share at seat {s}'s removal: {e}") \
+                    from None
+            self.published.setdefault((s, what), {})[seat] = shares
+        return [Event(self.round, seat, f"{self.cards[seat].name} published its escrow shares of seat {s}")]
+
+    def _record_escrow_secret(self, c: dict, seat: int, strict: bool, seed_now: bool) -> None:
+        """The creator's seed file carries its escrow key (``escrow_secret``): the audit and removals need it."""
+        has = "escrow_secret" in c
+        if not (self.escrow_material and seat == self.creator and seed_now):
+            if has:
+                raise IllegalMove("P-escrow", "'escrow_secret' goes only with the creator's seed")
+            return
+        if not has:
+            if strict:
+                raise IllegalMove("P-escrow", "the creator's seed file carries its escrow key ('escrow_secret')")
+            return
+        e = b64d(c["escrow_secret"], "escrow_secret") if isinstance(c["escrow_secret"], str) else b""
+        if len(e) != SCALAR_BYTES or base_mul(e) != self.escrow_keys[seat]:
+            raise CheatDetected(seat, "P-escrow", "the escrow key published is not the one the genesis committed to")
+        self.escrow_secrets[seat] = e
+
+    # -- composing -------------------------------------------------------------------------------
+    def _escrow_fields(self, seat: int, content: dict, duty) -> None:
+        """Add this seat's escrow fields to its next file: key, dealings, a complaint, shares at a removal."""
+        if not self.escrow_material:
+            return
+        seed = self.own[seat]
+        if seat not in self.entropy and seat != self.creator:
+            content["escrow_key"] = sra.encode_points([base_mul(esc.escrow_key(seed))])
+        holders, t = self.escrow_holders(seat)
+        locks = [d for d in duty.steps if self.book.decks[d].next_step().op in ("shuffle_lock", "lock")]
+        if t and locks and seat in self.escrow_open:
+            secrets = self._secrets_of(seed)
+            table = {}
+            for what in locks + ([KEY] if KEY not in self.dealings.get(seat, {}) else []):
+                keys = [self._own_escrow_secret(seat)] if what == KEY else \
+                    list(secrets(what, self.book.decks[what].n).keys)
+                table[what] = deal_table(self.gid, self.round, seat, what, keys, holders, t, self.escrow_keys, seed)
+            content["escrow"] = table
+        due = self.complaints_due.get(seat)
+        if due:
+            dealer, what = due[0]
+            d = self.dealings[dealer][what]
+            ctx = esc.escrow_context(self.gid, d.round, dealer, f"{what}/to-{seat}")
+            dh, proof = esc.prove_decryption(d.ciphertexts[seat], self._own_escrow_secret(seat), ctx, d.count)
+            content["escrow_complaint"] = {"dealer": dealer, "what": what, "dh": sra.encode_points([dh]),
+                                           "proof": proof}
+        if duty.escrow is not None:
+            s, e = duty.escrow, self._own_escrow_secret(seat)
+            out = {}
+            for what, d in sorted(self.dealings.get(s, {}).items()):
+                if seat in d.holders:
+                    shares = esc.decrypt_shares(d.ciphertexts[seat], e, esc.escrow_context(
+                        self.gid, d.round, s, f"{what}/to-{seat}"), d.count)
+                    out[what] = b64e(b"".join(shares))
+            content["escrow_shares"] = {str(s): out}
+
+    # -- removal ---------------------------------------------------------------------------------
+    def _in_play(self) -> set[int]:
+        return set(range(self.n)) - self.state.retired() - self.removed
+
+    def removable(self, seat: int) -> bool:
+        """A final timeout claim against ``seat`` removes it instead of forfeiting the game (protocol §6c)."""
+        if not self.escrow_on or self.over() or self.removing is not None or seat in self.escrow_broken:
+            return False
+        in_play = self._in_play()
+        if seat not in in_play or len(in_play) < 3:
+            return False
+        for deck in self.book.decks.values():
+            if seat in deck.commits and len(deck.keys.get(seat, {})) < deck.n and deck.id not in \
+                    self.dealings.get(seat, {}):
+                return False  # keys never escrowed
+        for d in self.dealings.get(seat, {}).values():
+            have = [h for h in d.holders if h in in_play - {seat} or self._known_secret(h) is not None]
+            if len(have) < d.threshold:
+                return False
+        return True
+
+    def _publishers(self, seat: int) -> list[int]:
+        """The seats a removal round awaits: every other seat in play holding shares of ``seat``."""
+        in_play = self._in_play() - {seat}
+        return sorted({h for d in self.dealings.get(seat, {}).values() for h in d.holders if h in in_play})
+
+    def _start_removal(self, seat: int, by: int) -> str:
+        self.removing = seat
+        self.removal_round = self.round + 1
+        if not self._publishers(seat):
+            self._finish_removal()
+            return f"{self.cards[by].name} claimed {self.cards[seat].name}'s timeout: {self.cards[seat].name} leaves " \
+                   "the game and the others play on"
+        return f"{self.cards[by].name} claimed {self.cards[seat].name}'s timeout: the others publish their escrow " \
+               f"shares of {self.cards[seat].name}, who then leaves the game"
+
+    def _finish_removal(self) -> None:
+        """Reconstruct the removed seat's keys from the published (and otherwise known) shares, record them as its
+        key shares, and let the rules remove it. A failure forfeits the game as a timeout does without escrow."""
+        s = self.removing
+        self.removing = None
+        rnd = self.round
+        try:
+            for what, d in sorted(self.dealings.get(s, {}).items()):
+                comms = self._commitments(s, what, d)
+                names = self._names(what, d.count)
+                have: dict[int, list[bytes]] = {h + 1: sh for h, sh in self.published.get((s, what), {}).items()}
+                for h in d.holders:
+                    e = self._known_secret(h)
+                    if h + 1 in have or e is None:
+                        continue
+                    shares = esc.decrypt_shares(d.ciphertexts[h], e, esc.escrow_context(
+                        self.gid, d.round, s, f"{what}/to-{h}"), d.count)
+                    try:
+                        for j in range(d.count):
+                            esc.verify_share(shares[j], h + 1, comms[j], names[j])
+                    except CryptoError:
+                        continue  # a wrong share its holder did not complain about: not used
+                    have[h + 1] = shares
+                keys = [esc.reconstruct({x: sh[j] for x, sh in have.items()}, d.threshold, comms[j][0], names[j])
+                        for j in range(d.count)]
+                if what == KEY:
+                    self.escrow_secrets[s] = keys[0]
+                    continue
+                for j, k in enumerate(keys):
+                    self.book.record_key(what, s, j, k, f"{what}#{j} reconstructed from escrow shares")
+        except (CryptoError, CheatDetected) as e:
+            winners = tuple(sorted(self._in_play() - {s}))
+            self.forced_outcome = Outcome(winners, f"{self.cards[s].name} ran out of time and could not be removed "
+                                          f"({e})")
+            self.events.append(Event(rnd, s, f"the removal of {self.cards[s].name} failed: {e}; the game is forfeit"))
+            return
+        for deck in list(self.book.decks.values()):
+            if s in deck.lockers and not deck.locked:  # a generation in set-up: set up again without it
+                self.book.recreate(deck.id, self.removed | {s})
+                self.events.append(Event(rnd, s, f"deck {deck.id} was being shuffled and locked with "
+                                         f"{self.cards[s].name}: it is set up again without it"))
+        try:
+            self.state.remove(s)
+        except SeatNotRemovable as e:  # pragma: no cover - removable() asked the same rules
+            raise DuelmailError(f"game {self.gid[:12]}: the rules refused to remove seat {s}: {e}") from None
+        self.removed.add(s)
+        self.events.append(Event(rnd, s, f"{self.cards[s].name} left the game: its keys were reconstructed from "
+                                 "the escrow shares, and the others play on"))
+        self.events += self._drain(rnd, s)
+
+
+def deal_table(gid: str, rnd: int, dealer: int, what: str, secrets: list[bytes], holders: tuple[int, ...],
+               t: int, keys: dict[int, bytes], seed: bytes) -> dict:
+    """One dealing as a file carries it: ``{commits, shares}``; coefficients and nonces follow from the seed, so
+    the audit recomputes it."""
+    commits: list[bytes] = []
+    per_holder: dict[int, list[bytes]] = {h: [] for h in holders}
+    names = [KEY] if what == KEY else [f"{what}#{j}" for j in range(len(secrets))]
+    for name, k in zip(names, secrets, strict=True):
+        d = esc.deal(k, t, [h + 1 for h in holders], esc.escrow_context(gid, rnd, dealer, name), seed)
+        commits += d.sent
+        for h in holders:
+            per_holder[h].append(d.shares[h + 1])
+    shares = {str(h): esc.encrypt_shares(per_holder[h], keys[h], esc.escrow_context(gid, rnd, dealer, f"{what}/to-{h}"),
+                                         seed) for h in holders}
+    return {"commits": sra.encode_points(commits), "shares": shares}
+
+
+assert POINT_BYTES == SCALAR_BYTES  # the encodings below rely on 32-byte points and scalars
