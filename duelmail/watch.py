@@ -178,7 +178,7 @@ def answer_duties(home: Home, identity: Identity, now: Callable[[], datetime], b
     rng = rng or random.Random()
     answers, decisions = [], []
     for folder, match, seat in my_games(home, identity):
-        if seat not in match.duties:
+        if seat not in match.duties or seat in match.current:  # current: its file of the open round is in already
             continue
         duty = match.duties[seat]
         if not duty.needs_human and bot is None:

@@ -597,7 +597,7 @@ def receive(ctx, files, auto, out):
     seat = match.seat_of(ident)
     if seat is not None:
         match.attach(seat, ident)
-    if seat in match.duties:
+    if seat in match.duties and seat not in match.current:  # current: this seat's file of the round is in already
         duty = match.duties[seat]
         if auto and not duty.needs_human:
             played = _app().write_turn(folder, match, seat, ident, [], now())
