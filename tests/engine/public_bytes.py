@@ -14,7 +14,8 @@ from duelmail.transport.archive import file_name, header_for
 # round hashes that chain the files and the 'seen' file hashes of 3-seat games (they hash the signed files);
 # in deck games also the encrypted deck
 # (points, key commitments, layer commitments, proofs) and the key shares
-SECRET_FIELDS = ("memo", "commits", "entropy", "signature", "prev", "seen", "toss")  # toss: an acceptance's fresh value
+SECRET_FIELDS = ("memo", "commits", "entropy", "signature", "prev", "seen", "toss",  # toss: an acceptance's value
+                 "escrow_key", "escrow")  # a seat's escrow key and dealings, drawn from its secrets (protocol 6c)
 DECK_FIELDS = ("points", "commits", "layer", "proof")
 
 

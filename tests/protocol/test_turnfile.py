@@ -141,6 +141,7 @@ _TABLE = st.recursive(st.dictionaries(_KEYS, _VALUE, max_size=4),
                        max_size=6),
        st.lists(st.one_of(_PLAIN, st.text(st.characters(blacklist_categories=("Cc", "Cs")), max_size=8)),
                 max_size=3))
+@settings(deadline=None)  # the first example imports tomlkit
 def test_a_file_is_written_as_tomlkit_writes_it_with_or_without_tomlkit(extra, header):
     """Every file text is tomlkit's own, byte for byte, whether ``util.toml.plain_dumps`` wrote it or tomlkit did,
     and it reads back as the content signed."""
