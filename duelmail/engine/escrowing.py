@@ -104,6 +104,9 @@ class Escrowing:
                 return f"escrow.threshold must be 2..{self.n - 1} (the seats minus one), got {t!r}"
             self.escrow_threshold = t
         self.escrow_on = not off
+        if self.escrow_material and "escrow" not in c and "escrow_key" not in c:
+            self.escrow_on = False  # a genesis written before escrow: a silent seat forfeits the game, as it did then
+            return None
         if self.escrow_material != ("escrow_key" in c):
             return ("the genesis carries the creator's escrow key ('escrow_key') exactly when the game escrows "
                     "deck keys")

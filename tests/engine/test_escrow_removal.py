@@ -34,6 +34,8 @@ def test_escrow_is_on_by_default_in_games_of_three_or_more_seats_that_remove_sea
     sk = Match(_genesis("skirmish", 3))
     assert sk.escrow_on and not sk.escrow_material  # no deck: nothing to escrow, a removal needs no key
     assert Match(_genesis("wizard", 5, {"threshold": 3})).escrow_threshold == 3
+    old = Match(_genesis("warlords", 3, drop_key=True))  # neither table nor key: a genesis written before escrow
+    assert not old.escrow_on and not old.escrow_material
 
 
 @pytest.mark.parametrize("game, n, escrow, drop", [
@@ -42,7 +44,7 @@ def test_escrow_is_on_by_default_in_games_of_three_or_more_seats_that_remove_sea
     ("wizard", 4, {"threshold": 4}, False),  # at most the seats minus one
     ("wizard", 4, {"off": "yes"}, False),
     ("wizard", 4, {"of": True}, False),
-    ("wizard", 4, None, True),  # the creator's escrow key is missing
+    ("wizard", 4, {"threshold": 2}, True),  # the creator's escrow key is missing
 ])
 def test_a_genesis_with_a_wrong_escrow_table_is_refused(game, n, escrow, drop):
     with pytest.raises(FileRefused) as err:
