@@ -173,6 +173,15 @@ def write_claim(folder: GameFolder, match: Match, seat: int | None, identity: Id
     if not overdue:
         dues = ", ".join(f"{match.cards[s].name} {d.isoformat()}" for s, d in match.deadlines().items() if s != seat)
         raise DuelmailError(f"too early: nobody else is past a deadline (deadlines: {dues or 'none'})")
+    # A claim closes the round: the files every other awaited seat owes in it come first, so that no file of the
+    # round can cross the claim (protocol section 6b).
+    waiting = [s for s, d in match.deadlines().items() if s not in overdue and s != seat]
+    if seat in match.duties and seat not in match.current:
+        waiting.insert(0, seat)
+    if waiting:
+        names = ", ".join(("yourself" if s == seat else match.cards[s].name) for s in waiting)
+        raise DuelmailError(f"not yet: round {match.round} also awaits {names}; a timeout claim closes the round, "
+                            "so claim once every other file of the round is in")
     content = {"duelmail": 1, "kind": "claim", "game": match.game_ref, "round": match.round, "prev": match.prev,
                "seat": seat, "time": now.isoformat(timespec="seconds"), "against": overdue[0]}
     f = SignedFile.sign(content, identity)

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from duelmail.protocol.turnfile import SignedFile
 
 TURN_NAME = re.compile(r"r(\d{4,})-s(\d+)(-claim|-n\d+)?\.toml")
-_KIND_ORDER = {"claim": 0, "turn": 2}
+_KIND_ORDER = {"turn": 2, "claim": 3}
 
 
 def file_name(f: SignedFile) -> str:
@@ -31,13 +31,16 @@ def file_name(f: SignedFile) -> str:
 
 
 def ordered(files: list[tuple[str, SignedFile]]) -> list[tuple[str, SignedFile]]:
-    """The fold's order, which depends on the set of files only: by round; in a round claims, then notes
-    that cannot end the game (talk, draw offers, declines), then turns (by seat), then resignations and
-    draw acceptances. So talk folds before the turn that closed the round it was said in, and a
-    resignation after the moves of its round (a crossing move counts). Notes of one group go by signed
-    time, but never before the same seat's earlier notes nor before the draw offer they answer (a clock
+    """The fold's order, which depends on the set of files only: by round; in a round notes that cannot end
+    the game (talk, draw offers, declines), then turns (by seat), then timeout claims, then the turns of the
+    seats claimed against, then resignations and draw acceptances. So talk folds before the turn that closed
+    the round it was said in, a claim after the files the other awaited seats sent in its round (every home
+    weighs the same round, whatever came first), the claimed seat's move after the claim that it voids or that
+    voids it, and a resignation after the moves of its round (a crossing move counts). Notes of one group go by
+    signed time, but never before the same seat's earlier notes nor before the draw offer they answer (a clock
     running late cannot reorder what caused what)."""
-    out = [(order_key(f), w, f) for w, f in files if f.kind != "note"]
+    claimed = {(f.round, f.content.get("against")) for _, f in files if f.kind == "claim"}
+    out = [(order_key(f, claimed), w, f) for w, f in files if f.kind != "note"]
     groups: dict[tuple[int, int], list[tuple[str, SignedFile]]] = {}
     for w, f in files:
         if f.kind == "note":
@@ -77,11 +80,13 @@ def _ready(f: SignedFile, placed: set, here: set) -> bool:
     return earlier <= placed
 
 
-def order_key(f: SignedFile) -> tuple:
-    """Round, then claims, quiet notes, turns, notes that may end the game (``ordered`` orders notes among
-    themselves)."""
+def order_key(f: SignedFile, claimed: set[tuple[int, int]] | frozenset = frozenset()) -> tuple:
+    """Round, then quiet notes, turns, claims, the turns of seats claimed against in the round (``claimed``:
+    (round, seat)), notes that may end the game (``ordered`` orders notes among themselves)."""
     if f.kind == "note":
-        return (f.round, 3 if f.content.get("resign") or f.content.get("draw") == "accept" else 1, f.seat)
+        return (f.round, 5 if f.content.get("resign") or f.content.get("draw") == "accept" else 1, f.seat)
+    if f.kind == "turn" and (f.round, f.seat) in claimed:
+        return (f.round, 4, f.seat)
     return (f.round, _KIND_ORDER.get(f.kind, 2), f.seat)
 
 

@@ -118,6 +118,8 @@ class Index:
         for f in new:
             if f.kind == "genesis":
                 return False
+            if f.kind == "claim" and self.last is not None and self.last[0] >= f.round:
+                return False  # the fold weighs a claim before the claimed seat's move of its round, maybe in the log
             if self.last is None:
                 continue
             key = order_key(f)

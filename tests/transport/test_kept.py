@@ -17,6 +17,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "engine"))
 from helpers import Players  # noqa: E402
 
 from duelmail import app  # noqa: E402
+from duelmail.engine.selfplay import SelfPlay  # noqa: E402
 from duelmail.errors import DuelmailError  # noqa: E402
 from duelmail.home import Home  # noqa: E402
 from duelmail.protocol.turnfile import SignedFile  # noqa: E402
@@ -338,3 +339,72 @@ def test_a_state_kept_by_other_code_is_folded_again(monkeypatch):
     stamp = kept.code_stamp()
     monkeypatch.setattr(kept, "_STAMP", [])
     assert kept.code_stamp() != stamp and len(kept.code_stamp()) == 32
+
+
+def claim_against(sp: SelfPlay, by: int, against: int, when) -> SignedFile:
+    m = sp.matches[by]
+    return SignedFile.sign({"duelmail": 1, "kind": "claim", "game": m.game_ref, "round": m.round, "prev": m.prev,
+                            "seat": by, "time": when.isoformat(), "against": against}, sp.ids[by])
+
+
+@pytest.mark.parametrize("escrow", [{"off": True}, None])
+def test_a_claim_and_another_seats_file_of_its_round_fold_alike_in_either_order(tmp_path, escrow):
+    """Protocol section 6b: in a round that awaits several seats, one sends its file and another lets its deadline
+    pass; homes that receive that file and the claim in either order reach the same round (the fold weighs a claim
+    after the other seats' files), kept or folded from scratch. With escrow (None: the default) the claim removes
+    the silent seat (section 6c); without it a default answer is played or the game is forfeit."""
+    sp = SelfPlay("wizard", n=4, seed=1, escrow=escrow)
+    for _ in range(3000):
+        m = sp.match
+        quiet = [s for s, d in m.duties.items() if not d.needs_human and s not in m.current]
+        if len(m.duties) >= 3 and len(quiet) >= 2 and m.round > 5:
+            break
+        sp.step()
+    else:
+        raise AssertionError("no round awaited three seats")
+    b, c = quiet[:2]
+    by = next(s for s in range(4) if s not in (b, c))
+    sent = sp.compose(b)
+    due = m.deadline(c)
+    claim = claim_against(sp, by, c, due + SEC)
+    folds = []
+    for i, order in enumerate(([("b.toml", sent), ("claim.toml", claim)], [("claim.toml", claim), ("b.toml", sent)])):
+        home = Home(tmp_path / f"home{i}")
+        app.receive_files(home, None, [(f"f{j}", f) for j, f in enumerate(sp.files)])
+        for wf in order:
+            app.receive_files(home, None, [wf], now=due + timedelta(days=1))
+        (folder,) = home.game_folders()
+        kept_match = folder.fold()
+        same(kept_match, fold(folder.files()))
+        folds.append(kept_match)
+    same(*folds)
+    assert sent.file_hash in folds[0].applied and claim.file_hash in folds[0].applied
+    assert folds[0].round == m.round + 1
+    if escrow is None:
+        assert folds[0].removing == c
+
+
+def test_a_claim_waits_for_the_other_files_of_its_round(tmp_path):
+    """Protocol section 6b: 'duelmail claim' refuses to close a round in which the claimant itself (or another
+    seat not past its deadline) still owes a file, which would cross the claim; once it is in, the claim is taken."""
+    sp = SelfPlay("wizard", n=4, seed=1, escrow={"off": True})
+    for _ in range(3000):
+        m = sp.match
+        quiet = [s for s, d in m.duties.items() if not d.needs_human and s not in m.current]
+        if len(m.duties) >= 3 and len(quiet) >= 2 and m.round > 5:
+            break
+        sp.step()
+    by, c = quiet[:2]
+    home = Home(tmp_path / "home")
+    home.add_identity(sp.ids[by])
+    app.receive_files(home, sp.ids[by], [(f"f{j}", f) for j, f in enumerate(sp.files)])
+    (folder,) = home.game_folders()
+    late = m.deadline(c) + SEC
+    match = folder.fold()
+    with pytest.raises(DuelmailError, match=f"not yet: round {m.round} also awaits yourself"):
+        app.write_claim(folder, match, by, sp.ids[by], late)
+    assert not [p for p in folder.path.iterdir() if "claim" in p.name]  # nothing written
+    own = sp.compose(by)
+    app.receive_files(home, sp.ids[by], [("own.toml", own)])
+    played = app.write_claim(folder, folder.fold(), by, sp.ids[by], late)
+    assert played.file.kind == "claim" and played.match.round == m.round + 1
