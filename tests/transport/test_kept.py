@@ -347,22 +347,26 @@ def claim_against(sp: SelfPlay, by: int, against: int, when) -> SignedFile:
                             "seat": by, "time": when.isoformat(), "against": against}, sp.ids[by])
 
 
+def several_awaited(escrow: dict | None) -> tuple[SelfPlay, object, list[int]]:
+    """A four-seat Wizard game played to a round that awaits three or more seats, two of them for files that
+    need no decision; with those two seats."""
+    sp = SelfPlay("wizard", n=4, seed=1, escrow=escrow)
+    for _ in range(3000):
+        m = sp.match
+        quiet = [s for s, d in m.duties.items() if not d.needs_human and s not in m.current]
+        if len(m.duties) >= 3 and len(quiet) >= 2 and m.round > 5:
+            return sp, m, quiet[:2]
+        sp.step()
+    raise AssertionError("no round awaited three seats")
+
+
 @pytest.mark.parametrize("escrow", [{"off": True}, None])
 def test_a_claim_and_another_seats_file_of_its_round_fold_alike_in_either_order(tmp_path, escrow):
     """Protocol section 6b: in a round that awaits several seats, one sends its file and another lets its deadline
     pass; homes that receive that file and the claim in either order reach the same round (the fold weighs a claim
     after the other seats' files), kept or folded from scratch. With escrow (None: the default) the claim removes
     the silent seat (section 6c); without it a default answer is played or the game is forfeit."""
-    sp = SelfPlay("wizard", n=4, seed=1, escrow=escrow)
-    for _ in range(3000):
-        m = sp.match
-        quiet = [s for s, d in m.duties.items() if not d.needs_human and s not in m.current]
-        if len(m.duties) >= 3 and len(quiet) >= 2 and m.round > 5:
-            break
-        sp.step()
-    else:
-        raise AssertionError("no round awaited three seats")
-    b, c = quiet[:2]
+    sp, m, (b, c) = several_awaited(escrow)
     by = next(s for s in range(4) if s not in (b, c))
     sent = sp.compose(b)
     due = m.deadline(c)
@@ -387,14 +391,7 @@ def test_a_claim_and_another_seats_file_of_its_round_fold_alike_in_either_order(
 def test_a_claim_waits_for_the_other_files_of_its_round(tmp_path):
     """Protocol section 6b: 'duelmail claim' refuses to close a round in which the claimant itself (or another
     seat not past its deadline) still owes a file, which would cross the claim; once it is in, the claim is taken."""
-    sp = SelfPlay("wizard", n=4, seed=1, escrow={"off": True})
-    for _ in range(3000):
-        m = sp.match
-        quiet = [s for s, d in m.duties.items() if not d.needs_human and s not in m.current]
-        if len(m.duties) >= 3 and len(quiet) >= 2 and m.round > 5:
-            break
-        sp.step()
-    by, c = quiet[:2]
+    sp, m, (by, c) = several_awaited({"off": True})
     home = Home(tmp_path / "home")
     home.add_identity(sp.ids[by])
     app.receive_files(home, sp.ids[by], [(f"f{j}", f) for j, f in enumerate(sp.files)])
