@@ -96,6 +96,28 @@ class Removal:
         raise AssertionError(f"no end after {max_actions} actions")
 
 
+    @classmethod
+    def one_after_another(cls, table: Table, bots, rng, count: int, actions: tuple[int, int], seats_in,
+                          remove=None):
+        """Remove ``count`` seats one after the other, each after a random number of decisions in ``actions``
+        (``rng.randrange``) and chosen among ``seats_in(state)``; check the contract, play to the end; the outcome."""
+        gone: set[int] = set()
+        for _ in range(count):
+            cls.advance(table, bots, rng.randrange(*actions))
+            if table.state.is_terminal():
+                break
+            seat = rng.choice(seats_in(table.state))
+            if remove is None:
+                table.remove(seat)
+            else:
+                remove(table, seat)
+            gone.add(seat)
+            cls.check(table, gone)
+        out = cls.play_on(table, bots, gone)
+        assert not set(out.winners) & gone
+        return out
+
+
 @pytest.fixture(name="removal")
 def _removal():
     return Removal

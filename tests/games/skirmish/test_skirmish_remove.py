@@ -56,18 +56,7 @@ def test_k37_two_removals_one_after_the_other_in_a_game_of_five(removal):
     rng = random.Random(5)
     for trial in range(6):
         t = deal(5, 500 + trial)
-        bs = bots(5, rng)
-        gone: set[int] = set()
-        for _ in range(2):
-            removal.advance(t, bs, rng.randrange(0, 60))
-            if t.state.is_terminal():
-                break
-            seat = rng.choice([s for s in range(5) if t.state.alive[s]])
-            t.remove(seat)
-            gone.add(seat)
-            removal.check(t, gone)
-        out = removal.play_on(t, bs, gone)
-        assert not set(out.winners) & gone
+        removal.one_after_another(t, bots(5, rng), rng, 2, (0, 60), lambda st: [s for s in range(5) if st.alive[s]])
 
 
 def test_k37_removed_during_the_building_the_others_open_their_start_without_it(removal):

@@ -69,19 +69,7 @@ def test_w32_two_removals_one_after_the_other_in_a_game_of_five(removal):
     rng = random.Random(5)
     for trial in range(8):
         t = Table.deal(GAME, 5, OPTIONS[trial % 3], seed=500 + trial)
-        bs = bots(5, rng)
-        gone: set[int] = set()
-        for _ in range(2):
-            removal.advance(t, bs, rng.randrange(5, 80))
-            if t.state.is_terminal():
-                break
-            ins = [s for s in range(5) if t.state.active[s]]
-            seat = rng.choice(ins)
-            t.remove(seat)
-            gone.add(seat)
-            removal.check(t, gone)
-        out = removal.play_on(t, bs, gone)
-        assert not set(out.winners) & gone
+        removal.one_after_another(t, bots(5, rng), rng, 2, (5, 80), lambda st: [s for s in range(5) if st.active[s]])
 
 
 def test_w32_removing_the_seat_whose_turn_it_is_passes_the_turn_to_the_next_seat_in(removal):

@@ -58,18 +58,7 @@ def test_z29_two_removals_one_after_the_other_in_a_game_of_five(removal):
     rng = random.Random(5)
     for trial in range(10):
         t = Table.deal(GAME, 5, OPTIONS[trial % len(OPTIONS)], seed=500 + trial)
-        bs = bots(5, rng)
-        gone: set[int] = set()
-        for _ in range(2):
-            removal.advance(t, bs, rng.randrange(0, 25))
-            if t.state.is_terminal():
-                break
-            seat = rng.choice(t.state.alive)
-            remove_and_check_hand(t, seat)
-            gone.add(seat)
-            removal.check(t, gone)
-        out = removal.play_on(t, bs, gone)
-        assert not set(out.winners) & gone
+        removal.one_after_another(t, bots(5, rng), rng, 2, (0, 25), lambda st: st.alive, remove_and_check_hand)
 
 
 def test_z29_removing_the_player_on_turn_passes_the_turn_and_the_next_player_draws(removal):
