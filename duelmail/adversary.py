@@ -10,7 +10,6 @@ from __future__ import annotations
 import copy
 import hashlib
 from collections.abc import Callable
-from dataclasses import dataclass
 from datetime import timedelta
 
 from duelmail.crypto import deck as sra
@@ -24,6 +23,7 @@ from duelmail.engine.selfplay import SelfPlay
 from duelmail.errors import CheatDetected, DuelmailError, FileRefused
 from duelmail.games.cards import CardRef
 from duelmail.protocol.turnfile import SignedFile
+from duelmail.util.classes import dataclass
 
 
 @dataclass

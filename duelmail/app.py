@@ -10,7 +10,7 @@ import itertools
 import re
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -33,6 +33,7 @@ from duelmail.protocol.turnfile import MAX_TEXT, SignedFile, parse_any
 from duelmail.transport.archive import file_name, fold, ordered, read_files
 from duelmail.transport.folder import GameFolder
 from duelmail.transport.kept import by_name
+from duelmail.util.classes import dataclass
 from duelmail.util.fs import ReadError, commit, forget, read_text
 from duelmail.util.lock import hold, locked
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import field
 from functools import cache
 
 from duelmail.errors import DuelmailError
@@ -20,6 +20,7 @@ from duelmail.games.base import GameState, Sealed, game_names, get_game
 from duelmail.games.skirmish.battlefield import SHIPPED, parse_battlefield
 from duelmail.protocol.identity import Identity, PlayerCard
 from duelmail.protocol.turnfile import BEGIN, END, parse_any, parse_toml, unarmour
+from duelmail.util.classes import dataclass
 
 _DEEP = "[" * 1500 + "]" * 1500
 _ARM = f"{BEGIN}\nGame: x  Round: 1  Seat: 0\n\n"

@@ -13,7 +13,7 @@ import random
 import re
 import tomllib
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from datetime import datetime, timedelta
 from pathlib import Path
 
@@ -30,6 +30,7 @@ from duelmail.transport import mail as mailt
 from duelmail.transport.archive import TURN_NAME, awaited_text, file_name, ordered
 from duelmail.transport.folder import GameFolder
 from duelmail.transport.git import GAME_DIR, GitError, GitRepo
+from duelmail.util.classes import dataclass
 from duelmail.util.fs import atomic_write
 from duelmail.util.lock import hold, release_all
 

@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 
 from duelmail.crypto.derive import Stream, hkdf
 from duelmail.crypto.encoding import b64d, b64e, lp
@@ -43,6 +42,7 @@ from duelmail.crypto.group import (
 )
 from duelmail.crypto.proofs import G, prove_dleq, verify_dleq
 from duelmail.errors import CryptoError
+from duelmail.util.classes import dataclass
 
 __all__ = [
     "MAX_HOLDER",

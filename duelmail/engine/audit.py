@@ -11,12 +11,13 @@ opened with the seeds' memo keys and unpadded block by block (protocol §3, §6a
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from duelmail.crypto import group, proofs
 from duelmail.engine.decks import ONE, Layer, next_layer, run_step
 from duelmail.engine.memo import open_memo
 from duelmail.games.cards import CardRef
+from duelmail.util.classes import dataclass
 
 
 @dataclass

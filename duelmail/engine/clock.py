@@ -7,10 +7,10 @@ clock is used only to say how much time is left and to refuse files from the fut
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 from duelmail.errors import DuelmailError
+from duelmail.util.classes import dataclass
 
 FUTURE_TOLERANCE = timedelta(hours=1)  # clocks disagree a little; a file from further ahead is refused
 # Every signed time lies in [EARLIEST, LATEST) and every duration under its limit, so no deadline, however

@@ -17,12 +17,13 @@ per-position keys, so every step is one point multiplication per card with a com
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from duelmail.crypto import deck as sra
 from duelmail.crypto import group
 from duelmail.crypto.encoding import lp
 from duelmail.errors import CheatDetected, CryptoError
+from duelmail.util.classes import dataclass
 
 
 def _proofs():

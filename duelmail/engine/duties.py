@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from datetime import datetime, timedelta
 
 from duelmail.engine.clock import MAX_ALLOWANCE, paused_deadline
 from duelmail.errors import DuelmailError, IllegalMove
 from duelmail.games.base import PUBLIC, Window
 from duelmail.games.cards import CardRef
+from duelmail.util.classes import dataclass
 
 
 @dataclass

@@ -15,8 +15,6 @@ a removal needs no keys and happens at the claim.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from duelmail.crypto import deck as sra
 from duelmail.crypto.derive import hkdf
 from duelmail.crypto.encoding import b64d, b64e, lp
@@ -24,6 +22,7 @@ from duelmail.crypto.group import POINT_BYTES, SCALAR_BYTES, base_mul
 from duelmail.engine.log import Event
 from duelmail.errors import CheatDetected, CryptoError, DuelmailError, IllegalMove, SeatNotRemovable
 from duelmail.games.base import Outcome, Violation
+from duelmail.util.classes import dataclass
 
 KEY = "escrow-key"
 

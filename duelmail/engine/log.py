@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from datetime import datetime
 
 from duelmail.crypto.encoding import b64e
@@ -12,6 +11,7 @@ from duelmail.errors import DuelmailError, FileRefused
 from duelmail.games.base import GameEvent
 from duelmail.protocol.canonical import digest
 from duelmail.protocol.turnfile import SignedFile
+from duelmail.util.classes import dataclass
 
 JOIN = "join"
 

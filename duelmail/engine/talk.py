@@ -8,10 +8,10 @@ takes a round slot, so it never delays the game (protocol.md section 5a).
 from __future__ import annotations
 
 import unicodedata
-from dataclasses import dataclass
 from datetime import datetime
 
 from duelmail.errors import IllegalMove
+from duelmail.util.classes import dataclass
 
 MAX_SAY = 500  # characters: a line of table talk, not a letter
 DRAW_ANSWERS = ("accept", "decline")

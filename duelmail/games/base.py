@@ -27,11 +27,11 @@ from __future__ import annotations
 import re
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from duelmail.errors import DuelmailError, NotationError, SeatNotRemovable
 from duelmail.games.cards import Card, CardRef
+from duelmail.util.classes import dataclass
 
 if TYPE_CHECKING:
     import random

@@ -8,10 +8,10 @@ and learn a ref's face only when the engine reveals it.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import NamedTuple
 
 from duelmail.errors import NotationError
+from duelmail.util.classes import dataclass
 
 SUITS = "SHDC"  # spades, hearts, diamonds, clubs
 RANK_NAMES = {11: "J", 12: "Q", 13: "K", 14: "A"}

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 from duelmail.errors import DuelmailError
 from duelmail.games.base import PUBLIC, Action, Bot, Game, GameEvent, GameState, Known, Outcome, Sealed, Violation
 from duelmail.games.cards import Card, CardRef
+from duelmail.util.classes import dataclass
 
 
 @dataclass

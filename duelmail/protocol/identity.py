@@ -12,7 +12,6 @@ import hashlib
 import os
 import re
 import unicodedata
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -24,6 +23,7 @@ from duelmail.crypto.derive import hkdf
 from duelmail.crypto.encoding import b64d, b64e
 from duelmail.errors import DuelmailError, IdentityError
 from duelmail.util import toml
+from duelmail.util.classes import dataclass
 from duelmail.util.fs import atomic_write
 
 NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,39}")

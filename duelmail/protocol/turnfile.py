@@ -13,7 +13,6 @@ import binascii
 import hashlib
 import re
 import zlib
-from dataclasses import dataclass
 from typing import Any
 
 from duelmail.crypto.encoding import b64d, b64e
@@ -21,6 +20,7 @@ from duelmail.errors import DuelmailError
 from duelmail.protocol.canonical import CanonicalError, canonical, digest, plain
 from duelmail.protocol.identity import Identity, PlayerCard
 from duelmail.util import toml
+from duelmail.util.classes import dataclass
 
 FORMAT = 1
 SIGN_DOMAIN = b"duelmail/signed-file/v1\n"

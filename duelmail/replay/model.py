@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 
 from duelmail.engine.log import TECHNICAL, Event  # noqa: F401  (TECHNICAL: bookkeeping events)
@@ -26,6 +26,7 @@ from duelmail.engine.match import Match
 from duelmail.games.base import PUBLIC, GameState, in_words
 from duelmail.games.cards import Card, CardRef
 from duelmail.protocol.turnfile import SignedFile
+from duelmail.util.classes import dataclass
 
 TALK = re.compile(r'^[^"]* says: "')
 """Table talk (``alice says: "..."``): words players signed, shown in order among the moves."""

@@ -7,7 +7,6 @@ the signed files alone (so only what is public, or everything once the game is a
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from html import escape
 from pathlib import Path
 
@@ -16,6 +15,7 @@ from duelmail.games.svg import inline
 from duelmail.replay.html import render_html
 from duelmail.replay.model import Replay, build_replay
 from duelmail.transport.archive import read_files
+from duelmail.util.classes import dataclass
 from duelmail.util.fs import atomic_write
 
 

@@ -13,12 +13,12 @@ from __future__ import annotations
 import os
 import re
 import subprocess
-from dataclasses import dataclass
 from pathlib import Path
 
 from duelmail.errors import DuelmailError
 from duelmail.protocol.turnfile import MAX_FILE, FormatError
 from duelmail.transport.archive import TURN_NAME
+from duelmail.util.classes import dataclass
 from duelmail.util.fs import atomic_write
 
 ATTRIBUTES = "README.md merge=union\n*/README.md merge=union\n"

@@ -30,13 +30,14 @@ import hashlib
 import hmac
 import os
 import pickle
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 from duelmail.protocol.turnfile import SignedFile, parse_any
 from duelmail.transport.archive import TURN_NAME, fold, fold_into, order_key, ordered
 from duelmail.util import stamp as _stamp
+from duelmail.util.classes import dataclass
 from duelmail.util.fs import atomic_write
 from duelmail.util.fs import listing as fs_listing
 

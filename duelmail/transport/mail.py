@@ -19,7 +19,7 @@ import smtplib
 import ssl
 import tomllib
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import field, fields
 from datetime import UTC, datetime
 from email.message import EmailMessage, Message
 from email.utils import format_datetime, formataddr
@@ -30,6 +30,7 @@ import tomlkit
 from duelmail.errors import DuelmailError, unexpected
 from duelmail.protocol.turnfile import BEGIN, SignedFile, parse_any
 from duelmail.transport.archive import file_name, header_for
+from duelmail.util.classes import dataclass
 from duelmail.util.fs import atomic_write
 
 PASSWORD_ENV = "DUELMAIL_MAIL_PASSWORD"

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from duelmail.errors import NotationError
@@ -11,6 +10,7 @@ from duelmail.games.base import Bots, DeckSpec, Game, GameSpec, Option, RandomBo
 from duelmail.games.grid.library import library
 from duelmail.games.grid.notation import GridAction, parse_action
 from duelmail.games.grid.rules import DECK_IDS, GridState
+from duelmail.util.classes import dataclass
 
 
 @dataclass(frozen=True)

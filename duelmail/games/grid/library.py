@@ -13,12 +13,12 @@ again (the rules themselves touch no file).
 from __future__ import annotations
 
 import tomllib
-from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 
 from duelmail.errors import DuelmailError
 from duelmail.games.cards import RANK_VALUES, Card, standard_deck
+from duelmail.util.classes import dataclass
 
 # Arrow names as printed on a card, relative to the card's top: (dx, dy) with the top pointing +y.
 ARROWS = {"F": (0, 1), "FR": (1, 1), "R": (1, 0), "BR": (1, -1), "B": (0, -1), "BL": (-1, -1), "L": (-1, 0),

@@ -26,11 +26,11 @@ Place(how='play', card=CardRef.parse('a#3'), to='d3', hidden=False, orient=3)
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 from duelmail.errors import NotationError
 from duelmail.games.base import Action, split_verb
 from duelmail.games.cards import CardRef
+from duelmail.util.classes import dataclass
 
 ORIENTS = ("upright", "right", "inverted", "left")
 HIDDEN = "hidden"

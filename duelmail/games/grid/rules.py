@@ -11,7 +11,7 @@ everything a face-down card is claimed to be is recorded as a ``Claim`` and chec
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from duelmail.errors import IllegalMove
 from duelmail.games.base import PUBLIC, GameState, Outcome, Violation, Window, plural
@@ -44,6 +44,7 @@ from duelmail.games.grid.terms import (
     pos_name,
     seat_of,
 )
+from duelmail.util.classes import dataclass
 
 HAND = 4
 STALL = 10  # with mail-shortcuts: turns in a row without a card played from a hand end the game (G-27)

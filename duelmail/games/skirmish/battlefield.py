@@ -18,13 +18,13 @@ text of a custom one, so every receiver checks moves against the same terrain. T
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from fractions import Fraction
 from importlib import resources
 
 from duelmail.errors import DuelmailError, NotationError
 from duelmail.games.skirmish.geometry import Circle, Point, Polygon, Shape, convex, num
 from duelmail.util import toml
+from duelmail.util.classes import dataclass
 
 KINDS = ("level", "uneven", "blocking")
 ID = re.compile(r"[a-z][a-z0-9-]{0,23}")

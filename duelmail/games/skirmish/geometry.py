@@ -15,12 +15,12 @@ circles. Speed is not a concern: bounding boxes reject most pieces before any ra
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from decimal import ROUND_HALF_EVEN, Context, Decimal
 from fractions import Fraction
 from functools import cached_property
 
 from duelmail.errors import NotationError
+from duelmail.util.classes import dataclass
 
 Point = tuple[Fraction, Fraction]
 HUNDREDTH = Fraction(1, 100)

@@ -24,11 +24,11 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 from duelmail.errors import NotationError
 from duelmail.games.base import Action, check_notation
 from duelmail.games.skirmish.geometry import Point, pfmt, pt
+from duelmail.util.classes import dataclass
 
 STATS = ("str", "spd", "end", "dex")
 STAT_NAMES = {"str": "Strength", "spd": "Speed", "end": "Endurance", "dex": "Dexterity"}

@@ -28,11 +28,10 @@ Attack(attackers=(CardRef.parse('s#3'), CardRef.parse('s#4')), target=CardRef.pa
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from duelmail.errors import NotationError
 from duelmail.games.base import Action, split_verb
 from duelmail.games.cards import Card, CardRef
+from duelmail.util.classes import dataclass
 
 LIFE = "life"
 

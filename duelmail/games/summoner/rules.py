@@ -10,7 +10,7 @@ honest file happens before the next action is applied.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from itertools import combinations
 
 from duelmail.errors import DuelmailError, IllegalMove
@@ -46,6 +46,7 @@ from duelmail.games.summoner.terms import (
     WINDOW,
     Unit,
 )
+from duelmail.util.classes import dataclass
 
 DECK = "s"
 BLACK, RED = "B", "R"  # black-star and red-star jokers (XB, XR)

@@ -6,9 +6,8 @@ Kept apart so that ``render.py`` and ``picture.py`` never import ``rules.py`` (w
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from duelmail.games.cards import CardRef
+from duelmail.util.classes import dataclass
 
 SUMMON_BUDGET = 14
 

@@ -23,11 +23,10 @@ Attack(warlord=None, army=CardRef.parse('a#17'))
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from duelmail.errors import NotationError
 from duelmail.games.base import Action, split_verb
 from duelmail.games.cards import CardRef
+from duelmail.util.classes import dataclass
 
 NONE = "-"
 

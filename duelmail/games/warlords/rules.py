@@ -9,7 +9,6 @@ revealed and again by ``audit``.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 
 from duelmail.errors import DuelmailError, IllegalMove
 from duelmail.games.base import PUBLIC, FaceClaims, GameState, Outcome, Shuffle, Violation, Window, plural
@@ -47,6 +46,7 @@ from duelmail.games.warlords.terms import (
     SUPPORT,
     WARLORD,
 )
+from duelmail.util.classes import dataclass
 
 HAND_SIZE = 5
 MAX_WARLORDS = 2

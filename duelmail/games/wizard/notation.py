@@ -20,11 +20,10 @@ Attack(cards=((CardRef.parse('w#3'), Card.parse('7H')), (CardRef.parse('w#9'), C
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from duelmail.errors import NotationError
 from duelmail.games.base import Action, split_verb
 from duelmail.games.cards import Card, CardRef
+from duelmail.util.classes import dataclass
 
 Played = tuple[tuple[CardRef, Card], ...]
 

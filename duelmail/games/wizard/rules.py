@@ -13,7 +13,7 @@ which in an honest file happens before the next action.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from itertools import combinations
 
 from duelmail.errors import DuelmailError, IllegalMove
@@ -22,6 +22,7 @@ from duelmail.games.cards import Card, CardRef, standard_deck
 from duelmail.games.wizard.notation import Attack, Defend, Pass, Played, Take, Target, WizardAction, played
 from duelmail.games.wizard.render import render as render_text
 from duelmail.games.wizard.terms import DEFEND, OVER, PHASE_NAMES, RETARGET, TURN, WINDOW
+from duelmail.util.classes import dataclass
 
 DECK = "w"
 FACES: tuple[Card, ...] = standard_deck()
