@@ -222,6 +222,45 @@ def _store_show(folder, key: str, text: str) -> None:
         pass  # a read-only archive still answers, just without the cache
 
 
+def _echo_talk(match, say=click.echo, last: int = 10) -> None:
+    """The last lines of table talk, oldest first."""
+    if match.talk:
+        say("Talk:")
+    for t in match.talk[-last:]:
+        say(f'  round {t.round}, {match.cards[t.seat].name}: "{t.text}"')
+
+
+def _show_lines(folder, match, seat, ident) -> tuple[list[str], object]:
+    """What a plain ``show`` prints, a line each: the table from ``seat``, after its noted moves, what happened
+    lately, and the talk; and the match the table is drawn from (after the noted moves)."""
+    lines: list[str] = []
+
+    def say(line: str) -> None:
+        lines.append(f"{line}\n")
+
+    awaited = seat in match.duties and seat not in match.current and not match.over()  # not sent yet this round
+    pending = _pending(folder) if awaited else []
+    view = match.draft(seat, ident, pending) if awaited else match
+    say(view.named(view.state.render(seat, view.seen(seat))))
+    if pending:
+        say(f"noted, not sent (the table above is after them): {', '.join(pending)}")
+        say("'duelmail undo' drops the last, 'duelmail undo --all' all of them")
+    recent = _recent(match, seat, match.seen(seat) if seat in match.own else None)
+    if recent:
+        say("lately:" + "".join(f"\n  {line}" for line in recent))
+    _echo_talk(match, say)
+    return lines, view
+
+
+def _store_views(ctx: Ctx, folder, match, seat, ident) -> None:
+    """After a command changed the game: the status cache, and the show cache when a plain ``show`` would keep it
+    (this home's own seat, an identity without a passphrase), so the next ``status`` and ``show`` fold nothing."""
+    _store_status(folder, seat, _status_data(match, seat))
+    if ctx.as_name is None and seat is not None and seat == ctx.home.me(folder).get("seat") \
+            and not _needs_passphrase(ctx):
+        _store_show(folder, _show_key(ctx, folder), "".join(_show_lines(folder, match, seat, ident)[0]))
+
+
 def _pending_data(folder) -> dict:
     """``.pending.toml``: the moves noted for this turn (``actions``) and their words (``say``)."""
     from duelmail.errors import LocalFileError
@@ -289,7 +328,7 @@ def _send_note(ctx, ident, folder, match, seat, out, send, push, **fields) -> No
         click.echo(f"answered automatically (the game seed, for the audit): {_copy_out(answer.path, out)}")
         sent.append(answer)
         m = answer.match
-    _store_status(folder, seat, _status_data(m, seat))
+    _store_views(ctx, folder, m, seat, ident)
     _say_awaited(m, seat)
     for p in sent:
         if send:
@@ -344,7 +383,7 @@ def sync_repos(ctx, ident, paths, games=(), auto: bool = True) -> list:
         answers, decisions = watch.answer_duties(ctx.home, ident, now)
         for a in answers:
             click.echo(a.line())
-            _store_status(a.folder, a.played.file.seat, _status_data(a.played.match, a.played.file.seat))
+            _store_views(ctx, a.folder, a.played.match, a.played.file.seat, ident)
         if answers:
             for path in paths:
                 rep = watch.sync_git(ctx.home, ident, path, now())

@@ -28,15 +28,16 @@ from duelmail.cli.common import (
     _passphrase,
     _pending,
     _pending_data,
-    _recent,
     _refresh_status,
     _say_awaited,
     _send_note,
     _set_pending,
     _show_key,
+    _show_lines,
     _status_data,
     _store_show,
     _store_status,
+    _store_views,
     handled,
     mail_played,
     new_in_repo,
@@ -275,23 +276,9 @@ def show(ctx, game, svg_out, html_out, open_it):
             return
     ident, folder, match, seat = _open(ctx, game)
     _refresh_status(folder, match, seat)
-    lines: list[str] = []
-
-    def say(line: str) -> None:
-        click.echo(line)
-        lines.append(f"{line}\n")
-
-    awaited = seat in match.duties and seat not in match.current and not match.over()  # not sent yet this round
-    pending = _pending(folder) if awaited else []
-    view = match.draft(seat, ident, pending) if awaited else match
-    say(view.named(view.state.render(seat, view.seen(seat))))
-    if pending:
-        say(f"noted, not sent (the table above is after them): {', '.join(pending)}")
-        say("'duelmail undo' drops the last, 'duelmail undo --all' all of them")
-    recent = _recent(match, seat, match.seen(seat) if seat in match.own else None)
-    if recent:
-        say("lately:" + "".join(f"\n  {line}" for line in recent))
-    _echo_talk(match, say)
+    lines, view = _show_lines(folder, match, seat, ident)
+    for line in lines:
+        click.echo(line, nl=False)
     if key is not None and seat == ctx.home.me(folder).get("seat") and not _needs_passphrase(ctx):
         _store_show(folder, key, "".join(lines))
     written = []
@@ -410,14 +397,6 @@ def _faces(text: str, known, name=lambda r, c: str(c)) -> str:
     return with_faces(text, known, name)
 
 
-def _echo_talk(match, say=click.echo, last: int = 10) -> None:
-    """The last lines of table talk, oldest first."""
-    if match.talk:
-        say("Talk:")
-    for t in match.talk[-last:]:
-        say(f'  round {t.round}, {match.cards[t.seat].name}: "{t.text}"')
-
-
 @click.command("undo")
 @click.argument("game", required=False)
 @click.option("--all", "everything", is_flag=True, help="Drop every noted move of this turn.")
@@ -526,7 +505,7 @@ def play(ctx, moves, game, bot, seed, out, vacation, send, push, say):
         return
     played = _app().write_turn(folder, match, seat, ident, actions, now(), vacation=_vacation(vacation), say=say)
     _set_pending(folder, [])
-    _store_status(folder, seat, _status_data(played.match, seat))
+    _store_views(ctx, folder, played.match, seat, ident)
     for e in played.match.told_to(played.events, played.match.seen(seat)):
         click.echo(f"round {e.round}: {e.text}")
     click.echo(f"wrote {_copy_out(played.path, out)}" + ("" if send or push else ": send it to the other players"))
@@ -601,14 +580,14 @@ def receive(ctx, files, auto, out):
         duty = match.duties[seat]
         if auto and not duty.needs_human:
             played = _app().write_turn(folder, match, seat, ident, [], now())
-            _store_status(folder, seat, _status_data(played.match, seat))
+            _store_views(ctx, folder, played.match, seat, ident)
             click.echo(f"answered automatically ({duty.describe()}): {_copy_out(played.path, out)}")
             _say_awaited(played.match, seat)
             return
         click.echo(f"your move: {duty.describe(match.named(match.state.prompt(seat)) if duty.decide else '')}")
     else:
         _say_awaited(match, seat)
-    _store_status(folder, seat, _status_data(match, seat))
+    _store_views(ctx, folder, match, seat, ident)
 
 
 @click.command("verify")

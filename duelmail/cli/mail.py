@@ -12,7 +12,7 @@ from pathlib import Path
 
 import click
 
-from duelmail.cli.common import _app, _status_data, _store_status, handled, now, password_for, send_played
+from duelmail.cli.common import _app, _store_views, handled, now, password_for, send_played
 
 
 @click.group("mail")
@@ -163,7 +163,7 @@ def fetch(ctx, source, auto):
     answers, decisions = watch.answer_duties(ctx.home, ident, now) if auto else ([], [])
     for a in answers:
         click.echo(a.line())
-        _store_status(a.folder, a.played.file.seat, _status_data(a.played.match, a.played.file.seat))
+        _store_views(ctx, a.folder, a.played.match, a.played.file.seat, ident)
     if answers:
         try:
             settings = mailt.load_settings(ctx.home)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from clitable import Table, dm
 
+from duelmail.cli.common import SHOW_CACHE
 from duelmail.transport import archive, kept
 
 
@@ -48,6 +49,7 @@ def test_a_deleted_kept_state_costs_one_fold_and_verify_never_reads_it(tmp_path,
     t.play_turns(4)
     game = next((t.bob / "games").iterdir())
     (game / kept.NAME).unlink()
+    (game / SHOW_CACHE).unlink()  # written by the last command: the show it would print
     folds.clear()
     dm(t.bob, "show")
     assert len(folds) == 1 and (game / kept.NAME).exists()  # folded once, kept again

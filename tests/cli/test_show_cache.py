@@ -85,3 +85,20 @@ def test_show_says_what_is_missing_in_the_order_it_did_before_its_cache(tmp_path
     assert "no identity in" in dm(tmp_path, "show", code=1)
     dm(tmp_path, "id", "new", "zed", "--email", "z@example.org")
     assert "no games in" in dm(tmp_path, "show", code=1)
+
+
+def test_receive_and_play_leave_the_show_cache_fresh(tmp_path, monkeypatch):
+    """The command that changed the game writes what a plain ``show`` would print, so that ``show`` folds nothing:
+    it prints, byte for byte, what a ``show`` that folds prints."""
+    from duelmail import app
+
+    t = Table(tmp_path)
+    for _ in range(5):
+        t.play_turns(1)  # one turn written by ``play`` and taken in by ``receive`` at the other home
+        for home, name in ((t.alice, "alice"), (t.bob, "bob")):
+            (folder,) = (home / "games").iterdir()
+            cached = json.loads((folder / ".show.json").read_text())["text"]
+            with monkeypatch.context() as m:
+                m.setattr(app, "fold", lambda *a, **k: (_ for _ in ()).throw(AssertionError("show folded")))
+                assert dm(home, "show") == cached
+            assert dm(home, "--as", name, "show") == cached
