@@ -51,7 +51,7 @@ from pathlib import Path
 import common
 
 ROOT = Path(__file__).resolve().parents[1]
-LAUNCH = "import sys; from duelmail.cli import main; sys.exit(main())"
+LAUNCH = "import sys; from duelmail.cli import run; sys.exit(run())"  # the installed command
 CHILD_ENV: dict[str, str] = {}  # set by main: how the children find their bytecode
 PYTHON: list[str] = [sys.executable]  # set by main: the children's Python
 AGAINST: list[Path] = []  # set by main: another checkout to run every command with too

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import click
 
+from duelmail.cli.cached import SHOW_CACHE, _cached_status, _show_key, _status_key
 from duelmail.errors import DuelmailError, IdentityError
 from duelmail.home import Home
 from duelmail.util.fs import read_text
@@ -140,20 +141,6 @@ def _status_data(match, seat) -> dict:
     }
 
 
-def _status_key(folder, seat) -> str:
-    return f"{folder.listing_key()}|{seat}|3"
-
-
-def _cached_status(folder, seat, key: str | None = None) -> dict | None:
-    """The status cache: only a cache, keyed by the game's file listing; deleting it loses nothing."""
-    p = folder.path / ".status.json"
-    try:
-        cached = json.loads(p.read_text())
-    except (OSError, ValueError):
-        return None
-    return cached.get("data") if cached.get("key") == (key or _status_key(folder, seat)) else None
-
-
 def _store_status(folder, seat, data, key: str | None = None) -> None:
     from duelmail.util.fs import atomic_write
 
@@ -170,37 +157,6 @@ def _refresh_status(folder, match, seat) -> None:
     key = _status_key(folder, seat)
     if _cached_status(folder, seat, key) is None:
         _store_status(folder, seat, _status_data(match, seat), key)
-
-
-SHOW_CACHE = ".show.json"
-
-
-def _show_key(ctx: Ctx, folder) -> str:
-    """What the text of a plain ``show`` depends on: the game's files and seat (the status cache's key), this
-    home's identities and default (their files' sizes and times), the moves noted for the turn, and the code."""
-    from duelmail.util.fs import listing
-    from duelmail.util.stamp import code_check
-
-    ids = listing(ctx.home.id_dir)
-    config = listing(ctx.home.root).get("config.toml")
-    try:
-        pending = (folder.path / ".pending.toml").read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
-        pending = ""
-    home = ";".join(f"{n}:{st[0]}:{st[1]}" for n, st in sorted(ids.items()) if n.endswith(".toml"))
-    return (f"{_status_key(folder, ctx.home.me(folder).get('seat'))}|{home}|{config and config[:2]}|"
-            f"{json.dumps(pending)}|{code_check()}|show 1")
-
-
-def _cached_show(folder, key: str) -> str | None:
-    """The text a plain ``show`` printed last, if nothing it depends on has changed since (``_show_key``): only a
-    cache, like the status cache; deleting it loses nothing."""
-    try:
-        cached = json.loads((folder.path / SHOW_CACHE).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    text = cached.get("text") if isinstance(cached, dict) and cached.get("key") == key else None
-    return text if isinstance(text, str) else None
 
 
 def _needs_passphrase(ctx: Ctx) -> bool:
@@ -258,7 +214,7 @@ def _store_views(ctx: Ctx, folder, match, seat, ident) -> None:
     _store_status(folder, seat, _status_data(match, seat))
     if ctx.as_name is None and seat is not None and seat == ctx.home.me(folder).get("seat") \
             and not _needs_passphrase(ctx):
-        _store_show(folder, _show_key(ctx, folder), "".join(_show_lines(folder, match, seat, ident)[0]))
+        _store_show(folder, _show_key(ctx.home, folder), "".join(_show_lines(folder, match, seat, ident)[0]))
 
 
 def _pending_data(folder) -> dict:

@@ -10,16 +10,15 @@ import json
 import os
 import re
 import sys
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from pathlib import Path
 
 import click
 
+from duelmail.cli.cached import _cached_show, _cached_status, _left, _show_key, status_lines
 from duelmail.cli.common import (
     Ctx,
     _app,
-    _cached_show,
-    _cached_status,
     _check_game,
     _copy_out,
     _needs_passphrase,
@@ -32,7 +31,6 @@ from duelmail.cli.common import (
     _say_awaited,
     _send_note,
     _set_pending,
-    _show_key,
     _show_lines,
     _status_data,
     _store_show,
@@ -123,16 +121,6 @@ def join(ctx, file, out, send, push):
         click.echo(f"send {path} to the other players")
 
 
-def _left(due: datetime, at: datetime) -> str:
-    secs = int((due - at).total_seconds())
-    sign, secs = ("", secs) if secs >= 0 else ("overdue by ", -secs)
-    d, rem = divmod(secs, 86400)
-    h, rem = divmod(rem, 3600)
-    m = rem // 60
-    text = f"{d}d {h}h" if d else f"{h}h {m}m" if h else f"{m}m {rem % 60}s" if m else f"{rem % 60}s"
-    return f"{sign}{text}" + ("" if sign else " left")
-
-
 @click.command("status")
 @click.argument("game", required=False)
 @click.option("--all", "all_games", is_flag=True, help="Every game in this home, soonest deadline first.")
@@ -185,35 +173,8 @@ def status(ctx, game, all_games, as_json):
     if as_json:
         click.echo(json.dumps(data, indent=2))
         return
-    seat = data["you"]
-    you = data["seats"][seat] if seat is not None else "a spectator"
-    click.echo(f"game {data['game'][:12]} ({data['title']}), round {data['round']}, you are {you}")
-    if data["result"]:
-        click.echo(f"game over: {data['result']}")
-    if data["last"]:
-        click.echo("lately:" + "".join(f"\n  {line}" for line in data["last"]))
-    for s, a in data["awaited"].items():
-        who = "you" if int(s) == seat else data["seats"][int(s)]
-        due = ""
-        if a["deadline"]:
-            left = datetime.fromisoformat(a["deadline"]) - t
-            remind = " (reminder: due soon)" if timedelta(0) <= left <= timedelta(hours=data["reminder_hours"]) else ""
-            late = " - a timeout can be claimed ('duelmail claim')" if left < timedelta(0) and int(s) != seat else ""
-            due = f"; due {a['deadline']}, {_left(datetime.fromisoformat(a['deadline']), t)}{remind}{late}"
-        click.echo(f"awaiting {who}: {a['what']}{due}")
-    offer = data.get("draw_offer")
-    if offer:
-        by = "you" if offer["by"] == seat else data["seats"][offer["by"]]
-        yes = ", ".join(data["seats"][s] for s in offer["accepted"]) or "nobody yet"
-        answer = "" if offer["by"] == seat or seat in offer["accepted"] else \
-            " ('duelmail draw accept' or 'duelmail draw decline')"
-        click.echo(f"draw offered by {by}; accepted by {yes}{answer}")
-    if data["audited"]:
-        click.echo("audit: " + ("passed" if data["audit_ok"] else "CHEATING FOUND"))
-    for line in data["cheats"]:
-        click.echo(f"CHEAT: {line}")
-    if data["cheats"]:
-        click.echo("this game cannot go on as it is: the seats hold different histories (docs/protocol.md, section 5)")
+    for line in status_lines(data, t):
+        click.echo(line)
 
 
 def _status_of(ctx, folder) -> dict:
@@ -267,7 +228,7 @@ def show(ctx, game, svg_out, html_out, open_it):
     if not (svg_out or html_out) and ctx.as_name is None:  # the text alone: from its cache if nothing changed
         try:
             folder = ctx.home.find(game)
-            key = _show_key(ctx, folder)
+            key = _show_key(ctx.home, folder)
         except DuelmailError:  # said below, in the order the fold says it (a missing identity first)
             key = None
         text = _cached_show(folder, key) if key is not None else None

@@ -31,6 +31,7 @@ REPORT = ("import atexit, json, sys\n"
           "atexit.register(lambda: sys.stderr.write('\\nMODULES ' + json.dumps(sorted(sys.modules)) + '\\n'))\n"
           "from duelmail.cli import main\n"
           "main()\n")
+INSTALLED = REPORT.replace("import main\nmain()", "import run\nsys.exit(run())")  # the 'duelmail' command
 
 FROM_A_CACHE_NEVER = ("duelmail.engine", "duelmail.games", "duelmail.crypto", "duelmail.protocol", "duelmail.app",
                       "duelmail.transport.kept", "duelmail.util.toml", "nacl", "tomllib", "hashlib", "_hashlib",
@@ -44,11 +45,12 @@ NEVER_HERE = ("tomlkit", "cryptography", "duelmail.pictures", "duelmail.games.sv
               "duelmail.cli.talk", "duelmail.games.warlords.bots", *OTHER_GAMES)
 
 
-def cold(home: Path, *args: str) -> tuple[str, set[str]]:
-    """``duelmail ARGS`` in a new process: its output and the modules it had imported when it exited."""
-    env = dict(os.environ, DUELMAIL_HOME=str(home))
-    p = subprocess.run([sys.executable, "-c", REPORT, *args], env=env, capture_output=True, text=True, timeout=120)
-    assert p.returncode == 0, p.stdout + p.stderr
+def cold(home: Path, *args: str, launch: str = REPORT, code: int = 0, **env: str) -> tuple[str, set[str]]:
+    """``duelmail ARGS`` in a new process (the click group, or ``launch``): its output and the modules it had
+    imported when it exited."""
+    env = dict(os.environ, DUELMAIL_HOME=str(home), **env)
+    p = subprocess.run([sys.executable, "-c", launch, *args], env=env, capture_output=True, text=True, timeout=120)
+    assert p.returncode == code, p.stdout + p.stderr
     line = next(x for x in p.stderr.splitlines() if x.startswith("MODULES "))
     return p.stdout, set(json.loads(line.removeprefix("MODULES ")))
 
@@ -129,3 +131,24 @@ def test_play_and_receive_write_turn_files_without_tomlkit_or_the_cryptography_p
     out, modules = cold(t.other(player), "receive", str(sent), "--out", str(t.out))
     assert "verified and applied" in out
     assert loaded(modules, (*NEVER_HERE, *WRITING_NEVER)) == []
+
+
+def test_the_installed_command_answers_status_and_show_from_their_caches_without_click(game):
+    """``duelmail`` (``cli.run``) prints what the click command prints, from the caches, without loading click;
+    with an option, another identity, a game it cannot find or a stale cache, the click command answers."""
+    t, folder = game
+    name = folder.name.split("-")[-1][:6]
+    for args in (["status"], ["show"], ["status", name], ["show", name]):
+        click_said, _ = cold(t.alice, *args)
+        said, modules = cold(t.alice, *args, launch=INSTALLED)
+        assert said == click_said and said.strip()
+        assert loaded(modules, ("click", *FROM_A_CACHE_NEVER, *NEVER_HERE)) == []
+    for args, env in ((["status", "--json"], {}), (["show"], {"DUELMAIL_AS": "alice"}), (["status", "-h"], {})):
+        said, modules = cold(t.alice, *args, launch=INSTALLED, **env)
+        assert "click" in modules and said == cold(t.alice, *args, **env)[0]
+    said, modules = cold(t.alice, "status", "nosuchgame", launch=INSTALLED, code=1)
+    assert "click" in modules
+    (folder / ".show.json").write_text('{"key": "stale", "text": "not this"}')
+    said, modules = cold(t.alice, "show", launch=INSTALLED)
+    assert "not this" not in said and "Hand:" in said and "click" in modules  # folded, and kept again
+    assert cold(t.alice, "show", launch=INSTALLED)[0] == said

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from clitable import Table, dm
 
-from duelmail.cli.common import SHOW_CACHE
+from duelmail.cli.cached import SHOW_CACHE
 from duelmail.transport import archive, kept
 
 

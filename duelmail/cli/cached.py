@@ -1,0 +1,134 @@
+"""What ``status`` and ``show`` answer from their caches, without click: their keys, reading them, the status
+text, and ``answer``, which the ``duelmail`` command tries before it loads click (about 30 ms of imports, most of
+a cached answer's cost).
+
+``.status.json`` and ``.show.json`` are caches, never state: keyed by what their text depends on, written by the
+commands that change a game (``common._store_views``) or by a ``status``/``show`` that folded; delete them and
+nothing is lost.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from datetime import UTC, datetime, timedelta
+
+from duelmail.home import Home
+
+SHOW_CACHE = ".show.json"
+
+
+def _status_key(folder, seat) -> str:
+    return f"{folder.listing_key()}|{seat}|3"
+
+
+def _cached_status(folder, seat, key: str | None = None) -> dict | None:
+    """The status cache: only a cache, keyed by the game's file listing; deleting it loses nothing."""
+    p = folder.path / ".status.json"
+    try:
+        cached = json.loads(p.read_text())
+    except (OSError, ValueError):
+        return None
+    return cached.get("data") if cached.get("key") == (key or _status_key(folder, seat)) else None
+
+
+def _show_key(home: Home, folder) -> str:
+    """What the text of a plain ``show`` depends on: the game's files and seat (the status cache's key), this
+    home's identities and default (their files' sizes and times), the moves noted for the turn, and the code."""
+    from duelmail.util.fs import listing
+    from duelmail.util.stamp import code_check
+
+    ids = listing(home.id_dir)
+    config = listing(home.root).get("config.toml")
+    try:
+        pending = (folder.path / ".pending.toml").read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        pending = ""
+    identities = ";".join(f"{n}:{st[0]}:{st[1]}" for n, st in sorted(ids.items()) if n.endswith(".toml"))
+    return (f"{_status_key(folder, home.me(folder).get('seat'))}|{identities}|{config and config[:2]}|"
+            f"{json.dumps(pending)}|{code_check()}|show 1")
+
+
+def _cached_show(folder, key: str) -> str | None:
+    """The text a plain ``show`` printed last, if nothing it depends on has changed since (``_show_key``): only a
+    cache, like the status cache; deleting it loses nothing."""
+    try:
+        cached = json.loads((folder.path / SHOW_CACHE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    text = cached.get("text") if isinstance(cached, dict) and cached.get("key") == key else None
+    return text if isinstance(text, str) else None
+
+
+def _left(due: datetime, at: datetime) -> str:
+    secs = int((due - at).total_seconds())
+    sign, secs = ("", secs) if secs >= 0 else ("overdue by ", -secs)
+    d, rem = divmod(secs, 86400)
+    h, rem = divmod(rem, 3600)
+    m = rem // 60
+    text = f"{d}d {h}h" if d else f"{h}h {m}m" if h else f"{m}m {rem % 60}s" if m else f"{rem % 60}s"
+    return f"{sign}{text}" + ("" if sign else " left")
+
+
+def status_lines(data: dict, t: datetime) -> list[str]:
+    """What ``status`` says of one game at ``t``, a line each, from its data (``common._status_data``, plus the
+    home's ``cheats``)."""
+    out = []
+    seat = data["you"]
+    you = data["seats"][seat] if seat is not None else "a spectator"
+    out.append(f"game {data['game'][:12]} ({data['title']}), round {data['round']}, you are {you}")
+    if data["result"]:
+        out.append(f"game over: {data['result']}")
+    if data["last"]:
+        out.append("lately:" + "".join(f"\n  {line}" for line in data["last"]))
+    for s, a in data["awaited"].items():
+        who = "you" if int(s) == seat else data["seats"][int(s)]
+        due = ""
+        if a["deadline"]:
+            left = datetime.fromisoformat(a["deadline"]) - t
+            remind = " (reminder: due soon)" if timedelta(0) <= left <= timedelta(hours=data["reminder_hours"]) else ""
+            late = " - a timeout can be claimed ('duelmail claim')" if left < timedelta(0) and int(s) != seat else ""
+            due = f"; due {a['deadline']}, {_left(datetime.fromisoformat(a['deadline']), t)}{remind}{late}"
+        out.append(f"awaiting {who}: {a['what']}{due}")
+    offer = data.get("draw_offer")
+    if offer:
+        by = "you" if offer["by"] == seat else data["seats"][offer["by"]]
+        yes = ", ".join(data["seats"][s] for s in offer["accepted"]) or "nobody yet"
+        answer = "" if offer["by"] == seat or seat in offer["accepted"] else \
+            " ('duelmail draw accept' or 'duelmail draw decline')"
+        out.append(f"draw offered by {by}; accepted by {yes}{answer}")
+    if data["audited"]:
+        out.append("audit: " + ("passed" if data["audit_ok"] else "CHEATING FOUND"))
+    for line in data["cheats"]:
+        out.append(f"CHEAT: {line}")
+    if data["cheats"]:
+        out.append("this game cannot go on as it is: the seats hold different histories (docs/protocol.md, section 5)")
+    return out
+
+
+def answer(args: list[str], environ=os.environ, out=None) -> bool:
+    """Answer ``duelmail status [GAME]`` or ``duelmail show [GAME]`` from its fresh cache, as the click command
+    would print it; False (nothing printed, nothing written) for anything else, a cache that does not answer, or
+    any error, which the click command then says."""
+    if len(args) not in (1, 2) or args[0] not in ("status", "show") or (len(args) == 2 and args[1].startswith("-")) \
+            or environ.get("DUELMAIL_AS"):
+        return False  # options, --help, or another identity than the default (never cached): the click command
+    try:
+        home = Home(environ.get("DUELMAIL_HOME") or None)
+        folder = home.find(args[1] if len(args) == 2 else None)
+        if args[0] == "status":
+            data = _cached_status(folder, home.me(folder).get("seat"))
+            if data is None:
+                return False
+            text = "".join(f"{line}\n" for line in status_lines({**data, "cheats": folder.cheats()},
+                                                                 datetime.now(UTC)))
+        else:
+            text = _cached_show(folder, _show_key(home, folder))
+            if text is None:
+                return False
+    except Exception:  # noqa: BLE001 - whatever went wrong, the click command says it, or answers by folding
+        return False
+    (out or sys.stdout).write(text)
+    (out or sys.stdout).flush()
+    return True
