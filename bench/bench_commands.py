@@ -51,7 +51,9 @@ from pathlib import Path
 import common
 
 ROOT = Path(__file__).resolve().parents[1]
-LAUNCH = "import sys; from duelmail.cli import run; sys.exit(run())"  # the installed command
+# the installed command (``duelmail.cli.run``; the click group itself in a checkout from before it)
+LAUNCH = ("import sys\ntry:\n    from duelmail.cli import run\n"
+          "except ImportError:\n    from duelmail.cli import main as run\nsys.exit(run())")
 CHILD_ENV: dict[str, str] = {}  # set by main: how the children find their bytecode
 PYTHON: list[str] = [sys.executable]  # set by main: the children's Python
 AGAINST: list[Path] = []  # set by main: another checkout to run every command with too
