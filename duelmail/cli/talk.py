@@ -57,7 +57,9 @@ def say_cmd(ctx, words, game_opt, out, send, push):
 @pass_ctx
 @handled
 def resign_cmd(ctx, game, say, game_opt, out, send, push):
-    """Resign GAME, at any time: every other player wins, and the audit follows as at any end.
+    """Resign GAME, at any time: the other players win, and the audit follows as at any end.
+
+    In a game of three or more players with escrow, you leave and the others play on without you.
 
     \b
     Example:

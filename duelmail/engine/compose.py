@@ -154,6 +154,8 @@ class Composing:
         if what and self.over():
             raise IllegalMove("P-over", f"cannot {what} in game {self.gid[:12]}: it is over "
                               f"({self.describe_outcome()})")
+        if what and (seat not in self.in_play() or seat == self.removing):
+            raise IllegalMove("P-over", f"cannot {what} in game {self.gid[:12]}: {self.cards[seat].name} has left it")
         if resign:
             content["resign"] = True
         if draw is not None:

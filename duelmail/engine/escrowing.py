@@ -351,8 +351,13 @@ class Escrowing:
     def _in_play(self) -> set[int]:
         return set(range(self.n)) - self.state.retired() - self.removed
 
+    def in_play(self) -> set[int]:
+        """The seats still in the game: neither retired by the rules nor removed through escrow."""
+        return self._in_play()
+
     def removable(self, seat: int) -> bool:
-        """A final timeout claim against ``seat`` removes it instead of forfeiting the game (protocol §6c)."""
+        """A final timeout claim against ``seat``, or its resignation, removes it instead of ending the game
+        (protocol §6c)."""
         if not self.escrow_on or self.over() or self.removing is not None or seat in self.escrow_broken:
             return False
         in_play = self._in_play()
@@ -373,15 +378,15 @@ class Escrowing:
         in_play = self._in_play() - {seat}
         return sorted({h for d in self.dealings.get(seat, {}).values() for h in d.holders if h in in_play})
 
-    def _start_removal(self, seat: int, by: int) -> str:
+    def _start_removal(self, seat: int, why: str) -> str:
+        """Open the removal of ``seat`` (a final timeout claim against it, or its resignation, said by ``why``)
+        in the round after the open one, which the caller closes."""
         self.removing = seat
         self.removal_round = self.round + 1
         if not self._publishers(seat):
             self._finish_removal()
-            return f"{self.cards[by].name} claimed {self.cards[seat].name}'s timeout: {self.cards[seat].name} leaves " \
-                   "the game and the others play on"
-        return f"{self.cards[by].name} claimed {self.cards[seat].name}'s timeout: the others publish their escrow " \
-               f"shares of {self.cards[seat].name}, who then leaves the game"
+            return f"{why}: {self.cards[seat].name} leaves the game and the others play on"
+        return f"{why}: the others publish their escrow shares of {self.cards[seat].name}, who then leaves the game"
 
     def _finish_removal(self) -> None:
         """Reconstruct the removed seat's keys from the published (and otherwise known) shares, record them as its

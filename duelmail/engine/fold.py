@@ -323,11 +323,12 @@ class Folding:
                                           f"{due.isoformat()} (claimed by {self.cards[seat].name}); nobody wins")
             text = f"{self.cards[seat].name} claimed {self.cards[against].name}'s timeout: the challenge lapsed"
         elif self.removable(against):  # escrow: the seat leaves and the others play on (protocol section 6c)
-            text = self._start_removal(against, seat)
+            text = self._start_removal(against, f"{self.cards[seat].name} claimed {self.cards[against].name}'s "
+                                                "timeout")
         else:
-            gone = self.removed | ({self.removing} if self.removing is not None else set())
+            gone = {self.removing} if self.removing is not None else set()
             self.removing = None
-            winners = tuple(s for s in range(self.n) if s != against and s not in gone)
+            winners = tuple(sorted(self.in_play() - gone - {against}))
             self.forced_outcome = Outcome(winners, f"{self.cards[against].name} ran out of time (deadline "
                                           f"{due.isoformat()}, claimed by {self.cards[seat].name})")
             text = f"{self.cards[seat].name} claimed {self.cards[against].name}'s timeout: the game is forfeit"
@@ -398,7 +399,7 @@ class Folding:
                 raise refuse("a seat cannot answer its own draw offer", "P-draw")
         name = self.cards[seat].name
         events = [self._say(seat, say, c["time"], rnd)] if say is not None else []
-        ended = False
+        ended = closes = False
 
         def note(text: str) -> None:
             events.append(Event(self.round, seat, text))
@@ -408,8 +409,16 @@ class Folding:
         elif self.over():
             note(f"{name} {'resigns' if resign else 'answers a draw offer'}, but the game is already over: "
                  "nothing changes")
+        elif seat not in self.in_play() or seat == self.removing:
+            note(f"{name} {'resigns' if resign else 'offers or answers a draw'}, but has left the game already: "
+                 "nothing changes")
+        elif resign and self.removable(seat):  # escrow: it leaves, the others play on (protocol sections 5a, 6c)
+            note(self._start_removal(seat, f"{name} resigns"))
+            closes = True
         elif resign:
-            self.forced_outcome = Outcome(tuple(s for s in range(self.n) if s != seat), f"{name} resigned")
+            gone = {self.removing} if self.removing is not None else set()
+            self.removing = None
+            self.forced_outcome = Outcome(tuple(sorted(self.in_play() - gone - {seat})), f"{name} resigned")
             note(f"{name} resigns")
             ended = True
         elif draw == "offer":
@@ -427,14 +436,14 @@ class Folding:
         else:
             self.draw_accepts.add(seat)
             note(f"{name} accepts the draw")
-            if self.draw_accepts >= set(range(self.n)) - {target[0]}:
+            if self.draw_accepts >= self.in_play() - {target[0]}:  # every other seat still in the game
                 self.forced_outcome = Outcome((), "agreed by every player")
                 self.draw_offer = None
                 ended = True
         self.notes[(seat, n)] = f
         self.events += events
-        if ended:
-            self.ended_by_note = self.round
+        if ended or closes:
+            self.closed_by_note[self.round] = "ended" if ended else "removal"
             self.current_notes[seat] = f
             self.last_time = max(self.last_time, t) if self.last_time else t
             self._close_round()

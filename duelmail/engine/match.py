@@ -143,7 +143,9 @@ class Match(Folding, Duties, Composing, Views, Escrowing):
         self.notes_by_round: dict[int, dict[int, SignedFile]] = {}
         self.draw_offer: tuple[int, int] | None = None  # (seat, n) of the open draw offer
         self.draw_accepts: set[int] = set()
-        self.ended_by_note: int | None = None  # the round a resignation or an agreed draw closed
+        # rounds a note closed: "ended" (a resignation or an agreed draw ended the game), "removal" (a resignation
+        # opened the seat's removal, protocol section 6c)
+        self.closed_by_note: dict[int, str] = {}
         self.own: dict[int, bytes] = {}  # per-game seeds of the seats this process plays
         self.masters: dict[int, bytes] = {}  # their identities' master secrets
         self.entropy: dict[int, str] = {}  # every seat's sealed fresh randomness, from its first file
@@ -260,6 +262,7 @@ class Match(Folding, Duties, Composing, Views, Escrowing):
         twin.notes = dict(self.notes)
         twin.current_notes = dict(self.current_notes)
         twin.notes_by_round = dict(self.notes_by_round)
+        twin.closed_by_note = dict(self.closed_by_note)
         twin.draw_accepts = set(self.draw_accepts)
         twin.opened = dict(self.opened)
         twin.memos = {k: list(v) for k, v in self.memos.items()}

@@ -270,10 +270,14 @@ def fold_into(match: Match, rest: list[tuple[str, SignedFile]], strict: bool = T
                 match.void[f.file_hash] = (w, f"{e}; it builds on a move the final timeout claim of round "
                                               f"{min(match.final_claims)} displaced")
                 continue
-            if f.kind == "turn" and match.ended_by_note is not None and f.round >= match.ended_by_note \
-                    and e.rule in ("P-round", "P-chain", "P-turn"):
-                match.void[f.file_hash] = (w, f"{e} (the game ended in round {match.ended_by_note} by a resignation "
-                                              "or an agreed draw; a move after it does not count)")
+            closed = max((r for r in match.closed_by_note if r <= f.round), default=None)
+            if f.kind == "turn" and closed is not None and e.rule in ("P-round", "P-chain", "P-turn"):
+                match.void[f.file_hash] = (w, f"{e} (the game ended in round {closed} by a resignation or an agreed "
+                                              "draw; a move after it does not count)"
+                                           if match.closed_by_note[closed] == "ended" else
+                                           f"{e} (a resignation closed round {closed} and opened the removal of its "
+                                           "seat; a move built on the round before it does not count: its seat "
+                                           "answers again)")
                 continue
             if f.kind == "claim" and f.round < match.round and match.round - 1 in match.timed_out:
                 match.void[f.file_hash] = (w, "another claim settled this round first")
