@@ -107,3 +107,29 @@ def test_demo_wizard_with_four_players(tmp_path):
     assert result.exit_code == 0, result.output
     assert "demo: 4 bots play Wizard Duel" in result.output and "audit: PASSED" in result.output
     assert "VERIFIED" in result.output
+
+
+def test_a_player_who_resigns_leaves_and_the_other_three_play_on(tmp_path):
+    """Z-29, protocol 5a and 6c: dave resigns in a game of four; the other homes publish their escrow shares of
+    him on receipt, he leaves, and the game goes on for three (a second resignation from him is refused)."""
+    t = Table(tmp_path)
+    for i in range(60):  # a few turns first: every deck locked, every escrow dealt
+        t.settle()
+        st = t.status(t.homes[0])
+        if st["round"] > 12:
+            break
+        for seat in [s for s in st["awaited"] if not (t.out / f"r{st['round']:04d}-s{s}.toml").exists()]:
+            home = t.homes[int(seat)]
+            t.written(home, lambda h=home, n=i: dm(h, "play", "--bot", "heuristic", "--seed", str(n), "--out",
+                                                   str(t.out)))
+    out = t.written(t.homes[3], lambda: dm(t.homes[3], "resign", "--say", "bye all", "--out", str(t.out)))
+    assert "dave resigns: the others publish their escrow shares of dave, who then leaves the game" in out
+    t.settle()
+    states = [t.status(h) for h in t.homes]
+    assert not any(s["over"] for s in states)
+    assert len({(s["round"], json.dumps(s["awaited"], sort_keys=True)) for s in states}) == 1
+    assert "3" not in states[0]["awaited"]
+    history = dm(t.homes[0], "history")
+    assert "dave left the game" in history and "bye all" in history
+    refused = dm(t.homes[3], "resign", code=1)
+    assert "dave has left it" in refused and "Traceback" not in refused
