@@ -11,6 +11,7 @@ from pathlib import Path
 
 import click
 
+from duelmail.cli.common import Ctx
 from duelmail.errors import DuelmailError, NotationError
 
 
@@ -28,7 +29,8 @@ def replay(path, html_file, start_round, seat, everything):
     In the terminal, one command a line: Enter or n (next), b (back), g N (jump to round N),
     e (end), s SEAT (that seat's view), t (the table), a (every card, once the game is over and
     audited), d (deck orders), l (log), v (audit verdict), h (help), q (quit). Before the audit only
-    public information is shown, whatever the view.
+    public information is shown, whatever the view. A game folder of this home's own is replayed without
+    checking again the deck proofs this home checked as its files arrived (its .proven file).
 
     \b
     Example:
@@ -40,7 +42,7 @@ def replay(path, html_file, start_round, seat, everything):
     from duelmail.replay.terminal import TerminalReplay
 
     try:
-        game = load_replay(Path(path))
+        game = load_replay(Path(path), _proven_here(Path(path)))
         if html_file:
             out = write_html(game, html_file)
             word, _ = game.verdict()
@@ -70,3 +72,18 @@ def replay(path, html_file, start_round, seat, everything):
         raise click.ClickException(str(e)) from None
     except OSError as e:
         raise click.ClickException(f"{e.filename or ''}: {e.strerror or e}") from None
+
+
+def _proven_here(path: Path) -> frozenset[str]:
+    """The files whose proofs this home checked as they arrived, if ``path`` is one of its own game folders (a
+    folder from anywhere else is checked in full, whatever ``.proven`` it carries)."""
+    from duelmail.home import Home
+    from duelmail.transport.folder import GameFolder
+
+    ctx = click.get_current_context().find_object(Ctx)
+    home = ctx.home if ctx is not None else Home()
+    games = home.games_dir.resolve()
+    target = path.resolve()
+    if not target.is_dir() or target.parent != games:
+        return frozenset()
+    return GameFolder(target, home.root).proven()

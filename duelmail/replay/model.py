@@ -200,11 +200,14 @@ class Replay:
         return out
 
 
-def build_replay(files: list[tuple[str, SignedFile]], strict: bool = True, now=None) -> Replay:
+def build_replay(files: list[tuple[str, SignedFile]], strict: bool = True, now=None,
+                 proven: frozenset[str] = frozenset()) -> Replay:
     """Fold ``files`` with ``transport.archive.fold``, recording a ``Step`` whenever a round closes.
 
     Proofs are deferred (see ``fold``): an audited game's passes are recomputed by the audit, so
-    its replay skips the proof checks, which are most of a plain fold's time."""
+    its replay skips the proof checks, which are most of a plain fold's time. ``proven``: files whose proofs
+    this home checked as they arrived (a game folder of the home's own, ``.proven``); never an archive's own
+    claim, which anyone could write."""
     from duelmail.transport.archive import fold
 
     recorder: _Recorder | None = None
@@ -215,7 +218,7 @@ def build_replay(files: list[tuple[str, SignedFile]], strict: bool = True, now=N
             recorder = _Recorder(match)
         recorder.snap(rnd, names, partial=partial)
 
-    match = fold(files, strict, now, on_round=on_round, defer_proofs=True)
+    match = fold(files, strict, now, on_round=on_round, defer_proofs=True, proven=proven)
     replay = Replay(match, recorder.steps, files=sorted((f for _, f in files),
                                                           key=lambda f: (f.kind != "genesis", f.round, f.seat)))
     if match.audit is not None:
@@ -224,11 +227,12 @@ def build_replay(files: list[tuple[str, SignedFile]], strict: bool = True, now=N
     return replay
 
 
-def load_replay(path: str | Path) -> Replay:
-    """The replay of the archive in a folder (or a single file holding a whole game)."""
+def load_replay(path: str | Path, proven: frozenset[str] = frozenset()) -> Replay:
+    """The replay of the archive in a folder (or a single file holding a whole game); ``proven`` as for
+    ``build_replay``."""
     from duelmail.transport.archive import read_files
 
-    return build_replay(read_files(Path(path)))
+    return build_replay(read_files(Path(path)), proven=proven)
 
 
 def _mentions(text: str, ref: str) -> bool:

@@ -228,7 +228,9 @@ def fold(files: list[tuple[str, SignedFile]], strict: bool = True, now=None, on_
             except (CheatDetected, CryptoError):
                 fold(files, strict, now)  # refuses the file whose point or proof fails, naming it
                 raise
-            match.proofs = f"{len(pending)} pass proofs checked"
+            skipped = len(proven & match.applied)
+            match.proofs = f"{len(pending)} pass proofs checked" + (
+                f" (those of {skipped} files checked before, as they arrived in this home)" if skipped else "")
     return match
 
 
