@@ -10,8 +10,8 @@
 - ``play --bot`` of one move in a two-player Warlords game in progress (round 40 or so), ``status``
   (without its cache ``.status.json``, after a ``show`` that wrote it, after a ``status``) and ``show`` (without
   its cache ``.show.json``, after a ``show``) in that home.
-- ``watch --once --no-git`` over a home with 100 games in progress and nothing new (one game copied under
-  100 folder names: the work per game is the same).
+- ``status --all`` and ``watch --once --no-git`` over a home with 100 games in progress and nothing new (one game
+  copied under 100 folder names: the work per game is the same).
 
 Every home is built in this process first (not timed), then each command runs RUNS times (default 5) in a
 fresh ``python`` process on a fresh copy of the home, after one untimed command on that copy (``show``, or the
@@ -255,6 +255,9 @@ def main(runs: int = 5, from_source: bool = False, other: Path | None = None, ed
             w, c = median_cold(play, args, runs, warm=warm, drop=drop)
             out[label] = (w, c)
             line(label, w, c)
+        w, c = median_cold(watch, ["status", "--all"], runs, warm=["status", "--all"])
+        out["status --all"] = (w, c)
+        line("status --all, 100 games, from their caches", w, c)
         args = ["watch", "--once", "--no-git", "--source", "{HOME}/maildir"]
         w, c = median_cold(watch, args, max(1, runs // 2), ok=(0, 10), warm=args)
         out["watch"] = (w, c)

@@ -107,26 +107,72 @@ def status_lines(data: dict, t: datetime) -> list[str]:
     return out
 
 
+def all_games_lines(rows: list[dict], broken: list[tuple[str, str]], t: datetime, home: Home,
+                    as_json: bool = False) -> list[str]:
+    """What ``status --all`` says at ``t``: every game a line, the soonest deadline first (``rows`` are sorted
+    here), the games that cannot be read, and how many are archived; with ``as_json``, one JSON text."""
+    rows.sort(key=lambda d: min((a["deadline"] for a in d["awaited"].values() if a["deadline"]), default="9999"))
+    if as_json:
+        return [json.dumps(rows + [{"folder": n, "error": e} for n, e in broken], indent=2)]
+    out = [f"{name}: cannot be read: {error}" for name, error in broken]
+    for d in rows:
+        if d["over"]:
+            out.append(f"{d['game'][:12]} {d['kind']:<9} over: {d['result']}")
+            continue
+        soon = min(((a["deadline"], n) for n, a in d["awaited"].items() if a["deadline"]), default=None)
+        who = ", ".join("you" if int(s) == d["you"] else d["seats"][int(s)] for s in d["awaited"])
+        when = f", due {soon[0]} ({_left(datetime.fromisoformat(soon[0]), t)})" if soon else ""
+        out.append(f"{d['game'][:12]} {d['kind']:<9} round {d['round']}: awaiting {who}{when}")
+    filed = len(list(home.archive_dir.iterdir())) if home.archive_dir.is_dir() else 0
+    if filed:
+        out.append(f"and {filed} archived game{'s' if filed != 1 else ''} in {home.archive_dir}")
+    return out
+
+
+def _cached_row(home: Home, folder) -> dict | None:
+    """``status``'s data of one game from its fresh cache, with the home's cheats; None if the cache is stale."""
+    data = _cached_status(folder, home.me(folder).get("seat"))
+    return None if data is None else {**data, "cheats": folder.cheats()}
+
+
+def _status_text(home: Home, args: list[str]) -> str | None:
+    """``status [GAME] [--json] [--all]`` from the caches, or None if any game it names must be folded."""
+    flags = {a for a in args if a.startswith("-")}
+    names = [a for a in args if not a.startswith("-")]
+    if flags - {"--json", "--all"} or len(names) > (0 if "--all" in flags else 1):
+        return None
+    t = datetime.now(UTC)
+    if "--all" in flags:
+        folders = home.game_folders()
+        rows = [_cached_row(home, f) for f in folders]
+        if not folders or None in rows:
+            return None
+        lines = all_games_lines(rows, [], t, home, "--json" in flags)
+    else:
+        row = _cached_row(home, home.find(names[0] if names else None))
+        if row is None:
+            return None
+        lines = [json.dumps(row, indent=2)] if "--json" in flags else status_lines(row, t)
+    return "".join(f"{line}\n" for line in lines)
+
+
 def answer(args: list[str], environ=os.environ, out=None) -> bool:
-    """Answer ``duelmail status [GAME]`` or ``duelmail show [GAME]`` from its fresh cache, as the click command
-    would print it; False (nothing printed, nothing written) for anything else, a cache that does not answer, or
-    any error, which the click command then says."""
-    if len(args) not in (1, 2) or args[0] not in ("status", "show") or (len(args) == 2 and args[1].startswith("-")) \
-            or environ.get("DUELMAIL_AS"):
-        return False  # options, --help, or another identity than the default (never cached): the click command
+    """Answer ``duelmail status [GAME] [--json] [--all]`` or ``duelmail show [GAME]`` from the fresh caches, as the
+    click command would print it; False (nothing printed, nothing written) for anything else, a cache that does not
+    answer, or any error, which the click command then says."""
+    if not args or args[0] not in ("status", "show") or environ.get("DUELMAIL_AS"):
+        return False  # another command, or another identity than the default (never cached): the click command
     try:
         home = Home(environ.get("DUELMAIL_HOME") or None)
-        folder = home.find(args[1] if len(args) == 2 else None)
         if args[0] == "status":
-            data = _cached_status(folder, home.me(folder).get("seat"))
-            if data is None:
-                return False
-            text = "".join(f"{line}\n" for line in status_lines({**data, "cheats": folder.cheats()},
-                                                                 datetime.now(UTC)))
+            text = _status_text(home, args[1:])
+        elif len(args) > 2 or any(a.startswith("-") for a in args[1:]):
+            return False  # show's options (--svg, --html, --help): the click command
         else:
+            folder = home.find(args[1] if len(args) == 2 else None)
             text = _cached_show(folder, _show_key(home, folder))
-            if text is None:
-                return False
+        if text is None:
+            return False
     except Exception:  # noqa: BLE001 - whatever went wrong, the click command says it, or answers by folding
         return False
     (out or sys.stdout).write(text)

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import click
 
-from duelmail.cli.cached import _cached_show, _cached_status, _left, _show_key, status_lines
+from duelmail.cli.cached import _cached_show, _cached_status, _show_key, all_games_lines, status_lines
 from duelmail.cli.common import (
     Ctx,
     _app,
@@ -150,24 +150,8 @@ def status(ctx, game, all_games, as_json):
             broken.append((folder.path.name, str(e)))  # one bad game never hides the others
     t = now()
     if all_games:
-        rows.sort(key=lambda d: min((a["deadline"] for a in d["awaited"].values() if a["deadline"]),
-                                    default="9999"))
-        if as_json:
-            click.echo(json.dumps(rows + [{"folder": n, "error": e} for n, e in broken], indent=2))
-            return
-        for name, error in broken:
-            click.echo(f"{name}: cannot be read: {error}")
-        for d in rows:
-            if d["over"]:
-                click.echo(f"{d['game'][:12]} {d['kind']:<9} over: {d['result']}")
-                continue
-            soon = min(((a["deadline"], n) for n, a in d["awaited"].items() if a["deadline"]), default=None)
-            who = ", ".join("you" if int(s) == d["you"] else d["seats"][int(s)] for s in d["awaited"])
-            when = f", due {soon[0]} ({_left(datetime.fromisoformat(soon[0]), t)})" if soon else ""
-            click.echo(f"{d['game'][:12]} {d['kind']:<9} round {d['round']}: awaiting {who}{when}")
-        filed = len(list(ctx.home.archive_dir.iterdir())) if ctx.home.archive_dir.is_dir() else 0
-        if filed:
-            click.echo(f"and {filed} archived game{'s' if filed != 1 else ''} in {ctx.home.archive_dir}")
+        for line in all_games_lines(rows, broken, t, ctx.home, as_json):
+            click.echo(line)
         return
     data = rows[0]
     if as_json:

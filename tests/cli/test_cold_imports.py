@@ -133,17 +133,21 @@ def test_play_and_receive_write_turn_files_without_tomlkit_or_the_cryptography_p
     assert loaded(modules, (*NEVER_HERE, *WRITING_NEVER)) == []
 
 
-def test_the_installed_command_answers_status_and_show_from_their_caches_without_click(game):
+def test_the_installed_command_answers_status_and_show_from_their_caches_without_click(game, tmp_path):
     """``duelmail`` (``cli.run``) prints what the click command prints, from the caches, without loading click;
     with an option, another identity, a game it cannot find or a stale cache, the click command answers."""
     t, folder = game
     name = folder.name.split("-")[-1][:6]
-    for args in (["status"], ["show"], ["status", name], ["show", name]):
+    dm(t.alice, "status", "--all")  # every game's cache fresh
+    for args in (["status"], ["show"], ["status", name], ["show", name], ["status", "--json"],
+                 ["status", "--all"], ["status", "--all", "--json"], ["status", name, "--json"]):
         click_said, _ = cold(t.alice, *args)
         said, modules = cold(t.alice, *args, launch=INSTALLED)
         assert said == click_said and said.strip()
         assert loaded(modules, ("click", *FROM_A_CACHE_NEVER, *NEVER_HERE)) == []
-    for args, env in ((["status", "--json"], {}), (["show"], {"DUELMAIL_AS": "alice"}), (["status", "-h"], {})):
+    svg = str(tmp_path / "table.svg")
+    for args, env in ((["show", "--svg", svg, "--no-open"], {}), (["show"], {"DUELMAIL_AS": "alice"}),
+                      (["status", "-h"], {})):
         said, modules = cold(t.alice, *args, launch=INSTALLED, **env)
         assert "click" in modules and said == cold(t.alice, *args, **env)[0]
     said, modules = cold(t.alice, "status", "nosuchgame", launch=INSTALLED, code=1)
