@@ -14,6 +14,7 @@ import os
 import sys
 from datetime import UTC, datetime, timedelta
 
+from duelmail.errors import DuelmailError
 from duelmail.home import Home
 
 SHOW_CACHE = ".show.json"
@@ -30,7 +31,21 @@ def _cached_status(folder, seat, key: str | None = None) -> dict | None:
         cached = json.loads(p.read_text())
     except (OSError, ValueError):
         return None
-    return cached.get("data") if cached.get("key") == (key or _status_key(folder, seat)) else None
+    if not isinstance(cached, dict) or cached.get("key") != (key or _status_key(folder, seat)):
+        return None
+    data = cached.get("data")
+    return data if _usable(data) else None
+
+
+def _usable(data) -> bool:
+    """Whether cached status data is as ``status`` wrote it (a cache changed by hand is no cache: folded again)."""
+    if not isinstance(data, dict) or not isinstance(data.get("kind"), str) or not isinstance(data.get("over"), bool):
+        return False
+    try:
+        status_lines({**data, "cheats": []}, datetime.now(UTC))
+    except (LookupError, TypeError, ValueError, AttributeError):
+        return False
+    return True
 
 
 def _show_key(home: Home, folder) -> str:
@@ -173,8 +188,8 @@ def answer(args: list[str], environ=os.environ, out=None) -> bool:
             text = _cached_show(folder, _show_key(home, folder))
         if text is None:
             return False
-    except Exception:  # noqa: BLE001 - whatever went wrong, the click command says it, or answers by folding
-        return False
+    except (DuelmailError, OSError, ValueError, LookupError, TypeError):  # no such game, a cache not as written
+        return False  # the click command says what is wrong, or answers by folding
     (out or sys.stdout).write(text)
     (out or sys.stdout).flush()
     return True

@@ -156,3 +156,17 @@ def test_the_installed_command_answers_status_and_show_from_their_caches_without
     said, modules = cold(t.alice, "show", launch=INSTALLED)
     assert "not this" not in said and "Hand:" in said and "click" in modules  # folded, and kept again
     assert cold(t.alice, "show", launch=INSTALLED)[0] == said
+
+
+def test_a_cache_not_as_written_is_left_to_the_click_command(game):
+    """A status cache whose data was changed by hand (a key missing, a wrong type) is no answer: the click command
+    folds, prints the status and writes the cache again."""
+    t, folder = game
+    dm(t.alice, "status")
+    good = (folder / ".status.json").read_text()
+    cached = json.loads(good)
+    for broken in ({**cached, "data": {**cached["data"], "seats": None}}, {**cached, "data": {"you": 0}}):
+        (folder / ".status.json").write_text(json.dumps(broken))
+        said, modules = cold(t.alice, "status", launch=INSTALLED)
+        assert "click" in modules and "you are alice" in said
+        assert json.loads((folder / ".status.json").read_text())["data"] == cached["data"]
