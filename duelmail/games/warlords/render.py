@@ -10,6 +10,7 @@ The state drawn is a ``WarlordsState``; ``rules.py`` imports this module, so thi
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import lru_cache
 
 from duelmail.games.base import GameState
 from duelmail.games.cards import Card, CardRef
@@ -19,12 +20,14 @@ _REFS: dict[CardRef, str] = {}  # a ref's text, made once (a replay renders ever
 
 
 def _card(ref: CardRef | None, known: Mapping[CardRef, Card]) -> str:
-    if ref is None:
-        return "-"
+    return "-" if ref is None else _face(ref, known.get(ref))
+
+
+def _face(ref: CardRef, face: Card | None) -> str:
+    """``KH a#3`` for a face the viewer knows, else ``[??] a#3``."""
     text = _REFS.get(ref)
     if text is None:
         text = _REFS[ref] = str(ref)
-    face = known.get(ref)
     return f"{face} {text}" if face is not None else f"[??] {text}"
 
 
@@ -37,30 +40,26 @@ def render(state: GameState, seat: int | None, known: Mapping[CardRef, Card]) ->
         who = ", ".join(f"seat {d}" for d in st.deciders()) or "nobody (cards being revealed or shuffled)"
         lines.append(f"Warlords, turn {st.turn + 1} (seat {st.current}), {PHASE_NAMES[st.phase]}; "
                      f"to move: {who}")
+    # Each seat's lines come from ``_seat_lines``, memoised on exactly what they show (the refs, the faces the
+    # viewer knows for them, their tags): a replay renders 2n + 1 views a step, and a seat's part rarely changes.
+    get, face_up, used, locked = known.get, st.face_up, st.used, st.locked
     for s in range(st.n):
-        me = " (you)" if s == seat else ""
         status = "" if st.active[s] else ", out"
         if st.active[s] and st.revenge and s == st.current:
             status = ", revenge turn"
-        lines.append(f"Seat {s}{me}{status}: draw pile {len(st.piles[s])}, hand {len(st.hands[s])}")
-        wl = []
-        for w in st.warlords[s]:
-            tags = []
-            if w in st.face_up:
-                tags.append("face up")
-            if w in st.used:
-                tags.append("used")
-            wl.append(_card(w, known) + (f" ({', '.join(tags)})" if tags else ""))
-        lines.append(f"  Warlords: {'; '.join(wl) or 'none'}")
+        ws = tuple(st.warlords[s])
+        pile, disc = st.piles[s], st.discards[s]
+        hand = hand_faces = next_draw = None
         if s == seat:
-            lines.append(f"  Hand: {'  '.join(_card(r, known) for r in st.hands[s]) or 'empty'}")
-            if st.piles[s] and st.piles[s][-1] in known:  # the reserved draw (W-29)
-                lines.append(f"  Next draw: {_card(st.piles[s][-1], known)}")
-        disc = st.discards[s]
-        hidden = sum(map(st.locked.__contains__, disc)) if st.locked else 0
-        top = _card(disc[-1], known) if disc else "empty"
-        extra = f", {hidden} face down under it" if hidden else ""
-        lines.append(f"  Discard pile {len(disc)}: top {top}{extra}")
+            hand = tuple(st.hands[s])
+            hand_faces = tuple(map(get, hand))
+            if pile and pile[-1] in known:  # the reserved draw (W-29)
+                next_draw = (pile[-1], known[pile[-1]])
+        top = disc[-1] if disc else None
+        hidden = sum(map(locked.__contains__, disc)) if locked else 0
+        lines.append(_seat_lines(s, s == seat, status, len(pile), len(st.hands[s]), ws, tuple(map(get, ws)),
+                                 tuple(map(face_up.__contains__, ws)), tuple(map(used.__contains__, ws)), hand,
+                                 hand_faces, next_draw, len(disc), top, get(top) if disc else None, hidden))
     b = st.battle
     if b is not None:
         lines.append(f"Battle: seat {b.attacker} attacks seat {b.defender}")
@@ -72,4 +71,26 @@ def render(state: GameState, seat: int | None, known: Mapping[CardRef, Card]) ->
             lines.append(f"  strength {b.attack} against {b.defence}: {b.damage} damage")
     if seat is not None and seat in st.deciders():
         lines.append(f"Your move: {st.prompt(seat)}")
+    return "\n".join(lines)
+
+
+@lru_cache(maxsize=1 << 14)
+def _seat_lines(s: int, me: bool, status: str, npile: int, nhand: int, warlords: tuple[CardRef, ...],
+                faces: tuple[Card | None, ...], up: tuple[bool, ...], used: tuple[bool, ...],
+                hand: tuple[CardRef, ...] | None, hand_faces: tuple[Card | None, ...] | None,
+                next_draw: tuple[CardRef, Card] | None, ndisc: int, top: CardRef | None, top_face: Card | None,
+                hidden: int) -> str:
+    """Seat ``s``'s lines of the table (``me``: the viewer's own seat, with its hand), from its arguments alone."""
+    lines = [f"Seat {s}{' (you)' if me else ''}{status}: draw pile {npile}, hand {nhand}"]
+    wl = []
+    for w, face, is_up, is_used in zip(warlords, faces, up, used, strict=True):
+        tags = (["face up"] if is_up else []) + (["used"] if is_used else [])
+        wl.append(_face(w, face) + (f" ({', '.join(tags)})" if tags else ""))
+    lines.append(f"  Warlords: {'; '.join(wl) or 'none'}")
+    if me:
+        lines.append(f"  Hand: {'  '.join(map(_face, hand, hand_faces)) or 'empty'}")
+        if next_draw is not None:
+            lines.append(f"  Next draw: {_face(*next_draw)}")
+    extra = f", {hidden} face down under it" if hidden else ""
+    lines.append(f"  Discard pile {ndisc}: top {_face(top, top_face) if ndisc else 'empty'}{extra}")
     return "\n".join(lines)
