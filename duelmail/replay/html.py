@@ -44,23 +44,44 @@ def view_hook(replay: Replay) -> Callable | None:
 
 
 class _Interner:
-    """Strings to small ints: lines of text, whole texts (tuples of line ids), hook fragments, pictures."""
+    """Strings to small ints: lines of text, whole texts (tuples of line ids), hook fragments, pictures.
 
-    def __init__(self):
+    ``named``: ``Replay.named``, which names seats line by line, so a rules' line is named and looked up once."""
+
+    def __init__(self, named: Callable[[str], str]):
+        self.named = named
         self.lines: dict[str, int] = {}
         self.texts: dict[tuple[int, ...], int] = {}
-        self.by_text: dict[str, int] = {}
+        self.raw_lines: dict[str, int] = {}  # a line as the rules write it -> the id of its named line
+        self.named_lines: dict[str, str] = {}  # ... -> its named line
+        self.by_raw: dict[str, tuple[int, ...]] = {}
         self.frags: dict[str, int] = {}
         self.pieces: dict[str, int] = {}
         self.pictures: dict[tuple[int, ...], int] = {}
 
-    def text(self, s: str) -> int:
-        tid = self.by_text.get(s)
-        if tid is None:
-            key = _ids(self.lines, s.split("\n"))
-            tid = self.texts.setdefault(key, len(self.texts))
-            self.by_text[s] = tid
-        return tid
+    def table(self, raw: str) -> tuple[int, ...]:
+        """The line ids of ``named(raw)``, a rules' text (``Replay.table``) with names for seats."""
+        ids = self.by_raw.get(raw)
+        if ids is None:
+            lines = raw.split("\n")
+            ids = tuple(map(self.raw_lines.get, lines))
+            if None in ids:
+                named = [self.named(line) for line in lines]
+                self.named_lines.update(zip(lines, named, strict=True))
+                if any("\n" in line for line in named):  # never with valid names; then as named(raw) would split
+                    return _ids(self.lines, "\n".join(named).split("\n"))
+                ids = _ids(self.lines, named)
+                self.raw_lines.update(zip(lines, ids, strict=True))
+            self.by_raw[raw] = ids
+        return ids
+
+    def named_text(self, raw: str) -> str:
+        """``named(raw)`` for a text ``table`` has seen."""
+        return "\n".join(map(self.named_lines.__getitem__, raw.split("\n")))
+
+    def text(self, ids: tuple[int, ...]) -> int:
+        """The id of a text given as its line ids."""
+        return self.texts.setdefault(ids, len(self.texts))
 
     def frag(self, s: str) -> int:
         return self.frags.setdefault(s, len(self.frags))
@@ -74,9 +95,12 @@ class _Interner:
 def _ids(table: dict[str, int], items: list[str]) -> tuple[int, ...]:
     """The ids of ``items`` in ``table``, new ones numbered in order of first appearance (as ``setdefault`` one by
     one would), with the lookups in C."""
-    new = [x for x in dict.fromkeys(items) if x not in table]
-    for x in new:
-        table[x] = len(table)
+    ids = tuple(map(table.get, items))
+    if None not in ids:  # the usual case: every line was seen before
+        return ids
+    for x in dict.fromkeys(items):
+        if x not in table:
+            table[x] = len(table)
     return tuple(map(table.__getitem__, items))
 
 
@@ -103,16 +127,23 @@ def page_data(replay: Replay) -> dict:
     """Everything the page shows, as plain JSON-able data."""
     m = replay.match
     hook = view_hook(replay)
-    inter = _Interner()
+    inter = _Interner(replay.named)
     audited = replay.audited
     n = replay.n
     steps = []
     drawn: dict[tuple, int] = {}  # (view, its text's id) -> picture id (-1: the game draws none)
     for step in replay.steps:
-        views: dict = {"t": inter.text(replay.render(step, None)),
-                       "s": [inter.text(replay.render(step, s)) for s in range(n)]}
-        if audited:
-            views["a"] = [inter.text(replay.render_all(step, s)) for s in range(n)]
+        views: dict = {"t": inter.text(inter.table(replay.table(step, None))),
+                       "s": [inter.text(inter.table(replay.table(step, s))) for s in range(n)]}
+        if audited:  # as replay.render_all
+            views["a"] = []
+            for s in range(n):
+                raw = replay.table(step, s, True)
+                ids = inter.table(raw)
+                rest = replay.holds(step, s, inter.named_text(raw))
+                if rest:
+                    ids += _ids(inter.lines, rest.split("\n"))
+                views["a"].append(inter.text(ids))
         names = replay.names
         # A picture is drawn from the same state and faces as the view's text: where the text did not change
         # since an earlier step, neither did the picture, so it is drawn once (most steps only pass keys).

@@ -162,15 +162,25 @@ class Replay:
 
     def render(self, step: Step, seat: int | None, everything: bool = False) -> str:
         """The game's own text table for ``seat`` (None: a spectator), with names for seats."""
-        return self.named(step.state.render(seat, self.known(step, seat, everything)))
+        return self.named(self.table(step, seat, everything))
+
+    def table(self, step: Step, seat: int | None, everything: bool = False) -> str:
+        """``render`` before ``named``: seats by number, as the rules write them."""
+        return step.state.render(seat, self.known(step, seat, everything))
 
     def render_all(self, step: Step, seat: int) -> str:
         """Once audited: ``seat``'s own table with every face, and any card it holds that the table does not
         mention (``holds``), so a game whose tables never list a hand still shows it."""
         text = self.render(step, seat, everything=True)
+        rest = self.holds(step, seat, text)
+        return text + (f"\n{rest}" if rest else "")
+
+    def holds(self, step: Step, seat: int, text: str) -> str:
+        """The line ``render_all`` adds to ``text`` (``seat``'s table with every face): the cards ``seat`` holds
+        that ``text`` does not mention ("" if none)."""
         faces = self.all_faces
         rest = [f"{faces.get(r, '[??]')} {r}" for r in step.holding[seat] if not _mentions(text, str(r))]
-        return text + (f"\n{self.names[seat]} holds: {'  '.join(rest)}" if rest else "")
+        return f"{self.names[seat]} holds: {'  '.join(rest)}" if rest else ""
 
     def named(self, text: str) -> str:
         """Seat numbers in a rules' text become names: ``seat 1`` -> ``bob``, ``Seat 1`` -> ``Seat 1 (bob)``."""
