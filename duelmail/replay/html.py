@@ -21,6 +21,8 @@ import importlib
 import json
 import re
 from collections.abc import Callable
+from itertools import compress, repeat
+from operator import is_
 from pathlib import Path
 
 from duelmail.games.cards import CardRef
@@ -98,9 +100,8 @@ def _ids(table: dict[str, int], items: list[str]) -> tuple[int, ...]:
     ids = tuple(map(table.get, items))
     if None not in ids:  # the usual case: every line was seen before
         return ids
-    for x in dict.fromkeys(items):
-        if x not in table:
-            table[x] = len(table)
+    for x in dict.fromkeys(compress(items, map(is_, ids, repeat(None)))):  # the new ones, each once, in order
+        table[x] = len(table)
     return tuple(map(table.__getitem__, items))
 
 
@@ -133,12 +134,16 @@ def page_data(replay: Replay) -> dict:
     steps = []
     drawn: dict[tuple, int] = {}  # (view, its text's id) -> picture id (-1: the game draws none)
     for step in replay.steps:
-        views: dict = {"t": inter.text(inter.table(replay.table(step, None))),
-                       "s": [inter.text(inter.table(replay.table(step, s))) for s in range(n)]}
-        if audited:  # as replay.render_all
+        # the faces each view shows (Replay.known), found once a step for its text, picture, hook and cards
+        kt = replay.known(step, None)
+        ks = [replay.known(step, s) for s in range(n)]
+        st = step.state
+        views: dict = {"t": inter.text(inter.table(st.render(None, kt))),
+                       "s": [inter.text(inter.table(st.render(s, ks[s]))) for s in range(n)]}
+        if audited:  # as Replay.render_all
             views["a"] = []
             for s in range(n):
-                raw = replay.table(step, s, True)
+                raw = st.render(s, replay.all_faces)
                 ids = inter.table(raw)
                 rest = replay.holds(step, s, inter.named_text(raw))
                 if rest:
@@ -148,31 +153,30 @@ def page_data(replay: Replay) -> dict:
         # A picture is drawn from the same state and faces as the view's text: where the text did not change
         # since an earlier step, neither did the picture, so it is drawn once (most steps only pass keys).
         views["p"] = {}
-        for key, seat, faces, tid in [("t", None, None, views["t"]),
-                                      *((f"s{s}", s, None, views["s"][s]) for s in range(n)),
+        for key, seat, known, tid in [("t", None, kt, views["t"]),
+                                      *((f"s{s}", s, ks[s], views["s"][s]) for s in range(n)),
                                       *([("a", None, replay.all_faces, tuple(views["a"]))] if audited else [])]:
             pid = drawn.get((key, tid))
             if pid is None:
-                known = faces if faces is not None else replay.known(step, seat)
-                svg = inline(step.state.picture(seat, known, names))
+                svg = inline(st.picture(seat, known, names))
                 pid = drawn[(key, tid)] = inter.picture(svg) if svg else -1
             if pid >= 0:
                 views["p"][key] = pid
         if hook is not None:
-            frags = {"t": hook(step.state, None, replay.known(step, None))}
+            frags = {"t": hook(st, None, kt)}
             for s in range(n):
-                frags[f"s{s}"] = hook(step.state, s, replay.known(step, s))
+                frags[f"s{s}"] = hook(st, s, ks[s])
                 if audited:
-                    frags[f"a{s}"] = hook(step.state, s, replay.all_faces)
+                    frags[f"a{s}"] = hook(st, s, replay.all_faces)
             views["h"] = {k: inter.frag(v) for k, v in frags.items() if v}
-        mentioned = {CardRef.parse(r) for e in step.events for r in REF.findall(e.text)}
+        mentioned = sorted({CardRef.parse(r) for e in step.events for r in REF.findall(e.text)})
         views["k"] = {}
-        for key, seat, everything in [("t", None, False), *((f"s{s}", s, False) for s in range(n)),
-                                      *([("a", None, True)] if audited else [])]:
-            known = replay.known(step, seat, everything)
-            faces = {str(r): str(known[r]) for r in sorted(mentioned) if r in known}
-            if faces:
-                views["k"][key] = faces
+        if mentioned:
+            for key, known in [("t", kt), *((f"s{s}", ks[s]) for s in range(n)),
+                               *([("a", replay.all_faces)] if audited else [])]:
+                faces = {str(r): str(known[r]) for r in mentioned if r in known}
+                if faces:
+                    views["k"][key] = faces
         steps.append({
             "r": step.round, "p": step.partial, "o": step.over, "w": list(step.awaited),
             "f": list(step.files), "tm": step.time, "x": _summary(replay, step),
