@@ -90,7 +90,7 @@ class _Interner:
 
     def picture(self, svg: str) -> int:
         """A picture as a tuple of interned lines (one element or group each): steps share most of them."""
-        key = _ids(self.pieces, svg.split("\n"))
+        key = _ids(self.pieces, getattr(svg, "lines", None) or svg.split("\n"))  # games.svg.Svg keeps its lines
         return self.pictures.setdefault(key, len(self.pictures))
 
 
