@@ -16,6 +16,7 @@ from functools import lru_cache
 from html import escape
 
 from duelmail.games.cards import Card
+from duelmail.util.lines import Lines
 
 WIDTH = 480
 MIN_FONT = 12
@@ -75,27 +76,10 @@ def inline(svg: str | None) -> str | None:
     lines = getattr(svg, "lines", None)
     if lines is None:
         return text
-    out = Svg(text)
+    out = Lines(text)
     out.lines = (lines[0].replace(XMLNS, "", 1), *lines[1:])  # the namespace is on the first line
     return out
 
-
-class Svg(str):
-    """A picture's text that keeps its lines (``lines``, joined by newlines they are the text): the replay page
-    interns thousands of pictures line by line, and a line a memo drew (a card, a seat's band) is the same string
-    each time, whose hash Python keeps, where splitting the text would make new strings to hash again."""
-
-    lines: tuple[str, ...]
-
-    @staticmethod
-    def of(lines: tuple[str, ...]) -> str:
-        """The text of ``lines``; an ``Svg`` that keeps them unless a line holds a newline itself."""
-        text = "\n".join(lines)
-        if text.count("\n") != len(lines) - 1:
-            return text
-        svg = Svg(text)
-        svg.lines = lines
-        return svg
 
 
 def card_words(face: Card) -> str:
@@ -156,13 +140,13 @@ class Canvas:
 
     def svg(self, height: float) -> str:
         """The picture: its head on the first line, then a line for each part (an empty line if none), then
-        ``</svg>`` (an ``Svg``, which keeps its lines)."""
+        ``</svg>`` (a ``Lines``, which keeps its lines for the replay page)."""
         head = (f'<svg{XMLNS} version="1.1" width="{self.width}" height="{n(height)}" '
                 f'viewBox="0 0 {self.width} {n(height)}" font-family="{FONT}" role="img" '
                 f'style="width:100%;max-width:100%;height:auto" aria-label="{esc(self.title)}">'
                 f'<title>{esc(self.title)}</title>'
                 f'<rect width="{self.width}" height="{n(height)}" fill="{PAPER}"/>')
-        return Svg.of((head, *(self.parts or ("",)), "</svg>"))
+        return Lines.of((head, *(self.parts or ("",)), "</svg>"))
 
 
 @lru_cache(maxsize=1 << 16)

@@ -29,6 +29,7 @@ from duelmail.games.cards import CardRef
 from duelmail.games.svg import inline
 from duelmail.replay.model import REF, TALK, TECHNICAL, Replay, Step
 from duelmail.replay.page import PAGE
+from duelmail.util.lines import lines_of
 
 HOOK = "html_view"
 
@@ -65,7 +66,7 @@ class _Interner:
         """The line ids of ``named(raw)``, a rules' text (``Replay.table``) with names for seats."""
         ids = self.by_raw.get(raw)
         if ids is None:
-            lines = raw.split("\n")
+            lines = lines_of(raw)
             ids = tuple(map(self.raw_lines.get, lines))
             if None in ids:
                 named = [self.named(line) for line in lines]
@@ -79,7 +80,7 @@ class _Interner:
 
     def named_text(self, raw: str) -> str:
         """``named(raw)`` for a text ``table`` has seen."""
-        return "\n".join(map(self.named_lines.__getitem__, raw.split("\n")))
+        return "\n".join(map(self.named_lines.__getitem__, lines_of(raw)))
 
     def text(self, ids: tuple[int, ...]) -> int:
         """The id of a text given as its line ids."""
@@ -90,7 +91,7 @@ class _Interner:
 
     def picture(self, svg: str) -> int:
         """A picture as a tuple of interned lines (one element or group each): steps share most of them."""
-        key = _ids(self.pieces, getattr(svg, "lines", None) or svg.split("\n"))  # games.svg.Svg keeps its lines
+        key = _ids(self.pieces, lines_of(svg))
         return self.pictures.setdefault(key, len(self.pictures))
 
 

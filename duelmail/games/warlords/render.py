@@ -15,6 +15,7 @@ from functools import lru_cache
 from duelmail.games.base import GameState
 from duelmail.games.cards import Card, CardRef
 from duelmail.games.warlords.terms import OVER, PHASE_NAMES
+from duelmail.util.lines import Lines
 
 _REFS: dict[CardRef, str] = {}  # a ref's text, made once (a replay renders every ref in every view of every step)
 
@@ -57,7 +58,7 @@ def render(state: GameState, seat: int | None, known: Mapping[CardRef, Card]) ->
                 next_draw = (pile[-1], known[pile[-1]])
         top = disc[-1] if disc else None
         hidden = sum(map(locked.__contains__, disc)) if locked else 0
-        lines.append(_seat_lines(s, s == seat, status, len(pile), len(st.hands[s]), ws, tuple(map(get, ws)),
+        lines.extend(_seat_lines(s, s == seat, status, len(pile), len(st.hands[s]), ws, tuple(map(get, ws)),
                                  tuple(map(face_up.__contains__, ws)), tuple(map(used.__contains__, ws)), hand,
                                  hand_faces, next_draw, len(disc), top, get(top) if disc else None, hidden))
     b = st.battle
@@ -71,7 +72,7 @@ def render(state: GameState, seat: int | None, known: Mapping[CardRef, Card]) ->
             lines.append(f"  strength {b.attack} against {b.defence}: {b.damage} damage")
     if seat is not None and seat in st.deciders():
         lines.append(f"Your move: {st.prompt(seat)}")
-    return "\n".join(lines)
+    return Lines.of(tuple(lines))
 
 
 @lru_cache(maxsize=1 << 14)
@@ -79,7 +80,7 @@ def _seat_lines(s: int, me: bool, status: str, npile: int, nhand: int, warlords:
                 faces: tuple[Card | None, ...], up: tuple[bool, ...], used: tuple[bool, ...],
                 hand: tuple[CardRef, ...] | None, hand_faces: tuple[Card | None, ...] | None,
                 next_draw: tuple[CardRef, Card] | None, ndisc: int, top: CardRef | None, top_face: Card | None,
-                hidden: int) -> str:
+                hidden: int) -> tuple[str, ...]:
     """Seat ``s``'s lines of the table (``me``: the viewer's own seat, with its hand), from its arguments alone."""
     lines = [f"Seat {s}{' (you)' if me else ''}{status}: draw pile {npile}, hand {nhand}"]
     wl = []
@@ -93,4 +94,4 @@ def _seat_lines(s: int, me: bool, status: str, npile: int, nhand: int, warlords:
             lines.append(f"  Next draw: {_face(*next_draw)}")
     extra = f", {hidden} face down under it" if hidden else ""
     lines.append(f"  Discard pile {ndisc}: top {_face(top, top_face) if ndisc else 'empty'}{extra}")
-    return "\n".join(lines)
+    return tuple(lines)
