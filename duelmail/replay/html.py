@@ -68,13 +68,14 @@ class _Interner:
         if ids is None:
             lines = lines_of(raw)
             ids = tuple(map(self.raw_lines.get, lines))
-            if None in ids:
-                named = [self.named(line) for line in lines]
-                self.named_lines.update(zip(lines, named, strict=True))
+            if None in ids:  # name the new lines (the lines of named(raw) stay in order: new ids are as first seen)
+                new = dict.fromkeys(compress(lines, map(is_, ids, repeat(None))))
+                named = list(map(self.named, new))
                 if any("\n" in line for line in named):  # never with valid names; then as named(raw) would split
-                    return _ids(self.lines, "\n".join(named).split("\n"))
-                ids = _ids(self.lines, named)
-                self.raw_lines.update(zip(lines, ids, strict=True))
+                    return _ids(self.lines, self.named(raw).split("\n"))
+                self.named_lines.update(zip(new, named, strict=True))
+                self.raw_lines.update(zip(new, _ids(self.lines, named), strict=True))
+                ids = tuple(map(self.raw_lines.__getitem__, lines))
             self.by_raw[raw] = ids
         return ids
 

@@ -179,7 +179,8 @@ class Replay:
         """The line ``render_all`` adds to ``text`` (``seat``'s table with every face): the cards ``seat`` holds
         that ``text`` does not mention ("" if none)."""
         faces = self.all_faces
-        rest = [f"{faces.get(r, '[??]')} {r}" for r in step.holding[seat] if not _mentions(text, str(r))]
+        rest = [f"{faces.get(r, '[??]')} {r}" for r in step.holding[seat]
+                if f" {r} " not in text and not _mentions(text, str(r))]  # (between spaces: a quick yes)
         return f"{self.names[seat]} holds: {'  '.join(rest)}" if rest else ""
 
     def named(self, text: str) -> str:
