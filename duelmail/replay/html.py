@@ -116,13 +116,14 @@ def _kind(text: str) -> int:
     return 1 if TECHNICAL.search(text) else 0
 
 
-def _summary(replay: Replay, step: Step) -> str:
+def _summary(step: Step, kinds: list[int]) -> str:
+    """The step in a line; ``kinds``: its events' ``_kind``."""
     if step.index == 0:
         return step.events[0].text if step.events else "the game is opened"
-    play = [e.text for e in step.events if _kind(e.text) != 1]
+    play = [(e.text, k) for e, k in zip(step.events, kinds, strict=True) if k != 1]
     if play:
-        cheats = [t for t in play if _kind(t) == 2]
-        return (cheats or play)[0] + (f" (+{len(play) - 1})" if len(play) > 1 else "")
+        cheats = [t for t, k in play if k == 2]
+        return (cheats or [play[0][0]])[0] + (f" (+{len(play) - 1})" if len(play) > 1 else "")
     return "deck passes and key shares" if step.events else "nothing happened"
 
 
@@ -179,10 +180,11 @@ def page_data(replay: Replay) -> dict:
                 faces = {str(r): str(known[r]) for r in mentioned if r in known}
                 if faces:
                     views["k"][key] = faces
+        kinds = [_kind(e.text) for e in step.events]
         steps.append({
             "r": step.round, "p": step.partial, "o": step.over, "w": list(step.awaited),
-            "f": list(step.files), "tm": step.time, "x": _summary(replay, step),
-            "e": [[e.seat, e.text, _kind(e.text)] for e in step.events],
+            "f": list(step.files), "tm": step.time, "x": _summary(step, kinds),
+            "e": [[e.seat, e.text, k] for e, k in zip(step.events, kinds, strict=True)],
             "v": views,
         })
     word, lines = replay.verdict()
