@@ -74,6 +74,7 @@ class Replay:
     _named: dict[str, str] = field(default_factory=dict, repr=False)
     _private: dict[int, tuple] = field(default_factory=dict, repr=False)
     _public: dict[int, Mapping[CardRef, Card]] = field(default_factory=dict, repr=False)
+    _spaced: dict[CardRef, str] = field(default_factory=dict, repr=False)  # a ref between spaces: " a#3 "
 
     # -- what the archive says --------------------------------------------------------------
     @property
@@ -178,9 +179,14 @@ class Replay:
     def holds(self, step: Step, seat: int, text: str) -> str:
         """The line ``render_all`` adds to ``text`` (``seat``'s table with every face): the cards ``seat`` holds
         that ``text`` does not mention ("" if none)."""
-        faces = self.all_faces
-        rest = [f"{faces.get(r, '[??]')} {r}" for r in step.holding[seat]
-                if f" {r} " not in text and not _mentions(text, str(r))]  # (between spaces: a quick yes)
+        faces, spaced = self.all_faces, self._spaced
+        rest = []
+        for r in step.holding[seat]:
+            words = spaced.get(r)
+            if words is None:
+                words = spaced[r] = f" {r} "
+            if words not in text and not _mentions(text, words[1:-1]):  # between spaces: mentioned, found in C
+                rest.append(f"{faces.get(r, '[??]')} {r}")
         return f"{self.names[seat]} holds: {'  '.join(rest)}" if rest else ""
 
     def named(self, text: str) -> str:
