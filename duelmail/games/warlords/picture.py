@@ -41,15 +41,11 @@ def picture(st: GameState, seat: int | None, known: Mapping[CardRef, Card],
     # knows, their tags): a replay draws up to n + 2 pictures a step, and a seat's part rarely changes.
     get, face_up, used = known.get, st.face_up, st.used
     for s in range(st.n):
-        note = f"draw pile {len(st.piles[s])} · hand {len(st.hands[s])}"
-        if not st.active[s]:
-            note = "out · " + note
-        elif st.revenge and s == st.current:
-            note = "revenge turn · " + note
+        state = "out" if not st.active[s] else "revenge turn" if st.revenge and s == st.current else ""
         ws = tuple(st.warlords[s])
         pile, disc = st.piles[s], st.discards[s]
         mine = s == seat
-        parts, y = _seat_parts(c.width, y, s, name(s), note, mine, tuple(map(get, ws)),
+        parts, y = _seat_parts(c.width, y, s, name(s), state, len(st.hands[s]), mine, tuple(map(get, ws)),
                                tuple(map(face_up.__contains__, ws)), tuple(map(used.__contains__, ws)),
                                tuple(map(known.__contains__, ws)), len(pile), get(pile[-1]) if pile and mine else None,
                                len(disc), get(disc[-1]) if disc else None,
@@ -62,14 +58,18 @@ def picture(st: GameState, seat: int | None, known: Mapping[CardRef, Card],
 
 
 @lru_cache(maxsize=1 << 14)
-def _seat_parts(width: int, y: float, s: int, words: str, note: str, mine: bool, faces: tuple[Card | None, ...],
-                up: tuple[bool, ...], used: tuple[bool, ...], known: tuple[bool, ...], npile: int,
-                pile_face: Card | None, ndisc: int, disc_face: Card | None,
+def _seat_parts(width: int, y: float, s: int, words: str, state: str, nhand: int, mine: bool,
+                faces: tuple[Card | None, ...], up: tuple[bool, ...], used: tuple[bool, ...], known: tuple[bool, ...],
+                npile: int, pile_face: Card | None, ndisc: int, disc_face: Card | None,
                 hand: tuple[Card | None, ...]) -> tuple[tuple[str, ...], float]:
     """Seat ``s``'s part of the picture from ``y`` down (``mine``: the viewer's own seat, with its hand), from its
-    arguments alone: the markup and the y below it. ``faces``, ``up``, ``used``, ``known``: its Warlords' faces as
-    the viewer knows them (None: a back), face up, used, and seen by the viewer (a face-down card drawn dashed)."""
+    arguments alone: the markup and the y below it. ``state``: "out", "revenge turn" or "". ``faces``, ``up``,
+    ``used``, ``known``: its Warlords' faces as the viewer knows them (None: a back), face up, used, and seen by
+    the viewer (a face-down card drawn dashed)."""
     c = Canvas("", width)
+    note = f"draw pile {npile} · hand {nhand}"
+    if state:
+        note = f"{state} · {note}"
     y += seat_band(c, y, s, words, note, you=mine)
     y += 30
     x = 16
