@@ -448,6 +448,11 @@ class GameState(ABC):
     def render(self, seat: int | None, known: Mapping[CardRef, Card]) -> str:
         """The table as ``seat`` sees it (``None``: a spectator), with ``known`` faces filled in."""
 
+    def render_views(self, views: Sequence[tuple[int | None, Mapping[CardRef, Card]]]) -> list[str]:
+        """``render(seat, known)`` for each pair of ``views``, in order (the replay page renders 2n + 1 views of each
+        step): a game may find once what does not depend on the view."""
+        return [self.render(seat, known) for seat, known in views]
+
     def picture(self, seat: int | None, known: Mapping[CardRef, Card],
                 names: Sequence[str] | None = None) -> str | None:
         """The table as ``seat`` sees it (``None``: a spectator) as one SVG picture (``games/svg.py``), from the same

@@ -141,12 +141,13 @@ def page_data(replay: Replay) -> dict:
         kt = replay.known(step, None)
         ks = [replay.known(step, s) for s in range(n)]
         st = step.state
-        views: dict = {"t": inter.text(inter.table(st.render(None, kt))),
-                       "s": [inter.text(inter.table(st.render(s, ks[s]))) for s in range(n)]}
+        raws = st.render_views([(None, kt), *zip(range(n), ks, strict=True),
+                                *(zip(range(n), repeat(replay.all_faces)) if audited else ())])
+        views: dict = {"t": inter.text(inter.table(raws[0])),
+                       "s": [inter.text(inter.table(raw)) for raw in raws[1:n + 1]]}
         if audited:  # as Replay.render_all
             views["a"] = []
-            for s in range(n):
-                raw = st.render(s, replay.all_faces)
+            for s, raw in enumerate(raws[n + 1:]):
                 ids = inter.table(raw)
                 rest = replay.holds(step, s, inter.named_text(raw))
                 if rest:

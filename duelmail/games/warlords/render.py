@@ -9,7 +9,7 @@ The state drawn is a ``WarlordsState``; ``rules.py`` imports this module, so thi
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 
 from duelmail.games.base import GameState
@@ -33,46 +33,57 @@ def _face(ref: CardRef, face: Card | None) -> str:
 
 
 def render(state: GameState, seat: int | None, known: Mapping[CardRef, Card]) -> str:
+    return render_views(state, [(seat, known)])[0]
+
+
+def render_views(state: GameState, views: Sequence[tuple[int | None, Mapping[CardRef, Card]]]) -> list[str]:
+    """``render`` of each ``(seat, known)`` in ``views``: what does not depend on the view is found once."""
     st = state
-    lines: list[str] = []
     if st.phase == OVER:
-        lines.append(f"Warlords, game over: {st.result.describe()}")
+        head = f"Warlords, game over: {st.result.describe()}"
     else:
         who = ", ".join(f"seat {d}" for d in st.deciders()) or "nobody (cards being revealed or shuffled)"
-        lines.append(f"Warlords, turn {st.turn + 1} (seat {st.current}), {PHASE_NAMES[st.phase]}; "
-                     f"to move: {who}")
+        head = f"Warlords, turn {st.turn + 1} (seat {st.current}), {PHASE_NAMES[st.phase]}; to move: {who}"
     # Each seat's lines come from ``_seat_lines``, memoised on exactly what they show (the refs, the faces the
     # viewer knows for them, their tags): a replay renders 2n + 1 views a step, and a seat's part rarely changes.
-    get, face_up, used, locked = known.get, st.face_up, st.used, st.locked
+    face_up, used, locked = st.face_up, st.used, st.locked
+    seats = []
     for s in range(st.n):
         status = "" if st.active[s] else ", out"
         if st.active[s] and st.revenge and s == st.current:
             status = ", revenge turn"
-        ws = tuple(st.warlords[s])
-        pile, disc = st.piles[s], st.discards[s]
-        hand = hand_faces = next_draw = None
-        if s == seat:
-            hand = tuple(st.hands[s])
-            hand_faces = tuple(map(get, hand))
-            if pile and pile[-1] in known:  # the reserved draw (W-29)
-                next_draw = (pile[-1], known[pile[-1]])
-        top = disc[-1] if disc else None
-        hidden = sum(map(locked.__contains__, disc)) if locked else 0
-        lines.extend(_seat_lines(s, s == seat, status, len(pile), len(st.hands[s]), ws, tuple(map(get, ws)),
-                                 tuple(map(face_up.__contains__, ws)), tuple(map(used.__contains__, ws)), hand,
-                                 hand_faces, next_draw, len(disc), top, get(top) if disc else None, hidden))
+        ws, disc = tuple(st.warlords[s]), st.discards[s]
+        seats.append((s, status, len(st.piles[s]), len(st.hands[s]), ws, tuple(map(face_up.__contains__, ws)),
+                      tuple(map(used.__contains__, ws)), len(disc), disc[-1] if disc else None,
+                      sum(map(locked.__contains__, disc)) if locked else 0))
     b = st.battle
-    if b is not None:
-        lines.append(f"Battle: seat {b.attacker} attacks seat {b.defender}")
-        lines.append(f"  attack:  Warlord {_card(b.a_warlord, known)}, Army {_card(b.a_army, known)}, "
-                     f"Support {_card(b.a_support, known)}")
-        lines.append(f"  defence: Warlord {_card(b.d_warlord, known)}, Army {_card(b.d_army, known)}, "
-                     f"Support {_card(b.d_support, known)}")
-        if b.damage:
-            lines.append(f"  strength {b.attack} against {b.defence}: {b.damage} damage")
-    if seat is not None and seat in st.deciders():
-        lines.append(f"Your move: {st.prompt(seat)}")
-    return Lines.of(tuple(lines))
+    deciders = st.deciders()
+    out = []
+    for seat, known in views:
+        get = known.get
+        lines = [head]
+        for s, status, npile, nhand, ws, up, tags_used, ndisc, top, hidden in seats:
+            hand = hand_faces = next_draw = None
+            if s == seat:
+                hand = tuple(st.hands[s])
+                hand_faces = tuple(map(get, hand))
+                pile = st.piles[s]
+                if pile and pile[-1] in known:  # the reserved draw (W-29)
+                    next_draw = (pile[-1], known[pile[-1]])
+            lines.extend(_seat_lines(s, s == seat, status, npile, nhand, ws, tuple(map(get, ws)), up, tags_used,
+                                     hand, hand_faces, next_draw, ndisc, top, get(top) if ndisc else None, hidden))
+        if b is not None:
+            lines.append(f"Battle: seat {b.attacker} attacks seat {b.defender}")
+            lines.append(f"  attack:  Warlord {_card(b.a_warlord, known)}, Army {_card(b.a_army, known)}, "
+                         f"Support {_card(b.a_support, known)}")
+            lines.append(f"  defence: Warlord {_card(b.d_warlord, known)}, Army {_card(b.d_army, known)}, "
+                         f"Support {_card(b.d_support, known)}")
+            if b.damage:
+                lines.append(f"  strength {b.attack} against {b.defence}: {b.damage} damage")
+        if seat is not None and seat in deciders:
+            lines.append(f"Your move: {st.prompt(seat)}")
+        out.append(Lines.of(tuple(lines)))
+    return out
 
 
 @lru_cache(maxsize=1 << 14)

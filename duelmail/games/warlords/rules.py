@@ -27,6 +27,7 @@ from duelmail.games.warlords.notation import (
     WarlordsAction,
 )
 from duelmail.games.warlords.render import render as render_text
+from duelmail.games.warlords.render import render_views as render_text_views
 from duelmail.games.warlords.terms import (
     A_SUPPORT,
     ACE,
@@ -982,6 +983,9 @@ class WarlordsState(FaceClaims, GameState):
 
     def render(self, seat: int | None, known: Mapping[CardRef, Card]) -> str:
         return render_text(self, seat, known)
+
+    def render_views(self, views: Sequence[tuple[int | None, Mapping[CardRef, Card]]]) -> list[str]:
+        return render_text_views(self, views)
 
     def picture(self, seat: int | None, known: Mapping[CardRef, Card], names: Sequence[str] | None = None) -> str:
         from duelmail.games.warlords.picture import picture as draw_picture  # the SVG code, only when drawn
