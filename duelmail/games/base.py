@@ -459,6 +459,11 @@ class GameState(ABC):
         state and ``known`` faces as ``render``; ``names`` are the players' names. None: the game draws none."""
         return None
 
+    def picture_views(self, views: Sequence[tuple[int | None, Mapping[CardRef, Card]]],
+                      names: Sequence[str] | None = None) -> list[str | None]:
+        """``picture(seat, known, names)`` for each pair of ``views``, in order, as ``render_views`` does."""
+        return [self.picture(seat, known, names) for seat, known in views]
+
 
 class FaceClaims:
     """For a ``GameState`` whose players play cards face down *as* something (a face, a role).

@@ -156,16 +156,18 @@ def page_data(replay: Replay) -> dict:
         names = replay.names
         # A picture is drawn from the same state and faces as the view's text: where the text did not change
         # since an earlier step, neither did the picture, so it is drawn once (most steps only pass keys).
+        pics = [("t", None, kt, views["t"]), *((f"s{s}", s, ks[s], views["s"][s]) for s in range(n)),
+                *([("a", None, replay.all_faces, tuple(views["a"]))] if audited else [])]
+        new = [(key, tid) for key, _, _, tid in pics if (key, tid) not in drawn]
+        if new:
+            wanted = set(new)
+            svgs = st.picture_views([(seat, known) for key, seat, known, tid in pics if (key, tid) in wanted], names)
+            for (key, tid), svg in zip(new, svgs, strict=True):
+                drawn[(key, tid)] = inter.picture(inline(svg)) if svg else -1
         views["p"] = {}
-        for key, seat, known, tid in [("t", None, kt, views["t"]),
-                                      *((f"s{s}", s, ks[s], views["s"][s]) for s in range(n)),
-                                      *([("a", None, replay.all_faces, tuple(views["a"]))] if audited else [])]:
-            pid = drawn.get((key, tid))
-            if pid is None:
-                svg = inline(st.picture(seat, known, names))
-                pid = drawn[(key, tid)] = inter.picture(svg) if svg else -1
-            if pid >= 0:
-                views["p"][key] = pid
+        for key, _, _, tid in pics:
+            if drawn[(key, tid)] >= 0:
+                views["p"][key] = drawn[(key, tid)]
         if hook is not None:
             frags = {"t": hook(st, None, kt)}
             for s in range(n):

@@ -24,37 +24,50 @@ ROW = CARD_W * 1.4 + 22
 
 def picture(st: GameState, seat: int | None, known: Mapping[CardRef, Card],
             names: Sequence[str] | None = None) -> str:
+    return picture_views(st, [(seat, known)], names)[0]
+
+
+def picture_views(st: GameState, views: Sequence[tuple[int | None, Mapping[CardRef, Card]]],
+                  names: Sequence[str] | None = None) -> list[str]:
+    """``picture`` of each ``(seat, known)`` in ``views``: what does not depend on the view is found once."""
     def name(s: int) -> str:
         return seat_name(names, s)
 
-    def face(ref: CardRef | None) -> Card | None:
-        return None if ref is None else known.get(ref)
-
-    c = Canvas(f"Warlords, {'the table' if seat is None else name(seat) + '’s view'}")
     if st.phase == OVER and st.result is not None:
         status = "Game over: " + st.result.describe(list(names) if names else None)
     else:
         who = ", ".join(name(d) for d in st.deciders()) or "nobody (cards being revealed or shuffled)"
         status = f"Turn {st.turn + 1}, {name(st.current)}: {PHASE_NAMES[st.phase]}. To move: {who}"
-    y = c.header("Warlords" + ("" if seat is None else f" · {name(seat)}’s view"), status)
     # Each seat's part comes from ``_seat_parts``, memoised on exactly what it draws (its place, the faces the viewer
     # knows, their tags): a replay draws up to n + 2 pictures a step, and a seat's part rarely changes.
-    get, face_up, used = known.get, st.face_up, st.used
+    face_up, used = st.face_up, st.used
+    seats = []
     for s in range(st.n):
         state = "out" if not st.active[s] else "revenge turn" if st.revenge and s == st.current else ""
-        ws = tuple(st.warlords[s])
-        pile, disc = st.piles[s], st.discards[s]
-        mine = s == seat
-        parts, y = _seat_parts(c.width, y, s, name(s), state, len(st.hands[s]), mine, tuple(map(get, ws)),
-                               tuple(map(face_up.__contains__, ws)), tuple(map(used.__contains__, ws)),
-                               tuple(map(known.__contains__, ws)), len(pile), get(pile[-1]) if pile and mine else None,
-                               len(disc), get(disc[-1]) if disc else None,
-                               tuple(map(get, st.hands[s])) if mine else ())
-        c.parts.extend(parts)
-    b = st.battle
-    if b is not None:
-        y = _battle(c, st, b, y, known, face, name)
-    return c.svg(y + 6)
+        ws, pile, disc = tuple(st.warlords[s]), st.piles[s], st.discards[s]
+        seats.append((s, name(s), state, len(st.hands[s]), ws, tuple(map(face_up.__contains__, ws)),
+                      tuple(map(used.__contains__, ws)), len(pile), pile[-1] if pile else None, len(disc),
+                      disc[-1] if disc else None))
+    out = []
+    for seat, known in views:
+        get = known.get
+
+        def face(ref: CardRef | None, get=get) -> Card | None:
+            return None if ref is None else get(ref)
+
+        c = Canvas(f"Warlords, {'the table' if seat is None else name(seat) + '’s view'}")
+        y = c.header("Warlords" + ("" if seat is None else f" · {name(seat)}’s view"), status)
+        for s, words, state, nhand, ws, up, tags_used, npile, pile_top, ndisc, disc_top in seats:
+            mine = s == seat
+            parts, y = _seat_parts(c.width, y, s, words, state, nhand, mine, tuple(map(get, ws)), up, tags_used,
+                                   tuple(map(known.__contains__, ws)), npile,
+                                   get(pile_top) if npile and mine else None, ndisc,
+                                   get(disc_top) if ndisc else None, tuple(map(get, st.hands[s])) if mine else ())
+            c.parts.extend(parts)
+        if st.battle is not None:
+            y = _battle(c, st, st.battle, y, known, face, name)
+        out.append(c.svg(y + 6))
+    return out
 
 
 @lru_cache(maxsize=1 << 14)

@@ -992,6 +992,12 @@ class WarlordsState(FaceClaims, GameState):
 
         return draw_picture(self, seat, known, names)
 
+    def picture_views(self, views: Sequence[tuple[int | None, Mapping[CardRef, Card]]],
+                      names: Sequence[str] | None = None) -> list[str]:
+        from duelmail.games.warlords.picture import picture_views
+
+        return picture_views(self, views, names)
+
 
 RULE_OF = {PlayWarlord: "W-7", Exchange: "W-8", Reinforce: "W-25", Attack: "W-10", EndTurn: "W-4",
            Defend: "W-11", Support: "W-12", Accept: "W-20", PlayAce: "W-19"}
