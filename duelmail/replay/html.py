@@ -71,9 +71,9 @@ class _Interner:
             if None in ids:  # name the new lines (the lines of named(raw) stay in order: new ids are as first seen)
                 new = dict.fromkeys(compress(lines, map(is_, ids, repeat(None))))
                 named = list(map(self.named, new))
+                self.named_lines.update(zip(new, named, strict=True))
                 if any("\n" in line for line in named):  # never with valid names; then as named(raw) would split
                     return _ids(self.lines, self.named(raw).split("\n"))
-                self.named_lines.update(zip(new, named, strict=True))
                 self.raw_lines.update(zip(new, _ids(self.lines, named), strict=True))
                 ids = tuple(map(self.raw_lines.__getitem__, lines))
             self.by_raw[raw] = ids

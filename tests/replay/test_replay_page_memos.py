@@ -11,7 +11,7 @@ from duelmail.games import svg
 from duelmail.games.warlords import picture as warlords_picture
 from duelmail.games.warlords import render as warlords_render
 from duelmail.replay import load_replay, render_html
-from duelmail.replay.html import page_data
+from duelmail.replay.html import _ids, _Interner, page_data
 from duelmail.util.lines import Lines, lines_of
 
 ROOT = GAME.parent
@@ -70,6 +70,9 @@ def test_the_warlords_memos_key_on_the_faces_known_and_the_tags():
     assert line not in first and line in full and again == first
     pfirst, pfull, pagain = (st.picture(None, k, replay.names) for k in (public, everything, public))
     assert pfirst == pagain != pfull and f'data-card="{everything[c.fake]}"' in pfull
+    views = [(None, public), (None, everything), (1, public), (None, public)]
+    assert st.render_views(views) == [first, full, st.render(1, public), first]
+    assert st.picture_views(views, replay.names) == [pfirst, pfull, st.picture(1, public, replay.names), pfirst]
     forget()
     assert st.render(None, everything) == full and st.picture(None, everything, replay.names) == pfull
     replay = load_replay(GAME)
@@ -89,3 +92,18 @@ def test_lines_keep_their_lines_unless_a_line_holds_a_newline():
     pic = svg.Canvas("x").svg(10)
     inline = svg.inline(pic)
     assert inline == pic.replace(svg.XMLNS, "", 1) and list(inline.lines) == inline.split("\n")
+
+
+def test_the_interner_numbers_named_lines_as_naming_the_whole_text_would():
+    """A rules' line is named once and looked up by the line the rules wrote; the ids come out as if every text
+    were named whole and split, even where two lines name alike or a name would hold a newline."""
+
+    def named(text: str) -> str:
+        return "\n".join(line.replace("seat 1", "bob").replace("seat 2", "x\ny") for line in text.split("\n"))
+
+    texts = ["a\nseat 1\nbob", "seat 1\nc\na", "a\nbob\nd\nd", "seat 2\na", "e\nseat 2"]
+    inter, lines = _Interner(named), {}
+    for raw in texts:
+        assert inter.table(raw) == _ids(lines, named(raw).split("\n"))
+        assert inter.named_text(raw) == named(raw)
+    assert inter.lines == lines
