@@ -141,11 +141,12 @@ class Canvas:
     def svg(self, height: float) -> str:
         """The picture: its head on the first line, then a line for each part (an empty line if none), then
         ``</svg>`` (a ``Lines``, which keeps its lines for the replay page)."""
-        head = (f'<svg{XMLNS} version="1.1" width="{self.width}" height="{n(height)}" '
-                f'viewBox="0 0 {self.width} {n(height)}" font-family="{FONT}" role="img" '
-                f'style="width:100%;max-width:100%;height:auto" aria-label="{esc(self.title)}">'
-                f'<title>{esc(self.title)}</title>'
-                f'<rect width="{self.width}" height="{n(height)}" fill="{PAPER}"/>')
+        title, h = esc(self.title), n(height)
+        head = (f'<svg{XMLNS} version="1.1" width="{self.width}" height="{h}" '
+                f'viewBox="0 0 {self.width} {h}" font-family="{FONT}" role="img" '
+                f'style="width:100%;max-width:100%;height:auto" aria-label="{title}">'
+                f'<title>{title}</title>'
+                f'<rect width="{self.width}" height="{h}" fill="{PAPER}"/>')
         return Lines.of((head, *(self.parts or ("",)), "</svg>"))
 
 
