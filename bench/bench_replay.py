@@ -67,10 +67,13 @@ def fresh_timeit(fn, files, repeat: int = 3) -> float:
 
 
 def forget_drawings() -> None:
-    """Empty the picture module's memos, so a run draws everything as a fresh process does."""
+    """Empty the drawing memos (pictures, and Warlords' seat parts of its text and picture), so a run draws
+    everything as a fresh process does."""
     from duelmail.games import svg
+    from duelmail.games.warlords import picture, render
 
-    for memo in (svg._text, getattr(svg, "_card_parts", None), getattr(svg, "_seat_band", None)):
+    for memo in (svg._text, getattr(svg, "_card_parts", None), getattr(svg, "_seat_band", None),
+                 getattr(render, "_seat_lines", None), getattr(picture, "_seat_parts", None)):
         if memo is not None:
             memo.cache_clear()
     svg._BODIES.clear()

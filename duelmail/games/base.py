@@ -448,11 +448,21 @@ class GameState(ABC):
     def render(self, seat: int | None, known: Mapping[CardRef, Card]) -> str:
         """The table as ``seat`` sees it (``None``: a spectator), with ``known`` faces filled in."""
 
+    def render_views(self, views: Sequence[tuple[int | None, Mapping[CardRef, Card]]]) -> list[str]:
+        """``render(seat, known)`` for each pair of ``views``, in order (the replay page renders 2n + 1 views of each
+        step): a game may find once what does not depend on the view."""
+        return [self.render(seat, known) for seat, known in views]
+
     def picture(self, seat: int | None, known: Mapping[CardRef, Card],
                 names: Sequence[str] | None = None) -> str | None:
         """The table as ``seat`` sees it (``None``: a spectator) as one SVG picture (``games/svg.py``), from the same
         state and ``known`` faces as ``render``; ``names`` are the players' names. None: the game draws none."""
         return None
+
+    def picture_views(self, views: Sequence[tuple[int | None, Mapping[CardRef, Card]]],
+                      names: Sequence[str] | None = None) -> list[str | None]:
+        """``picture(seat, known, names)`` for each pair of ``views``, in order, as ``render_views`` does."""
+        return [self.picture(seat, known, names) for seat, known in views]
 
 
 class FaceClaims:

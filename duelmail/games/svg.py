@@ -16,6 +16,7 @@ from functools import lru_cache
 from html import escape
 
 from duelmail.games.cards import Card
+from duelmail.util.lines import Lines
 
 WIDTH = 480
 MIN_FONT = 12
@@ -69,7 +70,16 @@ XMLNS = ' xmlns="http://www.w3.org/2000/svg"'
 
 def inline(svg: str | None) -> str | None:
     """A picture to put inside an HTML page, which needs no namespace (and so names no URL)."""
-    return None if svg is None else svg.replace(XMLNS, "", 1)
+    if svg is None:
+        return None
+    text = svg.replace(XMLNS, "", 1)
+    lines = getattr(svg, "lines", None)
+    if lines is None:
+        return text
+    out = Lines(text)
+    out.lines = (lines[0].replace(XMLNS, "", 1), *lines[1:])  # the namespace is on the first line
+    return out
+
 
 
 def card_words(face: Card) -> str:
@@ -129,12 +139,15 @@ class Canvas:
         self.add("</g>")
 
     def svg(self, height: float) -> str:
-        return (f'<svg{XMLNS} version="1.1" width="{self.width}" height="{n(height)}" '
-                f'viewBox="0 0 {self.width} {n(height)}" font-family="{FONT}" role="img" '
-                f'style="width:100%;max-width:100%;height:auto" aria-label="{esc(self.title)}">'
-                f'<title>{esc(self.title)}</title>'
-                f'<rect width="{self.width}" height="{n(height)}" fill="{PAPER}"/>\n'
-                + "\n".join(self.parts) + "\n</svg>")
+        """The picture: its head on the first line, then a line for each part (an empty line if none), then
+        ``</svg>`` (a ``Lines``, which keeps its lines for the replay page)."""
+        title, h = esc(self.title), n(height)
+        head = (f'<svg{XMLNS} version="1.1" width="{self.width}" height="{h}" '
+                f'viewBox="0 0 {self.width} {h}" font-family="{FONT}" role="img" '
+                f'style="width:100%;max-width:100%;height:auto" aria-label="{title}">'
+                f'<title>{title}</title>'
+                f'<rect width="{self.width}" height="{h}" fill="{PAPER}"/>')
+        return Lines.of((head, *(self.parts or ("",)), "</svg>"))
 
 
 @lru_cache(maxsize=1 << 16)

@@ -21,12 +21,15 @@ import importlib
 import json
 import re
 from collections.abc import Callable
+from itertools import compress, repeat
+from operator import is_
 from pathlib import Path
 
 from duelmail.games.cards import CardRef
 from duelmail.games.svg import inline
 from duelmail.replay.model import REF, TALK, TECHNICAL, Replay, Step
 from duelmail.replay.page import PAGE
+from duelmail.util.lines import lines_of
 
 HOOK = "html_view"
 
@@ -44,38 +47,62 @@ def view_hook(replay: Replay) -> Callable | None:
 
 
 class _Interner:
-    """Strings to small ints: lines of text, whole texts (tuples of line ids), hook fragments, pictures."""
+    """Strings to small ints: lines of text, whole texts (tuples of line ids), hook fragments, pictures.
 
-    def __init__(self):
+    ``named``: ``Replay.named``, which names seats line by line, so a rules' line is named and looked up once."""
+
+    def __init__(self, named: Callable[[str], str]):
+        self.named = named
         self.lines: dict[str, int] = {}
         self.texts: dict[tuple[int, ...], int] = {}
-        self.by_text: dict[str, int] = {}
+        self.raw_lines: dict[str, int] = {}  # a line as the rules write it -> the id of its named line
+        self.named_lines: dict[str, str] = {}  # ... -> its named line
+        self.by_raw: dict[str, tuple[int, ...]] = {}
         self.frags: dict[str, int] = {}
         self.pieces: dict[str, int] = {}
         self.pictures: dict[tuple[int, ...], int] = {}
 
-    def text(self, s: str) -> int:
-        tid = self.by_text.get(s)
-        if tid is None:
-            key = _ids(self.lines, s.split("\n"))
-            tid = self.texts.setdefault(key, len(self.texts))
-            self.by_text[s] = tid
-        return tid
+    def table(self, raw: str) -> tuple[int, ...]:
+        """The line ids of ``named(raw)``, a rules' text (``Replay.table``) with names for seats."""
+        ids = self.by_raw.get(raw)
+        if ids is None:
+            lines = lines_of(raw)
+            ids = tuple(map(self.raw_lines.get, lines))
+            if None in ids:  # name the new lines (the lines of named(raw) stay in order: new ids are as first seen)
+                new = dict.fromkeys(compress(lines, map(is_, ids, repeat(None))))
+                named = list(map(self.named, new))
+                self.named_lines.update(zip(new, named, strict=True))
+                if any("\n" in line for line in named):  # never with valid names; then as named(raw) would split
+                    return _ids(self.lines, self.named(raw).split("\n"))
+                self.raw_lines.update(zip(new, _ids(self.lines, named), strict=True))
+                ids = tuple(map(self.raw_lines.__getitem__, lines))
+            self.by_raw[raw] = ids
+        return ids
+
+    def named_text(self, raw: str) -> str:
+        """``named(raw)`` for a text ``table`` has seen."""
+        return "\n".join(map(self.named_lines.__getitem__, lines_of(raw)))
+
+    def text(self, ids: tuple[int, ...]) -> int:
+        """The id of a text given as its line ids."""
+        return self.texts.setdefault(ids, len(self.texts))
 
     def frag(self, s: str) -> int:
         return self.frags.setdefault(s, len(self.frags))
 
     def picture(self, svg: str) -> int:
         """A picture as a tuple of interned lines (one element or group each): steps share most of them."""
-        key = _ids(self.pieces, svg.split("\n"))
+        key = _ids(self.pieces, lines_of(svg))
         return self.pictures.setdefault(key, len(self.pictures))
 
 
 def _ids(table: dict[str, int], items: list[str]) -> tuple[int, ...]:
     """The ids of ``items`` in ``table``, new ones numbered in order of first appearance (as ``setdefault`` one by
     one would), with the lookups in C."""
-    new = [x for x in dict.fromkeys(items) if x not in table]
-    for x in new:
+    ids = tuple(map(table.get, items))
+    if None not in ids:  # the usual case: every line was seen before
+        return ids
+    for x in dict.fromkeys(compress(items, map(is_, ids, repeat(None)))):  # the new ones, each once, in order
         table[x] = len(table)
     return tuple(map(table.__getitem__, items))
 
@@ -89,13 +116,14 @@ def _kind(text: str) -> int:
     return 1 if TECHNICAL.search(text) else 0
 
 
-def _summary(replay: Replay, step: Step) -> str:
+def _summary(step: Step, kinds: list[int]) -> str:
+    """The step in a line; ``kinds``: its events' ``_kind``."""
     if step.index == 0:
         return step.events[0].text if step.events else "the game is opened"
-    play = [e.text for e in step.events if _kind(e.text) != 1]
+    play = [(e.text, k) for e, k in zip(step.events, kinds, strict=True) if k != 1]
     if play:
-        cheats = [t for t in play if _kind(t) == 2]
-        return (cheats or play)[0] + (f" (+{len(play) - 1})" if len(play) > 1 else "")
+        cheats = [t for t, k in play if k == 2]
+        return (cheats or [play[0][0]])[0] + (f" (+{len(play) - 1})" if len(play) > 1 else "")
     return "deck passes and key shares" if step.events else "nothing happened"
 
 
@@ -103,49 +131,63 @@ def page_data(replay: Replay) -> dict:
     """Everything the page shows, as plain JSON-able data."""
     m = replay.match
     hook = view_hook(replay)
-    inter = _Interner()
+    inter = _Interner(replay.named)
     audited = replay.audited
     n = replay.n
     steps = []
     drawn: dict[tuple, int] = {}  # (view, its text's id) -> picture id (-1: the game draws none)
     for step in replay.steps:
-        views: dict = {"t": inter.text(replay.render(step, None)),
-                       "s": [inter.text(replay.render(step, s)) for s in range(n)]}
-        if audited:
-            views["a"] = [inter.text(replay.render_all(step, s)) for s in range(n)]
+        # the faces each view shows (Replay.known), found once a step for its text, picture, hook and cards
+        kt = replay.known(step, None)
+        ks = [replay.known(step, s) for s in range(n)]
+        st = step.state
+        raws = st.render_views([(None, kt), *zip(range(n), ks, strict=True),
+                                *(zip(range(n), repeat(replay.all_faces)) if audited else ())])
+        views: dict = {"t": inter.text(inter.table(raws[0])),
+                       "s": [inter.text(inter.table(raw)) for raw in raws[1:n + 1]]}
+        if audited:  # as Replay.render_all
+            views["a"] = []
+            for s, raw in enumerate(raws[n + 1:]):
+                ids = inter.table(raw)
+                rest = replay.holds(step, s, inter.named_text(raw))
+                if rest:
+                    ids += _ids(inter.lines, rest.split("\n"))
+                views["a"].append(inter.text(ids))
         names = replay.names
         # A picture is drawn from the same state and faces as the view's text: where the text did not change
         # since an earlier step, neither did the picture, so it is drawn once (most steps only pass keys).
+        pics = [("t", None, kt, views["t"]), *((f"s{s}", s, ks[s], views["s"][s]) for s in range(n)),
+                *([("a", None, replay.all_faces, tuple(views["a"]))] if audited else [])]
+        new = [(key, tid) for key, _, _, tid in pics if (key, tid) not in drawn]
+        if new:
+            wanted = set(new)
+            svgs = st.picture_views([(seat, known) for key, seat, known, tid in pics if (key, tid) in wanted], names)
+            for (key, tid), svg in zip(new, svgs, strict=True):
+                drawn[(key, tid)] = inter.picture(inline(svg)) if svg else -1
         views["p"] = {}
-        for key, seat, faces, tid in [("t", None, None, views["t"]),
-                                      *((f"s{s}", s, None, views["s"][s]) for s in range(n)),
-                                      *([("a", None, replay.all_faces, tuple(views["a"]))] if audited else [])]:
-            pid = drawn.get((key, tid))
-            if pid is None:
-                known = faces if faces is not None else replay.known(step, seat)
-                svg = inline(step.state.picture(seat, known, names))
-                pid = drawn[(key, tid)] = inter.picture(svg) if svg else -1
-            if pid >= 0:
-                views["p"][key] = pid
+        for key, _, _, tid in pics:
+            if drawn[(key, tid)] >= 0:
+                views["p"][key] = drawn[(key, tid)]
         if hook is not None:
-            frags = {"t": hook(step.state, None, replay.known(step, None))}
+            frags = {"t": hook(st, None, kt)}
             for s in range(n):
-                frags[f"s{s}"] = hook(step.state, s, replay.known(step, s))
+                frags[f"s{s}"] = hook(st, s, ks[s])
                 if audited:
-                    frags[f"a{s}"] = hook(step.state, s, replay.all_faces)
+                    frags[f"a{s}"] = hook(st, s, replay.all_faces)
             views["h"] = {k: inter.frag(v) for k, v in frags.items() if v}
-        mentioned = {CardRef.parse(r) for e in step.events for r in REF.findall(e.text)}
+        mentioned = sorted({CardRef.parse(r) for e in step.events for r in REF.findall(e.text)})
         views["k"] = {}
-        for key, seat, everything in [("t", None, False), *((f"s{s}", s, False) for s in range(n)),
-                                      *([("a", None, True)] if audited else [])]:
-            known = replay.known(step, seat, everything)
-            faces = {str(r): str(known[r]) for r in sorted(mentioned) if r in known}
-            if faces:
-                views["k"][key] = faces
+        if mentioned:
+            for key, known in [("t", kt), *((f"s{s}", ks[s]) for s in range(n)),
+                               *([("a", replay.all_faces)] if audited else [])]:
+                faces = {str(r): str(known[r]) for r in mentioned if r in known}
+                if faces:
+                    views["k"][key] = faces
+        kinds = [_kind(e.text) for e in step.events]
         steps.append({
             "r": step.round, "p": step.partial, "o": step.over, "w": list(step.awaited),
-            "f": list(step.files), "tm": step.time, "x": _summary(replay, step),
-            "e": [[e.seat, e.text, _kind(e.text)] for e in step.events],
+            "f": list(step.files), "tm": step.time, "x": _summary(step, kinds),
+            "e": [[e.seat, e.text, k] for e, k in zip(step.events, kinds, strict=True)],
             "v": views,
         })
     word, lines = replay.verdict()

@@ -74,6 +74,7 @@ class Replay:
     _named: dict[str, str] = field(default_factory=dict, repr=False)
     _private: dict[int, tuple] = field(default_factory=dict, repr=False)
     _public: dict[int, Mapping[CardRef, Card]] = field(default_factory=dict, repr=False)
+    _spaced: dict[CardRef, str] = field(default_factory=dict, repr=False)  # a ref between spaces: " a#3 "
 
     # -- what the archive says --------------------------------------------------------------
     @property
@@ -162,15 +163,31 @@ class Replay:
 
     def render(self, step: Step, seat: int | None, everything: bool = False) -> str:
         """The game's own text table for ``seat`` (None: a spectator), with names for seats."""
-        return self.named(step.state.render(seat, self.known(step, seat, everything)))
+        return self.named(self.table(step, seat, everything))
+
+    def table(self, step: Step, seat: int | None, everything: bool = False) -> str:
+        """``render`` before ``named``: seats by number, as the rules write them."""
+        return step.state.render(seat, self.known(step, seat, everything))
 
     def render_all(self, step: Step, seat: int) -> str:
         """Once audited: ``seat``'s own table with every face, and any card it holds that the table does not
         mention (``holds``), so a game whose tables never list a hand still shows it."""
         text = self.render(step, seat, everything=True)
-        faces = self.all_faces
-        rest = [f"{faces.get(r, '[??]')} {r}" for r in step.holding[seat] if not _mentions(text, str(r))]
-        return text + (f"\n{self.names[seat]} holds: {'  '.join(rest)}" if rest else "")
+        rest = self.holds(step, seat, text)
+        return text + (f"\n{rest}" if rest else "")
+
+    def holds(self, step: Step, seat: int, text: str) -> str:
+        """The line ``render_all`` adds to ``text`` (``seat``'s table with every face): the cards ``seat`` holds
+        that ``text`` does not mention ("" if none)."""
+        faces, spaced = self.all_faces, self._spaced
+        rest = []
+        for r in step.holding[seat]:
+            words = spaced.get(r)
+            if words is None:
+                words = spaced[r] = f" {r} "
+            if words not in text and not _mentions(text, words[1:-1]):  # between spaces: mentioned, found in C
+                rest.append(f"{faces.get(r, '[??]')} {r}")
+        return f"{self.names[seat]} holds: {'  '.join(rest)}" if rest else ""
 
     def named(self, text: str) -> str:
         """Seat numbers in a rules' text become names: ``seat 1`` -> ``bob``, ``Seat 1`` -> ``Seat 1 (bob)``."""

@@ -11,6 +11,7 @@ The state drawn is a ``WarlordsState``; ``rules.py`` imports this module, so thi
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 
 from duelmail.games.base import GameState
 from duelmail.games.cards import Card, CardRef
@@ -23,64 +24,98 @@ ROW = CARD_W * 1.4 + 22
 
 def picture(st: GameState, seat: int | None, known: Mapping[CardRef, Card],
             names: Sequence[str] | None = None) -> str:
+    return picture_views(st, [(seat, known)], names)[0]
+
+
+def picture_views(st: GameState, views: Sequence[tuple[int | None, Mapping[CardRef, Card]]],
+                  names: Sequence[str] | None = None) -> list[str]:
+    """``picture`` of each ``(seat, known)`` in ``views``: what does not depend on the view is found once."""
     def name(s: int) -> str:
         return seat_name(names, s)
 
-    def face(ref: CardRef | None) -> Card | None:
-        return None if ref is None else known.get(ref)
-
-    c = Canvas(f"Warlords, {'the table' if seat is None else name(seat) + '’s view'}")
     if st.phase == OVER and st.result is not None:
         status = "Game over: " + st.result.describe(list(names) if names else None)
     else:
         who = ", ".join(name(d) for d in st.deciders()) or "nobody (cards being revealed or shuffled)"
         status = f"Turn {st.turn + 1}, {name(st.current)}: {PHASE_NAMES[st.phase]}. To move: {who}"
-    y = c.header("Warlords" + ("" if seat is None else f" · {name(seat)}’s view"), status)
+    # Each seat's part comes from ``_seat_parts``, memoised on exactly what it draws (its place, the faces the viewer
+    # knows, their tags): a replay draws up to n + 2 pictures a step, and a seat's part rarely changes.
+    face_up, used = st.face_up, st.used
+    seats = []
     for s in range(st.n):
-        note = f"draw pile {len(st.piles[s])} · hand {len(st.hands[s])}"
-        if not st.active[s]:
-            note = "out · " + note
-        elif st.revenge and s == st.current:
-            note = "revenge turn · " + note
-        y += seat_band(c, y, s, name(s), note, you=s == seat)
-        y += 30
-        x = 16
-        c.text(x, y + 11, "Warlords", 12, fill=MUTED)
-        for w in st.warlords[s]:
-            tags = ["up" if w in st.face_up else "down"] + (["used"] if w in st.used else [])
-            card(c, x, y + 16, face(w), tag=", ".join(tags), down=w not in st.face_up and w in known,
-                 cls="warlord")
-            x += STEP
-        if not st.warlords[s]:
-            c.text(x, y + 50, "none", 12.5, fill=MUTED)
-        x = max(x, 16 + 2 * STEP) + 14
-        c.text(x, y + 11, "Draw", 12, fill=MUTED)
-        if st.piles[s]:
-            top = st.piles[s][-1]
-            card(c, x, y + 16, known.get(top) if s == seat else None, tag=str(len(st.piles[s])), cls="pile")
-        else:
-            c.rect(x, y + 16, CARD_W, CARD_W * 1.4, "none", MUTED, rx=4, extra=' stroke-dasharray="3 3"')
-            c.text(x + CARD_W / 2, y + 16 + CARD_W * 1.4 + 13, "0", 12, anchor="middle", fill=RED)
-        x += STEP + 8
-        disc = st.discards[s]
-        c.text(x, y + 11, "Discard", 12, fill=MUTED)
-        if disc:
-            card(c, x, y + 16, known.get(disc[-1]), tag=str(len(disc)), cls="discard")
-        else:
-            c.rect(x, y + 16, CARD_W, CARD_W * 1.4, "none", MUTED, rx=4, extra=' stroke-dasharray="3 3"')
-            c.text(x + CARD_W / 2, y + 16 + CARD_W * 1.4 + 13, "0", 12, anchor="middle", fill=MUTED)
-        x += STEP + 8
-        if s == seat and st.hands[s]:
-            c.text(x, y + 11, "Your hand", 12, fill=MUTED)
-            per_row = max(1, int((c.width - x - 6) // STEP))
-            for i, r in enumerate(st.hands[s]):
-                card(c, x + (i % per_row) * STEP, y + 16 + (i // per_row) * ROW, known.get(r), cls="hand")
-            y += ROW * ((len(st.hands[s]) - 1) // per_row)
-        y += ROW + 18
-    b = st.battle
-    if b is not None:
-        y = _battle(c, st, b, y, known, face, name)
-    return c.svg(y + 6)
+        state = "out" if not st.active[s] else "revenge turn" if st.revenge and s == st.current else ""
+        ws, pile, disc = tuple(st.warlords[s]), st.piles[s], st.discards[s]
+        seats.append((s, name(s), state, len(st.hands[s]), ws, tuple(map(face_up.__contains__, ws)),
+                      tuple(map(used.__contains__, ws)), len(pile), pile[-1] if pile else None, len(disc),
+                      disc[-1] if disc else None))
+    out = []
+    for seat, known in views:
+        get = known.get
+
+        def face(ref: CardRef | None, get=get) -> Card | None:
+            return None if ref is None else get(ref)
+
+        c = Canvas(f"Warlords, {'the table' if seat is None else name(seat) + '’s view'}")
+        y = c.header("Warlords" + ("" if seat is None else f" · {name(seat)}’s view"), status)
+        for s, words, state, nhand, ws, up, tags_used, npile, pile_top, ndisc, disc_top in seats:
+            mine = s == seat
+            parts, y = _seat_parts(c.width, y, s, words, state, nhand, mine, tuple(map(get, ws)), up, tags_used,
+                                   tuple(map(known.__contains__, ws)), npile,
+                                   get(pile_top) if npile and mine else None, ndisc,
+                                   get(disc_top) if ndisc else None, tuple(map(get, st.hands[s])) if mine else ())
+            c.parts.extend(parts)
+        if st.battle is not None:
+            y = _battle(c, st, st.battle, y, known, face, name)
+        out.append(c.svg(y + 6))
+    return out
+
+
+@lru_cache(maxsize=1 << 14)
+def _seat_parts(width: int, y: float, s: int, words: str, state: str, nhand: int, mine: bool,
+                faces: tuple[Card | None, ...], up: tuple[bool, ...], used: tuple[bool, ...], known: tuple[bool, ...],
+                npile: int, pile_face: Card | None, ndisc: int, disc_face: Card | None,
+                hand: tuple[Card | None, ...]) -> tuple[tuple[str, ...], float]:
+    """Seat ``s``'s part of the picture from ``y`` down (``mine``: the viewer's own seat, with its hand), from its
+    arguments alone: the markup and the y below it. ``state``: "out", "revenge turn" or "". ``faces``, ``up``,
+    ``used``, ``known``: its Warlords' faces as the viewer knows them (None: a back), face up, used, and seen by
+    the viewer (a face-down card drawn dashed)."""
+    c = Canvas("", width)
+    note = f"draw pile {npile} · hand {nhand}"
+    if state:
+        note = f"{state} · {note}"
+    y += seat_band(c, y, s, words, note, you=mine)
+    y += 30
+    x = 16
+    c.text(x, y + 11, "Warlords", 12, fill=MUTED)
+    for face, is_up, is_used, is_known in zip(faces, up, used, known, strict=True):
+        tags = ["up" if is_up else "down"] + (["used"] if is_used else [])
+        card(c, x, y + 16, face, tag=", ".join(tags), down=not is_up and is_known, cls="warlord")
+        x += STEP
+    if not faces:
+        c.text(x, y + 50, "none", 12.5, fill=MUTED)
+    x = max(x, 16 + 2 * STEP) + 14
+    c.text(x, y + 11, "Draw", 12, fill=MUTED)
+    if npile:
+        card(c, x, y + 16, pile_face, tag=str(npile), cls="pile")
+    else:
+        c.rect(x, y + 16, CARD_W, CARD_W * 1.4, "none", MUTED, rx=4, extra=' stroke-dasharray="3 3"')
+        c.text(x + CARD_W / 2, y + 16 + CARD_W * 1.4 + 13, "0", 12, anchor="middle", fill=RED)
+    x += STEP + 8
+    c.text(x, y + 11, "Discard", 12, fill=MUTED)
+    if ndisc:
+        card(c, x, y + 16, disc_face, tag=str(ndisc), cls="discard")
+    else:
+        c.rect(x, y + 16, CARD_W, CARD_W * 1.4, "none", MUTED, rx=4, extra=' stroke-dasharray="3 3"')
+        c.text(x + CARD_W / 2, y + 16 + CARD_W * 1.4 + 13, "0", 12, anchor="middle", fill=MUTED)
+    x += STEP + 8
+    if mine and hand:
+        c.text(x, y + 11, "Your hand", 12, fill=MUTED)
+        per_row = max(1, int((c.width - x - 6) // STEP))
+        for i, face in enumerate(hand):
+            card(c, x + (i % per_row) * STEP, y + 16 + (i // per_row) * ROW, face, cls="hand")
+        y += ROW * ((len(hand) - 1) // per_row)
+    y += ROW + 18
+    return tuple(c.parts), y
 
 
 def _battle(c: Canvas, st, b, y: float, known, face, name) -> float:

@@ -9,67 +9,100 @@ The state drawn is a ``WarlordsState``; ``rules.py`` imports this module, so thi
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from functools import lru_cache
 
 from duelmail.games.base import GameState
 from duelmail.games.cards import Card, CardRef
 from duelmail.games.warlords.terms import OVER, PHASE_NAMES
+from duelmail.util.lines import Lines
 
 _REFS: dict[CardRef, str] = {}  # a ref's text, made once (a replay renders every ref in every view of every step)
 
 
 def _card(ref: CardRef | None, known: Mapping[CardRef, Card]) -> str:
-    if ref is None:
-        return "-"
+    return "-" if ref is None else _face(ref, known.get(ref))
+
+
+def _face(ref: CardRef, face: Card | None) -> str:
+    """``KH a#3`` for a face the viewer knows, else ``[??] a#3``."""
     text = _REFS.get(ref)
     if text is None:
         text = _REFS[ref] = str(ref)
-    face = known.get(ref)
     return f"{face} {text}" if face is not None else f"[??] {text}"
 
 
 def render(state: GameState, seat: int | None, known: Mapping[CardRef, Card]) -> str:
+    return render_views(state, [(seat, known)])[0]
+
+
+def render_views(state: GameState, views: Sequence[tuple[int | None, Mapping[CardRef, Card]]]) -> list[str]:
+    """``render`` of each ``(seat, known)`` in ``views``: what does not depend on the view is found once."""
     st = state
-    lines: list[str] = []
     if st.phase == OVER:
-        lines.append(f"Warlords, game over: {st.result.describe()}")
+        head = f"Warlords, game over: {st.result.describe()}"
     else:
         who = ", ".join(f"seat {d}" for d in st.deciders()) or "nobody (cards being revealed or shuffled)"
-        lines.append(f"Warlords, turn {st.turn + 1} (seat {st.current}), {PHASE_NAMES[st.phase]}; "
-                     f"to move: {who}")
+        head = f"Warlords, turn {st.turn + 1} (seat {st.current}), {PHASE_NAMES[st.phase]}; to move: {who}"
+    # Each seat's lines come from ``_seat_lines``, memoised on exactly what they show (the refs, the faces the
+    # viewer knows for them, their tags): a replay renders 2n + 1 views a step, and a seat's part rarely changes.
+    face_up, used, locked = st.face_up, st.used, st.locked
+    seats = []
     for s in range(st.n):
-        me = " (you)" if s == seat else ""
         status = "" if st.active[s] else ", out"
         if st.active[s] and st.revenge and s == st.current:
             status = ", revenge turn"
-        lines.append(f"Seat {s}{me}{status}: draw pile {len(st.piles[s])}, hand {len(st.hands[s])}")
-        wl = []
-        for w in st.warlords[s]:
-            tags = []
-            if w in st.face_up:
-                tags.append("face up")
-            if w in st.used:
-                tags.append("used")
-            wl.append(_card(w, known) + (f" ({', '.join(tags)})" if tags else ""))
-        lines.append(f"  Warlords: {'; '.join(wl) or 'none'}")
-        if s == seat:
-            lines.append(f"  Hand: {'  '.join(_card(r, known) for r in st.hands[s]) or 'empty'}")
-            if st.piles[s] and st.piles[s][-1] in known:  # the reserved draw (W-29)
-                lines.append(f"  Next draw: {_card(st.piles[s][-1], known)}")
-        disc = st.discards[s]
-        hidden = sum(map(st.locked.__contains__, disc)) if st.locked else 0
-        top = _card(disc[-1], known) if disc else "empty"
-        extra = f", {hidden} face down under it" if hidden else ""
-        lines.append(f"  Discard pile {len(disc)}: top {top}{extra}")
+        ws, disc = tuple(st.warlords[s]), st.discards[s]
+        seats.append((s, status, len(st.piles[s]), len(st.hands[s]), ws, tuple(map(face_up.__contains__, ws)),
+                      tuple(map(used.__contains__, ws)), len(disc), disc[-1] if disc else None,
+                      sum(map(locked.__contains__, disc)) if locked else 0))
     b = st.battle
-    if b is not None:
-        lines.append(f"Battle: seat {b.attacker} attacks seat {b.defender}")
-        lines.append(f"  attack:  Warlord {_card(b.a_warlord, known)}, Army {_card(b.a_army, known)}, "
-                     f"Support {_card(b.a_support, known)}")
-        lines.append(f"  defence: Warlord {_card(b.d_warlord, known)}, Army {_card(b.d_army, known)}, "
-                     f"Support {_card(b.d_support, known)}")
-        if b.damage:
-            lines.append(f"  strength {b.attack} against {b.defence}: {b.damage} damage")
-    if seat is not None and seat in st.deciders():
-        lines.append(f"Your move: {st.prompt(seat)}")
-    return "\n".join(lines)
+    deciders = st.deciders()
+    out = []
+    for seat, known in views:
+        get = known.get
+        lines = [head]
+        for s, status, npile, nhand, ws, up, tags_used, ndisc, top, hidden in seats:
+            hand = hand_faces = next_draw = None
+            if s == seat:
+                hand = tuple(st.hands[s])
+                hand_faces = tuple(map(get, hand))
+                pile = st.piles[s]
+                if pile and pile[-1] in known:  # the reserved draw (W-29)
+                    next_draw = (pile[-1], known[pile[-1]])
+            lines.extend(_seat_lines(s, s == seat, status, npile, nhand, ws, tuple(map(get, ws)), up, tags_used,
+                                     hand, hand_faces, next_draw, ndisc, top, get(top) if ndisc else None, hidden))
+        if b is not None:
+            lines.append(f"Battle: seat {b.attacker} attacks seat {b.defender}")
+            lines.append(f"  attack:  Warlord {_card(b.a_warlord, known)}, Army {_card(b.a_army, known)}, "
+                         f"Support {_card(b.a_support, known)}")
+            lines.append(f"  defence: Warlord {_card(b.d_warlord, known)}, Army {_card(b.d_army, known)}, "
+                         f"Support {_card(b.d_support, known)}")
+            if b.damage:
+                lines.append(f"  strength {b.attack} against {b.defence}: {b.damage} damage")
+        if seat is not None and seat in deciders:
+            lines.append(f"Your move: {st.prompt(seat)}")
+        out.append(Lines.of(tuple(lines)))
+    return out
+
+
+@lru_cache(maxsize=1 << 14)
+def _seat_lines(s: int, me: bool, status: str, npile: int, nhand: int, warlords: tuple[CardRef, ...],
+                faces: tuple[Card | None, ...], up: tuple[bool, ...], used: tuple[bool, ...],
+                hand: tuple[CardRef, ...] | None, hand_faces: tuple[Card | None, ...] | None,
+                next_draw: tuple[CardRef, Card] | None, ndisc: int, top: CardRef | None, top_face: Card | None,
+                hidden: int) -> tuple[str, ...]:
+    """Seat ``s``'s lines of the table (``me``: the viewer's own seat, with its hand), from its arguments alone."""
+    lines = [f"Seat {s}{' (you)' if me else ''}{status}: draw pile {npile}, hand {nhand}"]
+    wl = []
+    for w, face, is_up, is_used in zip(warlords, faces, up, used, strict=True):
+        tags = (["face up"] if is_up else []) + (["used"] if is_used else [])
+        wl.append(_face(w, face) + (f" ({', '.join(tags)})" if tags else ""))
+    lines.append(f"  Warlords: {'; '.join(wl) or 'none'}")
+    if me:
+        lines.append(f"  Hand: {'  '.join(map(_face, hand, hand_faces)) or 'empty'}")
+        if next_draw is not None:
+            lines.append(f"  Next draw: {_face(*next_draw)}")
+    extra = f", {hidden} face down under it" if hidden else ""
+    lines.append(f"  Discard pile {ndisc}: top {_face(top, top_face) if ndisc else 'empty'}{extra}")
+    return tuple(lines)

@@ -27,6 +27,7 @@ from duelmail.games.warlords.notation import (
     WarlordsAction,
 )
 from duelmail.games.warlords.render import render as render_text
+from duelmail.games.warlords.render import render_views as render_text_views
 from duelmail.games.warlords.terms import (
     A_SUPPORT,
     ACE,
@@ -983,10 +984,19 @@ class WarlordsState(FaceClaims, GameState):
     def render(self, seat: int | None, known: Mapping[CardRef, Card]) -> str:
         return render_text(self, seat, known)
 
+    def render_views(self, views: Sequence[tuple[int | None, Mapping[CardRef, Card]]]) -> list[str]:
+        return render_text_views(self, views)
+
     def picture(self, seat: int | None, known: Mapping[CardRef, Card], names: Sequence[str] | None = None) -> str:
         from duelmail.games.warlords.picture import picture as draw_picture  # the SVG code, only when drawn
 
         return draw_picture(self, seat, known, names)
+
+    def picture_views(self, views: Sequence[tuple[int | None, Mapping[CardRef, Card]]],
+                      names: Sequence[str] | None = None) -> list[str]:
+        from duelmail.games.warlords.picture import picture_views
+
+        return picture_views(self, views, names)
 
 
 RULE_OF = {PlayWarlord: "W-7", Exchange: "W-8", Reinforce: "W-25", Attack: "W-10", EndTurn: "W-4",

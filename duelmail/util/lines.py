@@ -1,0 +1,30 @@
+"""Text that keeps its lines.
+
+A replay page interns every view's text table and picture line by line (``replay/html.py``). A game that draws
+from memos makes the same line strings again and again, and Python keeps a string's hash; splitting the joined
+text would make new strings and hash every one of them again. ``Lines.of(lines)`` is the text, a ``str`` like any
+other, that also keeps ``lines``.
+"""
+
+from __future__ import annotations
+
+
+class Lines(str):
+    """A ``str``, ``"\\n".join(self.lines)``, that keeps its ``lines``."""
+
+    lines: tuple[str, ...]
+
+    @staticmethod
+    def of(lines: tuple[str, ...]) -> str:
+        """``"\\n".join(lines)``; a ``Lines`` that keeps them unless a line holds a newline itself."""
+        text = "\n".join(lines)
+        if text.count("\n") != len(lines) - 1:
+            return text
+        out = Lines(text)
+        out.lines = lines
+        return out
+
+
+def lines_of(text: str) -> tuple[str, ...] | list[str]:
+    """``text.split("\\n")``, without splitting a ``Lines``."""
+    return getattr(text, "lines", None) or text.split("\n")
