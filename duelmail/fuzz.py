@@ -36,6 +36,8 @@ SEEDS: dict[str, list[str]] = {
         'duelmail = 1\nkind = "genesis"\nsignature = "AA"\nseats = [1, 2]\n',
         'duelmail = 1\nkind = "turn"\nsignature = "AA"\nround = 1e400\n',
         'duelmail = 1\n"\r" = 1\x00',
+        'duelmail = 1\na = "' + '\\"' * 20000,  # a string left open: the limits' scan was quadratic (6 s)
+        'duelmail = 1\na = ' + '"""x' * 20000,
     ],
     "armour": [
         f"{_ARM}abcé\n{END}\n",
