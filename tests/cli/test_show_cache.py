@@ -44,7 +44,7 @@ def test_a_new_file_a_noted_move_or_another_identity_is_never_answered_from_an_o
         (s,) = t.todo(t.status(t.alice))
         home, name = (t.alice, "alice") if s == "0" else (t.bob, "bob")
         moves = [m["move"] for m in json.loads(dm(home, "moves", "--json"))]
-        first = next((m for m in moves if m.split()[0] in ("warlord", "exchange", "ace")), None)
+        first = next((m for m in moves if m.split()[0] in ("warlord", "exchange")), None)  # an Ace may end it (W-19)
         if first:
             break
         (folder,) = (home / "games").iterdir()

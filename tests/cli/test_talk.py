@@ -106,7 +106,7 @@ def _a_turn_with_a_move_that_does_not_end_it(t: Table):
         (s,) = t.todo(t.status(t.alice))
         home = t.home(s)
         moves = [m["move"] for m in json.loads(dm(home, "moves", "--json"))]
-        first = next((m for m in moves if m.split()[0] in ("warlord", "exchange", "ace")), None)
+        first = next((m for m in moves if m.split()[0] in ("warlord", "exchange")), None)  # an Ace may end it (W-19)
         if first:
             return home, first
         t.turn(home, "--bot", "heuristic", "--seed", str(i))
