@@ -1,6 +1,7 @@
-"""Fuzzing every door a stranger's text comes through: the turn-file parser, the armour decoder, a
-genesis (parsed and opened as a game), a player card, an identity file, a skirmish battlefield, and each
-game's notation followed by ``apply`` on a real game state.
+"""Fuzzing every door a stranger's text comes through: the turn-file parser, the armour decoder, a mail
+(its parts, HTML included, searched for turns and unsigned words), a genesis (parsed and opened as a game), a
+player card, an identity file, a skirmish battlefield, and each game's notation followed by ``apply`` on a real
+game state.
 
 ``targets()`` builds the doors with a real corpus (files of games played by ``SelfPlay``, their armour,
 the legal actions of real states); ``SEEDS`` are inputs that once crashed duelmail; ``Mutator`` is a
@@ -62,6 +63,14 @@ SEEDS: dict[str, list[str]] = {
         'duelmail_identity = 1\nname = "a"\n[secret]\nkdf = "scrypt"\nn = 1099511627776\nsalt = "AA"\n',
         'duelmail_identity = 1\nname = "a"\n[secret]\nkdf = "scrypt"\nn = 32768\nsalt = "AA"\n',
     ],
+    "mail": [  # each was quadratic or worse in the mail's own scans (seconds to hours on 100 KB)
+        "Content-Type: text/html\n\n" + "<" * 100000,
+        "Content-Type: text/html\n\n" + "<br" * 30000,
+        "Content-Type: text/plain\n\n" + "\n" * 200000,
+        f"Content-Type: text/plain\n\nOn {'<a@' * 30000}\n{BEGIN}\n",
+        f"Content-Type: text/plain\n\n{('<' * 5000 + '@') * 20} wrote:\n{BEGIN}\n",
+        f"Content-Type: text/plain\n\nx{' played round 1 of ' * 20000}\n{BEGIN}\n",
+    ],
     "battlefield": [
         "a = " + _DEEP,
         'name = "x"\nwidth = ' + "9" * 5000,
@@ -105,6 +114,17 @@ def _genesis(text: str) -> object:
 def _identity(text: str) -> object:
     # no passphrase: a boxed file stops before scrypt (its cost is the file's n, capped at 2**17)
     return Identity.from_toml(text, "fuzz")
+
+
+def _mail(text: str) -> object:
+    """A mail's turns; a mail without any is refused here (``find_turns`` itself says what it met, never raises)."""
+    from duelmail.transport.mail import find_turns, parse_message
+
+    found = find_turns(parse_message(text), "fuzz")
+    if not found.files:
+        said = "; ".join(found.problems).replace("\n", " ")[:200]
+        raise DuelmailError(f"fuzz: no turn in this mail{': ' + said if said else ''}")
+    return found
 
 
 def _unarmour(text: str) -> object:
@@ -175,6 +195,9 @@ def targets() -> dict[str, Door]:
     doors["identity"] = Door("identity", _identity, [people[0].to_toml(), people[1].to_toml("pw")] + SEEDS["identity"])
     doors["armour"] = Door("armour", _unarmour, arm + ["> " + a.replace("\n", "\n> ") for a in arm]
                            + SEEDS["armour"])
+    mails = [f"From: a@example.org\nSubject: a turn\nContent-Type: text/plain\n\nyour move\n\n{a}" for a in arm]
+    mails += ["From: a@example.org\nContent-Type: text/html\n\n<p>" + a.replace("\n", "<br>") + "</p>" for a in arm]
+    doors["mail"] = Door("mail", _mail, mails + SEEDS["mail"])
     doors["battlefield"] = Door("battlefield", lambda t: parse_battlefield(t, "fuzz"),
                                 list(SHIPPED.values()) + SEEDS["battlefield"])
     return {k: doors[k] for k in sorted(doors)}

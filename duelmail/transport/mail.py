@@ -391,7 +391,11 @@ class Found:
 
 
 MAX_UNSIGNED = 2000
-_ATTRIBUTION = re.compile(r"^(On .*wrote:|.*<[^>]+@[^>]+>\s*wrote:|-----\s*Original Message\s*-----)$", re.I)
+MAX_LINE = 1000  # longer lines are never a reply's attribution nor duelmail's own words: not matched at all
+# a reply's attribution line ("On ... wrote:", "Name <a@b> wrote:", "----- Original Message -----"); each pattern
+# scans a line once (a pattern like ".*<[^>]+@[^>]+>" backtracks cubically on a long line of '<' and '@')
+_ATTRIBUTION = re.compile(r"On .*wrote:$|-----\s*Original Message\s*-----$", re.I)
+_ADDRESS_WROTE = re.compile(r"<[^<>@]*@[^<>]*>\s*wrote:$", re.I)
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\u202a-\u202e\u2066-\u2069]")
 
 
@@ -407,19 +411,31 @@ def unsigned_text(text: str) -> str:
     removed. Nothing signs it: it is only ever shown marked as unsigned."""
     if BEGIN not in text:
         return ""
-    keep = []
+    keep: list[str] = []
+    size = 0
     for line in text[:text.index(BEGIN)].splitlines():
-        if _OURS.match(line):  # our own words start here: what follows is machine-written
+        short = len(line) <= MAX_LINE
+        if short and _OURS.match(line):  # our own words start here: what follows is machine-written
             break
-        if line.lstrip().startswith(">") or _ATTRIBUTION.match(line.strip()):
+        if line.lstrip().startswith(">") or short and _attribution(line.strip()):
             continue
-        keep.append(_CONTROL.sub("", line).rstrip())
+        keep.append(_CONTROL.sub("", line[:MAX_UNSIGNED + 1]).rstrip())
+        size += len(keep[-1]) + 1
+        if size > MAX_UNSIGNED + 1:
+            break  # enough to show: the rest would be cut
     out = "\n".join(keep).strip()
     return out if len(out) <= MAX_UNSIGNED else out[:MAX_UNSIGNED] + " [...]"
 
 
-_TAG = re.compile(r"<[^>]*>")
-_BREAK = re.compile(r"<\s*(br|/p|/div|/pre|/blockquote)\b[^>]*>", re.I)
+def _attribution(line: str) -> bool:
+    return bool(_ATTRIBUTION.match(line) or (line[-6:].lower() == "wrote:" and _ADDRESS_WROTE.search(line)))
+
+
+# a tag ends at the next '>' or gives way at the next '<' (so an unclosed one is never scanned again from every later
+# '<': quadratic on 50 KB of '<')
+_TAG = re.compile(r"<[^<>]*>")
+_BREAK = re.compile(r"<\s*(br|/p|/div|/pre|/blockquote)\b[^<>]*>", re.I)
+_BARE_FILE = re.compile(r"^[ \t]*duelmail[ \t]*=[ \t]*1[ \t\r]*$", re.M)  # a turn file's first line, not armoured
 
 
 def html_text(text: str) -> str:
@@ -461,7 +477,7 @@ def find_turns(msg: Message, where: str) -> Found:
 def _find(msg: Message, where: str, out: Found) -> None:
     seen: set[str] = set()
     for label, text in _texts(msg):
-        if BEGIN not in text and not re.search(r"^\s*duelmail\s*=\s*1\s*$", text, re.M):
+        if BEGIN not in text and not _BARE_FILE.search(text):  # (not \s: it crosses lines, quadratic on blank lines)
             continue
         try:
             files = parse_any(text, f"{where} {label}")

@@ -66,6 +66,13 @@ def test_armour_decoder_refuses_cleanly(text):
     through("armour", text)
 
 
+@seeded("mail")
+@FUZZ
+@given(text=inputs("mail"))
+def test_mail_is_searched_for_turns_cleanly(text):
+    through("mail", text)
+
+
 @seeded("genesis")
 @FUZZ
 @given(text=inputs("genesis"))
