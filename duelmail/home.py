@@ -136,7 +136,7 @@ class Home:
             names = ", ".join(f.path.name for f in (live or folders))
             raise GameNotFound(f"{len(live)} games in play here; name one ({names})" if live else
                                f"{len(folders)} finished games here and none in play; name one ({names})")
-        hits = self.matching(query)
+        hits = [f for f in folders if f.path.name == query] or self.matching(query)  # a whole name: that one
         if len(hits) != 1:
             names = ", ".join(f.path.name for f in (hits or folders))
             raise GameNotFound(f"{'no' if not hits else 'more than one'} game matches {query!r} ({names})")
