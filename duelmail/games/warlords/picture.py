@@ -94,19 +94,9 @@ def _seat_parts(width: int, y: float, s: int, words: str, state: str, nhand: int
     if not faces:
         c.text(x, y + 50, "none", 12.5, fill=MUTED)
     x = max(x, 16 + 2 * STEP) + 14
-    c.text(x, y + 11, "Draw", 12, fill=MUTED)
-    if npile:
-        card(c, x, y + 16, pile_face, tag=str(npile), cls="pile")
-    else:
-        c.rect(x, y + 16, CARD_W, CARD_W * 1.4, "none", MUTED, rx=4, extra=' stroke-dasharray="3 3"')
-        c.text(x + CARD_W / 2, y + 16 + CARD_W * 1.4 + 13, "0", 12, anchor="middle", fill=RED)
+    _pile(c, x, y, "Draw", npile, pile_face, "pile", RED)  # an empty draw pile is shown in red
     x += STEP + 8
-    c.text(x, y + 11, "Discard", 12, fill=MUTED)
-    if ndisc:
-        card(c, x, y + 16, disc_face, tag=str(ndisc), cls="discard")
-    else:
-        c.rect(x, y + 16, CARD_W, CARD_W * 1.4, "none", MUTED, rx=4, extra=' stroke-dasharray="3 3"')
-        c.text(x + CARD_W / 2, y + 16 + CARD_W * 1.4 + 13, "0", 12, anchor="middle", fill=MUTED)
+    _pile(c, x, y, "Discard", ndisc, disc_face, "discard", MUTED)
     x += STEP + 8
     if mine and hand:
         c.text(x, y + 11, "Your hand", 12, fill=MUTED)
@@ -116,6 +106,16 @@ def _seat_parts(width: int, y: float, s: int, words: str, state: str, nhand: int
         y += ROW * ((len(hand) - 1) // per_row)
     y += ROW + 18
     return tuple(c.parts), y
+
+
+def _pile(c: Canvas, x: float, y: float, label: str, count: int, top, cls: str, empty: str) -> None:
+    """A pile under its label: its top card and count, or a dashed outline and "0" in the colour ``empty``."""
+    c.text(x, y + 11, label, 12, fill=MUTED)
+    if count:
+        card(c, x, y + 16, top, tag=str(count), cls=cls)
+    else:
+        c.rect(x, y + 16, CARD_W, CARD_W * 1.4, "none", MUTED, rx=4, extra=' stroke-dasharray="3 3"')
+        c.text(x + CARD_W / 2, y + 16 + CARD_W * 1.4 + 13, "0", 12, anchor="middle", fill=empty)
 
 
 def _battle(c: Canvas, st, b, y: float, known, face, name) -> float:
