@@ -355,6 +355,13 @@ class Escrowing:
         """The seats still in the game: neither retired by the rules nor removed through escrow."""
         return self._in_play()
 
+    def _end_without(self, seat: int) -> tuple[int, ...]:
+        """The game ends as ``seat`` forfeits or resigns: a removal under way is dropped (its seat does not win
+        either); the winners, the other seats still in play."""
+        gone = {self.removing} if self.removing is not None else set()
+        self.removing = None
+        return tuple(sorted(self.in_play() - gone - {seat}))
+
     def removable(self, seat: int) -> bool:
         """A final timeout claim against ``seat``, or its resignation, removes it instead of ending the game
         (protocol §6c)."""

@@ -326,11 +326,8 @@ class Folding:
             text = self._start_removal(against, f"{self.cards[seat].name} claimed {self.cards[against].name}'s "
                                                 "timeout")
         else:
-            gone = {self.removing} if self.removing is not None else set()
-            self.removing = None
-            winners = tuple(sorted(self.in_play() - gone - {against}))
-            self.forced_outcome = Outcome(winners, f"{self.cards[against].name} ran out of time (deadline "
-                                          f"{due.isoformat()}, claimed by {self.cards[seat].name})")
+            self.forced_outcome = Outcome(self._end_without(against), f"{self.cards[against].name} ran out of time "
+                                          f"(deadline {due.isoformat()}, claimed by {self.cards[seat].name})")
             text = f"{self.cards[seat].name} claimed {self.cards[against].name}'s timeout: the game is forfeit"
         self.timed_out[self.round] = (against, seat, due, t)
         self.current_claims[seat] = f
@@ -416,9 +413,7 @@ class Folding:
             note(self._start_removal(seat, f"{name} resigns"))
             closes = True
         elif resign:
-            gone = {self.removing} if self.removing is not None else set()
-            self.removing = None
-            self.forced_outcome = Outcome(tuple(sorted(self.in_play() - gone - {seat})), f"{name} resigned")
+            self.forced_outcome = Outcome(self._end_without(seat), f"{name} resigned")
             note(f"{name} resigns")
             ended = True
         elif draw == "offer":
