@@ -3,7 +3,8 @@
 Every library error (``DuelmailError``) becomes a one-line message and exit status 1.
 
 ``run`` is the installed command: it answers ``status`` and ``show`` from their fresh caches without loading
-click (``cached.answer``), and hands everything else to the click group ``main`` (``group.py``), which this
+click (``cached.answer``), runs a plain ``receive FILE...`` without it too (``plain.receive_plain``), and hands
+everything else to the click group ``main`` (``group.py``), which this
 package gives as ``duelmail.cli.main`` when asked for it.
 """
 
@@ -20,6 +21,12 @@ def run() -> int | None:
     try:
         if answer(sys.argv[1:]):
             return 0
+        if sys.argv[1:2] == ["receive"]:
+            from duelmail.cli.plain import receive_plain
+
+            code = receive_plain(sys.argv[1:])
+            if code is not None:
+                return code
     except BrokenPipeError:  # the reader went away ('duelmail status | head -1'): quietly, as click does
         sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - for the interpreter's last flush
         return 1

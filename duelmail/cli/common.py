@@ -1,6 +1,6 @@
-"""What the command modules of ``duelmail.cli`` share: the context and clock, ``handled``, ``_open``, the
-status cache, the noted moves (``.pending.toml``), notes, output helpers, shared options, and sending what
-was just written by mail or git (``play --send``/``--push``).
+"""What the command modules of ``duelmail.cli`` share: ``handled``, the shared options and their checks, notes,
+output helpers, and sending what was just written by mail or git (``play --send``/``--push``); and, from ``plain``,
+what needs no click (the context and clock, the caches, the noted moves).
 
 Every command module imports this one and never another command module or ``duelmail.cli`` itself.
 """
@@ -8,24 +8,35 @@ Every command module imports this one and never another command module or ``duel
 from __future__ import annotations
 
 import functools
-import json
-import os
 import sys
-from datetime import UTC, datetime
 from pathlib import Path
 
 import click
 
-from duelmail.cli.cached import SHOW_CACHE, _cached_status, _show_key, _status_key
-from duelmail.errors import DuelmailError, IdentityError
-from duelmail.home import Home
-from duelmail.util.fs import read_text
-
-
-def _app():
-    from duelmail import app
-
-    return app
+from duelmail.cli.plain import (  # noqa: F401 - given to the command modules
+    Ctx,
+    _app,
+    _copy_out,
+    _echo_talk,
+    _needs_passphrase,
+    _open,
+    _parse_options,
+    _passphrase,
+    _pending,
+    _pending_data,
+    _recent,
+    _refresh_status,
+    _set_pending,
+    _show_lines,
+    _status_data,
+    _store_show,
+    _store_status,
+    _store_views,
+    awaited_lines,
+    now,
+    receive_files,
+)
+from duelmail.errors import DuelmailError
 
 
 def _check_game(ctx, param, value):
@@ -34,27 +45,6 @@ def _check_game(ctx, param, value):
     if value is not None and value not in game_names():
         raise click.BadParameter(f"{value!r} is not a game (games: {', '.join(game_names())})")
     return value
-
-
-def now() -> datetime:
-    return datetime.now(UTC)
-
-
-class Ctx:
-    def __init__(self, home: str | None, as_name: str | None):
-        self.home = Home(home)
-        self.as_name = as_name
-
-    def identity(self):
-        return self.home.load_identity(self.as_name, _passphrase)
-
-
-def _passphrase() -> str | None:
-    if os.environ.get("DUELMAIL_PASSPHRASE") is not None:
-        return os.environ["DUELMAIL_PASSPHRASE"]
-    if not sys.stdin.isatty():
-        raise IdentityError("this identity needs a passphrase: set DUELMAIL_PASSPHRASE (no terminal to ask)")
-    return click.prompt("Passphrase", hide_input=True)
 
 
 def handled(fn):
@@ -77,193 +67,9 @@ def handled(fn):
 pass_ctx = click.make_pass_decorator(Ctx)
 
 
-def _parse_options(pairs) -> dict:
-    """K=V pairs; V=@FILE puts the file's text in the genesis (a custom skirmish battlefield)."""
-    out = {}
-    for p in pairs:
-        k, _, v = p.partition("=")
-        v = v.strip()
-        if v.startswith("@"):
-            v = read_text(v[1:], f"--option {k.strip()} file").replace("\r\n", "\n").strip()
-        out[k.strip()] = v if "=" in p else True
-    return out
-
-
-def _copy_out(path: Path, out: str | None) -> Path:
-    if not out:
-        return path
-    from duelmail.util.fs import atomic_write
-
-    return atomic_write(Path(out) / path.name, path.read_text())
-
-
-def _open(ctx: Ctx, game: str | None):
-    ident = ctx.identity()
-    folder, match, seat = _app().open_game(ctx.home, game, ident)
-    return ident, folder, match, seat
-
-
-def _recent(match, seat, known=None, most: int = 8) -> list[str]:
-    """What happened since ``seat``'s last move (at most ``most`` events), in its words."""
-    news: list = []  # backwards from the last event, only as far as needed: a long game costs no more
-    mine_last = False  # the seat's own move is the last event: the last ``most`` events, its own among them
-    for e in reversed(match.events):
-        if e.technical:
-            continue
-        if seat is not None and e.seat == seat and e.said is None:
-            if news and not mine_last:
-                break
-            mine_last = mine_last or not news
-        news.append(e)
-        if len(news) >= most:
-            break
-    return [f"round {e.round}: {e.text}" for e in match.told_to(news[::-1], known)]
-
-
-def _status_data(match, seat) -> dict:
-    from duelmail.transport.archive import duty_text
-
-    over = match.over()
-    deadlines = match.deadlines()
-    return {
-        "game": match.gid, "kind": match.game.spec.id, "title": match.game.spec.title, "round": match.round,
-        "you": seat, "seats": match.names(),
-        "awaited": {str(s): {"what": duty_text(match, s),
-                             "deadline": deadlines[s].isoformat() if s in deadlines else None}
-                    for s in sorted(match.duties)},
-        "your_turn": seat in match.duties, "reminder_hours": match.tc.reminder_hours,
-        "over": over, "audited": match.audit is not None,
-        "audit_ok": bool(match.audit and match.audit.ok),
-        "result": match.describe_outcome() if over else None,
-        "last": _recent(match, seat, match.seen(seat) if seat in match.own else None),
-        "draw_offer": ({"by": match.draw_offer[0], "accepted": sorted(match.draw_accepts)}
-                       if match.draw_offer and not over else None),
-    }
-
-
-def _store_status(folder, seat, data, key: str | None = None) -> None:
-    from duelmail.util.fs import atomic_write
-
-    try:
-        atomic_write(folder.path / ".status.json",
-                     json.dumps({"key": key or _status_key(folder, seat), "data": data}), durable=False)
-    except OSError:
-        pass  # a read-only archive still answers, just without the cache
-
-
-def _refresh_status(folder, match, seat) -> None:
-    """A command that opened the game (``show``, ``history``, ``moves``) brings the status cache up to date if it
-    is not, so the next ``status`` answers from it without loading the engine."""
-    key = _status_key(folder, seat)
-    if _cached_status(folder, seat, key) is None:
-        _store_status(folder, seat, _status_data(match, seat), key)
-
-
-def _needs_passphrase(ctx: Ctx) -> bool:
-    """Whether the identity ``ctx`` acts as is sealed by a passphrase (its ``show`` is then never cached: the
-    cache would show its hand without asking)."""
-    from duelmail.protocol.identity import Identity
-
-    path = ctx.home.identity_path(ctx.as_name)
-    return Identity.is_encrypted(read_text(path, "identity file"))
-
-
-def _store_show(folder, key: str, text: str) -> None:
-    """Keep the text of a plain ``show`` (mode 0600: it names the cards in the seat's hand)."""
-    from duelmail.util.fs import atomic_write
-
-    try:
-        atomic_write(folder.path / SHOW_CACHE, json.dumps({"key": key, "text": text}), mode=0o600, durable=False)
-    except OSError:
-        pass  # a read-only archive still answers, just without the cache
-
-
-def _echo_talk(match, say=click.echo, last: int = 10) -> None:
-    """The last lines of table talk, oldest first."""
-    if match.talk:
-        say("Talk:")
-    for t in match.talk[-last:]:
-        say(f'  round {t.round}, {match.cards[t.seat].name}: "{t.text}"')
-
-
-def _show_lines(folder, match, seat, ident) -> tuple[list[str], object]:
-    """What a plain ``show`` prints, a line each: the table from ``seat``, after its noted moves, what happened
-    lately, and the talk; and the match the table is drawn from (after the noted moves)."""
-    lines: list[str] = []
-
-    def say(line: str) -> None:
-        lines.append(f"{line}\n")
-
-    awaited = seat in match.duties and seat not in match.current and not match.over()  # not sent yet this round
-    pending = _pending(folder) if awaited else []
-    view = match.draft(seat, ident, pending) if awaited else match
-    say(view.named(view.state.render(seat, view.seen(seat))))
-    if pending:
-        say(f"noted, not sent (the table above is after them): {', '.join(pending)}")
-        say("'duelmail undo' drops the last, 'duelmail undo --all' all of them")
-    recent = _recent(match, seat, match.seen(seat) if seat in match.own else None)
-    if recent:
-        say("lately:" + "".join(f"\n  {line}" for line in recent))
-    _echo_talk(match, say)
-    return lines, view
-
-
-def _store_views(ctx: Ctx, folder, match, seat, ident) -> None:
-    """After a command changed the game: the status cache, and the show cache when a plain ``show`` would keep it
-    (this home's own seat, an identity without a passphrase), so the next ``status`` and ``show`` fold nothing."""
-    _store_status(folder, seat, _status_data(match, seat))
-    if ctx.as_name is None and seat is not None and seat == ctx.home.me(folder).get("seat") \
-            and not _needs_passphrase(ctx):
-        _store_show(folder, _show_key(ctx.home, folder), "".join(_show_lines(folder, match, seat, ident)[0]))
-
-
-def _pending_data(folder) -> dict:
-    """``.pending.toml``: the moves noted for this turn (``actions``) and their words (``say``)."""
-    from duelmail.errors import LocalFileError
-    from duelmail.util import toml
-
-    p = folder.path / ".pending.toml"
-    if not p.exists():
-        return {}
-    data = toml.read(p, LocalFileError, "TOML memo")
-    actions, say = data.get("actions", []), data.get("say")
-    if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions) \
-            or not isinstance(say, str | None):
-        raise LocalFileError(f"{p}: 'actions' must be a list of moves as text and 'say' a text (delete the file "
-                             "to start the turn again)")
-    return data
-
-
-def _pending(folder) -> list[str]:
-    return list(_pending_data(folder).get("actions", []))
-
-
-def _set_pending(folder, actions: list[str], say: str | None = None) -> None:
-    p = folder.path / ".pending.toml"
-    if actions or say:
-        from duelmail.util import toml
-        from duelmail.util.fs import atomic_write
-
-        data = {"actions": actions, **({"say": say} if say else {})}
-        text = toml.plain_dumps(list(data.items()))
-        if text is None:  # talk in another script than ASCII
-            import tomlkit
-
-            text = tomlkit.dumps(data)
-        atomic_write(p, text)
-    elif p.exists():
-        from duelmail.util.fs import forget
-
-        p.unlink()
-        forget(folder.path)
-
-
 def _say_awaited(match, seat) -> None:
-    from duelmail.transport.archive import awaited_text
-
-    if match.over():
-        click.echo("game over: " + match.describe_outcome())
-    click.echo("now awaiting: " + awaited_text(match))
+    for line in awaited_lines(match):
+        click.echo(line)
 
 
 def _send_note(ctx, ident, folder, match, seat, out, send, push, **fields) -> None:

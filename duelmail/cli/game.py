@@ -42,10 +42,11 @@ from duelmail.cli.common import (
     now,
     pass_ctx,
     push_played,
+    receive_files,
 )
 from duelmail.errors import DuelmailError, IdentityError
 from duelmail.util.fs import read_text
-from duelmail.util.lock import hold, release_all
+from duelmail.util.lock import release_all
 
 
 def _load_card(ctx: Ctx, text: str):
@@ -500,39 +501,7 @@ def receive(ctx, files, auto, out):
     Example:
       duelmail receive ~/Downloads/r0007-s1.toml
     """
-    ident = ctx.identity()
-    results = _app().receive(ctx.home, ident, [Path(f) for f in files], now=now())
-    for r in results:
-        if r.duplicate:
-            click.echo(f"{r.path}: round {r.round} seat {r.seat} already applied (nothing changed)")
-            continue
-        click.echo(f"{r.path}: round {r.round} seat {r.seat} verified and applied")
-        for e in r.match.told_to(r.events, r.match.reader_faces(ident)):
-            click.echo(f"  {e.text}")
-    if not results:
-        return
-    from duelmail.protocol.turnfile import parse_any
-
-    last = parse_any(read_text(files[-1], "turn file", 4 << 20), files[-1])[-1]
-    folder = _app().game_folder_for(ctx.home, ident, last)
-    hold(folder.path)
-    match = folder.fold(reuse=next((r.match for r in reversed(results)  # the state receive left, unless changed since
-                                    if r.match is not None and r.match.gid[:16] == last.game[:16]), None))
-    seat = match.seat_of(ident)
-    if seat is not None:
-        match.attach(seat, ident)
-    if seat in match.duties and seat not in match.current:  # current: this seat's file of the round is in already
-        duty = match.duties[seat]
-        if auto and not duty.needs_human:
-            played = _app().write_turn(folder, match, seat, ident, [], now())
-            _store_views(ctx, folder, played.match, seat, ident)
-            click.echo(f"answered automatically ({duty.describe()}): {_copy_out(played.path, out)}")
-            _say_awaited(played.match, seat)
-            return
-        click.echo(f"your move: {duty.describe(match.named(match.state.prompt(seat)) if duty.decide else '')}")
-    else:
-        _say_awaited(match, seat)
-    _store_views(ctx, folder, match, seat, ident)
+    receive_files(ctx, files, auto, out, click.echo)
 
 
 @click.command("verify")

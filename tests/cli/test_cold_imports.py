@@ -20,12 +20,13 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-from clitable import Table, dm
+from clitable import Table, dm, snapshot
 
 REPORT = ("import atexit, json, sys\n"
           "atexit.register(lambda: sys.stderr.write('\\nMODULES ' + json.dumps(sorted(sys.modules)) + '\\n'))\n"
@@ -170,3 +171,44 @@ def test_a_cache_not_as_written_is_left_to_the_click_command(game):
         said, modules = cold(t.alice, "status", launch=INSTALLED)
         assert "click" in modules and "you are alice" in said
         assert json.loads((folder / ".status.json").read_text())["data"] == cached["data"]
+
+
+def test_the_installed_command_receives_without_click(tmp_path):
+    """``duelmail receive [--auto|--no-auto] FILE...`` (``plain.receive_plain``) says and writes what the click
+    command does, without loading click; a refused file gets the click command's one line and exit status and
+    changes nothing; other options, a missing file or ``--help`` go to the click command."""
+    t = Table(tmp_path / "t")
+    t.play_turns(2)
+    st = t.status(t.alice)
+    player = t.home(t.todo(st)[0])
+    t.turn(player, "--bot", "heuristic", "--seed", "3")
+    receiver = t.other(player)
+    files = [str(f) for f in t.inbox[receiver]]
+    homes = {}
+    for name in ("click", "installed"):
+        homes[name] = tmp_path / name
+        shutil.copytree(receiver, homes[name])
+    click_said, _ = cold(homes["click"], "receive", "--no-auto", *files)
+    said, modules = cold(homes["installed"], "receive", "--no-auto", *files, launch=INSTALLED)
+    assert said == click_said and "verified and applied" in said
+    assert "click" not in modules
+    assert snapshot(homes["installed"]) == snapshot(homes["click"])
+    again, modules = cold(homes["installed"], "receive", *files, launch=INSTALLED)
+    assert "already applied (nothing changed)" in again and "click" not in modules
+
+    bad = tmp_path / Path(files[-1]).name
+    bad.write_text(Path(files[-1]).read_text().replace('round = ', 'round = 1', 1))
+    fresh = tmp_path / "fresh"
+    shutil.copytree(receiver, fresh)
+    before = snapshot(fresh)
+    for launch in (REPORT, INSTALLED):
+        p = subprocess.run([sys.executable, "-c", launch, "receive", str(bad)], capture_output=True, text=True,
+                           env=dict(os.environ, DUELMAIL_HOME=str(fresh)), timeout=120)
+        lines = [x for x in p.stderr.splitlines() if x and not x.startswith("MODULES ")]
+        assert p.returncode == 1 and len(lines) == 1 and lines[0].startswith("Error: ") and bad.name in lines[0]
+        assert ("click" in p.stderr) == (launch == REPORT) and "Traceback" not in p.stderr
+        assert snapshot(fresh) == before
+    for args, code in ((["receive", str(tmp_path / "nowhere.toml")], 2), (["receive", "--help"], 0),
+                       (["receive", "--out", str(tmp_path / "o"), "--no-auto", *files], 0)):
+        _, modules = cold(fresh, *args, launch=INSTALLED, code=code)
+        assert "click" in modules

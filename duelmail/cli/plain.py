@@ -1,0 +1,317 @@
+"""What the commands of ``duelmail.cli`` share that needs no click: the context and clock, the caches they keep
+fresh (``.status.json``, ``.show.json``), the noted moves (``.pending.toml``), and ``receive``, which the
+``duelmail`` command runs without loading click (``receive_plain``): click's imports are about a third of a cold
+``receive``.
+
+``common`` gives all of these to the command modules beside what needs click.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from datetime import UTC, datetime
+from pathlib import Path
+
+from duelmail.cli.cached import SHOW_CACHE, _cached_status, _show_key, _status_key
+from duelmail.errors import DuelmailError, IdentityError
+from duelmail.home import Home
+from duelmail.util.fs import read_text
+
+
+def _app():
+    from duelmail import app
+
+    return app
+
+
+def now() -> datetime:
+    return datetime.now(UTC)
+
+
+class Ctx:
+    def __init__(self, home: str | None, as_name: str | None):
+        self.home = Home(home)
+        self.as_name = as_name
+
+    def identity(self):
+        return self.home.load_identity(self.as_name, _passphrase)
+
+
+def _passphrase() -> str | None:
+    if os.environ.get("DUELMAIL_PASSPHRASE") is not None:
+        return os.environ["DUELMAIL_PASSPHRASE"]
+    if not sys.stdin.isatty():
+        raise IdentityError("this identity needs a passphrase: set DUELMAIL_PASSPHRASE (no terminal to ask)")
+    import click  # only to ask on a terminal
+
+    return click.prompt("Passphrase", hide_input=True)
+
+
+def _parse_options(pairs) -> dict:
+    """K=V pairs; V=@FILE puts the file's text in the genesis (a custom skirmish battlefield)."""
+    out = {}
+    for p in pairs:
+        k, _, v = p.partition("=")
+        v = v.strip()
+        if v.startswith("@"):
+            v = read_text(v[1:], f"--option {k.strip()} file").replace("\r\n", "\n").strip()
+        out[k.strip()] = v if "=" in p else True
+    return out
+
+
+def _copy_out(path: Path, out: str | None) -> Path:
+    if not out:
+        return path
+    from duelmail.util.fs import atomic_write
+
+    return atomic_write(Path(out) / path.name, path.read_text())
+
+
+def _open(ctx: Ctx, game: str | None):
+    ident = ctx.identity()
+    folder, match, seat = _app().open_game(ctx.home, game, ident)
+    return ident, folder, match, seat
+
+
+def _recent(match, seat, known=None, most: int = 8) -> list[str]:
+    """What happened since ``seat``'s last move (at most ``most`` events), in its words."""
+    news: list = []  # backwards from the last event, only as far as needed: a long game costs no more
+    mine_last = False  # the seat's own move is the last event: the last ``most`` events, its own among them
+    for e in reversed(match.events):
+        if e.technical:
+            continue
+        if seat is not None and e.seat == seat and e.said is None:
+            if news and not mine_last:
+                break
+            mine_last = mine_last or not news
+        news.append(e)
+        if len(news) >= most:
+            break
+    return [f"round {e.round}: {e.text}" for e in match.told_to(news[::-1], known)]
+
+
+def _status_data(match, seat) -> dict:
+    from duelmail.transport.archive import duty_text
+
+    over = match.over()
+    deadlines = match.deadlines()
+    return {
+        "game": match.gid, "kind": match.game.spec.id, "title": match.game.spec.title, "round": match.round,
+        "you": seat, "seats": match.names(),
+        "awaited": {str(s): {"what": duty_text(match, s),
+                             "deadline": deadlines[s].isoformat() if s in deadlines else None}
+                    for s in sorted(match.duties)},
+        "your_turn": seat in match.duties, "reminder_hours": match.tc.reminder_hours,
+        "over": over, "audited": match.audit is not None,
+        "audit_ok": bool(match.audit and match.audit.ok),
+        "result": match.describe_outcome() if over else None,
+        "last": _recent(match, seat, match.seen(seat) if seat in match.own else None),
+        "draw_offer": ({"by": match.draw_offer[0], "accepted": sorted(match.draw_accepts)}
+                       if match.draw_offer and not over else None),
+    }
+
+
+def _store_status(folder, seat, data, key: str | None = None) -> None:
+    from duelmail.util.fs import atomic_write
+
+    try:
+        atomic_write(folder.path / ".status.json",
+                     json.dumps({"key": key or _status_key(folder, seat), "data": data}), durable=False)
+    except OSError:
+        pass  # a read-only archive still answers, just without the cache
+
+
+def _refresh_status(folder, match, seat) -> None:
+    """A command that opened the game (``show``, ``history``, ``moves``) brings the status cache up to date if it
+    is not, so the next ``status`` answers from it without loading the engine."""
+    key = _status_key(folder, seat)
+    if _cached_status(folder, seat, key) is None:
+        _store_status(folder, seat, _status_data(match, seat), key)
+
+
+def _needs_passphrase(ctx: Ctx) -> bool:
+    """Whether the identity ``ctx`` acts as is sealed by a passphrase (its ``show`` is then never cached: the
+    cache would show its hand without asking)."""
+    from duelmail.protocol.identity import Identity
+
+    path = ctx.home.identity_path(ctx.as_name)
+    return Identity.is_encrypted(read_text(path, "identity file"))
+
+
+def _store_show(folder, key: str, text: str) -> None:
+    """Keep the text of a plain ``show`` (mode 0600: it names the cards in the seat's hand)."""
+    from duelmail.util.fs import atomic_write
+
+    try:
+        atomic_write(folder.path / SHOW_CACHE, json.dumps({"key": key, "text": text}), mode=0o600, durable=False)
+    except OSError:
+        pass  # a read-only archive still answers, just without the cache
+
+
+def _echo_talk(match, say, last: int = 10) -> None:
+    """The last lines of table talk, oldest first."""
+    if match.talk:
+        say("Talk:")
+    for t in match.talk[-last:]:
+        say(f'  round {t.round}, {match.cards[t.seat].name}: "{t.text}"')
+
+
+def _show_lines(folder, match, seat, ident) -> tuple[list[str], object]:
+    """What a plain ``show`` prints, a line each: the table from ``seat``, after its noted moves, what happened
+    lately, and the talk; and the match the table is drawn from (after the noted moves)."""
+    lines: list[str] = []
+
+    def say(line: str) -> None:
+        lines.append(f"{line}\n")
+
+    awaited = seat in match.duties and seat not in match.current and not match.over()  # not sent yet this round
+    pending = _pending(folder) if awaited else []
+    view = match.draft(seat, ident, pending) if awaited else match
+    say(view.named(view.state.render(seat, view.seen(seat))))
+    if pending:
+        say(f"noted, not sent (the table above is after them): {', '.join(pending)}")
+        say("'duelmail undo' drops the last, 'duelmail undo --all' all of them")
+    recent = _recent(match, seat, match.seen(seat) if seat in match.own else None)
+    if recent:
+        say("lately:" + "".join(f"\n  {line}" for line in recent))
+    _echo_talk(match, say)
+    return lines, view
+
+
+def _store_views(ctx: Ctx, folder, match, seat, ident) -> None:
+    """After a command changed the game: the status cache, and the show cache when a plain ``show`` would keep it
+    (this home's own seat, an identity without a passphrase), so the next ``status`` and ``show`` fold nothing."""
+    _store_status(folder, seat, _status_data(match, seat))
+    if ctx.as_name is None and seat is not None and seat == ctx.home.me(folder).get("seat") \
+            and not _needs_passphrase(ctx):
+        _store_show(folder, _show_key(ctx.home, folder), "".join(_show_lines(folder, match, seat, ident)[0]))
+
+
+def _pending_data(folder) -> dict:
+    """``.pending.toml``: the moves noted for this turn (``actions``) and their words (``say``)."""
+    from duelmail.errors import LocalFileError
+    from duelmail.util import toml
+
+    p = folder.path / ".pending.toml"
+    if not p.exists():
+        return {}
+    data = toml.read(p, LocalFileError, "TOML memo")
+    actions, say = data.get("actions", []), data.get("say")
+    if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions) \
+            or not isinstance(say, str | None):
+        raise LocalFileError(f"{p}: 'actions' must be a list of moves as text and 'say' a text (delete the file "
+                             "to start the turn again)")
+    return data
+
+
+def _pending(folder) -> list[str]:
+    return list(_pending_data(folder).get("actions", []))
+
+
+def _set_pending(folder, actions: list[str], say: str | None = None) -> None:
+    p = folder.path / ".pending.toml"
+    if actions or say:
+        from duelmail.util import toml
+        from duelmail.util.fs import atomic_write
+
+        data = {"actions": actions, **({"say": say} if say else {})}
+        text = toml.plain_dumps(list(data.items()))
+        if text is None:  # talk in another script than ASCII
+            import tomlkit
+
+            text = tomlkit.dumps(data)
+        atomic_write(p, text)
+    elif p.exists():
+        from duelmail.util.fs import forget
+
+        p.unlink()
+        forget(folder.path)
+
+
+def awaited_lines(match) -> list[str]:
+    """Who the game awaits now, and its result once over."""
+    from duelmail.transport.archive import awaited_text
+
+    return (["game over: " + match.describe_outcome()] if match.over() else []) + \
+        ["now awaiting: " + awaited_text(match)]
+
+
+def receive_files(ctx: Ctx, files: list[str], auto: bool, out: str | None, echo) -> None:
+    """``duelmail receive FILES``: verify and apply them, then say what the seat must do (or answer at once, when
+    ``auto`` and no decision is needed); ``echo`` prints a line."""
+    from duelmail.util.lock import hold
+
+    ident = ctx.identity()
+    results = _app().receive(ctx.home, ident, [Path(f) for f in files], now=now())
+    for r in results:
+        if r.duplicate:
+            echo(f"{r.path}: round {r.round} seat {r.seat} already applied (nothing changed)")
+            continue
+        echo(f"{r.path}: round {r.round} seat {r.seat} verified and applied")
+        for e in r.match.told_to(r.events, r.match.reader_faces(ident)):
+            echo(f"  {e.text}")
+    if not results:
+        return
+    from duelmail.protocol.turnfile import parse_any
+
+    last = parse_any(read_text(files[-1], "turn file", 4 << 20), files[-1])[-1]
+    folder = _app().game_folder_for(ctx.home, ident, last)
+    hold(folder.path)
+    match = folder.fold(reuse=next((r.match for r in reversed(results)  # the state receive left, unless changed since
+                                    if r.match is not None and r.match.gid[:16] == last.game[:16]), None))
+    seat = match.seat_of(ident)
+    if seat is not None:
+        match.attach(seat, ident)
+    if seat in match.duties and seat not in match.current:  # current: this seat's file of the round is in already
+        duty = match.duties[seat]
+        if auto and not duty.needs_human:
+            played = _app().write_turn(folder, match, seat, ident, [], now())
+            _store_views(ctx, folder, played.match, seat, ident)
+            echo(f"answered automatically ({duty.describe()}): {_copy_out(played.path, out)}")
+            for line in awaited_lines(played.match):
+                echo(line)
+            return
+        echo(f"your move: {duty.describe(match.named(match.state.prompt(seat)) if duty.decide else '')}")
+    else:
+        for line in awaited_lines(match):
+            echo(line)
+    _store_views(ctx, folder, match, seat, ident)
+
+
+def receive_plain(args: list[str], environ=os.environ) -> int | None:
+    """``duelmail receive [--auto|--no-auto] FILE...`` without click, as the click command would run it: its exit
+    status; None (nothing done) for any other command line, which the click command then takes."""
+    from duelmail.util.fs import commit
+    from duelmail.util.lock import release_all
+
+    if not args or args[0] != "receive" or len(args) < 2:
+        return None
+    flags = [a for a in args[1:] if a.startswith("-")]
+    files = [a for a in args[1:] if not a.startswith("-")]
+    if set(flags) - {"--auto", "--no-auto"} or not files or not all(os.path.isfile(f) for f in files):
+        return None  # other options, --help, a missing file: the click command says it
+    ctx = Ctx(environ.get("DUELMAIL_HOME") or None, environ.get("DUELMAIL_AS") or None)
+
+    def echo(line: str) -> None:
+        sys.stdout.write(f"{line}\n")
+
+    try:
+        try:
+            with commit():
+                receive_files(ctx, files, (flags or ["--auto"])[-1] == "--auto", None, echo)
+        finally:
+            release_all()
+    except DuelmailError as e:
+        message = str(e)
+    except BrokenPipeError:
+        raise
+    except OSError as e:
+        message = f"{e.filename or ''}: {e.strerror or e}"
+    else:
+        sys.stdout.flush()
+        return 0
+    sys.stdout.flush()
+    sys.stderr.write(f"Error: {message}\n")
+    return 1
