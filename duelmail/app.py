@@ -415,7 +415,7 @@ def receive_files(home: Home, identity: Identity | None, incoming: Sequence[tupl
                 out.append(Received(where, f.round, f.seat, [], duplicate=True))
                 held[folder.path] = before
                 continue
-            prior = list(before.events)  # ``before`` itself may be extended in place
+            prior = before.events.copy()  # ``before`` itself may be extended in place
             existing = None
             try:
                 match = _extended(folder, before, where, f, now)

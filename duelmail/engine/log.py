@@ -40,6 +40,111 @@ TECHNICAL = re.compile(r'^(?![^"]* says: ").*?(?:pass on deck|published keys for
 """Events that are protocol bookkeeping (deck passes, key shares) rather than play (never talk, whatever it says)."""
 
 
+class EventLog:
+    """A game's events, oldest first, used as a list is: appended to, read from either end, sliced, counted.
+
+    Pickled (the kept state), it holds the events it had in blocks of ``BLOCK``, each pickled once and then kept as
+    those bytes until read, and the events after them as they are. So a kept state at round 500 is read and
+    written again without building or pickling its whole history: a command that reads only the last events
+    (``receive``, ``status``) costs the same on round 500 as on round 5."""
+
+    BLOCK = 128
+
+    __slots__ = ("_blocks", "_tail")
+
+    def __init__(self, events=()):
+        self._blocks: list[_Block] = []
+        self._tail: list[Event] = list(events)
+
+    def __len__(self) -> int:
+        return sum(b.count for b in self._blocks) + len(self._tail)
+
+    def __iter__(self):
+        for b in self._blocks:
+            yield from b.events()
+        yield from self._tail
+
+    def __reversed__(self):
+        yield from reversed(self._tail)
+        for b in reversed(self._blocks):
+            yield from reversed(b.events())
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            start, stop, step = i.indices(len(self))
+            if step != 1:
+                return list(self)[i]
+            out: list[Event] = []
+            at = 0
+            for part in [*self._blocks, None]:
+                count = part.count if part is not None else len(self._tail)
+                if at < stop and at + count > start:
+                    events = part.events() if part is not None else self._tail
+                    out += events[max(start - at, 0):stop - at]
+                at += count
+            return out
+        n = len(self)
+        if not -n <= i < n:
+            raise IndexError(f"event {i} of {n}")
+        return self[i % n:i % n + 1][0]
+
+    def append(self, event: Event) -> None:
+        self._tail.append(event)
+
+    def extend(self, events) -> None:
+        self._tail.extend(events)
+
+    def __iadd__(self, events):
+        self._tail.extend(events)
+        return self
+
+    def copy(self) -> EventLog:
+        """Another log with these events (the blocks, never changed, are shared)."""
+        out = EventLog(self._tail)
+        out._blocks = list(self._blocks)
+        return out
+
+    def __eq__(self, other) -> bool:
+        if not isinstance(other, EventLog | list):
+            return NotImplemented
+        return len(self) == len(other) and list(self) == list(other)
+
+    __hash__ = None  # type: ignore[assignment] - mutable, as a list
+
+    def __repr__(self) -> str:
+        return f"EventLog({list(self)!r})"
+
+    def __reduce__(self):
+        import pickle
+
+        while len(self._tail) >= self.BLOCK:  # whole blocks pickled once, then kept as bytes
+            events, self._tail = self._tail[:self.BLOCK], self._tail[self.BLOCK:]
+            self._blocks.append(_Block(pickle.dumps(events, protocol=pickle.HIGHEST_PROTOCOL), len(events), events))
+        return _event_log, ([(b.data, b.count) for b in self._blocks], self._tail)
+
+
+class _Block:
+    """``count`` events pickled as ``data``, unpickled when first read."""
+
+    __slots__ = ("data", "count", "_events")
+
+    def __init__(self, data: bytes, count: int, events: list[Event] | None = None):
+        self.data, self.count, self._events = data, count, events
+
+    def events(self) -> list[Event]:
+        if self._events is None:
+            import pickle
+
+            self._events = pickle.loads(self.data)  # written by ``EventLog.__reduce__`` into the same pickle
+        return self._events
+
+
+def _event_log(blocks: list[tuple[bytes, int]], tail: list[Event]) -> EventLog:
+    log = EventLog(tail)
+    log._blocks = [_Block(data, count) for data, count in blocks]
+    return log
+
+
 class Duplicate(DuelmailError):
     """The very same file is already in the log (receiving it again changes nothing)."""
 

@@ -33,7 +33,7 @@ from duelmail.engine.decks import DeckBook
 from duelmail.engine.duties import Duties, Duty
 from duelmail.engine.escrowing import Escrowing
 from duelmail.engine.fold import Folding, open_entropy
-from duelmail.engine.log import Event, parse_time
+from duelmail.engine.log import Event, EventLog, parse_time
 from duelmail.engine.talk import Talk
 from duelmail.engine.views import Views
 from duelmail.errors import CryptoError, DuelmailError, FileRefused, NotationError
@@ -114,8 +114,8 @@ class Match(Folding, Duties, Composing, Views, Escrowing):
         self.commitments: dict[tuple[int, str], tuple[int, str]] = {}  # (seat, label) -> (round, hash)
         self.opened: dict[tuple[int, str], str] = {}  # (seat, label) -> the real action's text
         self.memos: dict[int, list[tuple[int, str, tuple[str, ...]]]] = {}  # seat -> [(round, memo, labels)]
-        self.events: list[Event] = [Event(0, self.creator, f"{self.cards[self.creator].name} opened a game "
-                                          f"of {spec.title}")]
+        self.events = EventLog([Event(0, self.creator, f"{self.cards[self.creator].name} opened a game "
+                                              f"of {spec.title}")])
         self.violations: list[Violation] = []
         self.told_over = False  # the game's end is in the log
         self.pending_shuffle = None
@@ -268,7 +268,7 @@ class Match(Folding, Duties, Composing, Views, Escrowing):
         twin.memos = {k: list(v) for k, v in self.memos.items()}
         twin.entropy = dict(self.entropy)
         twin.toss_values = dict(self.toss_values)
-        twin.events = list(self.events)
+        twin.events = self.events.copy()
         twin.violations = list(self.violations)
         twin.rounds = list(self.rounds)
         twin.duties = {s: copy.deepcopy(d) for s, d in self.duties.items()}
