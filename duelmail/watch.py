@@ -37,6 +37,10 @@ from duelmail.util.lock import hold, release_all
 NOTHING, DECISION = 0, 10  # 'watch --once' exit statuses (1 is an error, as for every command)
 
 
+APPLIED = ("applied", "new game")
+"""The statuses of an ``Arrival`` that changed a game folder."""
+
+
 @dataclass
 class Arrival:
     """One incoming file and what became of it: applied, duplicate, held, refused, or a new game."""
@@ -650,8 +654,10 @@ class GitCarrier(Carrier):
 
 
 def poll(home: Home, identity: Identity, carriers: Sequence[Carrier], clock: Callable[[], datetime],
-         bot: str | None = None, rng: random.Random | None = None) -> Poll:
-    """One round of watching: pull from every carrier, answer what can be answered, push the answers."""
+         bot: str | None = None, rng: random.Random | None = None,
+         after: Callable[[Poll], None] | None = None) -> Poll:
+    """One round of watching: pull from every carrier, answer what can be answered, push the answers; then
+    ``after(poll)``, while this process still holds the games it changed."""
     out = Poll()
     try:
         for c in carriers:
@@ -665,6 +671,8 @@ def poll(home: Home, identity: Identity, carriers: Sequence[Carrier], clock: Cal
         out.lines += [d.line() for d in out.decisions]
         for c in carriers:
             out.lines += c.remind(home, identity, clock())
+        if after is not None:
+            after(out)
     finally:
         release_all()  # the player's own commands may run between polls
     return out
@@ -672,10 +680,11 @@ def poll(home: Home, identity: Identity, carriers: Sequence[Carrier], clock: Cal
 
 def watch(home: Home, identity: Identity, carriers: Sequence[Carrier], *, clock: Callable[[], datetime],
           sleep: Callable[[float], None], say: Callable[[str], None], interval: float = 300, once: bool = False,
-          bot: str | None = None, rng: random.Random | None = None, polls: int | None = None) -> int:
-    """Poll every ``interval`` seconds (``polls`` times, or for ever); an error is said and the watch goes
-    on. In ``once`` mode: one poll, errors raise, and the exit status says whether a decision of yours
-    awaits (``DECISION``) or not (``NOTHING``)."""
+          bot: str | None = None, rng: random.Random | None = None, polls: int | None = None,
+          after: Callable[[Poll], None] | None = None) -> int:
+    """Poll every ``interval`` seconds (``polls`` times, or for ever), ``after`` each poll (see ``poll``); an error
+    is said and the watch goes on. In ``once`` mode: one poll, errors raise, and the exit status says whether a
+    decision of yours awaits (``DECISION``) or not (``NOTHING``)."""
     if not carriers:
         raise DuelmailError("nothing to watch: set up mail ('duelmail mail setup') or a repository "
                             "('duelmail git init DIR')")
@@ -685,7 +694,7 @@ def watch(home: Home, identity: Identity, carriers: Sequence[Carrier], *, clock:
     told: set[tuple[str, int]] = set()
     while True:
         try:
-            p = poll(home, identity, carriers, clock, bot, rng)
+            p = poll(home, identity, carriers, clock, bot, rng, after)
         except (DuelmailError, OSError) as e:
             if once:
                 raise

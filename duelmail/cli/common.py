@@ -35,6 +35,7 @@ from duelmail.cli.plain import (  # noqa: F401 - given to the command modules
     awaited_lines,
     now,
     receive_files,
+    refresh_views,
 )
 from duelmail.errors import DuelmailError
 
@@ -153,6 +154,7 @@ def sync_repos(ctx, ident, paths, games=(), auto: bool = True) -> list:
                     click.echo(f"{path}: committed {c}")
         for d in decisions:
             click.echo(d.line())
+    refresh_views(ctx, ident, [a.game for a in arrivals if a.status in watch.APPLIED])
     return arrivals
 
 

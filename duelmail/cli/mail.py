@@ -12,7 +12,7 @@ from pathlib import Path
 
 import click
 
-from duelmail.cli.common import _app, _store_views, handled, now, password_for, send_played
+from duelmail.cli.common import _app, _store_views, handled, now, password_for, refresh_views, send_played
 
 
 @click.group("mail")
@@ -175,7 +175,7 @@ def fetch(ctx, source, auto):
             click.echo("answers written; no SMTP host set up, so send them with 'duelmail mail send'")
     from duelmail.transport.archive import awaited_text
 
-    touched = {a.game for a in report.arrivals if a.status in ("applied", "new game")}
+    touched = {a.game for a in report.arrivals if a.status in watch.APPLIED}
     answered = {a.played.match.game_ref: a.played.match for a in answers}
     for folder in ctx.home.game_folders():
         ref = next((g for g in touched if folder.path.name.endswith("-" + g[:12])), None)
@@ -184,5 +184,6 @@ def fetch(ctx, source, auto):
             click.echo(f"game {match.gid[:12]}: now awaiting {awaited_text(match)}")
     for d in decisions:
         click.echo(d.line())
+    refresh_views(ctx, ident, touched)
     if any(a.status == "refused" for a in report.arrivals):
         raise click.ClickException("refused files were not applied (see above)")

@@ -189,6 +189,27 @@ def _store_views(ctx: Ctx, folder, match, seat, ident) -> None:
         _store_show(folder, _show_key(ctx.home, folder), "".join(_show_lines(folder, match, seat, ident)[0]))
 
 
+def refresh_views(ctx: Ctx, ident, games) -> None:
+    """After files came in by mail or git (``mail fetch``, ``git sync``, ``watch``): the status and show caches of
+    ``games`` (game ids, or their first 12 characters) that are not fresh, so the next ``status`` and ``show`` of
+    those games fold nothing. A game that cannot be read is left as it is (the next command says why)."""
+    from duelmail.util.lock import hold
+
+    refs = {g[:12] for g in games}
+    for folder in ctx.home.game_folders() if refs else ():
+        if folder.path.name[-12:] not in refs or _cached_status(folder, ctx.home.me(folder).get("seat")) is not None:
+            continue
+        hold(folder.path)
+        try:
+            match = folder.fold()
+        except DuelmailError:
+            continue
+        seat = match.seat_of(ident)
+        if seat is not None:
+            match.attach(seat, ident)
+        _store_views(ctx, folder, match, seat, ident)
+
+
 def _pending_data(folder) -> dict:
     """``.pending.toml``: the moves noted for this turn (``actions``) and their words (``say``)."""
     from duelmail.errors import LocalFileError

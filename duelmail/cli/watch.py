@@ -10,7 +10,7 @@ import time
 
 import click
 
-from duelmail.cli.common import handled, now, password_for
+from duelmail.cli.common import handled, now, password_for, refresh_views
 
 
 @click.command("watch")
@@ -54,6 +54,10 @@ def watch(ctx, once, interval, bot, seed, use_mail, source, use_git):
             carriers.append(w.MailCarrier(settings or mailt.MailSettings(), password_for, source))
     if use_git:
         carriers += [w.GitCarrier(p) for p in w.repos(ctx.home)]
+    def after(p: w.Poll) -> None:  # the caches of every game the poll changed: status and show fold nothing
+        refresh_views(ctx, ident, [*(a.game for a in p.arrivals if a.status in w.APPLIED),
+                                   *(a.played.match.gid for a in p.answers), *(d.match.gid for d in p.decisions)])
+
     code = w.watch(ctx.home, ident, carriers, clock=now, sleep=time.sleep, say=click.echo, interval=interval,
-                   once=once, bot=bot, rng=random.Random(seed))
+                   once=once, bot=bot, rng=random.Random(seed), after=after)
     sys.exit(code)

@@ -86,3 +86,18 @@ class Table:
             for s in self.todo(st):
                 self.turn(self.home(s), "--bot", "heuristic", "--seed", str(i))
         self.settle()
+
+
+def assert_views_fresh(home: Path, name: str) -> None:
+    """Every game of ``home`` has a fresh status cache, and a show cache that holds what a folded ``show`` prints
+    (``show --as NAME``, never cached), so the next ``status`` and ``show`` fold nothing."""
+    from duelmail.cli.cached import _cached_show, _cached_status, _show_key
+    from duelmail.home import Home
+
+    h = Home(home)
+    for folder in h.game_folders():
+        seat = h.me(folder).get("seat")
+        assert _cached_status(folder, seat) is not None, f"{folder.path}: status cache stale"
+        if seat is not None:
+            shown = dm(home, "--as", name, "show", folder.path.name)
+            assert _cached_show(folder, _show_key(h, folder)) == shown, f"{folder.path}: show cache stale"

@@ -9,7 +9,7 @@ import threading
 from pathlib import Path
 
 import pytest
-from clitable import dm, snapshot
+from clitable import assert_views_fresh, dm, snapshot
 
 from duelmail import watch
 from duelmail.home import Home
@@ -75,8 +75,10 @@ def test_whole_game_between_two_clones_through_a_bare_remote(tmp_path):
     repos = t.start("summoner", "life=3")
     t.join(1)
     for i in range(200):
-        for home in t.homes:
+        for home, name in zip(t.homes, ("alice", "bob"), strict=True):
             dm(home, "git", "sync")
+            if i < 3:  # what came in and what was answered: the next status and show fold nothing
+                assert_views_fresh(home, name)
             if t.status(home)["your_turn"]:
                 dm(home, "play", "--bot", "heuristic", "--seed", str(i), "--push")
         if all(t.status(h)["audited"] for h in t.homes):

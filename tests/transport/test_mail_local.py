@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
-from clitable import Table, dm, runner, snapshot
+from clitable import Table, assert_views_fresh, dm, runner, snapshot
 
 from duelmail.cli import main
 from duelmail.protocol.turnfile import parse_any
@@ -41,9 +41,19 @@ def test_maildir_fetch_applies_once_and_files_the_message(table, tmp_path):
     assert "processed mail moved to cur/ and marked seen" in out
     msg = box.get_message(key)
     assert msg.get_subdir() == "cur" and "S" in msg.get_flags()
+    assert_views_fresh(table.alice, "alice")  # the next status and show fold nothing
     before = snapshot(table.alice)
     assert "0 messages read" in dm(table.alice, "mail", "fetch", str(tmp_path / "Maildir"), "--no-auto")
     assert snapshot(table.alice) == before
+
+
+def test_watch_leaves_the_status_and_show_caches_fresh(table, tmp_path):
+    """A poll that applied a file and answered what needed no decision: the next status and show fold nothing."""
+    box = mailbox.Maildir(str(tmp_path / "Maildir"), create=True)
+    box.add(letter(table.out / "r0001-s1.toml"))
+    out = dm(table.alice, "watch", "--once", "--no-git", "--source", str(tmp_path / "Maildir"))
+    assert "round 1 seat 1 verified and applied" in out and "auto: alice" in out
+    assert_views_fresh(table.alice, "alice")
 
 
 def test_mbox_eml_and_stdin_are_idempotent(table, tmp_path):
