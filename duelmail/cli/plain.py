@@ -314,6 +314,11 @@ def receive_plain(args: list[str], environ=os.environ) -> int | None:
     if set(flags) - {"--auto", "--no-auto"} or not files or not all(os.path.isfile(f) for f in files):
         return None  # other options, --help, a missing file: the click command says it
     ctx = Ctx(environ.get("DUELMAIL_HOME") or None, environ.get("DUELMAIL_AS") or None)
+    try:
+        if _needs_passphrase(ctx):
+            return None  # it may ask on the terminal: click's prompt
+    except (DuelmailError, OSError):
+        return None  # no identity, or none by that name: the click command says it
 
     def echo(line: str) -> None:
         sys.stdout.write(f"{line}\n")
@@ -330,6 +335,10 @@ def receive_plain(args: list[str], environ=os.environ) -> int | None:
         raise
     except OSError as e:
         message = f"{e.filename or ''}: {e.strerror or e}"
+    except KeyboardInterrupt:  # as click says it: nothing written is left half-done (the commit above)
+        sys.stdout.flush()
+        sys.stderr.write("\nAborted!\n")
+        return 1
     else:
         sys.stdout.flush()
         return 0

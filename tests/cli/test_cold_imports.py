@@ -28,6 +28,8 @@ from pathlib import Path
 import pytest
 from clitable import Table, dm, snapshot
 
+from duelmail.home import Home
+
 REPORT = ("import atexit, json, sys\n"
           "atexit.register(lambda: sys.stderr.write('\\nMODULES ' + json.dumps(sorted(sys.modules)) + '\\n'))\n"
           "from duelmail.cli import main\n"
@@ -212,3 +214,10 @@ def test_the_installed_command_receives_without_click(tmp_path):
                        (["receive", "--out", str(tmp_path / "o"), "--no-auto", *files], 0)):
         _, modules = cold(fresh, *args, launch=INSTALLED, code=code)
         assert "click" in modules
+    sealed = tmp_path / "sealed"  # an identity that may ask for its passphrase on a terminal: click's prompt
+    shutil.copytree(receiver, sealed)
+    home = Home(sealed)
+    home.add_identity(home.load_identity(None), "correct horse battery", replace=True)
+    said, modules = cold(sealed, "receive", "--no-auto", *files, launch=INSTALLED,
+                         DUELMAIL_PASSPHRASE="correct horse battery")
+    assert said == click_said and "click" in modules
