@@ -103,7 +103,7 @@ class SignedFile:
         tables = {k: v for k, v in self.content.items() if isinstance(v, dict)}
         items = [(key, self.content[key]) for key in _ordered(k for k in self.content if k not in tables)]
         items += [("signature", b64e(self.signature)), *((key, _sorted(tables[key])) for key in sorted(tables))]
-        text = toml.plain_dumps(items, header or [])  # the same text as below, without importing tomlkit
+        text = toml.plain_dumps(items, header or [], self.__dict__.get("_source"))  # as below, without tomlkit
         return text if text is not None else self.tomlkit_toml(header)
 
     def tomlkit_toml(self, header: list[str] | None = None) -> str:
@@ -154,7 +154,8 @@ def _table(d: dict) -> Any:
 
 def parse_toml(text: str, where: str) -> SignedFile:
     """Parse one TOML file (any line ends, any indentation) into a ``SignedFile``."""
-    data = toml.loads(text.replace("\r\n", "\n").replace("\r", "\n"), where, FormatError)
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    data = toml.loads(text, where, FormatError)
     if data.get("duelmail") != FORMAT:
         raise FormatError(f"{where}: not a duelmail file (expected 'duelmail = {FORMAT}')")
     sig = data.pop("signature", None)
@@ -167,7 +168,9 @@ def parse_toml(text: str, where: str) -> SignedFile:
     if content.get("kind") not in ("genesis", "turn", "claim", "note"):
         raise FormatError(f"{where}: unknown kind {content.get('kind')!r}")
     _require(content, where)
-    return SignedFile(content, b64d(sig, f"{where} signature"))
+    f = SignedFile(content, b64d(sig, f"{where} signature"))
+    object.__setattr__(f, "_source", (text, {**data, "signature": sig}))  # for ``to_toml``: what this text reads as
+    return f
 
 
 def _require(c: dict, where: str) -> None:

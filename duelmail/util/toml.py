@@ -158,10 +158,14 @@ def _table(name: str, d: dict, out: list[str]) -> bool:
     return True
 
 
-def plain_dumps(items: list[tuple[str, object]], header: list[str] = ()) -> str | None:
+def plain_dumps(items: list[tuple[str, object]], header: list[str] = (),
+                source: tuple[str, dict] | None = None) -> str | None:
     """TOML for the document ``items`` (key, value in order; a dict value is a table) in tomlkit's layout: header
     comments, every scalar and array in order, then the arrays of tables and the tables in order. None if a value
-    is not plain (see above). The text is read back with ``tomllib`` and must give ``items`` again."""
+    is not plain (see above). The text is read back with ``tomllib`` and must give ``items`` again, unless that is
+    known without reading it: ``source`` is a text and what ``tomllib`` read it as, and the text made here, after
+    its header, is that text after its leading comments, and ``items`` are what it read as (a file written again
+    as it was read: a replay page's archive, a file mailed again)."""
     out = [f"# {line}\n" if line else "#\n" for line in header]
     if any(not _PLAIN_TEXT.fullmatch(line) for line in header):
         return None
@@ -184,9 +188,21 @@ def plain_dumps(items: list[tuple[str, object]], header: list[str] = ()) -> str 
             if any(isinstance(x, dict) for x in row.values()) or not _lines(row, out):
                 return None
     text = "".join(out)
+    if source is not None and _reads_as(text, len(header), items, source):
+        return text
     try:
         if tomllib.loads(text) != dict(items):
             return None
     except tomllib.TOMLDecodeError:
         return None
     return text
+
+
+def _reads_as(text: str, header_lines: int, items: list[tuple[str, object]], source: tuple[str, dict]) -> bool:
+    """Whether ``text`` reads as ``items`` by what is known of ``source``: ``(its text, what tomllib read it as)``.
+    Leading comment lines do not change what a TOML text reads as."""
+    known, read = source
+    while known.startswith("#"):
+        known = known.partition("\n")[2]
+    body = text.split("\n", header_lines)[header_lines] if header_lines else text
+    return body == known and dict(items) == read
