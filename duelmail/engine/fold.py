@@ -472,17 +472,20 @@ class Folding:
             deck = self.book.decks[deck_id]
             if not isinstance(p, dict) or not isinstance(p.get("points"), str):
                 raise CryptoError(f"deck {deck_id}: a pass needs 'op' and 'points'")
-            later = getattr(self.book, "unvalidated", None) if strict else None  # a replay: validated after the fold
-            pts = sra.decode_points(p["points"], deck.n, f"deck {deck_id} points", validate=strict and later is None)
+            proven = f.file_hash in self.proven  # its points and proofs checked by this home as it arrived
+            later = getattr(self.book, "unvalidated", None) if strict and not proven else None  # a replay: after
+            validate = strict and later is None and not proven
+            pts = sra.decode_points(p["points"], deck.n, f"deck {deck_id} points", validate=validate)
             commits = sra.decode_points(p["commits"], deck.n, f"deck {deck_id} commits",
-                                        validate=strict and later is None) if "commits" in p else None
+                                        validate=validate) if "commits" in p else None
             if later is not None:
                 later.append(pts)
                 if commits is not None:
                     later.append(commits)
-            layer = sra.decode_points(p["layer"], 1, f"deck {deck_id} layer")[0] if "layer" in p else None
+            layer = sra.decode_points(p["layer"], 1, f"deck {deck_id} layer",
+                                      validate=not proven)[0] if "layer" in p else None
             self.book.apply_step(deck_id, seat, str(p.get("op")), pts, commits, layer, p.get("proof"), rnd,
-                                 check=strict and f.file_hash not in self.proven)
+                                 check=strict and not proven)
             events.append(Event(rnd, seat, f"{self.cards[seat].name}: {p.get('op')} pass on deck {deck_id}"))
         events += self._record_dealings(c, seat, rnd, locks)
         events += self._record_complaint(c, seat, rnd)

@@ -131,7 +131,33 @@ def test_a_folder_skips_only_the_proofs_it_has_checked_before(tmp_path):
     with pytest.raises(FileRefused):
         folder.fold()  # the forged file is not in the cache: still refused
     folder.remember_proven({f.file_hash for f in [*p.files, bad]})
-    assert folder.fold().round >= bad.round  # a cache entry is trusted for the proof alone
+    assert folder.fold().round >= bad.round  # a cache entry is trusted for the proof (and points), nothing else
+
+
+def test_a_folder_skips_the_point_checks_of_the_files_it_has_checked_before(tmp_path, monkeypatch):
+    """The .proven cache covers a file's points as well as its proofs (both checked as it arrived): a fold in the
+    home, or a replay of its game in progress, validates no point of those files; a file it does not list is
+    checked as before, and so is everything a fold from elsewhere reads (``verify``)."""
+    p = Players(n=2, seed=3)
+    while sum(bool(f.content.get("deck")) for f in p.files) < 2:  # passes before the bad one, their points checked
+        p.deliver(p.compose(sorted(p.match.duties)[0]))
+    bad = bad_point_pass(p)
+    folder = stored(tmp_path, [*p.files, bad])
+    with pytest.raises(FileRefused) as refused:
+        folder.fold()
+    assert refused.value.rule == "P-crypto" and "not a point of the prime-order" in str(refused.value)
+    folder.remember_proven({f.file_hash for f in p.files})
+    with pytest.raises(FileRefused):
+        folder.fold()  # the bad file is not in the cache: its points are checked
+    with pytest.raises(FileRefused):
+        fold(named([*p.files, bad]), defer_proofs=True, proven=folder.proven())  # nor in a replay's fold
+    calls = []
+    real = sra.valid_point
+    monkeypatch.setattr(sra, "valid_point", lambda pt: calls.append(1) or real(pt))
+    good = fold(named(p.files), proven=frozenset(f.file_hash for f in p.files))
+    assert calls == [] and good.round == p.match.round
+    fold(named(p.files))
+    assert len(calls) > 20  # from elsewhere, every point of every pass
 
 
 
