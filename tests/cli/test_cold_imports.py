@@ -11,6 +11,7 @@ what they load.
 - ``show``, ``history`` and ``moves`` leave the status cache fresh, so the ``status`` after them loads nothing
   of the engine.
 - ``show`` answered from its cache (``.show.json``) loads no more than ``status`` from its own.
+- The installed ``duelmail`` answers those two, and runs a plain ``receive FILE...``, without loading click.
 - Neither cache loads a TOML parser, ``hashlib`` (OpenSSL), ``pickle``, PyNaCl or ``dataclasses``; no command loads
   ``tempfile`` (nor its ``shutil``, ``random``, ``bz2``, ``lzma``) to write a file, and ``status`` or ``show``
   without the cache load no ``random`` or ``shutil`` at all.
