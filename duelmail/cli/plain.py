@@ -193,16 +193,16 @@ def refresh_views(ctx: Ctx, ident, games) -> None:
     """After files came in by mail or git (``mail fetch``, ``git sync``, ``watch``): the status and show caches of
     ``games`` (game ids, or their first 12 characters) that are not fresh, so the next ``status`` and ``show`` of
     those games fold nothing. A game that cannot be read is left as it is (the next command says why)."""
-    from duelmail.util.lock import hold
+    from duelmail.util.lock import acquire
 
     refs = {g[:12] for g in games}
     for folder in ctx.home.game_folders() if refs else ():
         if folder.path.name[-12:] not in refs or _cached_status(folder, ctx.home.me(folder).get("seat")) is not None:
             continue
-        hold(folder.path)
         try:
+            acquire(folder.path, wait=0, say=lambda _: None)  # held by another command: its own caches follow
             match = folder.fold()
-        except DuelmailError:
+        except (DuelmailError, OSError):  # a cache is never worth failing the command that brought the files
             continue
         seat = match.seat_of(ident)
         if seat is not None:

@@ -95,3 +95,26 @@ def test_every_command_releases_what_it_locked(tmp_path):
     t = Table(tmp_path)
     dm(t.alice, "show")  # reads the game under its lock...
     assert not lock.holding(game(t.alice))  # ...and lets go when the command ends
+
+
+def test_a_cache_refresh_never_waits_for_a_folder_another_process_holds(held, capsys, monkeypatch):
+    """``refresh_views`` (after ``mail fetch``, ``git sync``, a poll of ``watch``) leaves a held game's caches to
+    the command holding it: no wait, no word, no failure."""
+    from duelmail.cli.plain import Ctx, refresh_views
+    from duelmail.home import Home
+
+    t, folder, proc = held
+    monkeypatch.setenv(lock.WAIT_ENV, "30")
+    for cache in (".status.json", ".show.json"):
+        (folder / cache).unlink(missing_ok=True)
+    ctx = Ctx(str(t.alice), None)
+    refresh_views(ctx, ctx.identity(), [folder.name[-12:]])
+    lock.release_all()
+    assert "waiting for" not in capsys.readouterr().err
+    assert not (folder / ".status.json").exists()
+    proc.stdin.close()
+    proc.wait(timeout=30)
+    refresh_views(ctx, ctx.identity(), [folder.name[-12:]])  # free again: written
+    lock.release_all()
+    assert (folder / ".status.json").exists() and (folder / ".show.json").exists()
+    assert Home(t.alice).find(None).path == folder
