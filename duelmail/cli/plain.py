@@ -1,6 +1,6 @@
 """What the commands of ``duelmail.cli`` share that needs no click: the context and clock, the caches they keep
 fresh (``.status.json``, ``.show.json``), the noted moves (``.pending.toml``), and ``receive``, which the
-``duelmail`` command runs without loading click (``receive_plain``): click's imports are about a third of a cold
+``duelmail`` command runs without loading click (``receive_plain``): click's imports were about a sixth of a cold
 ``receive``.
 
 ``common`` gives all of these to the command modules beside what needs click.
