@@ -142,6 +142,7 @@ def sync_repos(ctx, ident, paths, games=(), auto: bool = True) -> list:
             if a.status != "duplicate":
                 click.echo(a.line())
         arrivals += rep.arrivals
+    decisions = []
     if auto:
         answers, decisions = watch.answer_duties(ctx.home, ident, now)
         for a in answers:
@@ -154,7 +155,8 @@ def sync_repos(ctx, ident, paths, games=(), auto: bool = True) -> list:
                     click.echo(f"{path}: committed {c}")
         for d in decisions:
             click.echo(d.line())
-    refresh_views(ctx, ident, [a.game for a in arrivals if a.status in watch.APPLIED])
+    refresh_views(ctx, ident, [a.game for a in arrivals if a.status in watch.APPLIED],
+                  folded=[d.match for d in decisions])
     return arrivals
 
 

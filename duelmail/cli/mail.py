@@ -177,13 +177,15 @@ def fetch(ctx, source, auto):
 
     touched = {a.game for a in report.arrivals if a.status in watch.APPLIED}
     answered = {a.played.match.game_ref: a.played.match for a in answers}
+    shown = []
     for folder in ctx.home.game_folders():
         ref = next((g for g in touched if folder.path.name.endswith("-" + g[:12])), None)
         if ref is not None:
             match = answered.get(ref[:16]) or watch.fold(folder)
+            shown.append(match)
             click.echo(f"game {match.gid[:12]}: now awaiting {awaited_text(match)}")
     for d in decisions:
         click.echo(d.line())
-    refresh_views(ctx, ident, touched)
+    refresh_views(ctx, ident, touched, folded=[*shown, *(d.match for d in decisions)])
     if any(a.status == "refused" for a in report.arrivals):
         raise click.ClickException("refused files were not applied (see above)")

@@ -189,19 +189,26 @@ def _store_views(ctx: Ctx, folder, match, seat, ident) -> None:
         _store_show(folder, _show_key(ctx.home, folder), "".join(_show_lines(folder, match, seat, ident)[0]))
 
 
-def refresh_views(ctx: Ctx, ident, games) -> None:
+def refresh_views(ctx: Ctx, ident, games, folded=()) -> None:
     """After files came in by mail or git (``mail fetch``, ``git sync``, ``watch``): the status and show caches of
     ``games`` (game ids, or their first 12 characters) that are not fresh, so the next ``status`` and ``show`` of
-    those games fold nothing. A game that cannot be read is left as it is (the next command says why)."""
+    those games fold nothing. ``folded``: matches this command has folded already (a poll's decisions, the games
+    ``mail fetch`` reports on), used where they still fold the folder as it is. A game that cannot be read is left
+    as it is (the next command says why)."""
+    from duelmail.transport.kept import folds_folder
     from duelmail.util.lock import acquire
 
     refs = {g[:12] for g in games}
+    known = {m.gid[:12]: m for m in folded}
     for folder in ctx.home.game_folders() if refs else ():
-        if folder.path.name[-12:] not in refs or _cached_status(folder, ctx.home.me(folder).get("seat")) is not None:
+        ref = folder.path.name[-12:]
+        if ref not in refs or _cached_status(folder, ctx.home.me(folder).get("seat")) is not None:
             continue
         try:
             acquire(folder.path, wait=0, say=lambda _: None)  # held by another command: its own caches follow
-            match = folder.fold()
+            match = known.get(ref)
+            if match is None or not folds_folder(match, folder):
+                match = folder.fold()
         except (DuelmailError, OSError):  # a cache is never worth failing the command that brought the files
             continue
         seat = match.seat_of(ident)

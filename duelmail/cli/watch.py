@@ -55,8 +55,9 @@ def watch(ctx, once, interval, bot, seed, use_mail, source, use_git):
     if use_git:
         carriers += [w.GitCarrier(p) for p in w.repos(ctx.home)]
     def after(p: w.Poll) -> None:  # the caches of every game the poll changed: status and show fold nothing
-        refresh_views(ctx, ident, [*(a.game for a in p.arrivals if a.status in w.APPLIED),
-                                   *(a.played.match.gid for a in p.answers), *(d.match.gid for d in p.decisions)])
+        folded = [*(a.played.match for a in p.answers), *(d.match for d in p.decisions)]
+        refresh_views(ctx, ident, [*(a.game for a in p.arrivals if a.status in w.APPLIED), *(m.gid for m in folded)],
+                      folded)
 
     code = w.watch(ctx.home, ident, carriers, clock=now, sleep=time.sleep, say=click.echo, interval=interval,
                    once=once, bot=bot, rng=random.Random(seed), after=after)

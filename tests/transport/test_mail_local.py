@@ -109,3 +109,18 @@ def test_damaged_or_unknown_mail_is_reported_and_changes_nothing(table, tmp_path
     assert snapshot(table.alice) == before
     assert "no such Maildir, mbox or message file" in dm(table.alice, "mail", "fetch", str(tmp_path / "nope"),
                                                           code=1)
+
+
+def test_fetch_folds_each_game_once_and_leaves_its_caches_fresh(table, tmp_path, monkeypatch):
+    """The match ``mail fetch`` applied the file to is the one it reports on and keeps the caches from."""
+    from duelmail.transport.folder import GameFolder
+
+    box = mailbox.Maildir(str(tmp_path / "Maildir"), create=True)
+    box.add(letter(table.out / "r0001-s1.toml"))
+    calls = []
+    real = GameFolder.fold
+    monkeypatch.setattr(GameFolder, "fold", lambda self, *a, **k: calls.append(self.path) or real(self, *a, **k))
+    out = dm(table.alice, "mail", "fetch", str(tmp_path / "Maildir"), "--no-auto")
+    assert "now awaiting" in out and len(calls) == 1
+    monkeypatch.setattr(GameFolder, "fold", real)
+    assert_views_fresh(table.alice, "alice")
