@@ -34,6 +34,7 @@ from duelmail.cli.plain import (  # noqa: F401 - given to the command modules
     _store_views,
     awaited_lines,
     now,
+    os_error_line,
     receive_files,
     refresh_views,
 )
@@ -60,7 +61,7 @@ def handled(fn):
         except BrokenPipeError:
             raise  # the reader went away ('duelmail moves | head'): click leaves quietly
         except OSError as e:
-            raise click.ClickException(f"{e.filename or ''}: {e.strerror or e}") from None
+            raise click.ClickException(os_error_line(e)) from None
 
     return wrapper
 

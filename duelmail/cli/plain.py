@@ -308,6 +308,11 @@ def receive_files(ctx: Ctx, files: list[str], auto: bool, out: str | None, echo)
     _store_views(ctx, folder, match, seat, ident)
 
 
+def os_error_line(e: OSError) -> str:
+    """What the commands say of a file they could not read or write: its name and the system's reason."""
+    return f"{e.filename or ''}: {e.strerror or e}"
+
+
 def receive_plain(args: list[str], environ=os.environ) -> int | None:
     """``duelmail receive [--auto|--no-auto] FILE...`` without click, as the click command would run it: its exit
     status; None (nothing done) for any other command line, which the click command then takes."""
@@ -341,7 +346,7 @@ def receive_plain(args: list[str], environ=os.environ) -> int | None:
     except BrokenPipeError:
         raise
     except OSError as e:
-        message = f"{e.filename or ''}: {e.strerror or e}"
+        message = os_error_line(e)
     except KeyboardInterrupt:  # as click says it: nothing written is left half-done (the commit above)
         sys.stdout.flush()
         sys.stderr.write("\nAborted!\n")

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import click
 
-from duelmail.cli.common import Ctx
+from duelmail.cli.common import Ctx, os_error_line
 from duelmail.errors import DuelmailError, NotationError
 
 
@@ -71,7 +71,7 @@ def replay(path, html_file, start_round, seat, everything):
     except DuelmailError as e:
         raise click.ClickException(str(e)) from None
     except OSError as e:
-        raise click.ClickException(f"{e.filename or ''}: {e.strerror or e}") from None
+        raise click.ClickException(os_error_line(e)) from None
 
 
 def _proven_here(path: Path) -> frozenset[str]:
