@@ -11,7 +11,6 @@ import re
 from typing import NamedTuple
 
 from duelmail.errors import NotationError
-from duelmail.util.classes import dataclass
 
 SUITS = "SHDC"  # spades, hearts, diamonds, clubs
 RANK_NAMES = {11: "J", 12: "Q", 13: "K", 14: "A"}
@@ -19,8 +18,15 @@ RANK_VALUES = {v: k for k, v in RANK_NAMES.items()}
 JOKER = 0
 
 
-@dataclass(frozen=True, eq=False)
-class Card:
+_MADE: dict[tuple[int, str], Card] = {}
+
+
+class _Face(NamedTuple):
+    rank: int
+    suit: str
+
+
+class Card(_Face):
     """A card face. ``rank`` is 2..14 (J=11, Q=12, K=13, A=14) or 0 for a joker.
 
     For a joker, ``suit`` is ``R`` (red) or ``B`` (black).
@@ -31,47 +37,30 @@ class Card:
     '10S'
     """
 
-    rank: int
-    suit: str
+    # A named tuple, as ``CardRef``: equality, hashing and order by (rank, suit) run in C (a replay page hashes
+    # cards some hundred thousand times as the keys of its drawing memos).
+    __slots__ = ()
 
-    def __post_init__(self):
-        if self.rank == JOKER:
-            if self.suit not in ("R", "B"):
-                raise NotationError(f"joker colour must be R or B, not {self.suit!r}")
-        elif not (2 <= self.rank <= 14) or self.suit not in SUITS:
-            raise NotationError(f"no such card: rank {self.rank!r}, suit {self.suit!r}")
-        name = "X" + self.suit if self.rank == JOKER else RANK_NAMES.get(self.rank, str(self.rank)) + self.suit
-        object.__setattr__(self, "_name", name)  # not a field: equality and hashing stay (rank, suit)
+    def __new__(cls, rank: int, suit: str) -> Card:
+        card = _MADE.get((rank, suit))  # one object a face: a pickle (the kept state) holds each face once
+        if card is not None:
+            return card
+        if rank == JOKER:
+            if suit not in ("R", "B"):
+                raise NotationError(f"joker colour must be R or B, not {suit!r}")
+        elif not (type(rank) is int and 2 <= rank <= 14) or suit not in tuple(SUITS):
+            raise NotationError(f"no such card: rank {rank!r}, suit {suit!r}")
+        return _MADE.setdefault((rank, suit), super().__new__(cls, rank, suit))
 
     @property
     def is_joker(self) -> bool:
         return self.rank == JOKER
 
     def __str__(self) -> str:
-        return self._name
+        return _NAMES[self]
 
     def __repr__(self) -> str:
         return f"Card.parse({str(self)!r})"
-
-    # equality, hashing and order by (rank, suit), as ``dataclass(eq=True, order=True)`` makes them, written out:
-    # a command that sorts a hand would otherwise compile the standard ones first (2 ms, util/classes.py)
-    def __eq__(self, other):
-        return (self.rank, self.suit) == (other.rank, other.suit) if other.__class__ is Card else NotImplemented
-
-    def __hash__(self) -> int:
-        return hash((self.rank, self.suit))
-
-    def __lt__(self, other):
-        return (self.rank, self.suit) < (other.rank, other.suit) if other.__class__ is Card else NotImplemented
-
-    def __le__(self, other):
-        return (self.rank, self.suit) <= (other.rank, other.suit) if other.__class__ is Card else NotImplemented
-
-    def __gt__(self, other):
-        return (self.rank, self.suit) > (other.rank, other.suit) if other.__class__ is Card else NotImplemented
-
-    def __ge__(self, other):
-        return (self.rank, self.suit) >= (other.rank, other.suit) if other.__class__ is Card else NotImplemented
 
     @classmethod
     def parse(cls, text: str) -> Card:
@@ -84,6 +73,10 @@ class Card:
         r = m.group(1)
         rank = 10 if r == "T" else RANK_VALUES.get(r) or int(r)
         return cls(rank, m.group(2))
+
+
+_NAMES = {Card(rank, suit): RANK_NAMES.get(rank, str(rank)) + suit for suit in SUITS for rank in range(2, 15)}
+_NAMES.update({Card(JOKER, colour): "X" + colour for colour in "RB"})
 
 
 def standard_deck(jokers: str = "") -> tuple[Card, ...]:
