@@ -23,13 +23,26 @@ MAX_DIGITS = 24  # one integer or float literal (TOML integers are 64-bit: 19 di
 # strings and comments, blanked out before the scan (their brackets, dots and digits are text). A string left open
 # runs to the end of its line (a basic string) or of the text (a multi-line one), and tomllib then refuses it: were
 # the match to fail instead, the scan would try again from every later quote, each time to that end (quadratic: a
-# 40 KB line of escaped quotes took 6 s, 84 KB of multi-line openers 3.5 s).
+# 40 KB line of escaped quotes took 6 s, 84 KB of multi-line openers 3.5 s). A one-line basic string is matched as
+# runs of plain characters between escapes (``"[^"\\\n]*(?:\\.[^"\\\n]*)*``), not a character at a time: a turn file's
+# base64 is scanned four times faster.
 _OPAQUE = re.compile(r'"""(?:[^"\\]|\\[\s\S]|"(?!""))*(?:"""|\\?\Z)|\'\'\'[\s\S]*?(?:\'\'\'|\Z)'
-                     r'|"(?:[^"\\\n]|\\.)*(?:"|\\?(?=\n)|\\?\Z)|\'[^\'\n]*\'|#[^\n]*')
+                     r'|"[^"\\\n]*(?:\\.[^"\\\n]*)*(?:"|\\?(?=\n)|\\?\Z)|\'[^\'\n]*\'|#[^\n]*')
 _NOT_BRACKET = re.compile(r"[^\[\]{}]+")
 _STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
 _LONG_KEY = re.compile(rf"(?:\.[^.=,\[\]{{}}\n]*){{{MAX_KEY_PARTS}}}")
 _LONG_NUMBER = re.compile(rf"[0-9_]{{{MAX_DIGITS + 1}}}|0[xob][0-9A-Fa-f_]{{{MAX_DIGITS}}}")
+
+
+def _as_literal(m: re.Match) -> str:
+    """A one-line basic string without escapes or apostrophes as the literal string of the same value; any other
+    string or comment as it is. ``tomllib`` reads a basic string a character at a time in Python, a literal one
+    with ``str.index``: a turn file's base64 values read six times faster (the same value, the same errors, at the
+    same places: only the two quotes change)."""
+    s = m.group()
+    if s[0] != '"' or s.startswith('"""') or len(s) < 2 or s[-1] != '"' or "\\" in s or "'" in s:
+        return s
+    return "'" + s[1:-1] + "'"
 
 
 def check_limits(text: str, where: str, error: type[DuelmailError] = DuelmailError,
@@ -68,7 +81,7 @@ def loads(text: str, where: str, error: type[DuelmailError] = DuelmailError, wha
         raise error(f"{where}: not text")
     check_limits(text, where, error, max_bytes)
     try:
-        data = tomllib.loads(text)
+        data = tomllib.loads(_OPAQUE.sub(_as_literal, text))
     except tomllib.TOMLDecodeError as e:
         raise error(f"{where}: not valid {what} ({e})") from None
     except (RecursionError, ValueError, MemoryError) as e:  # a form the scan missed; tomllib's own limits

@@ -6,6 +6,8 @@ from __future__ import annotations
 import time
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from duelmail.errors import DuelmailError, LocalFileError
 from duelmail.util import toml
@@ -104,3 +106,38 @@ def test_a_string_left_open_is_blanked_to_the_end_of_its_line_or_of_the_text():
         toml.check_limits('a = "open\nb = ' + "[" * 40, "w")  # the next line is scanned
     with pytest.raises(DuelmailError):
         toml.loads('a = "open' + "[" * 40, "w")
+
+
+_PIECES = ['"', "'", '"""', "'''", "\\", "\\\"", "#", "a", "é", " ", "\t", "\n", "=", "[", "]", "{", "}", ",",
+           ".", "1", "\x7f", "\x01", "key", "x = ", '"b64+/=_-"', "'lit'", '"it\'s"', '"e\\\\s"', '"\\u00e9"', "[t]\n", "[[a]]\n"]
+
+
+@given(st.lists(st.sampled_from(_PIECES), max_size=24).map("".join))
+@settings(max_examples=3000, deadline=None)
+def test_reading_basic_strings_as_literal_ones_reads_every_text_as_tomllib_does(text):
+    """``loads`` hands tomllib each one-line basic string without escapes or apostrophes as a literal string
+    (``_as_literal``, six times faster to read): the same value, or the same refusal, for any text."""
+    import tomllib
+
+    try:
+        expected = tomllib.loads(text)
+    except tomllib.TOMLDecodeError:
+        expected = None
+    try:
+        got = toml.loads(text, "in.toml")
+    except DuelmailError:
+        got = None
+    assert got == expected
+
+
+def test_a_turn_files_base64_reads_as_a_literal_string():
+    """What ``_as_literal`` rewrites and what it leaves: escapes, apostrophes, multi-line strings, comments."""
+    import re
+
+    def rewritten(text: str) -> str:
+        return toml._OPAQUE.sub(toml._as_literal, text)
+
+    assert rewritten('points = ["AbC+/=", "x_-"]\n') == "points = ['AbC+/=', 'x_-']\n"
+    for kept in ['a = "it\'s"\n', 'a = "tab\\t"\n', 'a = """x"""\n', '# "quoted"\n', "a = 'lit'\n", 'a = "open\n']:
+        assert rewritten(kept) == kept
+    assert re.fullmatch(r"[^\"]*", rewritten('[t."k"]\n"q" = "v" # "c"\n').split("#")[0])
