@@ -109,7 +109,8 @@ def test_a_string_left_open_is_blanked_to_the_end_of_its_line_or_of_the_text():
 
 
 _PIECES = ['"', "'", '"""', "'''", "\\", "\\\"", "#", "a", "é", " ", "\t", "\n", "=", "[", "]", "{", "}", ",",
-           ".", "1", "\x7f", "\x01", "key", "x = ", '"b64+/=_-"', "'lit'", '"it\'s"', '"e\\\\s"', '"\\u00e9"', "[t]\n", "[[a]]\n"]
+           ".", "1", "\x7f", "\x01", "key", "x = ", '"b64+/=_-"', "'lit'", '"it\'s"', '"e\\\\s"', '"\\u00e9"',
+           "[t]\n", "[[a]]\n"]
 
 
 @given(st.lists(st.sampled_from(_PIECES), max_size=24).map("".join))
