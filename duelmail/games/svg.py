@@ -42,8 +42,13 @@ _SPECIAL = re.compile(r"[&<>\"']")
 
 
 def esc(text: object) -> str:
+    """``text`` as SVG character data or an attribute value, in ASCII: a character beyond it (``·``, ``’``, a
+    player's name) as its numeric reference. An ASCII picture joins, counts, hashes and goes into a replay page's
+    JSON at a byte a character."""
     text = str(text)
-    return escape(text, quote=True) if _SPECIAL.search(text) else text
+    if _SPECIAL.search(text):
+        text = escape(text, quote=True)
+    return text if text.isascii() else text.encode("ascii", "xmlcharrefreplace").decode("ascii")
 
 
 @lru_cache(maxsize=1 << 16)

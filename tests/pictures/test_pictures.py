@@ -173,3 +173,18 @@ def test_names_from_the_archive_are_escaped_in_every_picture(game):
         assert "<b " not in svg and "&lt;b onload=" in svg
         words = " ".join(el.text or "" for el in root.iter(f"{SVG}text"))
         assert "<b onload" in words  # drawn as the text it is (shortened where room is short)
+
+
+def test_a_picture_is_ascii_and_a_name_beyond_ascii_reads_as_written(game):
+    """Each character beyond ASCII (a name's, the ``’s view`` of a title, a ``·``) is written as its numeric
+    reference: the picture is ASCII (a replay page joins, interns and encodes it at a byte a character) and an
+    SVG reader gets the text as written."""
+    name, t, names, pics = game
+    named = ["Zoë 名", *names[1:]]
+    svg = t.state.picture(0, t.known(0), named)
+    assert svg.isascii() and "&#235;" in svg
+    root = ElementTree.fromstring(svg)
+    assert root.get("aria-label").endswith("Zoë 名’s view")
+    words = " ".join(el.text or "" for el in root.iter(f"{SVG}text"))
+    assert "Zoë 名" in words
+    assert all(svg.isascii() for svg in pics.values())
