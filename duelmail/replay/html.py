@@ -26,7 +26,7 @@ from operator import is_
 from pathlib import Path
 
 from duelmail.games.cards import CardRef
-from duelmail.games.svg import inline
+from duelmail.games.svg import XMLNS, inline
 from duelmail.replay.model import REF, TALK, TECHNICAL, Replay, Step
 from duelmail.replay.page import PAGE
 from duelmail.util.lines import lines_of
@@ -91,8 +91,14 @@ class _Interner:
         return self.frags.setdefault(s, len(self.frags))
 
     def picture(self, svg: str) -> int:
-        """A picture as a tuple of interned lines (one element or group each): steps share most of them."""
-        key = _ids(self.pieces, lines_of(svg))
+        """A picture, ``inline`` (``games/svg.py``), as a tuple of interned lines (one element or group each): steps
+        share most of them. The namespace is taken off the first line alone, not off a copy of the whole text."""
+        lines = lines_of(svg)
+        if XMLNS in lines[0]:
+            lines = (lines[0].replace(XMLNS, "", 1), *lines[1:])
+        else:
+            lines = lines_of(inline(svg))
+        key = _ids(self.pieces, lines)
         return self.pictures.setdefault(key, len(self.pictures))
 
 
@@ -163,7 +169,7 @@ def page_data(replay: Replay) -> dict:
             wanted = set(new)
             svgs = st.picture_views([(seat, known) for key, seat, known, tid in pics if (key, tid) in wanted], names)
             for (key, tid), svg in zip(new, svgs, strict=True):
-                drawn[(key, tid)] = inter.picture(inline(svg)) if svg else -1
+                drawn[(key, tid)] = inter.picture(svg) if svg else -1
         views["p"] = {}
         for key, _, _, tid in pics:
             if drawn[(key, tid)] >= 0:
@@ -207,10 +213,10 @@ def page_data(replay: Replay) -> dict:
 
 
 def _script_json(data: dict) -> str:
-    """JSON safe inside a <script> element: no '<', '>' or '&' appears literally."""
-    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
-    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026") \
-        .replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
+    """JSON safe inside a <script> element: no '<', '>' or '&' appears literally, nor any character outside ASCII
+    (U+2028 and U+2029 among them). ASCII JSON is a few bytes longer and its three replacements run faster."""
+    text = json.dumps(data, separators=(",", ":"))
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
 def render_html(replay: Replay) -> str:
