@@ -48,6 +48,9 @@ def picture_views(st: GameState, views: Sequence[tuple[int | None, Mapping[CardR
         seats.append((s, name(s), state, len(st.hands[s]), ws, tuple(map(face_up.__contains__, ws)),
                       tuple(map(used.__contains__, ws)), len(pile), pile[-1] if pile else None, len(disc),
                       disc[-1] if disc else None))
+    # Views that share their faces (every view of a game in progress shares the public ones) share the parts of
+    # every seat but the viewer's, and the battle: each is found once a call, by the faces' identity and its y.
+    shared: dict[tuple, tuple[tuple[str, ...], float]] = {}
     out = []
     for seat, known in views:
         get = known.get
@@ -59,13 +62,26 @@ def picture_views(st: GameState, views: Sequence[tuple[int | None, Mapping[CardR
         y = c.header("Warlords" + ("" if seat is None else f" · {name(seat)}’s view"), status)
         for s, words, state, nhand, ws, up, tags_used, npile, pile_top, ndisc, disc_top in seats:
             mine = s == seat
-            parts, y = _seat_parts(c.width, y, s, words, state, nhand, mine, tuple(map(get, ws)), up, tags_used,
+            key = (id(known), s, y)
+            done = None if mine else shared.get(key)
+            if done is None:
+                done = _seat_parts(c.width, y, s, words, state, nhand, mine, tuple(map(get, ws)), up, tags_used,
                                    tuple(map(known.__contains__, ws)), npile,
                                    get(pile_top) if npile and mine else None, ndisc,
                                    get(disc_top) if ndisc else None, tuple(map(get, st.hands[s])) if mine else ())
-            c.parts.extend(parts)
+                if not mine:
+                    shared[key] = done
+            c.parts.extend(done[0])
+            y = done[1]
         if st.battle is not None:
-            y = _battle(c, st, st.battle, y, known, face, name)
+            key = (id(known), "battle", y)
+            done = shared.get(key)
+            if done is None:
+                part = Canvas("", c.width)
+                below = _battle(part, st, st.battle, y, known, face, name)
+                done = shared[key] = (tuple(part.parts), below)
+            c.parts.extend(done[0])
+            y = done[1]
         out.append(c.svg(y + 6))
     return out
 

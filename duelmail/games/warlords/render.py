@@ -58,28 +58,42 @@ def render_views(state: GameState, views: Sequence[tuple[int | None, Mapping[Car
                       sum(map(locked.__contains__, disc)) if locked else 0))
     b = st.battle
     deciders = st.deciders()
+    # Views that share their faces (every view of a game in progress shares the public ones) share the lines of
+    # every seat but the viewer's, and the battle's: each is found once a call, by the faces' identity.
+    shared: dict[tuple, tuple[str, ...]] = {}
     out = []
     for seat, known in views:
         get = known.get
         lines = [head]
         for s, status, npile, nhand, ws, up, tags_used, ndisc, top, hidden in seats:
-            hand = hand_faces = next_draw = None
-            if s == seat:
-                hand = tuple(st.hands[s])
-                hand_faces = tuple(map(get, hand))
-                pile = st.piles[s]
-                if pile and pile[-1] in known:  # the reserved draw (W-29)
-                    next_draw = (pile[-1], known[pile[-1]])
-            lines.extend(_seat_lines(s, s == seat, status, npile, nhand, ws, tuple(map(get, ws)), up, tags_used,
+            if s != seat:
+                key = (id(known), s)
+                part = shared.get(key)
+                if part is None:
+                    part = shared[key] = _seat_lines(s, False, status, npile, nhand, ws, tuple(map(get, ws)), up,
+                                                     tags_used, None, None, None, ndisc, top,
+                                                     get(top) if ndisc else None, hidden)
+                lines.extend(part)
+                continue
+            hand = tuple(st.hands[s])
+            hand_faces = tuple(map(get, hand))
+            pile = st.piles[s]
+            next_draw = (pile[-1], known[pile[-1]]) if pile and pile[-1] in known else None  # the reserved draw (W-29)
+            lines.extend(_seat_lines(s, True, status, npile, nhand, ws, tuple(map(get, ws)), up, tags_used,
                                      hand, hand_faces, next_draw, ndisc, top, get(top) if ndisc else None, hidden))
         if b is not None:
-            lines.append(f"Battle: seat {b.attacker} attacks seat {b.defender}")
-            lines.append(f"  attack:  Warlord {_card(b.a_warlord, known)}, Army {_card(b.a_army, known)}, "
-                         f"Support {_card(b.a_support, known)}")
-            lines.append(f"  defence: Warlord {_card(b.d_warlord, known)}, Army {_card(b.d_army, known)}, "
-                         f"Support {_card(b.d_support, known)}")
-            if b.damage:
-                lines.append(f"  strength {b.attack} against {b.defence}: {b.damage} damage")
+            key = (id(known), "battle")
+            part = shared.get(key)
+            if part is None:
+                part = [f"Battle: seat {b.attacker} attacks seat {b.defender}",
+                        f"  attack:  Warlord {_card(b.a_warlord, known)}, Army {_card(b.a_army, known)}, "
+                        f"Support {_card(b.a_support, known)}",
+                        f"  defence: Warlord {_card(b.d_warlord, known)}, Army {_card(b.d_army, known)}, "
+                        f"Support {_card(b.d_support, known)}"]
+                if b.damage:
+                    part.append(f"  strength {b.attack} against {b.defence}: {b.damage} damage")
+                part = shared[key] = tuple(part)
+            lines.extend(part)
         if seat is not None and seat in deciders:
             lines.append(f"Your move: {st.prompt(seat)}")
         out.append(Lines.of(tuple(lines)))
