@@ -491,8 +491,8 @@ class Folding:
         events += self._record_complaint(c, seat, rnd)
         events += self._record_published(c, seat, duty)
         # key shares
-        pre = dict(self.state.visibility())
         keys = c.get("keys", {})
+        pre = dict(self.state.visibility()) if keys and isinstance(keys, dict) else {}  # whom each card showed to
         if not isinstance(keys, dict):
             raise CryptoError("'keys' must be a table of ref = key")
         refs = []
@@ -595,7 +595,7 @@ class Folding:
                 and (duty.decide or actions):
             raise IllegalMove("P-turn", f"the file stops in the middle of seat {seat}'s turn: the rules still "
                               f"wait for: {self.state.prompt(seat)}")
-        post = self.state.visibility()
+        post = self.state.visibility() if refs and not self.over() else {}
         for ref in refs if not self.over() else ():  # at the end every card opens anyway
             if not (_shown_to_other(pre.get(ref), seat) or _shown_to_other(post.get(ref), seat)):
                 raise CheatDetected(seat, "P-peek", f"published its key for {ref}, which the rules show to "
