@@ -8,6 +8,9 @@ other, that also keeps ``lines``.
 
 from __future__ import annotations
 
+_CLEAN: set[str] = set()  # lines known to hold no newline: memoised drawings make the same lines again and again
+_CLEAN_MAX = 1 << 15
+
 
 class Lines(str):
     """A ``str``, ``"\\n".join(self.lines)``, that keeps its ``lines``."""
@@ -18,8 +21,12 @@ class Lines(str):
     def of(lines: tuple[str, ...]) -> str:
         """``"\\n".join(lines)``; a ``Lines`` that keeps them unless a line holds a newline itself."""
         text = "\n".join(lines)
-        if text.count("\n") != len(lines) - 1:
-            return text
+        if not _CLEAN.issuperset(lines):  # a line not met before: count the text's newlines (slower, in C still)
+            if text.count("\n") != len(lines) - 1:
+                return text
+            if len(_CLEAN) > _CLEAN_MAX:
+                _CLEAN.clear()
+            _CLEAN.update(lines)
         out = Lines(text)
         out.lines = lines
         return out

@@ -89,6 +89,9 @@ def test_lines_keep_their_lines_unless_a_line_holds_a_newline():
     assert text == "a\nb\n" and isinstance(text, str) and text.lines == ("a", "b", "") == tuple(lines_of(text))
     plain = Lines.of(("a", "b\nc"))
     assert plain == "a\nb\nc" and not hasattr(plain, "lines") and lines_of(plain) == ["a", "b", "c"]
+    # lines met before are known to hold no newline (not counted again); a new line among them still is
+    assert Lines.of(("b", "a", "")).lines == ("b", "a", "")
+    assert not hasattr(Lines.of(("a", "b", "c\n")), "lines") and not hasattr(Lines.of(("a", "b\nc")), "lines")
     pic = svg.Canvas("x").svg(10)
     inline = svg.inline(pic)
     assert inline == pic.replace(svg.XMLNS, "", 1) and list(inline.lines) == inline.split("\n")
