@@ -142,3 +142,25 @@ def test_a_turn_files_base64_reads_as_a_literal_string():
     for kept in ['a = "it\'s"\n', 'a = "tab\\t"\n', 'a = """x"""\n', '# "quoted"\n', "a = 'lit'\n", 'a = "open\n']:
         assert rewritten(kept) == kept
     assert re.fullmatch(r"[^\"]*", rewritten('[t."k"]\n"q" = "v" # "c"\n').split("#")[0])
+
+
+@given(st.lists(st.text(alphabet=st.sampled_from("aZ9+/=_-'\"\\ é\t#[]{}.,\x7f\u2028"), max_size=12), max_size=6))
+@settings(max_examples=500, deadline=None)
+def test_any_string_written_as_a_basic_string_reads_as_tomllib_reads_it(values):
+    """Valid documents too (JSON's escapes are TOML's): each value, however it is quoted and escaped, reads the same
+    through ``loads`` as through tomllib, including those ``_as_literal`` hands on as literal strings."""
+    import json
+    import tomllib
+
+    text = "".join(f"k{i} = {json.dumps(v, ensure_ascii=i % 2 == 0)}\n" for i, v in enumerate(values))
+    try:
+        expected = tomllib.loads(text)
+    except tomllib.TOMLDecodeError:
+        expected = None
+    try:
+        got = toml.loads(text, "in.toml")
+    except DuelmailError:
+        got = None
+    assert got == expected
+    if expected is not None:
+        assert expected == {f"k{i}": v for i, v in enumerate(values)}
