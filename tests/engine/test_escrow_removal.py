@@ -98,13 +98,32 @@ def test_a_seat_that_goes_silent_is_removed_and_the_others_play_to_an_audited_en
         assert published and all(str(silent) in f.content["escrow_shares"] for f in published)
 
 
-def test_two_seats_leave_one_after_the_other_in_a_game_of_five():
-    """The second removal needs the first removed seat's shares: they open with its reconstructed escrow key."""
-    sp, gone = play_with_silences("wizard", 5, 3, [1, 3])
+def test_two_seats_leave_one_after_the_other_in_a_game_of_five_under_a_lowered_threshold():
+    """escrow.threshold = 3: each dealing has four holders, so the shares lost with the first seat removed (its
+    escrow key is never rebuilt, issue 27) leave three, enough for the second removal."""
+    sp, gone = play_with_silences("wizard", 5, 3, [1, 3], escrow={"threshold": 3})
     assert [s for s, _, _ in gone] == [1, 3]
-    m = sp.match
-    assert 1 in m.escrow_secrets and any(1 in d.holders for d in m.dealings[3].values())
+    assert any(1 in d.holders for d in sp.match.dealings[3].values())
     _check_removals(sp, gone, 5)
+
+
+def test_under_the_default_threshold_a_seat_whose_shares_left_with_another_is_not_removable():
+    """Every holder is needed by default: once a seat has left, a dealing it held cannot be rebuilt (its escrow key
+    is never rebuilt or published), so a claim against that dealer would forfeit the game instead of removing it."""
+    sp = SelfPlay("wizard", 5, seed=3)
+    m = sp.match
+    s = None
+    for _ in range(400):
+        if all(d.locked for d in m.book.decks.values()) and m.round > 10:
+            s = next((x for x, d in sorted(m.duties.items()) if not d.decide and m.removable(x)), None)
+            if s is not None:
+                break
+        sp.step()
+    sp.deliver(claim_file(sp, min(x for x in m.in_play() if x != s), s))
+    sp.run(until=lambda m: s in m.removed)
+    assert len(m.in_play()) == 4 and not any(m.removable(x) for x in m.in_play())
+    held = [d for t in m.dealings.values() for d in t.values() if s in d.holders]
+    assert held and all(len(set(d.holders) - {s}) < d.threshold for d in held)
 
 
 def test_a_lock_pass_without_its_dealing_is_refused():
