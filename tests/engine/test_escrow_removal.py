@@ -227,3 +227,48 @@ def test_a_seat_silent_while_a_deck_is_being_locked_is_removed_and_the_deck_set_
         assert deck.locked and s not in deck.lockers and deck.generation >= 1000
     again = fold([(f"{i:05d}.toml", f) for i, f in enumerate(sp.files)])
     assert again.finished and again.audit.ok and again.prev == m.prev
+
+
+def test_a_late_complaint_names_the_dealer_and_the_holder_that_had_accepted_the_dealing():
+    """Issue 27, item 5: a holder's home finds a wrong share on arrival, yet the holder answers without complaining
+    (an accomplice) and complains only later. Both are named (P-escrow), the dealer cannot be removed, and a claim
+    against it forfeits the game to the one seat that cheated in neither way."""
+    from escrow_play import forfeits
+
+    from duelmail.adversary import _dealing
+    from duelmail.crypto import escrow as esc
+    from duelmail.crypto import group
+
+    sp = SelfPlay("wizard", 3, seed=1)
+    dealer, f, what = _dealing(sp)
+    content = copy.deepcopy(f.content)
+    d = content["escrow"][what]
+    holder = min(int(h) for h in d["shares"])
+    m = sp.matches[dealer]
+    ctx = esc.escrow_context(m.gid, m.round, dealer, f"{what}/to-{holder}")
+    shares = esc.decrypt_shares(d["shares"][str(holder)], sp.matches[holder]._own_escrow_secret(holder), ctx,
+                                m.book.decks[what].n)
+    shares[0] = group.scalar_from_int(424242)
+    d["shares"][str(holder)] = esc.encrypt_shares(shares, m.escrow_keys[holder], ctx)
+    sp.deliver(SignedFile.sign(content, sp.ids[dealer]))
+    due = sp.matches[holder].complaints_due.pop(holder)  # the accomplice keeps quiet
+    assert due == [(dealer, what)]
+    sent = len(sp.files)
+    while not any(x.seat == holder and x.kind == "turn" for x in sp.files[sent:]):
+        sp.step()
+    assert not any("escrow_complaint" in x.content for x in sp.files[sent:])
+    sp.matches[holder].complaints_due[holder] = due  # ... and complains later
+    while not any("escrow_complaint" in x.content for x in sp.files[sent:]):
+        sp.step()
+    late = sp.match
+    assert {(v.seat, v.rule) for v in late.violations} >= {(dealer, "P-escrow"), (holder, "P-escrow")}
+    assert any(v.seat == holder and "accepted" in v.message for v in late.violations)
+    assert late.escrow_accomplices == {dealer: {holder}} and not late.removable(dealer)
+    third = ({0, 1, 2} - {dealer, holder}).pop()
+    for _ in range(300):
+        if dealer in late.duties and forfeits(late, dealer) and not late.over():
+            break
+        sp.step()
+    sp.deliver(claim_file(sp, third, dealer))
+    assert late.over() and late.outcome().winners == (third,)
+    assert "could not be removed" in late.outcome().reason and sp.ids[holder].card.name in late.outcome().reason
