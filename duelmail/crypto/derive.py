@@ -64,6 +64,17 @@ def game_seed(master: bytes, game_id: str, fresh: bytes) -> bytes:
     return hkdf(master, lp("duelmail/game-seed/v2", game_id, bytes(fresh)))
 
 
+def escrow_seed(master: bytes, game_id: str, fresh: bytes) -> bytes:
+    """The seed of a seat's escrow decryption key for one game: HKDF(master, lp("duelmail/escrow-seed/v2",
+    game_id, fresh)). Like the game seed it needs the master secret and the game's fresh randomness, but it is
+    not derived from the game seed: publishing the game seed (a retirement, the end) does not publish it."""
+    _check_key(master, "master secret")
+    _check_game_id(game_id)
+    if not isinstance(fresh, (bytes, bytearray)) or len(fresh) != FRESH_BYTES:
+        raise CryptoError(f"a game's fresh randomness is {FRESH_BYTES} bytes, got {fresh!r:.60}")
+    return hkdf(master, lp("duelmail/escrow-seed/v2", game_id, bytes(fresh)))
+
+
 def entropy_key(master: bytes, game_id: str) -> bytes:
     """The key that seals a seat's fresh randomness for one game to itself: never published."""
     _check_key(master, "master secret")

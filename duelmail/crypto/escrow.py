@@ -10,7 +10,7 @@ soundness arguments. In brief:
 - ``deal``: ``f(X) = secret + a_1 X + ... + a_{t-1} X^{t-1}`` mod L; commitments ``C_m = a_m G``
   (``C_0 = secret G``, which the engine never sends: it is the seat's recorded key commitment), shares
   ``f(x_i)`` for holder indices ``x_i`` in ``1..2**16``.
-- ``verify_share``: ``share G == sum x^m C_m``; ``check_opens``: ``C_0`` is the seat's commitment;
+- ``verify_share``: ``share G == sum x^m C_m``, with exactly ``t`` commitments (``check_commitments``);
   ``verify_published``: every holder's shares of one dealer in one small-exponent batch (a removal);
   ``reconstruct``: Lagrange at 0 from ``t`` shares.
 - ``encrypt_shares`` / ``decrypt_shares`` / ``receive_shares``: ``R = r G``, ``D = r E``,
@@ -52,7 +52,6 @@ __all__ = [
     "deal",
     "public_share",
     "check_commitments",
-    "check_opens",
     "verify_share",
     "verify_published",
     "reconstruct",
@@ -200,15 +199,6 @@ def check_commitments(commitments: Sequence[bytes], threshold: int, what: str) -
     return [check_point(c, f"{what}: commitment {m}") for m, c in enumerate(commitments)]
 
 
-def check_opens(commitments: Sequence[bytes], public: bytes, what: str) -> None:
-    """Refuse a dealing whose ``C_0`` is not ``public`` (the seat's recorded ``K_s[j]`` or ``E_s``):
-    it would share another secret than the one that opens the seat's layer."""
-    if not commitments or commitments[0] != public:
-        got = _short(commitments[0]) if commitments and isinstance(commitments[0], bytes) else repr(commitments)
-        raise CryptoError(f"{what}: the dealing shares another secret: its C_0 {got} is not the seat's "
-                          f"commitment {_short(public) if isinstance(public, bytes) else public!r}")
-
-
 def public_share(commitments: Sequence[bytes], index: int, what: str = "share") -> bytes:
     """``X_i = sum_m x_i^m C_m``: the point every correct share of holder ``index`` opens."""
     x = _check_index(index, what)
@@ -219,9 +209,14 @@ def public_share(commitments: Sequence[bytes], index: int, what: str = "share") 
     return acc
 
 
-def verify_share(share: bytes, index: int, commitments: Sequence[bytes], what: str = "share") -> None:
-    """Refuse (``CryptoError``) a share of holder ``index`` that does not open the commitments."""
+def verify_share(share: bytes, index: int, commitments: Sequence[bytes], what: str = "share",
+                 threshold: int | None = None) -> None:
+    """Refuse (``CryptoError``) a share of holder ``index`` that does not open the commitments, or, with
+    ``threshold``, commitments that are not exactly ``threshold`` points (``check_commitments``): the list's
+    length is the polynomial's degree plus one, so a longer list would let ``t`` shares reconstruct nothing."""
     x = _check_index(index, what)
+    if threshold is not None:
+        check_commitments(commitments, threshold, what)
     if not isinstance(share, bytes) or len(share) != SCALAR_BYTES:
         raise CryptoError(f"{what}: the share of holder {x} is not a {SCALAR_BYTES}-byte scalar: {share!r:.80}")
     value = _int(share)
@@ -239,7 +234,8 @@ def verify_share(share: bytes, index: int, commitments: Sequence[bytes], what: s
 
 
 def verify_published(shares: Mapping[int, Sequence[bytes]], commitments: Sequence[Sequence[bytes]],
-                     names: Sequence[str] | None = None, what: str = "published shares") -> None:
+                     names: Sequence[str] | None = None, what: str = "published shares",
+                     threshold: int | None = None) -> None:
     """Check at once the shares several holders publish of one dealer's secrets (a removal):
     ``shares[x][j]`` against ``commitments[j]`` (``C_0`` first) for every holder ``x``.
 
@@ -253,10 +249,11 @@ def verify_published(shares: Mapping[int, Sequence[bytes]], commitments: Sequenc
     n = len(commitments)
     if names is not None and len(names) != n:
         raise CryptoError(f"{what}: {len(names)} names for {n} secrets")
-    t = len(commitments[0])
+    t = len(commitments[0]) if threshold is None else threshold
     for j, comms in enumerate(commitments):
         if not isinstance(comms, (list, tuple)) or len(comms) != t or t == 0:
-            raise CryptoError(f"{what}: commitment list {j} has {len(comms)} points, expected {t} like the first")
+            raise CryptoError(f"{what}: commitment list {j} has {len(comms)} points, expected {t}"
+                              + (" like the first" if threshold is None else " (the threshold)"))
     if not isinstance(shares, Mapping) or not shares:
         raise CryptoError(f"{what}: expected the shares of at least one holder")
     label = [names[j] if names else f"share {j}" for j in range(n)]
@@ -267,7 +264,7 @@ def verify_published(shares: Mapping[int, Sequence[bytes]], commitments: Sequenc
             raise CryptoError(f"{what}: holder {x} published {len(row)} shares, expected {n}")
         for j, share in enumerate(row):
             if not isinstance(share, bytes) or len(share) != SCALAR_BYTES or not 0 < _int(share) < L:
-                verify_share(share, x, commitments[j], f"{what}: {label[j]}")  # raises, naming it
+                verify_share(share, x, commitments[j], f"{what}: {label[j]}", t)  # raises, naming it
         values[x] = [_int(sh) for sh in row]
     digest = hashlib.sha512(lp(BATCH_TAG, n, t, *[c for comms in commitments for c in comms],
                                *[lp(x, *shares[x]) for x in sorted(shares)])).digest()
@@ -286,7 +283,7 @@ def verify_published(shares: Mapping[int, Sequence[bytes]], commitments: Sequenc
             power = power * x % L
         if (IDENTITY if lhs == 0 else base_mul(_enc(lhs))) != rhs:
             for j in range(n):
-                verify_share(shares[x][j], x, commitments[j], f"{what}: {label[j]}")
+                verify_share(shares[x][j], x, commitments[j], f"{what}: {label[j]}", t)
             raise CryptoError(f"{what}: the shares of holder {x} fail the batch check")  # pragma: no cover
 
 
@@ -380,7 +377,7 @@ def decrypt_shares(ciphertext: str, key: bytes, context: bytes, count: int,
 
 def receive_shares(ciphertext: str, key: bytes, index: int, commitments: Sequence[Sequence[bytes]],
                    context: bytes, names: Sequence[str] | None = None,
-                   what: str = "escrow ciphertext") -> list[bytes]:
+                   what: str = "escrow ciphertext", threshold: int | None = None) -> list[bytes]:
     """Decrypt, then check every share against its commitments (``commitments[j]``, ``C_0`` first);
     the first failure names its position (``names[j]``, default ``share j``) and the holder."""
     if not isinstance(commitments, (list, tuple)) or not commitments:
@@ -390,7 +387,7 @@ def receive_shares(ciphertext: str, key: bytes, index: int, commitments: Sequenc
     shares = decrypt_shares(ciphertext, key, context, len(commitments), what)
     for j, (share, comms) in enumerate(zip(shares, commitments, strict=True)):
         label = names[j] if names else f"share {j}"
-        verify_share(share, index, comms, f"{what}: {label}")
+        verify_share(share, index, comms, f"{what}: {label}", threshold)
     return shares
 
 

@@ -168,7 +168,6 @@ def _open_every_sealed_choice(match, report: AuditReport) -> dict:
 def _audit_dealings(match, report: AuditReport) -> None:
     """Recompute every escrow dealing from its dealer's published seed (coefficients and nonces follow from it)
     and compare it with the log: a dealing that does not is ``P-audit-pass`` against its dealer (protocol §6c)."""
-    from duelmail.crypto import escrow as esc
     from duelmail.crypto.deck import decode_points
     from duelmail.engine.escrowing import KEY, deal_table
 
@@ -179,13 +178,8 @@ def _audit_dealings(match, report: AuditReport) -> None:
             continue  # a removed seat: its dealings were checked by their holders and at its removal
         for what, d in sorted(table.items()):
             if what == KEY:
-                secret = match.escrow_secrets.get(dealer) if dealer == match.creator else esc.escrow_key(seed)
-                if secret is None:
-                    report.cheat(dealer, "P-audit-pass", "the creator's escrow key was not published with its seed")
-                    continue
-                secrets = [secret]
-            else:
-                secrets = list(match._secrets_of(seed)(what, match.book.decks[what].n).keys)
+                continue  # an older client's dealing of its escrow key: never opened, and its key is never published
+            secrets = list(match._secrets_of(seed)(what, match.book.decks[what].n).keys)
             want = deal_table(match.gid, d.round, dealer, what, secrets, d.holders, d.threshold, match.escrow_keys,
                               seed)
             flat = decode_points(want["commits"], None, "audit") if d.threshold > 1 else []

@@ -126,8 +126,6 @@ class Composing:
                 # the game is over (open everything for the audit), or the rules retired this seat: from now on
                 # every receiver derives its shares and passes from the seed
                 content["seed"] = b64e(self.own[seat])
-                if self.escrow_material and seat == self.creator:
-                    content["escrow_secret"] = b64e(self._own_escrow_secret(seat))
                 continue
             to_open = [lb for lb in trial.state.openings().get(seat, ()) if (seat, lb) not in trial.opened]
             if to_open:

@@ -16,7 +16,7 @@ a removal needs no keys and happens at the claim.
 from __future__ import annotations
 
 from duelmail.crypto import deck as sra
-from duelmail.crypto.derive import hkdf
+from duelmail.crypto.derive import escrow_seed, hkdf
 from duelmail.crypto.encoding import b64d, b64e, lp
 from duelmail.crypto.group import POINT_BYTES, SCALAR_BYTES, base_mul
 from duelmail.engine.log import Event
@@ -43,7 +43,7 @@ CREATOR_TAG = "duelmail/escrow-creator/v1"
 
 def creator_escrow_key(master: bytes, nonce: bytes) -> bytes:
     """The creator's escrow key: derived from its master secret and the genesis nonce (its public key is in the
-    genesis, which cannot depend on the game seed, itself bound to the game id). Published with its seed."""
+    genesis, which cannot depend on the game seed, itself bound to the game id). Never published."""
     return esc.escrow_key(hkdf(master, lp(CREATOR_TAG, nonce)))
 
 
@@ -78,7 +78,9 @@ class Escrowing:
         self.escrow_open: frozenset[int] = frozenset()  # seats in play with a known key when the open round opened
         self.dealings: dict[int, dict[str, Dealt]] = {}  # dealer -> what -> dealing
         self.published: dict[tuple[int, str], dict[int, list[bytes]]] = {}  # (dealer, what) -> holder -> shares
-        self.escrow_secrets: dict[int, bytes] = {}  # e_s known to everyone (creator's seed file; removals)
+        self.escrow_accepted: dict[tuple[int, str], set[int]] = {}  # (dealer, what) -> holders that answered
+        # after the dealing without a complaint (a later complaint of theirs is late: it names them too)
+        self.escrow_accomplices: dict[int, set[int]] = {}  # dealer -> holders whose late complaint named them
         self.complaints_due: dict[int, list[tuple[int, str]]] = {}  # own seat -> [(dealer, what)] its check failed
         self.escrow_broken: set[int] = set()  # dealers a complaint proved: their removal forfeits
         self.removing: int | None = None  # the seat the open removal round removes
@@ -143,18 +145,15 @@ class Escrowing:
         return self.book.decks[what].commits[dealer][j]
 
     def _own_escrow_secret(self, seat: int) -> bytes:
+        """``e_s``: from the master secret and the game's fresh randomness, never from the game seed, which a
+        retirement or the end publishes (protocol section 6c, "Who learns what")."""
         if seat == self.creator:
             return creator_escrow_key(self.masters[seat], self.nonce)
-        return esc.escrow_key(self.own[seat])
-
-    def _known_secret(self, seat: int) -> bytes | None:
-        """``e_s`` if every home knows it: reconstructed at a removal, published with the creator's seed, or
-        derived from a published seed."""
-        if seat in self.escrow_secrets:
-            return self.escrow_secrets[seat]
-        if seat in self.seeds and seat != self.creator:
-            return esc.escrow_key(self.seeds[seat])
-        return None
+        e = esc.escrow_key(escrow_seed(self.masters[seat], self.gid, self.fresh[seat]))
+        recorded = self.escrow_keys.get(seat)
+        if recorded is not None and base_mul(e) != recorded and base_mul(esc.escrow_key(self.own[seat])) == recorded:
+            return esc.escrow_key(self.own[seat])  # a game begun by an older client: its key follows the seed
+        return e
 
     # -- checks on arrival --------------------------------------------------------------------------
     def _record_escrow_key(self, c: dict, seat: int, first: bool) -> None:
@@ -181,8 +180,8 @@ class Escrowing:
         want: list[str] = []
         if self.escrow_material and t and seat in self.escrow_open:
             want = list(locks)
-            if locks and KEY not in self.dealings.get(seat, {}):
-                want.append(KEY)
+            if locks and KEY in given and KEY not in self.dealings.get(seat, {}):
+                want.append(KEY)  # an older client deals its escrow key with its first lock: kept, never opened
         if sorted(given) != sorted(want):
             raise IllegalMove("P-escrow", f"the file's escrow dealings are {sorted(given) or 'none'}; its lock "
                               f"passes need {sorted(want) or 'none'}")
@@ -207,6 +206,7 @@ class Escrowing:
                 cts[h] = text
             dealt = Dealt(rnd, holders, t, count, commits, cts)
             self.dealings.setdefault(seat, {})[what] = dealt
+            self.escrow_accepted[(seat, what)] = set()
             for h in holders:
                 if h in self.own and h != seat:
                     self._check_own_shares(seat, what, dealt, h)
@@ -226,7 +226,7 @@ class Escrowing:
         try:
             esc.receive_shares(d.ciphertexts[h], self._own_escrow_secret(h), h + 1, self._commitments(dealer, what, d),
                                esc.escrow_context(self.gid, d.round, dealer, f"{what}/to-{h}"),
-                               self._names(what, d.count), f"seat {dealer}'s dealing of {what}")
+                               self._names(what, d.count), f"seat {dealer}'s dealing of {what}", d.threshold)
         except CryptoError as e:
             self.complaints_due.setdefault(h, []).append((dealer, what))
             self.events.append(Event(self.round, h, f"{self.cards[h].name}'s escrow shares from seat {dealer} fail: "
@@ -235,6 +235,7 @@ class Escrowing:
     def _record_complaint(self, c: dict, seat: int, rnd: int) -> list[Event]:
         """``escrow_complaint``: the holder's decryption, proved; whoever it shows cheating is named."""
         if "escrow_complaint" not in c:
+            self._note_acceptance(seat, rnd)
             return []
         k = c["escrow_complaint"]
         if not isinstance(k, dict) or set(k) != {"dealer", "what", "dh", "proof"} or not isinstance(k["proof"], str):
@@ -256,15 +257,31 @@ class Escrowing:
         comms = self._commitments(dealer, what, d)
         for j, share in enumerate(shares):
             try:
-                esc.verify_share(share, seat + 1, comms[j], self._names(what, d.count)[j])
+                esc.verify_share(share, seat + 1, comms[j], self._names(what, d.count)[j], d.threshold)
             except CryptoError as e:
                 v = Violation(dealer, "P-escrow", f"seat {dealer} dealt seat {seat} a wrong escrow share in round "
                               f"{d.round}: {e} (proved by seat {seat}'s complaint)")
                 self.violations.append(v)
                 self.escrow_broken.add(dealer)
-                return [Event(rnd, dealer, f"CHEAT: {v.message} (rule P-escrow)")]
+                out = [Event(rnd, dealer, f"CHEAT: {v.message} (rule P-escrow)")]
+                if seat in self.escrow_accepted.get((dealer, what), ()):
+                    late = Violation(seat, "P-escrow", f"seat {seat} accepted seat {dealer}'s wrong escrow dealing "
+                                     f"of {what} (round {d.round}): it answered afterwards without a complaint, and "
+                                     f"complained only in round {rnd}")
+                    self.violations.append(late)
+                    self.escrow_accomplices.setdefault(dealer, set()).add(seat)
+                    out.append(Event(rnd, seat, f"CHEAT: {late.message} (rule P-escrow)"))
+                return out
         raise CheatDetected(seat, "P-escrow", f"a false complaint: every share seat {dealer} dealt it of {what} "
                             "opens its commitments")
+
+    def _note_acceptance(self, seat: int, rnd: int) -> None:
+        """A holder's file without a complaint, in a round after a dealing made to it, accepts that dealing: its
+        home checked the shares as the dealing arrived, and owes a complaint in its next file if one failed."""
+        for dealer, table in self.dealings.items():
+            for what, d in table.items():
+                if seat in d.holders and d.round < rnd:
+                    self.escrow_accepted.setdefault((dealer, what), set()).add(seat)
 
     def _record_published(self, c: dict, seat: int, duty) -> list[Event]:
         """``escrow_shares`` in a removal round: every share the holder holds of the seat removed, decrypted."""
@@ -274,7 +291,7 @@ class Escrowing:
                 raise IllegalMove("P-escrow", "'escrow_shares' belongs in a removal round's files only")
             return []
         s = duty.escrow
-        want = sorted(w for w, d in self.dealings.get(s, {}).items() if seat in d.holders)
+        want = sorted(w for w, d in self.dealings.get(s, {}).items() if seat in d.holders and w != KEY)
         if not isinstance(given, dict) or set(given) != {str(s)} or not isinstance(given[str(s)], dict) \
                 or sorted(given[str(s)]) != want:
             raise IllegalMove("P-escrow", f"the removal of seat {s} awaits seat {seat}'s shares of {want}")
@@ -288,7 +305,7 @@ class Escrowing:
             shares = [raw[SCALAR_BYTES * j:SCALAR_BYTES * (j + 1)] for j in range(d.count)]
             try:
                 esc.verify_published({seat + 1: shares}, self._commitments(s, what, d), self._names(what, d.count),
-                                     f"seat {seat}'s shares of seat {s}")
+                                     f"seat {seat}'s shares of seat {s}", d.threshold)
             except CryptoError as e:
                 raise CheatDetected(seat, "P-escrow", f"published a wrong escrow share at seat {s}'s removal: {e}") \
                     from None
@@ -296,20 +313,15 @@ class Escrowing:
         return [Event(self.round, seat, f"{self.cards[seat].name} published its escrow shares of seat {s}")]
 
     def _record_escrow_secret(self, c: dict, seat: int, strict: bool, seed_now: bool) -> None:
-        """The creator's seed file carries its escrow key (``escrow_secret``): the audit and removals need it."""
-        has = "escrow_secret" in c
+        """``escrow_secret``: an older client's creator published its escrow key with its seed. It is checked and
+        never used (a published escrow key would open every share its seat holds); no file needs it any more."""
+        if "escrow_secret" not in c:
+            return
         if not (self.escrow_material and seat == self.creator and seed_now):
-            if has:
-                raise IllegalMove("P-escrow", "'escrow_secret' goes only with the creator's seed")
-            return
-        if not has:
-            if strict:
-                raise IllegalMove("P-escrow", "the creator's seed file carries its escrow key ('escrow_secret')")
-            return
+            raise IllegalMove("P-escrow", "'escrow_secret' goes only with the creator's seed")
         e = b64d(c["escrow_secret"], "escrow_secret") if isinstance(c["escrow_secret"], str) else b""
         if len(e) != SCALAR_BYTES or base_mul(e) != self.escrow_keys[seat]:
             raise CheatDetected(seat, "P-escrow", "the escrow key published is not the one the genesis committed to")
-        self.escrow_secrets[seat] = e
 
     # -- composing -------------------------------------------------------------------------------
     def _escrow_fields(self, seat: int, content: dict, duty) -> None:
@@ -318,17 +330,14 @@ class Escrowing:
             return
         seed = self.own[seat]
         if seat not in self.entropy and seat != self.creator:
-            content["escrow_key"] = sra.encode_points([base_mul(esc.escrow_key(seed))])
+            content["escrow_key"] = sra.encode_points([base_mul(self._own_escrow_secret(seat))])
         holders, t = self.escrow_holders(seat)
         locks = [d for d in duty.steps if self.book.decks[d].next_step().op in ("shuffle_lock", "lock")]
         if t and locks and seat in self.escrow_open:
             secrets = self._secrets_of(seed)
-            table = {}
-            for what in locks + ([KEY] if KEY not in self.dealings.get(seat, {}) else []):
-                keys = [self._own_escrow_secret(seat)] if what == KEY else \
-                    list(secrets(what, self.book.decks[what].n).keys)
-                table[what] = deal_table(self.gid, self.round, seat, what, keys, holders, t, self.escrow_keys, seed)
-            content["escrow"] = table
+            content["escrow"] = {what: deal_table(self.gid, self.round, seat, what,
+                                                  list(secrets(what, self.book.decks[what].n).keys), holders, t,
+                                                  self.escrow_keys, seed) for what in locks}
         due = self.complaints_due.get(seat)
         if due:
             dealer, what = due[0]
@@ -341,7 +350,7 @@ class Escrowing:
             s, e = duty.escrow, self._own_escrow_secret(seat)
             out = {}
             for what, d in sorted(self.dealings.get(s, {}).items()):
-                if seat in d.holders:
+                if seat in d.holders and what != KEY:
                     shares = esc.decrypt_shares(d.ciphertexts[seat], e, esc.escrow_context(
                         self.gid, d.round, s, f"{what}/to-{seat}"), d.count)
                     out[what] = b64e(b"".join(shares))
@@ -360,7 +369,17 @@ class Escrowing:
         either); the winners, the other seats still in play."""
         gone = {self.removing} if self.removing is not None else set()
         self.removing = None
-        return tuple(sorted(self.in_play() - gone - {seat}))
+        return tuple(sorted(self.in_play() - gone - {seat} - self.escrow_accomplices.get(seat, set())))
+
+    def blocked_removal(self, seat: int) -> str:
+        """Why a claim against ``seat`` forfeits instead of removing it, when a holder's late complaint proved its
+        dealing wrong: both are named, and neither wins (protocol section 6c)."""
+        late = sorted(self.escrow_accomplices.get(seat, ()))
+        if not late:
+            return ""
+        return (f"; it could not be removed: it dealt a wrong escrow share, which "
+                f"{', '.join(self.cards[h].name for h in late)} accepted and complained about only later (both "
+                "cheated; neither wins)")
 
     def removable(self, seat: int) -> bool:
         """A final timeout claim against ``seat``, or its resignation, removes it instead of ending the game
@@ -374,16 +393,16 @@ class Escrowing:
             if seat in deck.commits and len(deck.keys.get(seat, {})) < deck.n and deck.id not in \
                     self.dealings.get(seat, {}):
                 return False  # keys never escrowed
-        for d in self.dealings.get(seat, {}).values():
-            have = [h for h in d.holders if h in in_play - {seat} or self._known_secret(h) is not None]
-            if len(have) < d.threshold:
-                return False
+        for what, d in self.dealings.get(seat, {}).items():
+            if what != KEY and len(set(d.holders) & in_play) < d.threshold:
+                return False  # the shares of seats that left are lost with them (section 6c, "Who learns what")
         return True
 
     def _publishers(self, seat: int) -> list[int]:
         """The seats a removal round awaits: every other seat in play holding shares of ``seat``."""
         in_play = self._in_play() - {seat}
-        return sorted({h for d in self.dealings.get(seat, {}).values() for h in d.holders if h in in_play})
+        return sorted({h for w, d in self.dealings.get(seat, {}).items() for h in d.holders if h in in_play
+                       and w != KEY})
 
     def _start_removal(self, seat: int, why: str) -> str:
         """Open the removal of ``seat`` (a final timeout claim against it, or its resignation, said by ``why``)
@@ -403,26 +422,13 @@ class Escrowing:
         rnd = self.round
         try:
             for what, d in sorted(self.dealings.get(s, {}).items()):
+                if what == KEY:
+                    continue  # an older client's dealing of its escrow key: never opened
                 comms = self._commitments(s, what, d)
                 names = self._names(what, d.count)
                 have: dict[int, list[bytes]] = {h + 1: sh for h, sh in self.published.get((s, what), {}).items()}
-                for h in d.holders:
-                    e = self._known_secret(h)
-                    if h + 1 in have or e is None:
-                        continue
-                    shares = esc.decrypt_shares(d.ciphertexts[h], e, esc.escrow_context(
-                        self.gid, d.round, s, f"{what}/to-{h}"), d.count)
-                    try:
-                        for j in range(d.count):
-                            esc.verify_share(shares[j], h + 1, comms[j], names[j])
-                    except CryptoError:
-                        continue  # a wrong share its holder did not complain about: not used
-                    have[h + 1] = shares
                 keys = [esc.reconstruct({x: sh[j] for x, sh in have.items()}, d.threshold, comms[j][0], names[j])
                         for j in range(d.count)]
-                if what == KEY:
-                    self.escrow_secrets[s] = keys[0]
-                    continue
                 for j, k in enumerate(keys):
                     self.book.record_key(what, s, j, k, f"{what}#{j} reconstructed from escrow shares")
         except (CryptoError, CheatDetected) as e:

@@ -327,7 +327,8 @@ class Folding:
                                                 "timeout")
         else:
             self.forced_outcome = Outcome(self._end_without(against), f"{self.cards[against].name} ran out of time "
-                                          f"(deadline {due.isoformat()}, claimed by {self.cards[seat].name})")
+                                          f"(deadline {due.isoformat()}, claimed by {self.cards[seat].name})"
+                                          + self.blocked_removal(against))
             text = f"{self.cards[seat].name} claimed {self.cards[against].name}'s timeout: the game is forfeit"
         self.timed_out[self.round] = (against, seat, due, t)
         self.current_claims[seat] = f
@@ -413,7 +414,7 @@ class Folding:
             note(self._start_removal(seat, f"{name} resigns"))
             closes = True
         elif resign:
-            self.forced_outcome = Outcome(self._end_without(seat), f"{name} resigned")
+            self.forced_outcome = Outcome(self._end_without(seat), f"{name} resigned" + self.blocked_removal(seat))
             note(f"{name} resigns")
             ended = True
         elif draw == "offer":

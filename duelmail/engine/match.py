@@ -276,7 +276,8 @@ class Match(Folding, Duties, Composing, Views, Escrowing):
         twin.escrow_key_round = dict(self.escrow_key_round)
         twin.dealings = {k: dict(v) for k, v in self.dealings.items()}
         twin.published = {k: dict(v) for k, v in self.published.items()}
-        twin.escrow_secrets = dict(self.escrow_secrets)
+        twin.escrow_accepted = {k: set(v) for k, v in self.escrow_accepted.items()}
+        twin.escrow_accomplices = {k: set(v) for k, v in self.escrow_accomplices.items()}
         twin.complaints_due = {k: list(v) for k, v in self.complaints_due.items()}
         twin.escrow_broken = set(self.escrow_broken)
         twin.removed = set(self.removed)

@@ -207,24 +207,40 @@ def test_a_share_of_a_wrong_secret_is_refused():
     table = Table(4)
     (other,) = scalars(11, 1)
     fake = E.deal(other, 3, [2, 3, 4], ctx(0, "a#0"))
-    # Sent with its own C_0: the dealing does not open the seat's recorded key commitment.
-    with pytest.raises(CryptoError, match=r"a#0: the dealing shares another secret: its C_0 .* is not the seat's"):
-        E.check_opens(fake.commitments, table.recorded[0][1], "a#0")
-    # Sent as the engine sends it (C_0 from the records): the holder's share fails its check.
+    # C_0 is never received: the holder takes it from its records, so the share of another secret fails.
     with pytest.raises(CryptoError, match="the share of holder 2 does not match"):
-        E.verify_share(fake.shares[2], 2, [table.recorded[0][1], *fake.sent], "a#0")
-    E.check_opens(table.dealings[0][1].commitments, table.recorded[0][1], "a#0")  # the honest one passes
+        E.verify_share(fake.shares[2], 2, [table.recorded[0][1], *fake.sent], "a#0", 3)
+    E.verify_share(table.dealings[0][1].shares[2], 2, table.received_commitments(0)[1], "a#0", 3)  # the honest one
 
 
 def test_a_dealing_of_another_seats_key_is_refused():
-    """C_0 must be the dealer's own recorded commitment for that position: a dealing of another
-    position's key, or of another seat's, does not open this layer."""
+    """C_0 is the dealer's own recorded commitment for that position: a dealing of another position's key, or
+    of another seat's, does not open this layer."""
     table = Table(4)
     for public in (table.recorded[0][2], table.recorded[1][1], table.pub[0]):
-        with pytest.raises(CryptoError, match="a#0: the dealing shares another secret"):
-            E.check_opens(table.dealings[0][1].commitments, public, "a#0")
-    with pytest.raises(CryptoError, match="the dealing shares another secret"):
-        E.check_opens([], table.recorded[0][1], "a#0")
+        with pytest.raises(CryptoError, match="a#0: the share of holder 2 does not match"):
+            E.verify_share(table.dealings[0][1].shares[2], 2, [public, *table.dealings[0][1].sent], "a#0", 3)
+
+
+def test_a_commitment_list_longer_than_the_threshold_is_refused_where_the_share_is_checked():
+    """Issue 27, item 5: a dealer of threshold 2 that sends a degree-2 polynomial's commitments gives shares that
+    each open their commitments, but two of them reconstruct nothing: verify_share refuses the list's length."""
+    table = Table(3, threshold=2)
+    secret = table.secrets[0][1]
+    wide = E.deal(secret, 3, [2, 3, 4], ctx(0, "a#0"))  # degree 2, three commitments (a fourth index to deal it)
+    for x in (2, 3):
+        E.verify_share(wide.shares[x], x, wide.commitments, "a#0")  # without the threshold: accepted
+        with pytest.raises(CryptoError, match=r"a#0: expected 2 commitments \(the threshold\), got 3"):
+            E.verify_share(wide.shares[x], x, wide.commitments, "a#0", 2)
+    with pytest.raises(CryptoError, match="reconstruct a secret whose image"):
+        E.reconstruct(wide.shares, 2, table.recorded[0][1], "a#0")
+    with pytest.raises(CryptoError, match=r"expected 2 \(the threshold\)"):
+        E.verify_published({2: [wide.shares[2]]}, [list(wide.commitments)], ["a#0"], "published", 2)
+    c = ctx(0, "to-1")
+    box = E.encrypt_shares([wide.shares[2]], table.pub[1], c)
+    with pytest.raises(CryptoError, match="expected 2 commitments"):
+        E.receive_shares(box, table.keys[1], 2, [list(wide.commitments)], c, ["a#0"], threshold=2)
+    E.verify_share(table.dealings[0][1].shares[2], 2, table.received_commitments(0)[1], "a#0", 2)
 
 
 def test_a_commitment_that_does_not_match_is_refused():

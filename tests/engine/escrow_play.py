@@ -26,14 +26,15 @@ def forfeits(m, seat: int) -> bool:
 
 
 def play_with_silences(game: str, n: int, seed: int, silent: list[int], after: int | None = None,
-                       limit: int = 8000) -> tuple[SelfPlay, list[tuple[int, int, SignedFile]]]:
+                       limit: int = 8000, escrow: dict | None = None
+                       ) -> tuple[SelfPlay, list[tuple[int, int, SignedFile]]]:
     """Play ``game``; each seat of ``silent`` in turn stops answering after a seeded number of its files
     (``after``, random by default) once every deck is locked. Whenever it is awaited another seat claims its
     timeout: a default answer is played for it, or it is removed. A claim that would forfeit the game (a deck
     generation it has yet to lock: not removable) waits: the seat answers that once.
 
     Returns the game and, per removal, (seat, round of the claim, the file it would have sent in time)."""
-    sp = SelfPlay(game, n, seed=seed)
+    sp = SelfPlay(game, n, seed=seed, escrow=escrow)
     rng = random.Random(seed * 7919 + n)
     gone: list[tuple[int, int, SignedFile]] = []
     todo = list(silent)

@@ -98,13 +98,32 @@ def test_a_seat_that_goes_silent_is_removed_and_the_others_play_to_an_audited_en
         assert published and all(str(silent) in f.content["escrow_shares"] for f in published)
 
 
-def test_two_seats_leave_one_after_the_other_in_a_game_of_five():
-    """The second removal needs the first removed seat's shares: they open with its reconstructed escrow key."""
-    sp, gone = play_with_silences("wizard", 5, 3, [1, 3])
+def test_two_seats_leave_one_after_the_other_in_a_game_of_five_under_a_lowered_threshold():
+    """escrow.threshold = 3: each dealing has four holders, so the shares lost with the first seat removed (its
+    escrow key is never rebuilt, issue 27) leave three, enough for the second removal."""
+    sp, gone = play_with_silences("wizard", 5, 3, [1, 3], escrow={"threshold": 3})
     assert [s for s, _, _ in gone] == [1, 3]
-    m = sp.match
-    assert 1 in m.escrow_secrets and any(1 in d.holders for d in m.dealings[3].values())
+    assert any(1 in d.holders for d in sp.match.dealings[3].values())
     _check_removals(sp, gone, 5)
+
+
+def test_under_the_default_threshold_a_seat_whose_shares_left_with_another_is_not_removable():
+    """Every holder is needed by default: once a seat has left, a dealing it held cannot be rebuilt (its escrow key
+    is never rebuilt or published), so a claim against that dealer would forfeit the game instead of removing it."""
+    sp = SelfPlay("wizard", 5, seed=3)
+    m = sp.match
+    s = None
+    for _ in range(400):
+        if all(d.locked for d in m.book.decks.values()) and m.round > 10:
+            s = next((x for x, d in sorted(m.duties.items()) if not d.decide and m.removable(x)), None)
+            if s is not None:
+                break
+        sp.step()
+    sp.deliver(claim_file(sp, min(x for x in m.in_play() if x != s), s))
+    sp.run(until=lambda m: s in m.removed)
+    assert len(m.in_play()) == 4 and not any(m.removable(x) for x in m.in_play())
+    held = [d for t in m.dealings.values() for d in t.values() if s in d.holders]
+    assert held and all(len(set(d.holders) - {s}) < d.threshold for d in held)
 
 
 def test_a_lock_pass_without_its_dealing_is_refused():
@@ -208,3 +227,48 @@ def test_a_seat_silent_while_a_deck_is_being_locked_is_removed_and_the_deck_set_
         assert deck.locked and s not in deck.lockers and deck.generation >= 1000
     again = fold([(f"{i:05d}.toml", f) for i, f in enumerate(sp.files)])
     assert again.finished and again.audit.ok and again.prev == m.prev
+
+
+def test_a_late_complaint_names_the_dealer_and_the_holder_that_had_accepted_the_dealing():
+    """Issue 27, item 5: a holder's home finds a wrong share on arrival, yet the holder answers without complaining
+    (an accomplice) and complains only later. Both are named (P-escrow), the dealer cannot be removed, and a claim
+    against it forfeits the game to the one seat that cheated in neither way."""
+    from escrow_play import forfeits
+
+    from duelmail.adversary import _dealing
+    from duelmail.crypto import escrow as esc
+    from duelmail.crypto import group
+
+    sp = SelfPlay("wizard", 3, seed=1)
+    dealer, f, what = _dealing(sp)
+    content = copy.deepcopy(f.content)
+    d = content["escrow"][what]
+    holder = min(int(h) for h in d["shares"])
+    m = sp.matches[dealer]
+    ctx = esc.escrow_context(m.gid, m.round, dealer, f"{what}/to-{holder}")
+    shares = esc.decrypt_shares(d["shares"][str(holder)], sp.matches[holder]._own_escrow_secret(holder), ctx,
+                                m.book.decks[what].n)
+    shares[0] = group.scalar_from_int(424242)
+    d["shares"][str(holder)] = esc.encrypt_shares(shares, m.escrow_keys[holder], ctx)
+    sp.deliver(SignedFile.sign(content, sp.ids[dealer]))
+    due = sp.matches[holder].complaints_due.pop(holder)  # the accomplice keeps quiet
+    assert due == [(dealer, what)]
+    sent = len(sp.files)
+    while not any(x.seat == holder and x.kind == "turn" for x in sp.files[sent:]):
+        sp.step()
+    assert not any("escrow_complaint" in x.content for x in sp.files[sent:])
+    sp.matches[holder].complaints_due[holder] = due  # ... and complains later
+    while not any("escrow_complaint" in x.content for x in sp.files[sent:]):
+        sp.step()
+    late = sp.match
+    assert {(v.seat, v.rule) for v in late.violations} >= {(dealer, "P-escrow"), (holder, "P-escrow")}
+    assert any(v.seat == holder and "accepted" in v.message for v in late.violations)
+    assert late.escrow_accomplices == {dealer: {holder}} and not late.removable(dealer)
+    third = ({0, 1, 2} - {dealer, holder}).pop()
+    for _ in range(300):
+        if dealer in late.duties and forfeits(late, dealer) and not late.over():
+            break
+        sp.step()
+    sp.deliver(claim_file(sp, third, dealer))
+    assert late.over() and late.outcome().winners == (third,)
+    assert "could not be removed" in late.outcome().reason and sp.ids[holder].card.name in late.outcome().reason
