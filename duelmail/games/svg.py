@@ -327,6 +327,19 @@ def backs(c: Canvas, x: float, y: float, count: int, words: str = "in hand", w: 
     return x + len(f"{count} {words}") * 0.68 * 13
 
 
+def open_hand(hand: Sequence, known) -> list[Card] | None:
+    """Another seat's hand as faces when the viewer knows every card of it (the audit's "Everything"), else None."""
+    return [known[r] for r in hand] if hand and all(r in known for r in hand) else None
+
+
+def face_row(c: Canvas, x: float, y: float, faces: Sequence[Card], w: float = 28, cls: str = "open-hand") -> float:
+    """Small cards side by side from ``x`` (another seat's hand, every card known); the y below them."""
+    per_row = max(1, int((c.width - x - 10) // (w + 4)))
+    for i, face in enumerate(faces):
+        card(c, x + (i % per_row) * (w + 4), y + (i // per_row) * (w * 1.4 + 4), face, w=w, cls=cls)
+    return y + ((len(faces) - 1) // per_row + 1) * (w * 1.4 + 4)
+
+
 def unseen(c: Canvas, x: float, y: float, w: float = CARD_W, cls: str = "") -> None:
     """A card of the viewer's own that it has not been shown yet: a back with a gold ring and a "?" (LEGEND)."""
     c.add(f'<g class="unseen {cls}"><title>your card, not shown to you yet</title>')

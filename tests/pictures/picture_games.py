@@ -6,7 +6,7 @@ the last and evenly between), from every view: the public one, each seat's and e
 from __future__ import annotations
 
 import random
-from functools import lru_cache
+from functools import cache
 
 from picture_tables import GAMES, NAMES
 
@@ -39,7 +39,7 @@ def views(t: Table) -> dict[str, str]:
     return out
 
 
-@lru_cache(maxsize=None)
+@cache
 def positions(game: str, seed: int = 1, count: int = 8) -> tuple[tuple[int, dict[str, str]], ...]:
     """``count`` positions of a whole bot game (its first move, its end and evenly between) with every view's
     picture, as (moves played, {view: svg})."""

@@ -78,7 +78,7 @@ def picture(st: GameState, seat: int | None, known: Mapping[CardRef, Card],
     c.cut = {}  # designed names shortened on a tile -> the card in words
     decks = f"{st.deck_names[0]} vs {st.deck_names[1]}"
     if st.phase == OVER and st.result is not None:
-        status = "Game over: " + st.result.describe(list(names) if names else None)
+        status = "Game over: " + named(st.result.describe(list(names) if names else None), names)
     elif st.phase == SCORE:
         status = f"Scoring ({st.ended_by}): the table’s cards are being revealed"
     else:
@@ -149,15 +149,16 @@ def picture(st: GameState, seat: int | None, known: Mapping[CardRef, Card],
                 f"discards {len(st.discards[s])}")
         y += seat_band(c, y, s, f"{name(s)} ({st.deck_names[s]})", note, you=s == seat)
         y += 30
-        if s != seat and st.hands[s]:
+        shown = s == seat or all(st.card(r, known) is not None for r in st.hands[s])
+        if not shown and st.hands[s]:
             backs(c, 16, y - 2, len(st.hands[s]), w=20)
             y += 34
-        if s == seat and st.hands[s]:
+        if shown and st.hands[s]:
             w, h = 116, 92
             per_row = max(1, int((c.width - 26) // (w + 6)))
             for i, r in enumerate(st.hands[s]):
                 _tile(c, 16 + (i % per_row) * (w + 6), y + (i // per_row) * (h + 6), w, h, st.card(r, known), s,
-                      down=False, cls="hand")
+                      down=False, cls="hand" if s == seat else "open-hand")
             y += ((len(st.hands[s]) - 1) // per_row + 1) * (h + 6) + 6
     for name_, words in sorted(c.cut.items()):
         c.text(16, y + 12, f"{name_}: {words}", 13, fill=INK, width=c.width - 32, cls="full-name")

@@ -16,7 +16,22 @@ from collections.abc import Mapping, Sequence
 from duelmail.games.base import GameState
 from duelmail.games.cards import Card, CardRef
 from duelmail.games.summoner.terms import OVER, PHASE_NAMES, SUMMON_BUDGET
-from duelmail.games.svg import CARD_W, MUTED, RED, SEATS, Canvas, backs, card, named, seat_band, seat_name, unseen, wrap
+from duelmail.games.svg import (
+    CARD_W,
+    MUTED,
+    RED,
+    SEATS,
+    Canvas,
+    backs,
+    card,
+    face_row,
+    named,
+    open_hand,
+    seat_band,
+    seat_name,
+    unseen,
+    wrap,
+)
 
 FIELD_W = 48  # a unit on the field, bigger than a card in hand
 STEP = FIELD_W + 12
@@ -50,9 +65,12 @@ def picture(st: GameState, seat: int | None, known: Mapping[CardRef, Card],
     for s in range(2):
         mine = s == seat
         y += seat_band(c, y, s, name(s), you=mine)
-        if not mine:
+        faces = None if mine else open_hand(st.hands[s], known)
+        if not mine and faces is None:
             backs(c, c.width - 150, y + 1, len(st.hands[s]))
         y += 28
+        if faces:
+            y = face_row(c, 16, y, faces) + 8
         c.bar(16, y, c.width - 32, st.life[s], st.start_life, SEATS[s], f"{st.life[s]} life points")
         y += 28
         c.text(16, y + 12, "Field" if st.field[s] else "Field: empty", 13, fill=MUTED)

@@ -15,7 +15,7 @@ from functools import lru_cache
 
 from duelmail.games.base import GameState
 from duelmail.games.cards import Card, CardRef
-from duelmail.games.svg import CARD_W, MUTED, RED, SEATS, Canvas, backs, card, seat_band, seat_name
+from duelmail.games.svg import CARD_W, MUTED, RED, SEATS, Canvas, backs, card, named, open_hand, seat_band, seat_name
 from duelmail.games.warlords.terms import ARMY, OVER, PHASE_NAMES, SUPPORT, WARLORD
 
 STEP = CARD_W + 6
@@ -34,7 +34,7 @@ def picture_views(st: GameState, views: Sequence[tuple[int | None, Mapping[CardR
         return seat_name(names, s)
 
     if st.phase == OVER and st.result is not None:
-        status = "Game over: " + st.result.describe(list(names) if names else None)
+        status = "Game over: " + named(st.result.describe(list(names) if names else None), names)
     else:
         who = ", ".join(name(d) for d in st.deciders()) or "nobody (cards being revealed or shuffled)"
         status = f"Turn {st.turn + 1}, {name(st.current)}: {PHASE_NAMES[st.phase]}. To move: {who}"
@@ -68,7 +68,8 @@ def picture_views(st: GameState, views: Sequence[tuple[int | None, Mapping[CardR
                 done = _seat_parts(c.width, y, s, words, state, nhand, mine, tuple(map(get, ws)), up, tags_used,
                                    tuple(map(known.__contains__, ws)), npile,
                                    get(pile_top) if npile and mine else None, ndisc,
-                                   get(disc_top) if ndisc else None, tuple(map(get, st.hands[s])) if mine else ())
+                                   get(disc_top) if ndisc else None,
+                                   tuple(map(get, st.hands[s])) if mine or open_hand(st.hands[s], known) else ())
                 if not mine:
                     shared[key] = done
             c.parts.extend(done[0])
@@ -115,15 +116,16 @@ def _seat_parts(width: int, y: float, s: int, words: str, state: str, nhand: int
     x += STEP + 10
     _pile(c, x, y, "Discard", ndisc, disc_face, "discard", MUTED)
     x += STEP + 18
-    if not mine and state != "out":
+    if not mine and not hand and state != "out":
         c.text(x, y + 11, "Hand", 13, fill=MUTED)
         backs(c, x, y + 16, nhand, w=CARD_W, most=4, below=True)
     y += ROW + 26
-    if mine and hand:
-        c.text(16, y + 4, "Your hand", 13, fill=MUTED)
+    if hand:
+        c.text(16, y + 4, "Your hand" if mine else "Hand", 13, fill=MUTED)
         per_row = max(1, int((c.width - 32) // STEP))
         for i, face in enumerate(hand):
-            card(c, 16 + (i % per_row) * STEP, y + 10 + (i // per_row) * (CARD_W * 1.4 + 8), face, cls="hand")
+            card(c, 16 + (i % per_row) * STEP, y + 10 + (i // per_row) * (CARD_W * 1.4 + 8), face,
+                 cls="hand" if mine else "open-hand")
         y += 10 + ((len(hand) - 1) // per_row + 1) * (CARD_W * 1.4 + 8) + 10
     return tuple(c.parts), y, tuple(c.marks)
 

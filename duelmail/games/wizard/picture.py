@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 
 from duelmail.games.base import GameState
 from duelmail.games.cards import Card, CardRef
-from duelmail.games.svg import CARD_W, GOLD, MUTED, RED, SEATS, Canvas, card, n, seat_name
+from duelmail.games.svg import CARD_W, GOLD, MUTED, RED, SEATS, Canvas, card, face_row, n, named, open_hand, seat_name
 from duelmail.games.wizard.terms import OVER, PHASE_NAMES
 
 BOX_W, BOX_H = 108, 70
@@ -31,7 +31,7 @@ def picture(st: GameState, seat: int | None, known: Mapping[CardRef, Card],
 
     c = Canvas(f"Wizard Duel, {'the table' if seat is None else name(seat) + '’s view'}")
     if st.phase == OVER and st.result is not None:
-        status = "Game over: " + st.result.describe(list(names) if names else None)
+        status = "Game over: " + named(st.result.describe(list(names) if names else None), names)
     else:
         who = ", ".join(name(d) for d in st.deciders()) or "nobody (cards being turned up or shuffled)"
         status = f"Turn {st.turn}, {name(st.current)}: {PHASE_NAMES[st.phase]}. To move: {who}"
@@ -105,6 +105,12 @@ def picture(st: GameState, seat: int | None, known: Mapping[CardRef, Card],
         for i, r in enumerate(sp.cards):
             card(c, 16 + i * (CARD_W + 6), y + 4, known.get(r), cls="spell-card")
         y += CARD_W * 1.4 + 14
+    for s in range(st.n):  # every hand, when the viewer knows every card (the audit's "Everything")
+        faces = None if s == seat or s not in st.alive else open_hand(st.hands[s], known)
+        if faces:
+            c.text(16, y + 12, f"{name(s)}’s hand", 13, weight="bold", fill=SEATS[s % len(SEATS)],
+                   width=c.width - 32)
+            y = face_row(c, 16, y + 18, faces) + 8
     if seat is not None and seat in st.alive and st.hands[seat]:
         c.text(16, y + 12, "Your hand", 13, fill=MUTED)
         per_row = max(1, int((c.width - 32) // (CARD_W + 6)))
