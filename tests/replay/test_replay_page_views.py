@@ -4,6 +4,9 @@ pictures' colours, and a 400 px phone opens on the table with text of 12 px at l
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
 from replay_archives import GAME
 
 from duelmail.games.svg import SEATS
@@ -18,12 +21,21 @@ def _page(browser, tmp_path, hash_: str, width: int = 1400):
     return replay, page
 
 
+def _shot(page, name: str) -> None:
+    """A screenshot for docs/pictures/ when ``make pictures`` asks for them ($DUELMAIL_PICTURES_OUT)."""
+    out = os.environ.get("DUELMAIL_PICTURES_OUT")
+    if out:
+        Path(out).mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(Path(out) / name))
+
+
 def test_the_result_stays_hidden_until_the_last_step_or_asked_for(browser, tmp_path):
     replay, page = _page(browser, tmp_path, "")
     outcome = replay.outcome()
     assert replay.match.over() and outcome
     top = page.locator("header").inner_text() + page.locator("#tl").inner_text()
     assert outcome not in top and "Show result" in top
+    _shot(page, "replay-desktop.png")
     page.keyboard.press("End")
     assert outcome in page.locator("#outcome").inner_text()
     page.keyboard.press("Home")  # once shown it stays shown
@@ -77,4 +89,5 @@ def test_a_phone_opens_on_the_table_with_legible_text(browser, tmp_path):
               scroll: document.documentElement.scrollWidth}; }""")
     assert m["y"] == 0 and m["top"] < m["inner"], m  # the table is on screen, not scrolled away
     assert m["least"] >= 12 and m["scroll"] <= 400, m
+    _shot(page, "replay-phone.png")
     page.close()
