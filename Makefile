@@ -30,10 +30,11 @@ test-future: $(STAMP) system
 	faketime -f +400d $(BIN)/pytest -n 2 -p no:cacheprovider
 
 # Screenshots of every game's picture (public view and a seat's, desktop and phone) and of a turn mail's HTML part
-# (delivered through the loopback mail servers) from headless Chromium, for docs/pictures.md
+# (delivered through the loopback mail servers) and of the replay page from headless Chromium, for docs/pictures.md
 pictures: $(STAMP)
 	DUELMAIL_PICTURES_OUT=docs/pictures $(BIN)/pytest -q -p no:cacheprovider -k chromium \
 		tests/pictures/test_pictures.py tests/transport/test_mail_pictures.py
+	DUELMAIL_PICTURES_OUT=docs/pictures $(BIN)/pytest -q -p no:cacheprovider tests/replay/test_replay_page_views.py
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

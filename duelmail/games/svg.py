@@ -1,10 +1,12 @@
 """What every game's table picture shares: a plain SVG 1.1 canvas, playing cards, card backs and bars.
 
-A picture is one ``<svg>`` (one element or group a line) with a ``viewBox`` 480 units wide, so it scales to a
-400 px phone and reads at desktop size; no script, font, stylesheet or link (mail clients strip them), no ``id``
-(several pictures may share a page). Suit symbols are paths, not font glyphs. Text never goes below ``MIN_FONT``
-units and is shortened to the room it has (``fit``). Every element a test or a person looks for carries a
-``class`` (``card``, ``back``, ``seat``, ...). Whatever comes from an archive (names) is escaped here. Cards and
+A picture is one ``<svg>`` (one element or group a line) with a ``viewBox`` 400 units wide, so it fills a 400 px
+phone at about a pixel a unit (``MIN_FONT`` 13 units reads at 12 px or more there) and a desktop page at twice
+that; no script, font, stylesheet or link (mail clients strip them), no ``id`` (several pictures may share a
+page). Suit symbols are paths, not font glyphs. Text never goes below ``MIN_FONT`` units and is shortened to the
+room it has (``fit``). Every element a test or a person looks for carries a ``class`` (``card``, ``back``,
+``seat``, ...). Marks that need explaining (a dashed edge, a spent unit) are named with ``Canvas.mark`` and
+explained by the legend under the picture. Whatever comes from an archive (names) is escaped here. Cards and
 texts are drawn once and reused (a replay page draws thousands of pictures).
 """
 
@@ -18,12 +20,12 @@ from html import escape
 from duelmail.games.cards import Card
 from duelmail.util.lines import Lines
 
-WIDTH = 480
-MIN_FONT = 12
+WIDTH = 400
+MIN_FONT = 13
 FONT = "DejaVu Sans, Verdana, Arial, Helvetica, sans-serif"
 INK, MUTED, RED, PAPER = "#1d2326", "#5f676c", "#c62828", "#fffdf8"
 FELT, FELT_DARK, GOLD = "#1d5a3c", "#154530", "#e0b84c"
-SEATS = ("#2f6fc0", "#c8562a", "#7d4fc0", "#23936d", "#a88414", "#c23f7e", "#4b6372", "#8a5a2b")
+SEATS = ("#2f6fc0", "#c8562a", "#7d4fc0", "#23936d", "#8a5a2b", "#c23f7e", "#4b6372", "#a88414")
 SUIT_WORDS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 RANK_WORDS = {11: "jack", 12: "queen", 13: "king", 14: "ace"}
 # Suit symbols drawn in a 100x100 box (the replay page's own shapes).
@@ -70,6 +72,23 @@ def fit(text: str, width: float, size: float = 14, least: float = MIN_FONT) -> t
     return (text if len(text) <= room else text[:max(room - 1, 1)] + "\u2026"), size
 
 
+def wrap(text: str, width: float, size: float = 13, lines: int = 3) -> list[str]:
+    """``text`` broken at spaces into at most ``lines`` lines of ``width`` units at ``size`` (the last shortened
+    with '…' by ``fit`` if it still does not fit): a long sentence is never cut mid-word while it has room."""
+    room = max(int(width / (0.68 * size)), 1)
+    out: list[str] = []
+    words = text.split(" ")
+    while words:
+        line = words.pop(0)
+        while words and len(line) + 1 + len(words[0]) <= room:
+            line += " " + words.pop(0)
+        out.append(line)
+        if len(out) == lines and words:
+            out[-1] = " ".join([line, *words])
+            break
+    return out
+
+
 XMLNS = ' xmlns="http://www.w3.org/2000/svg"'
 
 
@@ -101,6 +120,11 @@ class Canvas:
         self.title = title
         self.width = width
         self.parts: list[str] = []
+        self.marks: dict[str, None] = {}  # the marks drawn, in order, for the legend (LEGEND)
+
+    def mark(self, *keys: str) -> None:
+        """Note that marks ``keys`` (LEGEND's) are on the picture, so that the legend explains them."""
+        self.marks.update(dict.fromkeys(keys))
 
     def add(self, markup: str) -> None:
         self.parts.append(markup)
@@ -124,9 +148,10 @@ class Canvas:
         """The dark band on top: the game and what happens now (on two lines if need be). Returns the y below it."""
         room = self.width - 24
         lines = [line]
-        if len(line) * 0.68 * 13 > room and ". " in line:
-            head, _, rest = line.partition(". ")
-            lines = [head + ".", rest]
+        if len(line) * 0.68 * 13 > room:
+            head, dot, rest = line.partition(". ")
+            lines = [head + ".", *wrap(rest, room, 13, 2)] if dot and len(head) * 0.68 * 13 < room else \
+                wrap(line, room, 13, 3)
         h = 36 + 18 * len(lines)
         self.rect(0, y, self.width, h, FELT_DARK)
         self.text(12, y + 22, title, 17, weight="bold", fill="#f6f3ec", width=room, cls="title")
@@ -140,8 +165,28 @@ class Canvas:
         self.add(f'<g class="bar"><title>{esc(label)}</title>')
         self.rect(x, y, w, 18, "#e6e1d5", rx=4)
         self.rect(x, y, w * part, 18, colour, rx=4)
-        self.text(x + 6, y + 14, label, 12.5, fill=INK if part < 0.5 else "#fff", weight="bold", width=w - 12)
+        self.text(x + 6, y + 14, label, 13, fill=INK if part < 0.5 else "#fff", weight="bold", width=w - 12)
         self.add("</g>")
+
+    def legend(self, y: float) -> float:
+        """The legend of the marks drawn (``mark``) from ``y`` down, a mark and its words a line; the y below it."""
+        if not self.marks:
+            return y
+        self.add('<g class="legend">')
+        self.text(16, y + 14, "Key", 13, weight="bold", fill=MUTED)
+        y += 20
+        for key in self.marks:
+            draw, words = LEGEND[key]
+            self.add(f'<g class="key" data-mark="{key}" transform="translate(16 {n(y)})">{draw}</g>')
+            for i, line in enumerate(wrap(words, self.width - 56, 13, 2)):
+                self.text(44, y + 13 + 17 * i, line, 13, fill=MUTED, width=self.width - 56)
+            y += 20 + 17 * i
+        self.add("</g>")
+        return y + 4
+
+    def done(self, y: float) -> str:
+        """The legend, if any mark needs one, and the picture (``svg``) ending below it."""
+        return self.svg(self.legend(y) + 8)
 
     def svg(self, height: float) -> str:
         """The picture: its head on the first line, then a line for each part (an empty line if none), then
@@ -191,7 +236,7 @@ def _card_parts(x: float, y: float, face: Card | None, w: float, tag: str, down:
     out = f'<g class="{head}" transform="translate({n(x)} {n(y)})">{_card_body(face, w, down)}</g>'
     if not tag:
         return (out,)
-    return out, _text(x + w / 2, y + w * 1.4 + 13, tag, 12, "middle", "normal", MUTED, "", None)
+    return out, _text(x + w / 2, y + w * 1.4 + 14, tag, 13, "middle", "normal", MUTED, "", None)
 
 
 _BODIES: dict[tuple, str] = {}
@@ -214,8 +259,9 @@ def _card_body(face: Card | None, w: float, down: bool) -> str:
         colour = RED if face.suit in "HDR" else INK
         c.add(f'<title>{card_words(face)}{" (face down)" if down else ""}</title>')
         c.rect(0, 0, w, h, "#ffffff", "#7d7566", rx=4, extra=' stroke-dasharray="4 3"' if down else "")
-        rank = "J" if face.is_joker else {11: "J", 12: "Q", 13: "K", 14: "A"}.get(face.rank, str(face.rank))
-        c.text(4, 16, rank, 15 if w >= 36 else 13, weight="bold", fill=colour)
+        rank = "JKR" if face.is_joker else {11: "J", 12: "Q", 13: "K", 14: "A"}.get(face.rank, str(face.rank))
+        if not face.is_joker or w >= 36:  # a small joker is its star alone
+            c.text(4, 16, rank, 13 if face.is_joker or w < 36 else 15, weight="bold", fill=colour)
         shape = SUIT_PATHS["star" if face.is_joker else face.suit]
         c.add(f'<path transform="translate({n(w * 0.25)} {n(h * 0.42)}) scale({w * 0.5 / 100:.3f})" d="{shape}" '
               f'fill="{colour}"/>')
@@ -253,10 +299,80 @@ def _seat_band(width: int, y: float, s: int, words: str, note: str, you: bool) -
     room = min(c.width * 0.6, len(words) * 0.68 * 15 + 4)
     c.text(16, y + 16, words, 15, weight="bold", fill=colour, width=room)
     extra = 0
-    if note and len(note) * 0.68 * 12.5 > c.width - room - 40:
-        c.text(16, y + 34, note, 12.5, fill=MUTED, width=c.width - 26)
+    if note and len(note) * 0.68 * 13 > c.width - room - 40:
+        c.text(16, y + 36, note, 13, fill=MUTED, width=c.width - 26)
         extra = 18
     elif note:
-        c.text(c.width - 10, y + 16, note, 12.5, anchor="end", fill=MUTED, width=c.width - room - 40)
+        c.text(c.width - 10, y + 16, note, 13, anchor="end", fill=MUTED, width=c.width - room - 40)
     c.add("</g>")
     return tuple(c.parts), extra
+
+
+def backs(c: Canvas, x: float, y: float, count: int, words: str = "in hand", w: float = 24, most: int = 8,
+          below: bool = False) -> float:
+    """``count`` face-down cards fanned from ``x`` (a hand nobody else sees), then its count in words (``below``:
+    the count alone, under the fan); the x after."""
+    c.add(f'<g class="backs" data-count="{count}"><title>{count} {esc(words)}, face down</title>')
+    shown = min(count, most)
+    for i in range(shown):
+        c.parts.extend(_card_parts(x + i * w * 0.3, y, None, w, "", False, ""))
+    fan = (shown - 1) * w * 0.3 + w if shown else 0
+    if below:
+        c.text(x + max(fan, w) / 2, y + w * 1.4 + 14, str(count), 13, anchor="middle", fill=MUTED)
+        c.add("</g>")
+        return x + max(fan, w)
+    x += fan + 6 if shown else 0
+    c.text(x, y + w * 0.7 + 5, f"{count} {words}", 13, fill=MUTED)
+    c.add("</g>")
+    return x + len(f"{count} {words}") * 0.68 * 13
+
+
+def open_hand(hand: Sequence, known) -> list[Card] | None:
+    """Another seat's hand as faces when the viewer knows every card of it (the audit's "Everything"), else None."""
+    return [known[r] for r in hand] if hand and all(r in known for r in hand) else None
+
+
+def face_row(c: Canvas, x: float, y: float, faces: Sequence[Card], w: float = 28, cls: str = "open-hand") -> float:
+    """Small cards side by side from ``x`` (another seat's hand, every card known); the y below them."""
+    per_row = max(1, int((c.width - x - 10) // (w + 4)))
+    for i, face in enumerate(faces):
+        card(c, x + (i % per_row) * (w + 4), y + (i // per_row) * (w * 1.4 + 4), face, w=w, cls=cls)
+    return y + ((len(faces) - 1) // per_row + 1) * (w * 1.4 + 4)
+
+
+def unseen(c: Canvas, x: float, y: float, w: float = CARD_W, cls: str = "") -> None:
+    """A card of the viewer's own that it has not been shown yet: a back with a gold ring and a "?" (LEGEND)."""
+    c.add(f'<g class="unseen {cls}"><title>your card, not shown to you yet</title>')
+    c.parts.extend(_card_parts(x, y, None, w, "", False, ""))
+    c.add(f'<circle cx="{n(x + w / 2)}" cy="{n(y + w * 0.7)}" r="{n(w * 0.3)}" fill="#fffdf8" stroke="{GOLD}" '
+          'stroke-width="2"/>')
+    c.text(x + w / 2, y + w * 0.7 + 5, "?", 13, anchor="middle", weight="bold", fill=INK)
+    c.add("</g>")
+    c.mark("unseen")
+
+
+_DOWN = ('<rect x="2" y="1" width="13" height="18" rx="2" fill="#fff" stroke="#7d7566" stroke-dasharray="3 2"/>')
+_BACK = '<rect x="2" y="1" width="13" height="18" rx="2" fill="#2f63ad" stroke="#173a6b"/>'
+LEGEND = {  # a mark -> (its small drawing, 20 units high, and its words)
+    "back": (_BACK, "a face-down card: nobody at this view sees it"),
+    "down": (_DOWN, "dashed edge: face down on the table, only this view sees it"),
+    "unseen": (_BACK + f'<circle cx="8.5" cy="10" r="5" fill="#fffdf8" stroke="{GOLD}"/>',
+               "?: your own card, its face not shown to you yet"),
+    "spent": (f'<rect x="0" y="5" width="22" height="10" rx="2" fill="{RED}"/>', "spent: attacked this turn"),
+    "double": (f'<text x="0" y="15" font-size="13" font-weight="bold" fill="{INK}">x2</text>',
+               "two cards stacked: a double card, worth twice its rank"),
+    "turn": (f'<rect x="1" y="1" width="22" height="17" rx="4" fill="#fff" stroke="{GOLD}" stroke-width="3"/>',
+             "gold edge: the player to move"),
+    "lives": (_BACK, "Lives: three face-down cards each, nobody has seen them"),
+    "spell": (f'<path d="M0 10H16" stroke="{RED}" stroke-width="3" stroke-dasharray="5 3"/>'
+              f'<path d="M24 10 15 5V15z" fill="{RED}"/>', "red arrow: the spell in flight, caster to target"),
+    "range": ('<circle cx="11" cy="10" r="8" fill="none" stroke="#4b6372" stroke-dasharray="3 2"/>',
+              "dashed circle: how far the character may run this turn"),
+    "square": ('<rect x="4" y="3" width="14" height="14" fill="#eef3e2" stroke="#9fae8c"/>', "a square: 1 inch"),
+    "stats": (f'<text x="0" y="15" font-size="13" fill="{INK}">4/6</text>',
+              "stats: revealed so far / the whole, once every card is shown (? : only you know it)"),
+    "open": ('<rect x="2" y="2" width="18" height="16" rx="2" fill="#e3eddc" stroke="#c9c2b0"/>',
+             "green: a space the grid may still reach"),
+    "battle": (f'<rect x="0" y="5" width="22" height="10" rx="2" fill="{RED}"/>', "red band: attack against defence"),
+    "arrow": (f'<path d="M4 4 18 10 4 16z" fill="{INK}"/>', "triangles: the card's arrows"),
+}

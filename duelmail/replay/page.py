@@ -18,7 +18,7 @@ PAGE = r"""<!DOCTYPE html>
 :root {
   --felt: #1d5a3c; --felt-dark: #154530; --ink: #1d2326; --paper: #f6f3ec; --muted: #6b7378;
   --accent: #e0b84c; --bad: #c62828; --ok: #2e7d32; --wait: #9a6b00;
-  --s0: #4f8fe0; --s1: #e07a4f; --s2: #9c6ade; --s3: #3fb58f; --s4: #d9b23a; --s5: #e05f9c;
+  --s0: #2f6fc0; --s1: #c8562a; --s2: #7d4fc0; --s3: #23936d; --s4: #8a5a2b; --s5: #c23f7e;  /* games/svg.py SEATS */
 }
 * { box-sizing: border-box; }
 body { margin: 0; font: 15px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, "DejaVu Sans", sans-serif;
@@ -52,6 +52,8 @@ nav button:disabled { opacity: .4; cursor: default; }
 #strip i.cur { outline: 2px solid var(--ink); outline-offset: 0; position: relative; z-index: 1; }
 main { display: grid; grid-template-columns: minmax(0, 1fr) 360px; gap: 18px; padding: 14px 22px 22px; }
 @media (max-width: 980px) { main { grid-template-columns: 1fr; } }
+#outcome button { font: inherit; font-size: 13px; border: 1px solid #8fa197; background: none; color: #e8e2cf;
+  border-radius: 8px; padding: 2px 10px; cursor: pointer; }
 #board { display: grid; gap: 14px; grid-template-columns: repeat(auto-fill, minmax(min(100%, 460px), 1fr));
   align-content: start; }
 #board.single { grid-template-columns: 1fr; }
@@ -101,6 +103,10 @@ section.wide { margin: 0 22px 18px; }
 footer { color: var(--muted); font-size: 12.5px; padding: 0 22px 24px; }
 kbd { border: 1px solid #bbb; border-bottom-width: 2px; border-radius: 4px; padding: 0 4px; font-size: 11.5px;
   background: #fff; }
+@media (max-width: 560px) { main { padding: 8px 0 16px; } .panel { padding: 8px 0 10px; border-radius: 0; }
+  .panel h3, .panel .note, details.text-view { margin-left: 8px; margin-right: 8px; } .pic { border-radius: 0; }
+  header { padding: 10px 12px 8px; } header h1 { font-size: 18px; } nav#controls { padding: 6px 8px; }
+  #strip { margin: 0 8px; } section.wide { margin: 0 4px 14px; } }
 </style>
 </head>
 <body>
@@ -253,7 +259,7 @@ Made by duelmail replay from the signed archive; this page needs no network.</fo
     const v = st.v, h = v.h || {}, pics = v.p || {};
     if (view === "a" && D.audited && pics.a !== undefined) {
       board.className = "single";
-      board.appendChild(panel("Everything", "Every card face up, from the audit; each seat's hand is in the text view.",
+      board.appendChild(panel("Everything", "Every card face up, from the audit, every hand among them.",
         v.a, undefined, pics.a));
     } else if (view === "a" && D.audited) {
       board.className = "";
@@ -317,7 +323,8 @@ Made by duelmail replay from the signed archive; this page needs no network.</fo
     D.steps.forEach((st, i) => {
       const li = tlItems[i];
       li.replaceChildren(el("b", "", i === 0 ? "start" : "R" + st.r));
-      li.appendChild(richNode("span", "", " " + st.x, facesFor(st)));
+      li.appendChild(i === N - 1 && !shown ? el("span", "", " the end (result hidden)") :
+        richNode("span", "", " " + st.x, facesFor(st)));
     });
   }
 
@@ -329,13 +336,13 @@ Made by duelmail replay from the signed archive; this page needs no network.</fo
       const kind = st.e.some((e) => e[2] === 2) ? "cheat" : play.length || i === 0 ? "" : "tech";
       const li = el("li", kind);
       li.dataset.i = i;
-      li.title = st.x;
+      li.title = i === N - 1 && !shown ? "the end" : st.x;
       li.addEventListener("click", () => go(i));
       ol.appendChild(li);
       tlItems.push(li);
       const tick = el("i", kind || "play");
       if (play.length) tick.style.setProperty("--c", seatColor(play[0][0]));
-      tick.title = (i === 0 ? "start" : "round " + st.r) + ": " + st.x;
+      tick.title = (i === 0 ? "start" : "round " + st.r) + ": " + (i === N - 1 && !shown ? "the end" : st.x);
       tick.addEventListener("click", () => go(i));
       strip.appendChild(tick);
       stripItems.push(tick);
@@ -354,6 +361,13 @@ Made by duelmail replay from the signed archive; this page needs no network.</fo
     add("t", "Table", "What everyone could see (t)");
     D.names.forEach((n, s) => add("s" + s, n, `The table as ${n} saw it (${s + 1})`));
     if (D.audited) add("a", "Everything", "Every hand and every card, from the audit (a)");
+  }
+
+  // a view as the address names it: t, a, s0.., a seat's number as its key (1 = the first seat) or its name
+  function viewKey(v) {
+    if (v === "t" || (v === "a" && D.audited)) return v;
+    let s = /^s\d+$/.test(v) ? +v.slice(1) : /^\d+$/.test(v) ? +v - 1 : D.names.indexOf(v);
+    return s >= 0 && s < D.names.length ? "s" + s : null;
   }
 
   function setView(key) {
@@ -402,7 +416,12 @@ Made by duelmail replay from the signed archive; this page needs no network.</fo
     if (prevCur >= 0) { tlItems[prevCur].classList.remove("cur"); stripItems[prevCur].classList.remove("cur"); }
     tlItems[cur].classList.add("cur");
     stripItems[cur].classList.add("cur");
-    if (prevCur !== cur) tlItems[cur].scrollIntoView({ block: "nearest" });
+    if (prevCur !== cur) {  // the moves list scrolls itself, never the page (a phone stays on the table)
+      const ol = $("tl"), li = tlItems[cur];
+      if (li.offsetTop < ol.scrollTop || li.offsetTop + li.offsetHeight > ol.scrollTop + ol.clientHeight)
+        ol.scrollTop = li.offsetTop - ol.clientHeight / 2;
+    }
+    if (cur === N - 1) showResult();
     prevCur = cur;
     document.body.dataset.step = cur;
     document.body.dataset.round = st.r;
@@ -414,7 +433,13 @@ Made by duelmail replay from the signed archive; this page needs no network.</fo
     $("game-title").textContent = D.title;
     $("players").textContent = D.names.join(" vs ");
     $("gid").textContent = "game " + D.gid.slice(0, 12);
-    $("outcome").textContent = D.over ? D.outcome : "In progress";
+    if (D.over) {  // no spoiler: the result shows at the last step, or when asked for
+      const b = el("button", "", "Show result");
+      b.id = "show-result";
+      b.title = "The game is over: show who won";
+      b.addEventListener("click", showResult);
+      $("outcome").replaceChildren(b);
+    } else $("outcome").textContent = "In progress";
     const v = D.verdict, badge = $("verdict");
     badge.textContent = "Audit: " + v.word;
     badge.className = "badge " + (v.word === "PASSED" ? "ok" : v.word === "CHEATING FOUND" ? "bad" : "wait");
@@ -439,6 +464,15 @@ Made by duelmail replay from the signed archive; this page needs no network.</fo
         list.appendChild(row);
       }
     }
+  }
+
+  let shown = !D.over;
+  function showResult() {
+    if (shown) return;
+    shown = true;
+    $("outcome").textContent = D.outcome;
+    tlItems[N - 1].title = stripItems[N - 1].title = D.steps[N - 1].x;
+    labelMoves();
   }
 
   function init() {
@@ -469,11 +503,10 @@ Made by duelmail replay from the signed archive; this page needs no network.</fo
       else return;
       e.preventDefault();
     });
-    const m = /step=(\d+)(?:&view=(t|a|s\d+))?/.exec(location.hash);
-    if (m) {
-      cur = Math.min(N - 1, +m[1]);
-      if (m[2] && (m[2] !== "a" || D.audited) && (m[2][0] !== "s" || +m[2].slice(1) < D.names.length)) view = m[2];
-    }
+    const hash = new URLSearchParams(location.hash.slice(1));  // #step=12&view=s1, either alone
+    if (/^\d+$/.test(hash.get("step") || "")) cur = Math.min(N - 1, +hash.get("step"));
+    const wanted = viewKey(hash.get("view") || "");
+    if (wanted) view = wanted;
     labelMoves();
     draw();
   }

@@ -11,7 +11,7 @@ from html import escape
 from pathlib import Path
 
 from duelmail.errors import DuelmailError
-from duelmail.games.svg import inline
+from duelmail.games.svg import SEATS, inline, named
 from duelmail.replay.html import render_html
 from duelmail.replay.model import Replay, build_replay
 from duelmail.transport.archive import read_files
@@ -26,6 +26,7 @@ class SiteGame:
     players: list[str]
     status: str
     picture: str | None
+    time: str = ""  # the last move's time as its files give it ("" when unknown)
 
 
 def game_folders(repo: Path) -> list[Path]:
@@ -36,30 +37,57 @@ def game_folders(repo: Path) -> list[Path]:
 
 
 def summary(folder: str, replay: Replay) -> SiteGame:
+    """A game as the index shows it: its state in words (players by name, never a seat number)."""
     m = replay.match
     step = replay.steps[-1]
-    status = f"over: {replay.outcome()}" if m.over() else f"round {m.round}, in progress"
+    if m.over():
+        status = "Over: " + named(replay.outcome(), replay.names)
+    else:
+        waiting = ", ".join(replay.names[s] for s in step.awaited) or "nobody"
+        status = f"In progress, round {m.round}: waiting for {waiting}"
     picture = inline(step.state.picture(None, replay.known(step, None), replay.names))
-    return SiteGame(folder, replay.title, replay.names, status, picture)
+    time = next((s.time for s in reversed(replay.steps) if s.time), "")
+    return SiteGame(folder, replay.title, replay.names, status, picture, time.replace("T", " "))
+
+
+STYLE = """
+body { margin: 0; background: #efebe2; color: #1d2326; font: 15px/1.45 Verdana, Arial, sans-serif; }
+header { background: #154530; color: #f6f3ec; padding: 18px 20px 14px; }
+header h1 { margin: 0 0 4px; font-size: 24px; } header p { margin: 0; color: #cfe0d6; max-width: 60em; }
+ul.games { list-style: none; margin: 0 auto; padding: 16px; max-width: 1180px; display: grid; gap: 16px;
+  grid-template-columns: repeat(auto-fill, minmax(min(100%, 300px), 1fr)); }
+li.game { background: #fffdf8; border: 1px solid #d9d2c3; border-radius: 12px; overflow: hidden;
+  box-shadow: 0 1px 4px rgba(0,0,0,.12); }
+li.game > a { display: block; color: inherit; text-decoration: none; }
+li.game > a:hover, li.game > a:focus { background: #f6f1e4; }
+.thumb { height: 220px; overflow: hidden; border-bottom: 1px solid #e4ddcd; }
+.thumb svg { display: block; width: 100%; height: auto; }
+.about { padding: 10px 14px 12px; overflow-wrap: break-word; }
+.about h2 { margin: 0 0 2px; font-size: 17px; }
+.players { margin: 0 0 4px; font-weight: bold; }
+.state { margin: 0 0 4px; } .meta { margin: 0; color: #5f676c; font-size: 13px; }
+"""
 
 
 def index_html(games: list[SiteGame]) -> str:
-    rows = []
+    """The index: each game a card with a small picture of its table, its players, its state and last move."""
+    cards = []
     for g in games:
-        head = (f'<a href="{escape(g.folder)}.html">{escape(g.title)}: {escape(" vs ".join(g.players))}</a>'
-                if g.players else escape(g.title))
-        rows.append(f'<li style="margin:0 0 22px;list-style:none"><h2 style="margin:0 0 4px;font-size:18px">'
-                    f'{head}</h2>'
-                    f'<p style="margin:0 0 6px;color:#5f676c">{escape(g.folder)} · {escape(g.status)}</p>'
-                    + (f'<a href="{escape(g.folder)}.html" style="display:block;max-width:480px">{g.picture}</a>'
-                       if g.picture else "") + "</li>")
+        players = " vs ".join(f'<span style="color:{SEATS[i % len(SEATS)]}">{escape(p)}</span>'
+                              for i, p in enumerate(g.players))
+        meta = escape(g.folder) + (f" &#183; last move {escape(g.time)}" if g.time else "")
+        body = ((f'<div class="thumb">{g.picture}</div>' if g.picture else "")
+                + f'<div class="about"><h2>{escape(g.title)}</h2>'
+                + (f'<p class="players">{players}</p>' if g.players else "")
+                + f'<p class="state">{escape(g.status)}</p><p class="meta">{meta}</p></div>')
+        link = f'<a href="{escape(g.folder)}.html">{body}</a>' if g.players else body
+        cards.append(f'<li class="game">{link}</li>')
     return ('<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
-            '<meta name="viewport" content="width=device-width, initial-scale=1"><title>duelmail games</title></head>'
-            '<body style="margin:0 auto;max-width:760px;padding:12px;font:15px/1.45 Verdana,Arial,sans-serif;'
-            'color:#1d2326;background:#fffdf8"><h1 style="font-size:24px">duelmail games</h1>'
+            '<meta name="viewport" content="width=device-width, initial-scale=1"><title>duelmail games</title>'
+            f'<style>{STYLE}</style></head><body><header><h1>duelmail games</h1>'
             '<p>Every game of this repository, replayed from its signed turn files: the table as everyone saw it, '
-            'and every card once a game is over and audited.</p>'
-            f'<ul style="padding:0">{"".join(rows) or "<li>No game yet.</li>"}</ul></body></html>\n')
+            'and every card once a game is over and audited. Pick a game to replay it step by step.</p></header>'
+            f'<ul class="games">{"".join(cards) or "<li>No game yet.</li>"}</ul></body></html>\n')
 
 
 def write_site(repo: Path, out: Path) -> list[Path]:

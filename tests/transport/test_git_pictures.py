@@ -50,6 +50,7 @@ def test_readme_picture_replay_page_authors_and_site(tmp_path):
     out = dm(t.homes[1], "git", "site", str(repos[1]), "--out", str(tmp_path / "site"))
     assert f"wrote {tmp_path / 'site' / 'index.html'}" in out
     index = (tmp_path / "site" / "index.html").read_text()
-    assert f'href="{game}.html"' in index and "alice vs bob" in index and "<svg" in index
+    assert f'href="{game}.html"' in index and re.search(r">alice</span> vs <span[^>]*>bob<", index) and "<svg" in index
+    assert "seat 0" not in index and "seat 1" not in index and "last move " in index  # names, and the time
     assert (tmp_path / "site" / f"{game}.html").read_text().startswith("<!DOCTYPE html>")
     assert "http" not in index.replace("http://www.w3.org/2000/svg", "")  # the site links nowhere outside

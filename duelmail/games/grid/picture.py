@@ -18,13 +18,13 @@ from typing import TYPE_CHECKING
 from duelmail.games.base import GameState
 from duelmail.games.cards import Card, CardRef
 from duelmail.games.grid.terms import CENTRE, OVER, SCORE, aim, frame_ok, pos_name, seat_of
-from duelmail.games.svg import MUTED, RED, SEATS, Canvas, esc, fit, n, named, seat_band, seat_name
+from duelmail.games.svg import INK, MUTED, RED, SEATS, Canvas, backs, esc, fit, n, named, seat_band, seat_name, wrap
 
 if TYPE_CHECKING:
     from duelmail.games.grid.library import CardDef
 
-CELL = 84
-LEFT = 30
+CELL = 72
+LEFT = 26
 
 
 def _arrows(c: Canvas, x: float, y: float, w: float, h: float, dirs: list[tuple[int, int]], colour: str) -> None:
@@ -53,15 +53,17 @@ def _tile(c: Canvas, x: float, y: float, w: float, h: float, d: CardDef | None, 
     dash = ' stroke-dasharray="5 3"' if down else ""
     c.rect(x, y, w, h, "#ffffff" if not down else "#eef1f6", colour, rx=5, extra=f' stroke-width="3"{dash}')
     words, size = fit(d.name, w - 10, 13)
+    if words != d.name:  # shortened: the key under the picture names it in full
+        c.cut[d.name] = d.summary()
     c.text(x + w / 2, y + 17, words, size, anchor="middle", weight="bold", cls="name")
-    c.text(x + w / 2, y + h / 2 + 12, str(d.strength if value is None else value), 24, anchor="middle",
+    c.text(x + w / 2, y + min(h / 2 + 12, 50), str(d.strength if value is None else value), 22, anchor="middle",
            weight="bold", fill=colour, cls="strength")
     extras = [a.split(" [")[0] for a in d.abilities()]
-    if more and h >= 70:
+    if more and h >= 84:
         c.text(x + w / 2, y + h - 7, f"+{more} {'card' if more == 1 else 'cards'}", 12, anchor="middle",
                fill=colour, weight="bold", width=w - 10, cls="more")
-    elif extras and h >= 70:
-        c.text(x + w / 2, y + h - 9, ", ".join(extras), 12, anchor="middle", fill=MUTED, width=w - 10)
+    elif extras and h >= 84:
+        c.text(x + w / 2, y + h - 9, ", ".join(extras), 13, anchor="middle", fill=MUTED, width=w - 10)
     _arrows(c, x, y, w, h, list(dirs), colour)
     c.add("</g>")
 
@@ -73,9 +75,10 @@ def picture(st: GameState, seat: int | None, known: Mapping[CardRef, Card],
 
     c = Canvas(f"Grid Duel, {'the table' if seat is None else name(seat) + '’s view'}")
     c.names = [name(0), name(1)]
+    c.cut = {}  # designed names shortened on a tile -> the card in words
     decks = f"{st.deck_names[0]} vs {st.deck_names[1]}"
     if st.phase == OVER and st.result is not None:
-        status = "Game over: " + st.result.describe(list(names) if names else None)
+        status = "Game over: " + named(st.result.describe(list(names) if names else None), names)
     elif st.phase == SCORE:
         status = f"Scoring ({st.ended_by}): the table’s cards are being revealed"
     else:
@@ -90,9 +93,9 @@ def picture(st: GameState, seat: int | None, known: Mapping[CardRef, Card],
     area = {p for p in range(25) if p in st.spaces or (frame_ok([*occ, p]) if occ else p == CENTRE)}
     top = y + 16
     for i, col in enumerate(cols):
-        c.text(LEFT + i * CELL + CELL / 2, top - 4, "abcde"[col], 12.5, anchor="middle", fill=MUTED)
+        c.text(LEFT + i * CELL + CELL / 2, top - 4, "abcde"[col], 13, anchor="middle", fill=MUTED)
     for j, row in enumerate(rows):
-        c.text(LEFT - 10, top + j * CELL + CELL / 2 + 5, str(row + 1), 12.5, anchor="middle", fill=MUTED)
+        c.text(LEFT - 12, top + j * CELL + CELL / 2 + 5, str(row + 1), 13, anchor="middle", fill=MUTED)
     c.add('<g class="board">')
     for j, row in enumerate(rows):
         for i, col in enumerate(cols):
@@ -104,7 +107,8 @@ def picture(st: GameState, seat: int | None, known: Mapping[CardRef, Card],
             sp = st.spaces.get(p)
             if sp is None:
                 if p in area:
-                    c.text(x + CELL / 2, yy + CELL / 2 + 5, pos_name(p), 12, anchor="middle", fill="#9aa596")
+                    c.mark("open")
+                    c.text(x + CELL / 2, yy + CELL / 2 + 5, pos_name(p), 13, anchor="middle", fill="#9aa596")
                 continue
             c.add(f'<g class="held" data-pos="{pos_name(p)}" data-owner="{sp.owner}">')
             h = CELL - 8 if not sp.attack else CELL - 30
@@ -122,13 +126,18 @@ def picture(st: GameState, seat: int | None, known: Mapping[CardRef, Card],
                     value = sum(st.card(r, known).strength for r in defending)
             _tile(c, x + 4, yy + 4, CELL - 8, h, d, sp.owner, down=ref not in st.face_up, dirs=dirs, value=value,
                   more=len(sp.holder) - 1 + len(sp.allies), cls="holder")
+            if dirs:
+                c.mark("arrow")
+            if ref not in st.face_up and d is not None:
+                c.mark("down")
             if sp.attack:
+                c.mark("battle")
                 a = ", ".join(str(st.card(r, known).strength) if st.card(r, known) else "?"
                               for u in sp.attack for r in u)
                 band = f"{st.attack(p)} vs {st.defence(p)}" if not st.waiting() else f"atk {a}"
                 c.add(f'<g class="battle"><title>attacked by {esc(name(1 - sp.owner))}: {esc(band)}</title>')
                 c.rect(x + 4, yy + CELL - 26, CELL - 8, 22, RED, rx=4)
-                c.text(x + CELL / 2, yy + CELL - 10, band, 12, anchor="middle", fill="#fff", weight="bold",
+                c.text(x + CELL / 2, yy + CELL - 10, band, 13, anchor="middle", fill="#fff", weight="bold",
                        width=CELL - 12)
                 c.add("</g>")
             c.add("</g>")
@@ -140,15 +149,22 @@ def picture(st: GameState, seat: int | None, known: Mapping[CardRef, Card],
                 f"discards {len(st.discards[s])}")
         y += seat_band(c, y, s, f"{name(s)} ({st.deck_names[s]})", note, you=s == seat)
         y += 30
-        if s == seat and st.hands[s]:
-            w, h = 100, 76
-            per_row = max(1, int((c.width - 20) // (w + 6)))
+        shown = s == seat or all(st.card(r, known) is not None for r in st.hands[s])
+        if not shown and st.hands[s]:
+            backs(c, 16, y - 2, len(st.hands[s]), w=20)
+            y += 34
+        if shown and st.hands[s]:
+            w, h = 116, 92
+            per_row = max(1, int((c.width - 26) // (w + 6)))
             for i, r in enumerate(st.hands[s]):
                 _tile(c, 16 + (i % per_row) * (w + 6), y + (i // per_row) * (h + 6), w, h, st.card(r, known), s,
-                      down=False, cls="hand")
+                      down=False, cls="hand" if s == seat else "open-hand")
             y += ((len(st.hands[s]) - 1) // per_row + 1) * (h + 6) + 6
-    for note in st.news[-3:]:
-        c.text(16, y + 12, named(note, names), 12.5, fill=RED if "takes" in note else MUTED, width=c.width - 32,
-               cls="news")
+    for name_, words in sorted(c.cut.items()):
+        c.text(16, y + 12, f"{name_}: {words}", 13, fill=INK, width=c.width - 32, cls="full-name")
         y += 18
-    return c.svg(y + 8)
+    for note in st.news[-3:]:
+        for line in wrap(named(note, names), c.width - 32, 13, 2):
+            c.text(16, y + 12, line, 13, fill=RED if "takes" in note else MUTED, width=c.width - 32, cls="news")
+            y += 18
+    return c.done(y)

@@ -18,7 +18,7 @@ from duelmail.games.base import GameState
 from duelmail.games.cards import Card, CardRef
 from duelmail.games.skirmish.geometry import Circle
 from duelmail.games.skirmish.terms import BASE_RADIUS
-from duelmail.games.svg import GOLD, MUTED, RED, SEATS, Canvas, esc, n, named, seat_band, seat_name
+from duelmail.games.svg import GOLD, MUTED, RED, SEATS, Canvas, esc, n, named, seat_band, seat_name, wrap
 
 FILL = {"level": "#cfe3bb", "uneven": "#b8966a", "blocking": "#5d6d7e"}
 KIND_WORDS = {"level": "level ground", "uneven": "uneven: climb it", "blocking": "blocking: impassable"}
@@ -70,7 +70,26 @@ def picture(st: GameState, seat: int | None, known: Mapping[CardRef, Card],
     c.text(ox - 5, oy - 6, "in", 12, anchor="end", fill=MUTED)
     c.text(ox, oy - 6, "0", 12, anchor="middle", fill=MUTED)
     c.add("</g>")
-    placed: list[tuple[float, float, float]] = []  # terrain labels so far: x, y, half width
+    placed: list[tuple[float, float, float]] = []  # labels so far: x, baseline y, half width
+
+    def place(x: float, y: float, label: str, size: float, anchor_y: float) -> tuple[float, float]:
+        """Where a label of ``size`` units centred at ``x`` goes: at baseline ``y`` if no label placed so far is in
+        the way, else the nearest free line above or below (kept on the field)."""
+        half = len(label) * 0.68 * size / 2 + 4
+        x = min(max(x, ox + half), X(w) - half)
+        for dy in (0, 16, -16, 32, -32, 48, -48, 64, -64, 80, -80, 96):
+            ty = min(max(y + dy, oy + size), Y(h) - 3)
+            if not any(abs(x - ax) < half + bh and abs(ty - ay) < 16 for ax, ay, bh in placed):
+                break
+        placed.append((x, ty, half))
+        return x, ty
+
+    at: dict[int, tuple[float, float]] = {}  # the characters' names first: each next to its base
+    for s in range(st.n):
+        x, y = st.pos[s]
+        r = max(float(BASE_RADIUS) * k, 6)
+        label = name(s) + ("" if st.alive[s] else " (removed)")
+        at[s] = place(X(x), Y(y) - r - 4 if Y(y) - r - 16 > oy else Y(y) + r + 14, label, 13, Y(y))
     for p in st.pieces():
         sh = st.shape(p)
         dash = ' stroke-dasharray="4 3"' if p.destructible or p.projectile else ""
@@ -86,13 +105,8 @@ def picture(st: GameState, seat: int | None, known: Mapping[CardRef, Card],
         cx, cy = sh.centre()
         label = p.id + (f" ({p.weight})" if p.weight else "")
         _, y0_, _, y1 = (float(v) for v in sh.box)
-        tx = min(max(X(cx), ox + len(label) * 4.2), X(w) - len(label) * 4.2)
-        ty = Y(cy) + 4 if (y1 - y0_) * k > 14 else Y(y1) + 13
-        half = len(label) * 3.6 + 2
-        while any(abs(tx - ax) < half + bh and abs(ty - ay) < 13 for ax, ay, bh in placed):
-            ty += 13
-        placed.append((tx, ty, half))
-        c.add(f'<text x="{n(tx)}" y="{n(min(ty, Y(h) - 3))}" font-size="12" text-anchor="middle" fill="#1d2326" '
+        tx, ty = place(X(cx), Y(cy) + 4 if (y1 - y0_) * k > 14 else Y(y1) + 14, label, 13, Y(cy))
+        c.add(f'<text x="{n(tx)}" y="{n(ty)}" font-size="13" text-anchor="middle" fill="#1d2326" '
               f'stroke="#fff" stroke-width="3" paint-order="stroke" class="terrain-label">{esc(label)}</text>')
         c.add("</g>")
     for s, (a, b, mode) in sorted(st.moves.items()):
@@ -115,6 +129,7 @@ def picture(st: GameState, seat: int | None, known: Mapping[CardRef, Card],
               f'<title>{esc(name(s))} at {float(x):g},{float(y):g}</title>')
         spd = st.rev[s]["spd"]
         if st.alive[s] and spd and st.result is None:
+            c.mark("range")
             c.add(f'<circle class="range" cx="{n(X(x))}" cy="{n(Y(y))}" r="{n(spd * k)}" fill="{colour}" '
                   f'fill-opacity="0.08" stroke="{colour}" stroke-width="1" stroke-dasharray="5 4"/>')
         r = max(float(BASE_RADIUS) * k, 6)
@@ -122,15 +137,12 @@ def picture(st: GameState, seat: int | None, known: Mapping[CardRef, Card],
         c.add(f'<circle cx="{n(X(x))}" cy="{n(Y(y))}" r="{n(r)}" fill="{colour}" '
               f'opacity="{1 if st.alive[s] else 0.35}"{ring}/>')
         label = name(s) + ("" if st.alive[s] else " (removed)")
-        tx = min(max(X(x), ox + len(label) * 4.2), X(w) - len(label) * 4.2)
-        ty = Y(y) - r - 4 if Y(y) - r - 16 > oy else Y(y) + r + 13
+        tx, ty = at[s]
         c.add(f'<text x="{n(tx)}" y="{n(ty)}" font-size="13" text-anchor="middle" font-weight="bold" '
               f'fill="{colour}" stroke="#fff" stroke-width="3" paint-order="stroke" class="name">{esc(label)}</text>')
         c.add("</g>")
-    y = Y(h) + 14
-    c.text(X(w), y, "1 square = 1 inch · dashed circle: run range", 12, anchor="end", fill=MUTED,
-           width=w * k)
-    y += 10
+    y = Y(h) + 8
+    c.mark("square", "stats")
     own = st.own_totals(known) if seat is not None else {}
     for s in range(st.n):
         stats = "  ".join(f"{stat.upper()} {st.rev[s][stat]}" + (f"/{st.totals[s][stat]}" if stat in st.totals[s]
@@ -146,6 +158,7 @@ def picture(st: GameState, seat: int | None, known: Mapping[CardRef, Card],
                weight="bold", fill=RED, width=c.width - 32, cls="fight-line")
         y += 22
     for line in st.lines[-4:]:
-        c.text(16, y + 12, named(line, names), 12.5, fill=MUTED, width=c.width - 32, cls="news")
-        y += 18
-    return c.svg(y + 8)
+        for part in wrap(named(line, names), c.width - 32, 13, 2):
+            c.text(16, y + 12, part, 13, fill=MUTED, width=c.width - 32, cls="news")
+            y += 18
+    return c.done(y)

@@ -15,7 +15,7 @@ from functools import lru_cache
 
 from duelmail.games.base import GameState
 from duelmail.games.cards import Card, CardRef
-from duelmail.games.svg import CARD_W, MUTED, RED, SEATS, Canvas, card, seat_band, seat_name
+from duelmail.games.svg import CARD_W, MUTED, RED, SEATS, Canvas, backs, card, named, open_hand, seat_band, seat_name
 from duelmail.games.warlords.terms import ARMY, OVER, PHASE_NAMES, SUPPORT, WARLORD
 
 STEP = CARD_W + 6
@@ -34,7 +34,7 @@ def picture_views(st: GameState, views: Sequence[tuple[int | None, Mapping[CardR
         return seat_name(names, s)
 
     if st.phase == OVER and st.result is not None:
-        status = "Game over: " + st.result.describe(list(names) if names else None)
+        status = "Game over: " + named(st.result.describe(list(names) if names else None), names)
     else:
         who = ", ".join(name(d) for d in st.deciders()) or "nobody (cards being revealed or shuffled)"
         status = f"Turn {st.turn + 1}, {name(st.current)}: {PHASE_NAMES[st.phase]}. To move: {who}"
@@ -68,21 +68,24 @@ def picture_views(st: GameState, views: Sequence[tuple[int | None, Mapping[CardR
                 done = _seat_parts(c.width, y, s, words, state, nhand, mine, tuple(map(get, ws)), up, tags_used,
                                    tuple(map(known.__contains__, ws)), npile,
                                    get(pile_top) if npile and mine else None, ndisc,
-                                   get(disc_top) if ndisc else None, tuple(map(get, st.hands[s])) if mine else ())
+                                   get(disc_top) if ndisc else None,
+                                   tuple(map(get, st.hands[s])) if mine or open_hand(st.hands[s], known) else ())
                 if not mine:
                     shared[key] = done
             c.parts.extend(done[0])
             y = done[1]
+            c.mark(*done[2])
         if st.battle is not None:
             key = (id(known), "battle", y)
             done = shared.get(key)
             if done is None:
                 part = Canvas("", c.width)
                 below = _battle(part, st, st.battle, y, known, face, name)
-                done = shared[key] = (tuple(part.parts), below)
+                done = shared[key] = (tuple(part.parts), below, tuple(part.marks))
             c.parts.extend(done[0])
             y = done[1]
-        out.append(c.svg(y + 6))
+            c.mark(*done[2])
+        out.append(c.done(y))
     return out
 
 
@@ -90,48 +93,51 @@ def picture_views(st: GameState, views: Sequence[tuple[int | None, Mapping[CardR
 def _seat_parts(width: int, y: float, s: int, words: str, state: str, nhand: int, mine: bool,
                 faces: tuple[Card | None, ...], up: tuple[bool, ...], used: tuple[bool, ...], known: tuple[bool, ...],
                 npile: int, pile_face: Card | None, ndisc: int, disc_face: Card | None,
-                hand: tuple[Card | None, ...]) -> tuple[tuple[str, ...], float]:
+                hand: tuple[Card | None, ...]) -> tuple[tuple[str, ...], float, tuple[str, ...]]:
     """Seat ``s``'s part of the picture from ``y`` down (``mine``: the viewer's own seat, with its hand), from its
     arguments alone: the markup and the y below it. ``state``: "out", "revenge turn" or "". ``faces``, ``up``,
     ``used``, ``known``: its Warlords' faces as the viewer knows them (None: a back), face up, used, and seen by
-    the viewer (a face-down card drawn dashed)."""
+    the viewer (a face-down card drawn dashed). Also the marks drawn, for the legend."""
     c = Canvas("", width)
-    note = f"draw pile {npile} · hand {nhand}"
-    if state:
-        note = f"{state} · {note}"
-    y += seat_band(c, y, s, words, note, you=mine)
+    y += seat_band(c, y, s, words, state, you=mine)
     y += 30
     x = 16
-    c.text(x, y + 11, "Warlords", 12, fill=MUTED)
+    c.text(x, y + 11, "Warlords", 13, fill=MUTED)
     for face, is_up, is_used, is_known in zip(faces, up, used, known, strict=True):
         tags = ["up" if is_up else "down"] + (["used"] if is_used else [])
         card(c, x, y + 16, face, tag=", ".join(tags), down=not is_up and is_known, cls="warlord")
-        x += STEP
+        if not is_up and is_known:
+            c.mark("down")
+        x += STEP + (14 if is_used else 0)
     if not faces:
-        c.text(x, y + 50, "none", 12.5, fill=MUTED)
+        c.text(x, y + 50, "none", 13, fill=MUTED)
     x = max(x, 16 + 2 * STEP) + 14
     _pile(c, x, y, "Draw", npile, pile_face, "pile", RED)  # an empty draw pile is shown in red
-    x += STEP + 8
+    x += STEP + 10
     _pile(c, x, y, "Discard", ndisc, disc_face, "discard", MUTED)
-    x += STEP + 8
-    if mine and hand:
-        c.text(x, y + 11, "Your hand", 12, fill=MUTED)
-        per_row = max(1, int((c.width - x - 6) // STEP))
+    x += STEP + 18
+    if not mine and not hand and state != "out":
+        c.text(x, y + 11, "Hand", 13, fill=MUTED)
+        backs(c, x, y + 16, nhand, w=CARD_W, most=4, below=True)
+    y += ROW + 26
+    if hand:
+        c.text(16, y + 4, "Your hand" if mine else "Hand", 13, fill=MUTED)
+        per_row = max(1, int((c.width - 32) // STEP))
         for i, face in enumerate(hand):
-            card(c, x + (i % per_row) * STEP, y + 16 + (i // per_row) * ROW, face, cls="hand")
-        y += ROW * ((len(hand) - 1) // per_row)
-    y += ROW + 18
-    return tuple(c.parts), y
+            card(c, 16 + (i % per_row) * STEP, y + 10 + (i // per_row) * (CARD_W * 1.4 + 8), face,
+                 cls="hand" if mine else "open-hand")
+        y += 10 + ((len(hand) - 1) // per_row + 1) * (CARD_W * 1.4 + 8) + 10
+    return tuple(c.parts), y, tuple(c.marks)
 
 
 def _pile(c: Canvas, x: float, y: float, label: str, count: int, top, cls: str, empty: str) -> None:
     """A pile under its label: its top card and count, or a dashed outline and "0" in the colour ``empty``."""
-    c.text(x, y + 11, label, 12, fill=MUTED)
+    c.text(x, y + 11, label, 13, fill=MUTED)
     if count:
         card(c, x, y + 16, top, tag=str(count), cls=cls)
     else:
         c.rect(x, y + 16, CARD_W, CARD_W * 1.4, "none", MUTED, rx=4, extra=' stroke-dasharray="3 3"')
-        c.text(x + CARD_W / 2, y + 16 + CARD_W * 1.4 + 13, "0", 12, anchor="middle", fill=empty)
+        c.text(x + CARD_W / 2, y + 16 + CARD_W * 1.4 + 14, "0", 13, anchor="middle", fill=empty)
 
 
 def _battle(c: Canvas, st, b, y: float, known, face, name) -> float:
@@ -143,7 +149,7 @@ def _battle(c: Canvas, st, b, y: float, known, face, name) -> float:
     y += 34
     for label, who, cards in (("attack", b.attacker, (b.a_warlord, b.a_army, b.a_support)),
                               ("defence", b.defender, (b.d_warlord, b.d_army, b.d_support))):
-        c.text(14, y + 12, label, 12.5, fill=SEATS[who % len(SEATS)], weight="bold")
+        c.text(14, y + 12, label, 13, fill=SEATS[who % len(SEATS)], weight="bold")
         x = 80
         for ref, role in zip(cards, (WARLORD, ARMY, SUPPORT), strict=True):
             if ref is None:
@@ -156,9 +162,9 @@ def _battle(c: Canvas, st, b, y: float, known, face, name) -> float:
             c.text(c.width - 14, y + 36, f"{total}", 22, anchor="end", weight="bold", cls="total")
         y += 78
     if b.damage:
-        c.text(14, y + 6, f"strength {b.attack} against {b.defence}: {b.damage} damage", 13, weight="bold",
+        c.text(14, y + 16, f"strength {b.attack} against {b.defence}: {b.damage} damage", 13, weight="bold",
                fill=RED, width=c.width - 28)
-        y += 16
+        y += 24
     c.frame(at, 4, top, c.width - 8, y - top, "#f3ead2", "#b9a66a")
     c.add("</g>")
     return y + 10

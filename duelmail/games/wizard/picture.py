@@ -1,7 +1,8 @@
 """The Wizard Duel table as one SVG picture, from one seat's view (or a spectator's, ``seat=None``).
 
 Drawn from the same state and known faces as the text view (``render.py``): the players in a circle in
-turn order with their Lives (counted, never shown: nobody has seen them) and hand sizes, the stock in the
+turn order (the viewer at the bottom) with their Lives (three face-down cards each: nobody has seen them) and
+hand sizes, the stock in the
 middle, the spell in flight as an arrow from its caster to its target with its strength and cards, the
 last used cards and the viewer's hand.
 
@@ -16,11 +17,11 @@ from collections.abc import Mapping, Sequence
 
 from duelmail.games.base import GameState
 from duelmail.games.cards import Card, CardRef
-from duelmail.games.svg import CARD_W, GOLD, MUTED, RED, SEATS, Canvas, card, n, seat_name
+from duelmail.games.svg import CARD_W, GOLD, MUTED, RED, SEATS, Canvas, card, face_row, n, named, open_hand, seat_name
 from duelmail.games.wizard.terms import OVER, PHASE_NAMES
 
-BOX_W, BOX_H = 104, 58
-RX, RY = 168, 128
+BOX_W, BOX_H = 108, 70
+RX, RY = 140, 128
 
 
 def picture(st: GameState, seat: int | None, known: Mapping[CardRef, Card],
@@ -30,15 +31,16 @@ def picture(st: GameState, seat: int | None, known: Mapping[CardRef, Card],
 
     c = Canvas(f"Wizard Duel, {'the table' if seat is None else name(seat) + '’s view'}")
     if st.phase == OVER and st.result is not None:
-        status = "Game over: " + st.result.describe(list(names) if names else None)
+        status = "Game over: " + named(st.result.describe(list(names) if names else None), names)
     else:
         who = ", ".join(name(d) for d in st.deciders()) or "nobody (cards being turned up or shuffled)"
         status = f"Turn {st.turn}, {name(st.current)}: {PHASE_NAMES[st.phase]}. To move: {who}"
     top = c.header("Wizard Duel" + ("" if seat is None else f" · {name(seat)}’s view"), status)
     cx, cy = c.width / 2, top + RY + BOX_H / 2 + 6
+    turn = 0 if seat is None else seat  # the viewer sits at the bottom, a spectator looks from seat 0's side
     at = {}
     for s in range(st.n):
-        a = 2 * math.pi * s / st.n
+        a = 2 * math.pi * (s - turn) / st.n + (0 if seat is None else math.pi)
         at[s] = (cx + RX * math.sin(a), cy - RY * math.cos(a))
     sp = st.spell
     for s in range(st.n):
@@ -47,17 +49,24 @@ def picture(st: GameState, seat: int | None, known: Mapping[CardRef, Card],
         alive = s in st.alive
         c.add(f'<g class="seat box{" out" if not alive else ""}" data-seat="{s}">')
         edge = GOLD if s == st.current and alive else colour
-        c.rect(x - BOX_W / 2, y - BOX_H / 2, BOX_W, BOX_H, "#ffffff" if alive else "#e4e0d6", edge, rx=8,
-               extra=' stroke-width="3"')
-        c.text(x, y - BOX_H / 2 + 17, name(s) + (" (you)" if s == seat else ""), 13.5, anchor="middle",
-               weight="bold", fill=colour, width=BOX_W - 8)
+        if edge == GOLD:
+            c.mark("turn")
+        left, up = x - BOX_W / 2, y - BOX_H / 2
+        c.rect(left, up, BOX_W, BOX_H, "#ffffff" if alive else "#e4e0d6", edge, rx=8, extra=' stroke-width="3"')
+        c.text(x, up + 17, name(s) + (" (you)" if s == seat else ""), 13, anchor="middle", weight="bold",
+               fill=colour, width=BOX_W - 8)
         if alive:
             lives = len(st.lives[s])
-            c.text(x, y - BOX_H / 2 + 34, f"{lives} {'Life' if lives == 1 else 'Lives'}", 12.5, anchor="middle",
-                   cls="lives")
-            c.text(x, y - BOX_H / 2 + 50, f"hand {len(st.hands[s])}", 12.5, anchor="middle", fill=MUTED)
+            c.add(f'<g class="lives" data-lives="{lives}"><title>{lives} {"Life" if lives == 1 else "Lives"}, '
+                  'face down: nobody has seen them</title>')
+            c.text(left + 6, up + 38, "Lives", 13, fill=MUTED)
+            for i in range(lives):
+                card(c, left + 52 + i * 17, up + 24, None, w=14, cls="life")
+            c.add("</g>")
+            c.text(x, up + 60, f"hand {len(st.hands[s])}", 13, anchor="middle", fill=MUTED)
+            c.mark("lives")
         else:
-            c.text(x, y - BOX_H / 2 + 40, "out", 13, anchor="middle", fill=MUTED)
+            c.text(x, up + 44, "out", 13, anchor="middle", fill=MUTED)
         c.add("</g>")
     if sp is not None:
         (x1, y1), (x2, y2) = at[sp.attacker], at[sp.target]
@@ -73,14 +82,15 @@ def picture(st: GameState, seat: int | None, known: Mapping[CardRef, Card],
         c.add(f'<path d="M{n(hx)} {n(hy)}L{n(hx - ux * 16 - uy * 9)} {n(hy - uy * 16 + ux * 9)}'
               f'L{n(hx - ux * 16 + uy * 9)} {n(hy - uy * 16 - ux * 9)}z" fill="{RED}"/>')
         c.add("</g>")
+        c.mark("spell")
     c.add('<g class="stock">')
-    card(c, cx - 50, cy - 48, None, w=34)
-    c.text(cx - 33, cy + 16, f"stock {len(st.stock)}", 12.5, anchor="middle", weight="bold")
-    c.text(cx - 33, cy + 31, f"pile {st.generation + 1} of 2", 12, anchor="middle", fill=MUTED)
+    card(c, cx - 46, cy - 40, None, w=34)
+    c.text(cx - 29, cy + 24, f"stock {len(st.stock)}", 13, anchor="middle", weight="bold")
+    c.text(cx - 29, cy + 41, f"pile {st.generation + 1} of 2", 13, anchor="middle", fill=MUTED)
     c.add("</g>")
     if st.used:
-        card(c, cx + 14, cy - 48, known.get(st.used[-1]), w=34, cls="used")
-        c.text(cx + 31, cy + 16, f"used {len(st.used)}", 12.5, anchor="middle")
+        card(c, cx + 18, cy - 40, known.get(st.used[-1]), w=34, cls="used")
+        c.text(cx + 35, cy + 24, f"used {len(st.used)}", 13, anchor="middle")
     y = cy + RY + BOX_H / 2 + 14
     if sp is not None:
         kind = "Out-of-turn attack" if sp.window else "Attack"
@@ -89,18 +99,24 @@ def picture(st: GameState, seat: int | None, known: Mapping[CardRef, Card],
         c.text(16, y + 12, line, 13.5, weight="bold", fill=RED, width=c.width - 32, cls="spell-line")
         y += 20
         if sp.protected:
-            c.text(16, y + 12, "protected: " + ", ".join(name(p) for p in sorted(sp.protected)), 12.5,
+            c.text(16, y + 12, "protected: " + ", ".join(name(p) for p in sorted(sp.protected)), 13,
                    fill=MUTED, width=c.width - 32)
             y += 18
         for i, r in enumerate(sp.cards):
             card(c, 16 + i * (CARD_W + 6), y + 4, known.get(r), cls="spell-card")
         y += CARD_W * 1.4 + 14
+    for s in range(st.n):  # every hand, when the viewer knows every card (the audit's "Everything")
+        faces = None if s == seat or s not in st.alive else open_hand(st.hands[s], known)
+        if faces:
+            c.text(16, y + 12, f"{name(s)}’s hand", 13, weight="bold", fill=SEATS[s % len(SEATS)],
+                   width=c.width - 32)
+            y = face_row(c, 16, y + 18, faces) + 8
     if seat is not None and seat in st.alive and st.hands[seat]:
-        c.text(16, y + 12, "Your hand", 12, fill=MUTED)
+        c.text(16, y + 12, "Your hand", 13, fill=MUTED)
         per_row = max(1, int((c.width - 32) // (CARD_W + 6)))
         hand = st.hands[seat]
         for i, r in enumerate(hand):
             card(c, 16 + (i % per_row) * (CARD_W + 6), y + 18 + (i // per_row) * (CARD_W * 1.4 + 8), known.get(r),
                  cls="hand")
         y += 18 + ((len(hand) - 1) // per_row + 1) * (CARD_W * 1.4 + 8)
-    return c.svg(y + 8)
+    return c.done(y)

@@ -1,0 +1,48 @@
+"""Whole games between heuristic bots, for the layout checks: each game played to its end through the plain
+simulator (real rules, real states) and its pictures drawn at positions spread over the whole game (the first,
+the last and evenly between), from every view: the public one, each seat's and every face turned up (a replay's
+"Everything")."""
+
+from __future__ import annotations
+
+import random
+from functools import cache
+
+from picture_tables import GAMES, NAMES
+
+from duelmail.games.base import get_game
+from duelmail.games.simulate import Table
+
+
+def _play(game: str, seed: int, stop: int | None = None) -> tuple[Table, int]:
+    """The game ``game`` dealt with ``seed`` and played by bots for ``stop`` moves (None: to its end)."""
+    n, options, _ = GAMES[game]
+    g = get_game(game)
+    t = Table.deal(g, n, options, seed=seed)
+    bots = [g.bots["heuristic"]() for _ in range(n)]
+    rng = random.Random(seed)
+    moves = 0
+    while not t.state.is_terminal() and moves != stop and moves < 5000:
+        seat = t.state.deciders()[0]
+        t.play(seat, bots[seat].choose(t.state, seat, t.known(seat), rng))
+        moves += 1
+    return t, moves
+
+
+def views(t: Table) -> dict[str, str]:
+    """Every view's picture of ``t``'s table: ``public``, ``seat0``..., and ``all`` (every face)."""
+    st, n = t.state, len(t.seen)
+    names = list(NAMES[:n])
+    out = {"public": st.picture(None, st.public_faces(), names)}
+    out.update({f"seat{s}": st.picture(s, t.known(s), names) for s in range(n)})
+    out["all"] = st.picture(None, t.truth, names)
+    return out
+
+
+@cache
+def positions(game: str, seed: int = 1, count: int = 8) -> tuple[tuple[int, dict[str, str]], ...]:
+    """``count`` positions of a whole bot game (its first move, its end and evenly between) with every view's
+    picture, as (moves played, {view: svg})."""
+    _, total = _play(game, seed)
+    at = sorted({round(i * total / (count - 1)) for i in range(count)})
+    return tuple((k, views(_play(game, seed, k)[0])) for k in at)
