@@ -258,6 +258,7 @@ def fetch_mail(home: Home, identity: Identity | None, source: mailt.Source, now:
                 report.aside += 1
             else:
                 letter.done()
+        source.commit()  # every letter dealt with: the next fetch looks only at newer mail
     finally:
         source.close()
     return report
@@ -620,7 +621,7 @@ class MailCarrier(Carrier):
         self.name = f"mail {source or settings.imap_user + '@' + settings.imap_host}"
 
     def pull(self, home, identity, now):
-        src = mailt.open_source(self.source, lambda: self.settings, self.password)
+        src = mailt.open_source(self.source, lambda: self.settings, self.password, home_root=home.root)
         return fetch_mail(home, identity, src, now).arrivals
 
     def push(self, home, identity, answers, now):
