@@ -297,6 +297,7 @@ class SyncReport:
     committed: list[str] = field(default_factory=list)
     arrivals: list[Arrival] = field(default_factory=list)
     pushed: bool = False
+    recovered: list[str] = field(default_factory=list)  # what a sync stopped half-way had left, put in order
 
 
 def repos(home: Home) -> list[Path]:
@@ -377,6 +378,7 @@ def sync_git(home: Home, identity: Identity, path: Path, now: datetime | None = 
     if not repo.is_repo():
         raise GitError(f"{path}: not a git repository: run 'duelmail git init {path}' or clone one there")
     report = SyncReport(Path(path))
+    report.recovered = repo.recover()  # a sync killed half-way: finished or undone before this one starts
     for _ in range(attempts):
         report.committed += _export(home, repo, games)
         ref = repo.fetch()
@@ -458,12 +460,13 @@ def _export(home: Home, repo: GitRepo, games: Sequence[GameFolder]) -> list[str]
         if folder.path.name not in wanted and not target.is_dir():
             continue
         newest, replaced = None, []
+        tracked = repo.tracked(folder.path.name) if target.is_dir() else set()
         for p in sorted(folder.path.iterdir(), key=lambda p: (p.name != "genesis.toml", p.name)):
             if not (p.name == "genesis.toml" or TURN_NAME.fullmatch(p.name)):
                 continue
             text = p.read_text()
             there = target / p.name
-            if there.exists():
+            if there.exists() and f"{folder.path.name}/{p.name}" in tracked:  # (written, not added: a kill)
                 if same_file(text, there.read_text(errors="replace"), str(there)):
                     continue
                 replaced.append(p.name)

@@ -137,6 +137,8 @@ def sync_repos(ctx, ident, paths, games=(), auto: bool = True) -> list:
     arrivals = []
     for path in paths:
         rep = watch.sync_git(ctx.home, ident, path, now(), games)
+        for line in rep.recovered:
+            click.echo(f"{path}: {line}")
         for c in rep.committed:
             click.echo(f"{path}: committed {c}")
         for a in rep.arrivals:

@@ -35,6 +35,17 @@ def is_turn_path(path: str) -> bool:
             and (parts[1] == "genesis.toml" or bool(TURN_NAME.fullmatch(parts[1]))))
 
 
+VIEWS = ("README.md", "table.svg", "replay.html")  # what the tool keeps beside each game's files
+
+
+def is_ours(path: str) -> bool:
+    """A path duelmail writes in a repository: a game's files and views, the index README, .gitattributes."""
+    parts = path.split("/")
+    if len(parts) == 1:
+        return path in ("README.md", ".gitattributes")
+    return is_turn_path(path) or len(parts) == 2 and bool(GAME_DIR.fullmatch(parts[0])) and parts[1] in VIEWS
+
+
 @dataclass
 class Incoming:
     path: str  # inside the repository
@@ -130,6 +141,59 @@ class GitRepo:
     def add(self, *paths: str) -> None:
         if paths:
             self.git("add", "--", *paths)
+
+    # -- after a kill --------------------------------------------------------------------------
+    @property
+    def git_dir(self) -> Path:
+        return Path(self.out("rev-parse", "--absolute-git-dir"))
+
+    def recover(self, stale: float = 600) -> list[str]:
+        """Put back in order what a sync killed half-way left, so this one goes on: a rebase or merge in progress
+        is aborted (this sync rebases again), an index lock older than ``stale`` seconds (a git killed while
+        writing; a running git holds it for less) is removed, and a change of ours left staged, unstaged or
+        untracked (game files, README files, pictures, replay pages) is committed. What it did, in words."""
+        import time
+
+        done = []
+        gd = self.git_dir
+        if (gd / "rebase-merge").exists() or (gd / "rebase-apply").exists():
+            if self.git("rebase", "--abort", check=False).returncode != 0:
+                self.git("rebase", "--quit", check=False)
+            done.append("a rebase stopped half-way was undone")
+        if (gd / "MERGE_HEAD").exists():
+            self.git("merge", "--abort", check=False)
+            done.append("a merge stopped half-way was undone")
+        lock = gd / "index.lock"
+        try:
+            if time.time() - lock.stat().st_mtime > stale:
+                lock.unlink()
+                done.append("a stale index.lock (left by a git that was killed) was removed")
+        except FileNotFoundError:
+            pass
+        ours = [path for path in self.changed() if is_ours(path)]
+        if ours:
+            self.git("add", "-A", "--", *ours)
+            if self.commit("duelmail: finish a sync that was stopped half-way"):
+                done.append(f"committed what a stopped sync had left ({len(ours)} files)")
+        return done
+
+    def changed(self) -> list[str]:
+        """Paths with a change not committed (staged, unstaged or untracked)."""
+        out = self.git("status", "--porcelain=v1", "-z", "--untracked-files=all").stdout
+        paths, fields = [], out.split("\0")
+        i = 0
+        while i < len(fields):
+            entry = fields[i]
+            if len(entry) > 3:
+                paths.append(entry[3:])
+                if entry[0] in "RC":  # a rename names its origin in the next field
+                    i += 1
+            i += 1
+        return paths
+
+    def tracked(self, under: str) -> set[str]:
+        """The paths git tracks (in its index) under a folder."""
+        return set(self.git("ls-files", "-z", "--", under).stdout.split("\0")) - {""}
 
     # -- remote ------------------------------------------------------------------------------
     def fetch(self) -> str | None:
