@@ -391,6 +391,7 @@ def sync_git(home: Home, identity: Identity, path: Path, now: datetime | None = 
         _write_readmes(home, repo)
         if repo.push():
             report.pushed = repo.remote() is not None
+            report.recovered += repo.aside
             return report
     raise GitError(f"{path}: the remote kept moving; {attempts} pushes were rejected (try again)")
 
@@ -456,7 +457,10 @@ def _export(home: Home, repo: GitRepo, games: Sequence[GameFolder]) -> list[str]
     messages = []
     wanted = {g.path.name for g in games}
     for folder in home.game_folders():
-        target = repo.path / folder.path.name
+        was = len(repo.aside)
+        target = repo.plain(folder.path.name, folder=True)
+        if len(repo.aside) > was:  # the game's folder was a link someone pushed: written again in its place
+            target.mkdir()
         if folder.path.name not in wanted and not target.is_dir():
             continue
         newest, replaced = None, []
@@ -465,7 +469,7 @@ def _export(home: Home, repo: GitRepo, games: Sequence[GameFolder]) -> list[str]
             if not (p.name == "genesis.toml" or TURN_NAME.fullmatch(p.name)):
                 continue
             text = p.read_text()
-            there = target / p.name
+            there = repo.plain(f"{folder.path.name}/{p.name}")
             if there.exists() and f"{folder.path.name}/{p.name}" in tracked:  # (written, not added: a kill)
                 if same_file(text, there.read_text(errors="replace"), str(there)):
                     continue
@@ -493,9 +497,11 @@ def _write_readmes(home: Home, repo: GitRepo, commit: bool = True) -> None:
     changed = []
     names = []
     for folder in home.game_folders():
-        target = repo.path / folder.path.name
+        target = repo.plain(folder.path.name, folder=True)
         if not target.is_dir():
             continue
+        for name in ("README.md", "table.svg", "replay.html"):
+            repo.plain(f"{folder.path.name}/{name}")
         memo = folder.path / ".readme.toml"
         old = tomllib.loads(memo.read_text()) if memo.exists() else {}
         key = folder.listing_key()
@@ -518,8 +524,8 @@ def _write_readmes(home: Home, repo: GitRepo, commit: bool = True) -> None:
             changed.append(f"{folder.path.name}/README.md")
     mine = {folder.path.name for folder in home.game_folders()}
     names += [f"- [{p.name}]({p.name}/README.md)" for p in sorted(repo.path.iterdir())
-              if p.is_dir() and p.name not in mine and GAME_DIR.fullmatch(p.name)]  # games this home does not hold
-    root = repo.path / "README.md"
+              if p.is_dir() and not p.is_symlink() and p.name not in mine and GAME_DIR.fullmatch(p.name)]
+    root = repo.plain("README.md")
     text = "\n".join(["# duelmail games", "", "One folder per game; each holds its signed turn files.", "",
                       *sorted(names), "", "Play with `duelmail play ... --push` or `duelmail git sync`.", ""])
     if names and (not root.exists() or root.read_text() != text):
@@ -650,11 +656,18 @@ class GitCarrier(Carrier):
         self.name = f"git {path}"
 
     def pull(self, home, identity, now):
-        return sync_git(home, identity, self.path, now).arrivals
+        rep = sync_git(home, identity, self.path, now)
+        self.notes = [f"{self.path}: {line}" for line in rep.recovered]
+        return rep.arrivals
 
     def push(self, home, identity, answers, now):
         rep = sync_git(home, identity, self.path, now)
-        return [f"{self.path}: committed {c}" for c in rep.committed]
+        return [f"{self.path}: {line}" for line in rep.recovered] + [f"{self.path}: committed {c}"
+                                                                      for c in rep.committed]
+
+    def remind(self, home, identity, now):
+        notes, self.notes = getattr(self, "notes", []), []  # what the pull set aside or put in order, said once
+        return notes
 
 
 def poll(home: Home, identity: Identity, carriers: Sequence[Carrier], clock: Callable[[], datetime],
