@@ -329,9 +329,25 @@ def _commit_message(folder_name: str, f: SignedFile, text: str) -> str:
         play = [e for e in events if not TECHNICAL.search(e)]  # the play first: a title has room for 100 characters
         what = "; ".join(play or events) or f"{who.group(1) if who else f'seat {f.seat}'} sent a file with nothing " \
                                             "to tell"
+    head = [_CONTROL.sub("", h) for h in head]  # a header is the sender's, unsigned: no terminal controls in git log
+    what = _CONTROL.sub("", what)
     title = f"{folder_name} round {f.round}: {what}"
     title = title if len(title) <= 100 else title[:97] + "..."
     return "\n".join([title, "", *head]) if head else title
+
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\u202a-\u202e\u2066-\u2069]")
+_MARKDOWN = re.compile(r"([\\`*_\[\]!|~])")
+
+
+def md_text(text: str) -> str:
+    """Text a player wrote (a name, talk, an event naming them), escaped for a README that hosting sites render as
+    markdown with HTML: ``<``, ``>`` and ``&`` as entities (no tag, no ``<meta>``, no autolink), the markdown marks
+    (``[``, ``]``, ``!``, ``*``, ``_``, ``|``...) behind a backslash (no link, no image, no emphasis, no table),
+    and a line break as a space."""
+    import html
+
+    return _MARKDOWN.sub(r"\\\1", html.escape(" ".join(text.splitlines()), quote=False))
 
 
 def readme_text(match: Match) -> str:
@@ -339,13 +355,14 @@ def readme_text(match: Match) -> str:
     last events in words, a link to the replay page (``replay.html``) and the table as text."""
     table = match.named(match.state.render(None, match.known(None)))
     lines = [f"# {match.game.spec.title} {match.gid[:12]}", "",
-             f"Players: {', '.join(c.name for c in match.cards)}", "",
-             f"Round {match.round}. " + (f"Game over: {match.describe_outcome()}." if match.over()
-                                         else f"Awaiting {awaited_text(match)}."), ""]
+             f"Players: {', '.join(md_text(c.name) for c in match.cards)}", "",
+             f"Round {match.round}. " + md_text(f"Game over: {match.describe_outcome()}." if match.over()
+                                                else f"Awaiting {awaited_text(match)}."), ""]
     if match.state.picture(None, {}) is not None:
         lines += ["![The table, as everyone can see it](table.svg)", ""]
     lines += ["Last events:", ""]
-    lines += [f"- round {e.round}: {e.text}" for e in match.told_to([e for e in match.events if not e.technical][-8:])]
+    lines += [f"- round {e.round}: {md_text(e.text)}"
+              for e in match.told_to([e for e in match.events if not e.technical][-8:])]
     lines += ["", "[Step through the game (replay page)](replay.html): download it, or publish the repository's "
               "replays with `duelmail git site`.", "",
               "The table in text:", "",
@@ -514,8 +531,8 @@ def _write_readmes(home: Home, repo: GitRepo, commit: bool = True) -> None:
         text = readme_text(match)
         changed += _game_views(folder, match, target)
         line = (f"- [{folder.path.name}]({folder.path.name}/README.md): {match.game.spec.title}, "
-                + (f"over: {match.describe_outcome()}" if match.over() else
-                   f"round {match.round}, awaiting {awaited_text(match)}"))
+                + md_text(f"over: {match.describe_outcome()}" if match.over() else
+                          f"round {match.round}, awaiting {awaited_text(match)}"))
         names.append(line)
         atomic_write(memo, tomlkit.dumps({"key": key, "line": line, "text": text}))
         p = target / "README.md"

@@ -303,3 +303,18 @@ def test_git_a_pushed_symlink_is_set_aside_and_nothing_is_written_outside(midgam
     assert f"round {st['round']} seat {st['you']} verified and applied" in out, out
     assert sorted(p.name for p in outside.iterdir()) == ["secret.txt"]
     dm(mover, "git", "sync")  # and every later sync goes on
+
+
+@pytest.mark.parametrize("words", ["<iframe src=//evil.example></iframe>", "![spy](http://evil.example/p.png)",
+                                   '<meta http-equiv="refresh" content="0;url=http://evil.example">',
+                                   "[click me](javascript:alert(1)) **loud** | a | table |"])
+def test_git_player_talk_is_escaped_in_the_readme(midgame, words):
+    """Whatever a player says lands in the game's README (rendered by hosting sites for spectators) as text:
+    no tag, no link, no image, no markdown."""
+    t, repos = midgame
+    dm(t.homes[0], "say", words, "--push")
+    readme = (repos[0] / next(p.name for p in repos[0].iterdir() if p.name.startswith("warlords-")) / "README.md")
+    text = readme.read_text()
+    said = next(line for line in text.splitlines() if "evil" in line or "click" in line)
+    assert "<" not in said and "](" not in said.replace("\\](", "") and "**" not in said, said
+    assert "&lt;" in said or "\\[" in said or "\\!" in said, said
