@@ -62,11 +62,27 @@ def _parse_options(pairs) -> dict:
 
 
 def _copy_out(path: Path, out: str | None) -> Path:
+    """``--out DIR``: a copy of the file just written, under its own name (``r0007-s1.toml``), or under a name that
+    carries its game (``90503a612059-r0007-s1.toml``) when DIR holds another game's file (or anything else) under
+    the plain one: files of different games never overwrite each other."""
     if not out:
         return path
     from duelmail.util.fs import atomic_write
 
-    return atomic_write(Path(out) / path.name, path.read_text())
+    target = Path(out) / path.name
+    if target.exists() and _game_of(target) != path.parent.name[-12:]:
+        target = Path(out) / f"{path.parent.name[-12:]}-{path.name}"
+    return atomic_write(target, path.read_text())
+
+
+def _game_of(path: Path) -> str | None:
+    """The game (first 12 characters of its id) of the duelmail file at ``path``; None for anything else."""
+    from duelmail.protocol.turnfile import parse_any
+
+    try:
+        return parse_any(read_text(path, "turn file", 4 << 20), str(path))[0].game[:12]
+    except Exception:  # noqa: BLE001 - not a duelmail file: never overwritten either
+        return None
 
 
 def _open(ctx: Ctx, game: str | None):
