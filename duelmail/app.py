@@ -383,17 +383,23 @@ def receive(home: Home, identity: Identity | None, paths: Sequence[Path], now: d
     A genesis adds its game (re-reading a log after restoring an identity starts here)."""
     incoming: list[tuple[str, SignedFile]] = []
     for p in paths:
-        try:
-            text = read_text(p, "file of turns", MAX_TEXT)
-        except ReadError as e:
-            raise FileRefused(str(p), str(e).removeprefix(f"{p}: "), rule="P-format") from None
-        try:
-            incoming += [(str(p), f) for f in parse_any(text, str(p))]
-        except DuelmailError:
-            raise
-        except Exception as e:  # noqa: BLE001 - whatever a hostile file makes a parser raise: one line
-            raise unexpected(str(p), e) from None
+        incoming += read_incoming(p)
     return receive_files(home, identity, incoming, now)
+
+
+def read_incoming(p: Path) -> list[tuple[str, SignedFile]]:
+    """The files in one incoming file (a turn file, or a text holding armoured ones), each with where it came
+    from; a file that cannot be read refuses itself in one line naming it."""
+    try:
+        text = read_text(p, "file of turns", MAX_TEXT)
+    except ReadError as e:
+        raise FileRefused(str(p), str(e).removeprefix(f"{p}: "), rule="P-format") from None
+    try:
+        return [(str(p), f) for f in parse_any(text, str(p))]
+    except DuelmailError:
+        raise
+    except Exception as e:  # noqa: BLE001 - whatever a hostile file makes a parser raise: one line
+        raise unexpected(str(p), e) from None
 
 
 def receive_files(home: Home, identity: Identity | None, incoming: Sequence[tuple[str, SignedFile]],

@@ -258,6 +258,7 @@ def fetch_mail(home: Home, identity: Identity | None, source: mailt.Source, now:
                 report.aside += 1
             else:
                 letter.done()
+        source.commit()  # every letter dealt with: the next fetch looks only at newer mail
     finally:
         source.close()
     return report
@@ -296,6 +297,7 @@ class SyncReport:
     committed: list[str] = field(default_factory=list)
     arrivals: list[Arrival] = field(default_factory=list)
     pushed: bool = False
+    recovered: list[str] = field(default_factory=list)  # what a sync stopped half-way had left, put in order
 
 
 def repos(home: Home) -> list[Path]:
@@ -327,9 +329,25 @@ def _commit_message(folder_name: str, f: SignedFile, text: str) -> str:
         play = [e for e in events if not TECHNICAL.search(e)]  # the play first: a title has room for 100 characters
         what = "; ".join(play or events) or f"{who.group(1) if who else f'seat {f.seat}'} sent a file with nothing " \
                                             "to tell"
+    head = [_CONTROL.sub("", h) for h in head]  # a header is the sender's, unsigned: no terminal controls in git log
+    what = _CONTROL.sub("", what)
     title = f"{folder_name} round {f.round}: {what}"
     title = title if len(title) <= 100 else title[:97] + "..."
     return "\n".join([title, "", *head]) if head else title
+
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\u202a-\u202e\u2066-\u2069]")
+_MARKDOWN = re.compile(r"([\\`*_\[\]!|~])")
+
+
+def md_text(text: str) -> str:
+    """Text a player wrote (a name, talk, an event naming them), escaped for a README that hosting sites render as
+    markdown with HTML: ``<``, ``>`` and ``&`` as entities (no tag, no ``<meta>``, no autolink), the markdown marks
+    (``[``, ``]``, ``!``, ``*``, ``_``, ``|``...) behind a backslash (no link, no image, no emphasis, no table),
+    and a line break as a space."""
+    import html
+
+    return _MARKDOWN.sub(r"\\\1", html.escape(" ".join(text.splitlines()), quote=False))
 
 
 def readme_text(match: Match) -> str:
@@ -337,13 +355,14 @@ def readme_text(match: Match) -> str:
     last events in words, a link to the replay page (``replay.html``) and the table as text."""
     table = match.named(match.state.render(None, match.known(None)))
     lines = [f"# {match.game.spec.title} {match.gid[:12]}", "",
-             f"Players: {', '.join(c.name for c in match.cards)}", "",
-             f"Round {match.round}. " + (f"Game over: {match.describe_outcome()}." if match.over()
-                                         else f"Awaiting {awaited_text(match)}."), ""]
+             f"Players: {', '.join(md_text(c.name) for c in match.cards)}", "",
+             f"Round {match.round}. " + md_text(f"Game over: {match.describe_outcome()}." if match.over()
+                                                else f"Awaiting {awaited_text(match)}."), ""]
     if match.state.picture(None, {}) is not None:
         lines += ["![The table, as everyone can see it](table.svg)", ""]
     lines += ["Last events:", ""]
-    lines += [f"- round {e.round}: {e.text}" for e in match.told_to([e for e in match.events if not e.technical][-8:])]
+    lines += [f"- round {e.round}: {md_text(e.text)}"
+              for e in match.told_to([e for e in match.events if not e.technical][-8:])]
     lines += ["", "[Step through the game (replay page)](replay.html): download it, or publish the repository's "
               "replays with `duelmail git site`.", "",
               "The table in text:", "",
@@ -376,6 +395,7 @@ def sync_git(home: Home, identity: Identity, path: Path, now: datetime | None = 
     if not repo.is_repo():
         raise GitError(f"{path}: not a git repository: run 'duelmail git init {path}' or clone one there")
     report = SyncReport(Path(path))
+    report.recovered = repo.recover()  # a sync killed half-way: finished or undone before this one starts
     for _ in range(attempts):
         report.committed += _export(home, repo, games)
         ref = repo.fetch()
@@ -388,6 +408,7 @@ def sync_git(home: Home, identity: Identity, path: Path, now: datetime | None = 
         _write_readmes(home, repo)
         if repo.push():
             report.pushed = repo.remote() is not None
+            report.recovered += repo.aside
             return report
     raise GitError(f"{path}: the remote kept moving; {attempts} pushes were rejected (try again)")
 
@@ -453,16 +474,20 @@ def _export(home: Home, repo: GitRepo, games: Sequence[GameFolder]) -> list[str]
     messages = []
     wanted = {g.path.name for g in games}
     for folder in home.game_folders():
-        target = repo.path / folder.path.name
+        was = len(repo.aside)
+        target = repo.plain(folder.path.name, folder=True)
+        if len(repo.aside) > was:  # the game's folder was a link someone pushed: written again in its place
+            target.mkdir()
         if folder.path.name not in wanted and not target.is_dir():
             continue
         newest, replaced = None, []
+        tracked = repo.tracked(folder.path.name) if target.is_dir() else set()
         for p in sorted(folder.path.iterdir(), key=lambda p: (p.name != "genesis.toml", p.name)):
             if not (p.name == "genesis.toml" or TURN_NAME.fullmatch(p.name)):
                 continue
             text = p.read_text()
-            there = target / p.name
-            if there.exists():
+            there = repo.plain(f"{folder.path.name}/{p.name}")
+            if there.exists() and f"{folder.path.name}/{p.name}" in tracked:  # (written, not added: a kill)
                 if same_file(text, there.read_text(errors="replace"), str(there)):
                     continue
                 replaced.append(p.name)
@@ -489,9 +514,11 @@ def _write_readmes(home: Home, repo: GitRepo, commit: bool = True) -> None:
     changed = []
     names = []
     for folder in home.game_folders():
-        target = repo.path / folder.path.name
+        target = repo.plain(folder.path.name, folder=True)
         if not target.is_dir():
             continue
+        for name in ("README.md", "table.svg", "replay.html"):
+            repo.plain(f"{folder.path.name}/{name}")
         memo = folder.path / ".readme.toml"
         old = tomllib.loads(memo.read_text()) if memo.exists() else {}
         key = folder.listing_key()
@@ -504,8 +531,8 @@ def _write_readmes(home: Home, repo: GitRepo, commit: bool = True) -> None:
         text = readme_text(match)
         changed += _game_views(folder, match, target)
         line = (f"- [{folder.path.name}]({folder.path.name}/README.md): {match.game.spec.title}, "
-                + (f"over: {match.describe_outcome()}" if match.over() else
-                   f"round {match.round}, awaiting {awaited_text(match)}"))
+                + md_text(f"over: {match.describe_outcome()}" if match.over() else
+                          f"round {match.round}, awaiting {awaited_text(match)}"))
         names.append(line)
         atomic_write(memo, tomlkit.dumps({"key": key, "line": line, "text": text}))
         p = target / "README.md"
@@ -514,8 +541,8 @@ def _write_readmes(home: Home, repo: GitRepo, commit: bool = True) -> None:
             changed.append(f"{folder.path.name}/README.md")
     mine = {folder.path.name for folder in home.game_folders()}
     names += [f"- [{p.name}]({p.name}/README.md)" for p in sorted(repo.path.iterdir())
-              if p.is_dir() and p.name not in mine and GAME_DIR.fullmatch(p.name)]  # games this home does not hold
-    root = repo.path / "README.md"
+              if p.is_dir() and not p.is_symlink() and p.name not in mine and GAME_DIR.fullmatch(p.name)]
+    root = repo.plain("README.md")
     text = "\n".join(["# duelmail games", "", "One folder per game; each holds its signed turn files.", "",
                       *sorted(names), "", "Play with `duelmail play ... --push` or `duelmail git sync`.", ""])
     if names and (not root.exists() or root.read_text() != text):
@@ -620,7 +647,7 @@ class MailCarrier(Carrier):
         self.name = f"mail {source or settings.imap_user + '@' + settings.imap_host}"
 
     def pull(self, home, identity, now):
-        src = mailt.open_source(self.source, lambda: self.settings, self.password)
+        src = mailt.open_source(self.source, lambda: self.settings, self.password, home_root=home.root)
         return fetch_mail(home, identity, src, now).arrivals
 
     def push(self, home, identity, answers, now):
@@ -646,11 +673,18 @@ class GitCarrier(Carrier):
         self.name = f"git {path}"
 
     def pull(self, home, identity, now):
-        return sync_git(home, identity, self.path, now).arrivals
+        rep = sync_git(home, identity, self.path, now)
+        self.notes = [f"{self.path}: {line}" for line in rep.recovered]
+        return rep.arrivals
 
     def push(self, home, identity, answers, now):
         rep = sync_git(home, identity, self.path, now)
-        return [f"{self.path}: committed {c}" for c in rep.committed]
+        return [f"{self.path}: {line}" for line in rep.recovered] + [f"{self.path}: committed {c}"
+                                                                      for c in rep.committed]
+
+    def remind(self, home, identity, now):
+        notes, self.notes = getattr(self, "notes", []), []  # what the pull set aside or put in order, said once
+        return notes
 
 
 def poll(home: Home, identity: Identity, carriers: Sequence[Carrier], clock: Callable[[], datetime],

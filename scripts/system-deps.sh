@@ -19,8 +19,11 @@ command -v faketime >/dev/null 2>&1 || missing+=(faketime)
 [ ${#missing[@]} -eq 0 ] && exit 0
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
   echo "installing ${missing[*]} from Debian's packages"
-  apt-get update -qq
-  apt-get install -y -qq "${missing[@]}" >/dev/null
+  # another apt or dpkg at work (an unattended upgrade, an install in another terminal) holds the dpkg lock:
+  # wait for it, up to DUELMAIL_APT_LOCK_WAIT seconds (10 minutes), rather than fail at once
+  wait_lock=(-o "DPkg::Lock::Timeout=${DUELMAIL_APT_LOCK_WAIT:-600}")
+  apt-get "${wait_lock[@]}" update -qq
+  apt-get "${wait_lock[@]}" install -y -qq "${missing[@]}" >/dev/null
 else
   echo "the test suite needs these Debian packages, not installed here: ${missing[*]}" >&2
   echo "install them as root (apt-get install ${missing[*]}); the mail tests also run as root" >&2

@@ -137,6 +137,8 @@ def sync_repos(ctx, ident, paths, games=(), auto: bool = True) -> list:
     arrivals = []
     for path in paths:
         rep = watch.sync_git(ctx.home, ident, path, now(), games)
+        for line in rep.recovered:
+            click.echo(f"{path}: {line}")
         for c in rep.committed:
             click.echo(f"{path}: committed {c}")
         for a in rep.arrivals:
@@ -165,7 +167,8 @@ def push_played(ctx, ident, played) -> None:
     """``play --push``: sync the repositories that hold this game."""
     from duelmail import watch
 
-    paths = [p for p in watch.repos(ctx.home) if (p / played.folder.path.name).is_dir()]
+    paths = [p for p in watch.repos(ctx.home) if (p / played.folder.path.name).is_dir()
+             or (p / played.folder.path.name).is_symlink()]  # a link someone pushed: the sync sets it aside
     if not paths:
         raise click.ClickException(f"{played.path} is written, but no repository of this home holds game "
                                    f"{played.folder.path.name} ('duelmail git init DIR', then 'duelmail git sync')")
@@ -189,6 +192,8 @@ def new_in_repo(ctx, ident, played, directory) -> None:
     GitRepo(path, (ident.name, ident.email)).init()
     watch.add_repo(ctx.home, path)
     rep = watch.sync_git(ctx.home, ident, path, now(), games=[played.folder])
+    for line in rep.recovered:
+        click.echo(f"{path}: {line}")
     for c in rep.committed:
         click.echo(f"{path}: committed {c}")
     click.echo(f"the game is in {path / played.folder.path.name}" + (", pushed" if rep.pushed else ""))

@@ -151,7 +151,7 @@ def fetch(ctx, source, auto):
 
     ident = ctx.identity()
     src = mailt.open_source(source, lambda: mailt.load_settings(ctx.home), password_for,
-                            stdin=sys.stdin.buffer)
+                            stdin=sys.stdin.buffer, home_root=ctx.home.root)
     report = watch.fetch_mail(ctx.home, ident, src, now())
     for a in report.arrivals:
         click.echo(a.line())

@@ -62,11 +62,27 @@ def _parse_options(pairs) -> dict:
 
 
 def _copy_out(path: Path, out: str | None) -> Path:
+    """``--out DIR``: a copy of the file just written, under its own name (``r0007-s1.toml``), or under a name that
+    carries its game (``90503a612059-r0007-s1.toml``) when DIR holds another game's file (or anything else) under
+    the plain one: files of different games never overwrite each other."""
     if not out:
         return path
     from duelmail.util.fs import atomic_write
 
-    return atomic_write(Path(out) / path.name, path.read_text())
+    target = Path(out) / path.name
+    if target.exists() and _game_of(target) != path.parent.name[-12:]:
+        target = Path(out) / f"{path.parent.name[-12:]}-{path.name}"
+    return atomic_write(target, path.read_text())
+
+
+def _game_of(path: Path) -> str | None:
+    """The game (first 12 characters of its id) of the duelmail file at ``path``; None for anything else."""
+    from duelmail.protocol.turnfile import parse_any
+
+    try:
+        return parse_any(read_text(path, "turn file", 4 << 20), str(path))[0].game[:12]
+    except Exception:  # noqa: BLE001 - not a duelmail file: never overwritten either
+        return None
 
 
 def _open(ctx: Ctx, game: str | None):
@@ -268,11 +284,38 @@ def awaited_lines(match) -> list[str]:
 
 def receive_files(ctx: Ctx, files: list[str], auto: bool, out: str | None, echo) -> None:
     """``duelmail receive FILES``: verify and apply them, then say what the seat must do (or answer at once, when
-    ``auto`` and no decision is needed); ``echo`` prints a line."""
+    ``auto`` and no decision is needed); ``echo`` prints a line. A bad file is refused in one line naming it and
+    the good ones are applied all the same; then the command exits 1."""
+    ident = ctx.identity()
+    refused: list[str] = []  # each bad file refuses itself; the good ones around it are applied
+    incoming = []
+    for f in files:
+        try:
+            incoming += _app().read_incoming(Path(f))
+        except DuelmailError as e:
+            refused.append(str(e))
+    from duelmail.transport.archive import ordered
+
+    results, last = [], None
+    for where, f in sorted(ordered(incoming), key=lambda wf: wf[1].game[:16]):
+        try:
+            results += _app().receive_files(ctx.home, ident, [(where, f)], now(), batch=incoming)
+        except DuelmailError as e:
+            refused.append(str(e))
+            continue
+        last = f
+    try:
+        _after_receive(ctx, ident, results, last, auto, out, echo)
+    except DuelmailError as e:
+        raise DuelmailError("\n".join([*refused, str(e)])) from None
+    if refused:  # one line each, after what was applied; the command exits 1
+        raise DuelmailError("\n".join(refused))
+
+
+def _after_receive(ctx: Ctx, ident, results, last, auto: bool, out, echo) -> None:
+    """What ``receive`` says of the files it applied, then what the seat must do (or the automatic answer)."""
     from duelmail.util.lock import hold
 
-    ident = ctx.identity()
-    results = _app().receive(ctx.home, ident, [Path(f) for f in files], now=now())
     for r in results:
         if r.duplicate:
             echo(f"{r.path}: round {r.round} seat {r.seat} already applied (nothing changed)")
@@ -280,11 +323,8 @@ def receive_files(ctx: Ctx, files: list[str], auto: bool, out: str | None, echo)
         echo(f"{r.path}: round {r.round} seat {r.seat} verified and applied")
         for e in r.match.told_to(r.events, r.match.reader_faces(ident)):
             echo(f"  {e.text}")
-    if not results:
+    if not results or last is None:
         return
-    from duelmail.protocol.turnfile import parse_any
-
-    last = parse_any(read_text(files[-1], "turn file", 4 << 20), files[-1])[-1]
     folder = _app().game_folder_for(ctx.home, ident, last)
     hold(folder.path)
     match = folder.fold(reuse=next((r.match for r in reversed(results)  # the state receive left, unless changed since

@@ -197,42 +197,69 @@ _QUOTE = re.compile(r"^[\s>|]*")
 
 
 def unarmour(text: str, where: str) -> list[str]:
-    """Every armoured file in ``text`` (a mail body, perhaps quoted and re-wrapped), as TOML text."""
+    """Every armoured file in ``text`` (a mail body, perhaps quoted and re-wrapped), as TOML text; the first
+    damaged armour refuses the whole text (``armour_pieces`` keeps the good ones)."""
+    out: list[str] = []
+    for piece in armour_pieces(text, where):
+        if isinstance(piece, FormatError):
+            raise piece
+        out.append(piece)
+    return out
+
+
+def armour_pieces(text: str, where: str) -> list[str | FormatError]:
+    """Every armour of ``text`` in order, each on its own: its TOML text, or the ``FormatError`` saying how it
+    is damaged (a cut middle, a lost END line: a quote a person trimmed). A BEGIN line inside an armour ends it
+    there (that armour lost its END line) and starts the next."""
     if len(text) > MAX_TEXT:
         raise FormatError(f"{where}: {len(text)} characters is far more than any mail of turns (limit {MAX_TEXT})")
-    out: list[str] = []
+    out: list[str | FormatError] = []
     lines = [_QUOTE.sub("", line).rstrip() for line in text.splitlines()]
+    size = 0
     i = 0
     while i < len(lines):
         if lines[i].strip() == BEGIN:
             j = i + 1
-            while j < len(lines) and lines[j].strip() != END:
+            while j < len(lines) and lines[j].strip() not in (END, BEGIN):
                 j += 1
-            if j == len(lines):
-                raise FormatError(f"{where}: armour starting at line {i + 1} has no END line")
-            block = [line.strip() for line in lines[i + 1:j]]
-            # the header ("Game: ...", for people only) ends at the first blank line, however a mail client
-            # re-wrapped it; without a blank line, header lines are the ones with a colon
-            if "" in block:
-                block = block[block.index(""):]
-            chunks = [line.replace(" ", "") for line in block if line and (":" not in line)]
-            if not "".join(chunks).isascii():
-                raise FormatError(f"{where}: armour at line {i + 1} is damaged (a character that is not base64)")
+            if j == len(lines) or lines[j].strip() == BEGIN:
+                out.append(FormatError(f"{where}: armour starting at line {i + 1} has no END line"))
+                i = j
+                continue
             try:
-                raw = base64.b64decode("".join(chunks), validate=True)
-                d = zlib.decompressobj()
-                body = d.decompress(raw, MAX_FILE)
-                if d.unconsumed_tail:
-                    raise FormatError(f"{where}: armoured file at line {i + 1} is too large")
-                out.append(body.decode())
-                if sum(map(len, out)) > MAX_TEXT:
+                body = _unpack(lines[i + 1:j], where, i)
+            except FormatError as e:
+                out.append(e)
+            else:
+                size += len(body)
+                if size > MAX_TEXT:
                     raise FormatError(f"{where}: the armoured files up to line {i + 1} unpack to more than "
                                       f"{MAX_TEXT} characters")
-            except (binascii.Error, zlib.error, UnicodeDecodeError) as e:
-                raise FormatError(f"{where}: armour at line {i + 1} is damaged ({e})") from None
+                out.append(body)
             i = j
         i += 1
     return out
+
+
+def _unpack(armour: list[str], where: str, i: int) -> str:
+    """The TOML text of one armour's lines (between BEGIN and END; BEGIN at line ``i + 1``)."""
+    block = [line.strip() for line in armour]
+    # the header ("Game: ...", for people only) ends at the first blank line, however a mail client
+    # re-wrapped it; without a blank line, header lines are the ones with a colon
+    if "" in block:
+        block = block[block.index(""):]
+    chunks = [line.replace(" ", "") for line in block if line and (":" not in line)]
+    if not "".join(chunks).isascii():
+        raise FormatError(f"{where}: armour at line {i + 1} is damaged (a character that is not base64)")
+    try:
+        raw = base64.b64decode("".join(chunks), validate=True)
+        d = zlib.decompressobj()
+        body = d.decompress(raw, MAX_FILE)
+        if d.unconsumed_tail:
+            raise FormatError(f"{where}: armoured file at line {i + 1} is too large")
+        return body.decode()
+    except (binascii.Error, zlib.error, UnicodeDecodeError) as e:
+        raise FormatError(f"{where}: armour at line {i + 1} is damaged ({e})") from None
 
 
 def parse_any(text: str, where: str) -> list[SignedFile]:
@@ -242,3 +269,21 @@ def parse_any(text: str, where: str) -> list[SignedFile]:
         return [parse_toml(t, f"{where} (armour {n + 1})" if len(found) > 1 else where)
                 for n, t in enumerate(found)]
     return [parse_toml(text, where)]
+
+
+def parse_pieces(text: str, where: str) -> list[SignedFile | DuelmailError]:
+    """``parse_any``, each armour on its own: a damaged or unreadable armour is its error in the list, and the
+    good armours around it still read."""
+    if BEGIN not in text:
+        return [parse_toml(text, where)]
+    found = armour_pieces(text, where)
+    out: list[SignedFile | DuelmailError] = []
+    for n, t in enumerate(found):
+        if isinstance(t, FormatError):
+            out.append(t)
+            continue
+        try:
+            out.append(parse_toml(t, f"{where} (armour {n + 1})" if len(found) > 1 else where))
+        except DuelmailError as e:
+            out.append(e)
+    return out

@@ -35,6 +35,17 @@ def is_turn_path(path: str) -> bool:
             and (parts[1] == "genesis.toml" or bool(TURN_NAME.fullmatch(parts[1]))))
 
 
+VIEWS = ("README.md", "table.svg", "replay.html")  # what the tool keeps beside each game's files
+
+
+def is_ours(path: str) -> bool:
+    """A path duelmail writes in a repository: a game's files and views, the index README, .gitattributes."""
+    parts = path.split("/")
+    if len(parts) == 1:
+        return path in ("README.md", ".gitattributes")
+    return is_turn_path(path) or len(parts) == 2 and bool(GAME_DIR.fullmatch(parts[0])) and parts[1] in VIEWS
+
+
 @dataclass
 class Incoming:
     path: str  # inside the repository
@@ -49,6 +60,7 @@ class GitRepo:
     def __init__(self, path: Path | str, author: tuple[str, str] | None = None):
         self.path = Path(path)
         self.author = author  # used only when the repository has no user.name/user.email of its own
+        self.aside: list[str] = []  # what was set aside in the clone (symbolic links someone pushed), in words
 
     # -- plumbing ---------------------------------------------------------------------------
     def git(self, *args: str, check: bool = True, input: str | None = None) -> subprocess.CompletedProcess:
@@ -95,7 +107,7 @@ class GitRepo:
             self.path.mkdir(parents=True, exist_ok=True)
             self.git("init", "-q", "-b", "main")
             created = True
-        attrs = self.path / ".gitattributes"
+        attrs = self.plain(".gitattributes")
         text = attrs.read_text() if attrs.exists() else ""
         if "merge=union" not in text:
             atomic_write(attrs, text + ATTRIBUTES)
@@ -130,6 +142,82 @@ class GitRepo:
     def add(self, *paths: str) -> None:
         if paths:
             self.git("add", "--", *paths)
+
+    # -- what we read and write ----------------------------------------------------------------
+    def plain(self, rel: str, folder: bool = False) -> Path:
+        """``rel`` in the clone, safe to read and write: a symbolic link (or anything not a plain file or folder)
+        at it or at a folder above it, pushed by someone, is set aside first (taken out of the index and the
+        clone, and said in ``aside``), so nothing is ever read or written outside the repository through it."""
+        parts = rel.split("/")
+        for k in range(1, len(parts) + 1):
+            sub = "/".join(parts[:k])
+            p = self.path / sub
+            want_dir = k < len(parts) or folder
+            if p.is_symlink() or (p.exists() and not (p.is_dir() if want_dir else p.is_file())):
+                what = "a symbolic link" if p.is_symlink() else "not a plain file or folder"
+                self.git("rm", "-rq", "--cached", "--ignore-unmatch", "--", sub)
+                if p.is_symlink() or not p.is_dir():
+                    p.unlink()
+                else:
+                    import shutil
+
+                    shutil.rmtree(p)
+                self.aside.append(f"{sub} was {what} (pushed by someone): set aside, nothing read or written "
+                                  "through it; duelmail's own files go in its place")
+        return self.path / rel
+
+    # -- after a kill --------------------------------------------------------------------------
+    @property
+    def git_dir(self) -> Path:
+        return Path(self.out("rev-parse", "--absolute-git-dir"))
+
+    def recover(self, stale: float = 600) -> list[str]:
+        """Put back in order what a sync killed half-way left, so this one goes on: a rebase or merge in progress
+        is aborted (this sync rebases again), an index lock older than ``stale`` seconds (a git killed while
+        writing; a running git holds it for less) is removed, and a change of ours left staged, unstaged or
+        untracked (game files, README files, pictures, replay pages) is committed. What it did, in words."""
+        import time
+
+        done = []
+        gd = self.git_dir
+        if (gd / "rebase-merge").exists() or (gd / "rebase-apply").exists():
+            if self.git("rebase", "--abort", check=False).returncode != 0:
+                self.git("rebase", "--quit", check=False)
+            done.append("a rebase stopped half-way was undone")
+        if (gd / "MERGE_HEAD").exists():
+            self.git("merge", "--abort", check=False)
+            done.append("a merge stopped half-way was undone")
+        lock = gd / "index.lock"
+        try:
+            if time.time() - lock.stat().st_mtime > stale:
+                lock.unlink()
+                done.append("a stale index.lock (left by a git that was killed) was removed")
+        except FileNotFoundError:
+            pass
+        ours = [path for path in self.changed() if is_ours(path)]
+        if ours:
+            self.git("add", "-A", "--", *ours)
+            if self.commit("duelmail: finish a sync that was stopped half-way"):
+                done.append(f"committed what a stopped sync had left ({len(ours)} files)")
+        return done
+
+    def changed(self) -> list[str]:
+        """Paths with a change not committed (staged, unstaged or untracked)."""
+        out = self.git("status", "--porcelain=v1", "-z", "--untracked-files=all").stdout
+        paths, fields = [], out.split("\0")
+        i = 0
+        while i < len(fields):
+            entry = fields[i]
+            if len(entry) > 3:
+                paths.append(entry[3:])
+                if entry[0] in "RC":  # a rename names its origin in the next field
+                    i += 1
+            i += 1
+        return paths
+
+    def tracked(self, under: str) -> set[str]:
+        """The paths git tracks (in its index) under a folder."""
+        return set(self.git("ls-files", "-z", "--", under).stdout.split("\0")) - {""}
 
     # -- remote ------------------------------------------------------------------------------
     def fetch(self) -> str | None:
@@ -201,7 +289,9 @@ class GitRepo:
 
     def integrate(self, ref: str) -> None:
         """Rebase local commits onto ``ref``; a turn never conflicts, a README is merged by union and rewritten
-        afterwards. On any other conflict the rebase is undone and the error names the files."""
+        afterwards. On any other conflict (a game folder someone replaced by a symbolic link) the rebase is undone,
+        the branch takes ``ref`` as it is and the caller writes this home's files again on top: the home holds
+        every file the local commits held. The commits set aside stay under ``refs/duelmail/kept/``."""
         if not self.has_commits():
             self.git("reset", "-q", "--hard", ref)
             return
@@ -209,8 +299,16 @@ class GitRepo:
         if res.returncode != 0:
             files = self.git("diff", "--name-only", "--diff-filter=U", check=False).stdout.split()
             self.git("rebase", "--abort", check=False)
-            raise GitError(f"{self.path}: rebasing onto {ref} stopped on {', '.join(files) or 'an error'}: "
-                           f"{(res.stderr or res.stdout).strip()}")
+            head = self.out("rev-parse", "--short", "HEAD")
+            if self.changed():
+                raise GitError(f"{self.path}: rebasing onto {ref} stopped on {', '.join(files) or 'an error'}, "
+                               f"and the clone holds changes that are not duelmail's: commit or remove them "
+                               f"({(res.stderr or res.stdout).strip().splitlines()[0]})")
+            self.git("update-ref", f"refs/duelmail/kept/{head}", "HEAD")
+            self.git("reset", "-q", "--hard", ref)
+            self.aside.append(f"rebasing onto {ref} stopped on {', '.join(files[:3]) or 'an error'}: took {ref} "
+                              f"as it is and wrote this home's files again on top (the commits it replaced are "
+                              f"kept as refs/duelmail/kept/{head})")
 
     def push(self) -> bool:
         """Push the branch; False when the remote moved meanwhile (fetch, rebase, and push again)."""

@@ -28,7 +28,7 @@ from pathlib import Path
 import tomlkit
 
 from duelmail.errors import DuelmailError, unexpected
-from duelmail.protocol.turnfile import BEGIN, SignedFile, parse_any
+from duelmail.protocol.turnfile import BEGIN, MAX_TEXT, SignedFile, parse_pieces
 from duelmail.transport.archive import file_name, header_for
 from duelmail.util.classes import dataclass
 from duelmail.util.fs import atomic_write
@@ -479,8 +479,9 @@ def _find(msg: Message, where: str, out: Found) -> None:
     for label, text in _texts(msg):
         if BEGIN not in text and not _BARE_FILE.search(text):  # (not \s: it crosses lines, quadratic on blank lines)
             continue
-        try:
-            files = parse_any(text, f"{where} {label}")
+        try:  # each armour on its own: a damaged one (a quote a person trimmed) never hides the good ones
+            pieces = parse_pieces(text, f"{where} {label}")
+            files = [p for p in pieces if isinstance(p, SignedFile)]
             hashes = [f.file_hash for f in files]
         except DuelmailError as e:
             out.problems.append(str(e))
@@ -488,6 +489,7 @@ def _find(msg: Message, where: str, out: Found) -> None:
         except Exception as e:  # noqa: BLE001 - whatever a hostile part makes a parser raise, the rest goes on
             out.problems.append(str(unexpected(f"{where} {label}", e)))
             continue
+        out.problems += [str(p) for p in pieces if not isinstance(p, SignedFile)]
         if not out.unsigned and not label.endswith((".toml", ".asc", ".txt")):
             out.unsigned = unsigned_text(text)
         for f, h in zip(files, hashes, strict=True):
@@ -507,6 +509,90 @@ def describe(msg: Message) -> str:
     return f"{subject!r} from {msg.get('From', '?')}"
 
 
+# -- a message's structure over IMAP ---------------------------------------------------------------
+_TOKEN = re.compile(rb'\(|\)|"(?:[^"\\]|\\.)*"|[^\s()"]+')
+TURN_NAMES = (".toml", ".asc", ".txt")
+
+
+def _sexp(chunks: list[bytes | tuple[bytes]]) -> list:
+    """The parenthesised lists of an IMAP response (strings, atoms as bytes; NIL as None; literals as bytes)."""
+    stack: list[list] = [[]]
+    for chunk in chunks:
+        if isinstance(chunk, tuple):  # a literal, already cut out by imaplib
+            stack[-1].append(chunk[0])
+            continue
+        for m in _TOKEN.finditer(chunk):
+            t = m.group()
+            if t == b"(":
+                stack.append([])
+            elif t == b")":
+                if len(stack) > 1:
+                    done = stack.pop()
+                    stack[-1].append(done)
+            elif t.startswith(b'"'):
+                stack[-1].append(re.sub(rb"\\(.)", rb"\1", t[1:-1]))
+            elif t.upper() == b"NIL":
+                stack[-1].append(None)
+            elif not re.fullmatch(rb"\{\d+\}", t):
+                stack[-1].append(t)
+    return stack[0]
+
+
+def structures(fetched: list) -> Iterator[tuple[int, list]]:
+    """(UID, BODYSTRUCTURE) of each message of a ``UID FETCH ... (UID BODYSTRUCTURE)`` response."""
+    chunks: list = []
+    for item in fetched:
+        if isinstance(item, tuple):
+            head, literal = item
+            chunks += [re.sub(rb"\{\d+\}$", b"", head), (literal,)]
+        elif isinstance(item, bytes):
+            chunks.append(item)
+    items = _sexp(chunks)
+    for k, item in enumerate(items):
+        if isinstance(item, list) and k > 0:
+            pairs = dict(zip(item[0::2], item[1::2], strict=False))
+            uid, body = pairs.get(b"UID"), pairs.get(b"BODYSTRUCTURE")
+            if isinstance(uid, bytes) and uid.isdigit() and isinstance(body, list):
+                yield int(uid), body
+
+
+def _text(v) -> str:
+    return v.decode("utf-8", errors="replace").lower() if isinstance(v, bytes) else ""
+
+
+def _params(v) -> list[str]:
+    """The values of a parameter list (``("name" "r0007-s1.toml" ...)``), lowercased."""
+    return [_text(x) for x in v[1::2]] if isinstance(v, list) else []
+
+
+def may_carry_turn(part: list) -> bool:
+    """Whether a part of a message's structure (or a part inside it) may hold a turn."""
+    if part and isinstance(part[0], list):  # multipart: its parts, then its subtype and extensions
+        parts = []
+        for p in part:
+            if not isinstance(p, list):
+                break
+            parts.append(p)
+        return any(may_carry_turn(p) for p in parts)
+    if len(part) < 7:
+        return False
+    kind, sub, enc = _text(part[0]), _text(part[1]), _text(part[5])
+    size = int(part[6]) if isinstance(part[6], bytes) and part[6].isdigit() else 0
+    names = _params(part[2])
+    for extra in part[7:]:  # the disposition's parameters (its place depends on the type)
+        if isinstance(extra, list) and len(extra) == 2 and isinstance(extra[0], bytes):
+            names += _params(extra[1])
+    if kind == "message" and sub == "rfc822" and len(part) > 8 and isinstance(part[8], list):
+        return may_carry_turn(part[8])  # a forwarded message: its own parts
+    if any(ext in n for n in names for ext in TURN_NAMES):
+        return True
+    if size > 4 * MAX_TEXT:
+        return False
+    if kind == "application" and sub in ("toml", "x-toml", "octet-stream"):
+        return True
+    return kind == "text" and enc in ("quoted-printable", "base64")  # the server's search may not decode it
+
+
 # -- mail sources ------------------------------------------------------------------------------
 @dataclass
 class Letter:
@@ -522,12 +608,53 @@ class Letter:
         (self.refuse or self.done)()
 
 
+class Seen:
+    """What a home remembers it has looked at in one mail source (``HOME/mail/seen-*.json``), so a later fetch
+    reads only what is new: the keys of a Maildir's and an mbox's messages that held no turn (or were done with),
+    and an IMAP folder's UIDVALIDITY with the highest UID looked at. A cache: lost, the next fetch looks at
+    everything again, and reading a message twice changes nothing."""
+
+    def __init__(self, root: Path | None, source: str):
+        import hashlib
+
+        self.path = (Path(root) / "mail" / f"seen-{hashlib.sha256(source.encode()).hexdigest()[:16]}.json"
+                     if root is not None else None)
+        self.data: dict = {"source": source}
+        if self.path is not None and self.path.exists():
+            import json
+
+            try:
+                data = json.loads(self.path.read_text())
+                if isinstance(data, dict) and data.get("source") == source:
+                    self.data = data
+            except (OSError, ValueError):
+                pass  # unreadable: looked at again
+
+    def keys(self) -> set[str]:
+        keys = self.data.get("keys", [])
+        return {k for k in keys if isinstance(k, str)} if isinstance(keys, list) else set()
+
+    def save(self) -> None:
+        if self.path is None:
+            return
+        import json
+
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            atomic_write(self.path, json.dumps(self.data), mode=0o600, durable=False)
+        except OSError:
+            pass  # a cache: the next fetch looks at these messages again
+
+
 class Source:
     processed = ""  # what happens to a processed message, said after a fetch
     aside = "marked as processed"  # and to one holding a refused file (said when there was one)
 
     def letters(self) -> Iterator[Letter]:
         raise NotImplementedError
+
+    def commit(self) -> None:
+        """Every letter was dealt with: remember what was looked at, so the next fetch skips it."""
 
     def close(self) -> None:
         pass
@@ -546,16 +673,24 @@ class FileSource(Source):
 class MaildirSource(Source):
     """A Maildir: new messages are read, then moved to cur/ and flagged seen."""
 
-    def __init__(self, path: Path):
+    def __init__(self, path: Path, seen: Seen | None = None):
         if not (Path(path) / "cur").is_dir() or not (Path(path) / "new").is_dir():
             raise MailError(f"{path}: not a Maildir (no cur/ and new/ folders)")
         self.box = mailbox.Maildir(str(path), factory=None, create=False)
         self.path = path
         self.processed = "processed mail moved to cur/ and marked seen"
         self.aside = f"moved to the folder {REFUSED_FOLDER}"
+        self.seen = seen or Seen(None, str(path))
+        self.looked: set[str] = set()  # messages without a turn looked at by this fetch
 
     def letters(self) -> Iterator[Letter]:
-        for key in sorted(self.box.keys()):
+        known = self.seen.keys()
+        keys = sorted(self.box.keys())
+        self.present = set(keys)
+        for key in keys:
+            if key in known:  # held no turn when it was looked at: left for its reader, never parsed again
+                self.looked.add(key)
+                continue
             m = self.box.get_message(key)
             if "S" in m.get_flags() and m.get_subdir() == "cur":
                 continue
@@ -573,37 +708,65 @@ class MaildirSource(Source):
                 folder.add(mm)
                 self.box.remove(key)
 
-            yield Letter(f"{self.path}/{key}", parse_message(m.as_bytes()), done, refuse=refuse)
+            yield Letter(f"{self.path}/{key}", parse_message(m.as_bytes()), done,
+                         lambda key=key: self.looked.add(key), refuse=refuse)
+
+    def commit(self) -> None:
+        self.seen.data["keys"] = sorted(self.looked & self.present)  # a message gone is forgotten
+        self.seen.save()
 
 
 class MboxSource(Source):
     """An mbox file: read only (marking is left to the mail client); dedupe by file hash keeps it idempotent."""
 
-    def __init__(self, path: Path):
+    def __init__(self, path: Path, seen: Seen | None = None):
         if not Path(path).is_file():
             raise MailError(f"{path}: no such mbox file")
         self.box = mailbox.mbox(str(path), create=False)
         self.path = path
-        self.processed = "the mbox is left as it is (reading it again changes nothing)"
+        self.processed = "the mbox is left as it is; what was read is remembered in the home"
+        self.seen = seen or Seen(None, str(path))
+        self.looked: set[str] = set()
 
     def letters(self) -> Iterator[Letter]:
+        import hashlib
+
+        known = self.seen.keys()
+        self.present: set[str] = set()
         for n, key in enumerate(self.box.keys()):
-            yield Letter(f"{self.path} message {n + 1}", parse_message(self.box.get_bytes(key)))
+            raw = self.box.get_bytes(key)
+            mark = hashlib.sha256(raw).hexdigest()[:32]  # an mbox rewritten by a client keeps its messages' marks
+            self.present.add(mark)
+            if mark in known:
+                self.looked.add(mark)
+                continue
+            looked = lambda mark=mark: self.looked.add(mark)  # noqa: E731
+            yield Letter(f"{self.path} message {n + 1}", parse_message(raw), looked, looked)
+
+    def commit(self) -> None:
+        self.seen.data["keys"] = sorted(self.looked & self.present)
+        self.seen.save()
 
     def close(self) -> None:
         self.box.close()
 
 
 class ImapSource(Source):
-    """An IMAP folder: messages without the ``$Duelmail`` keyword that may hold a turn are read; processed
-    ones are flagged (keyword and \\Seen) or moved to ``processed_folder``; one with no turn in it only
-    gets the keyword (it stays unread for its reader)."""
+    """An IMAP folder. Each new message's structure (``BODYSTRUCTURE``) is read, never every body: a message is
+    downloaded when it may carry a turn (duelmail's subject; an attachment named ``*.toml``, ``*.asc`` or
+    ``*.txt`` or of a TOML or bare binary type; a text part the server may not search through, encoded
+    quoted-printable or base64; a body the server finds the armour or a bare file's first line in).
+    Processed messages are flagged (keyword and \\Seen) or moved to ``processed_folder``; a downloaded one with no
+    turn in it only gets the keyword (it stays unread for its reader). The home remembers the folder's
+    UIDVALIDITY and the highest UID looked at (``Seen``), so the next fetch looks only at newer messages."""
 
-    def __init__(self, settings: MailSettings, password: Callable[[], str], timeout: float = 30):
+    def __init__(self, settings: MailSettings, password: Callable[[], str], timeout: float = 30,
+                 seen: Seen | None = None):
         s = settings
         if not s.imap_host:
             raise MailError("no IMAP host in [mail]: run 'duelmail mail setup --imap-host HOST'")
         self.settings = s
+        self.seen = seen or Seen(None, "")
         self.processed = (f"processed mail moved to {s.processed_folder}" if s.processed == "move"
                           else f"processed mail flagged {KEYWORD} and seen")
         self.aside = f"flagged {REFUSED_KEYWORD}, left unread"
@@ -626,7 +789,10 @@ class ImapSource(Source):
         if typ != "OK":
             self.close()
             raise MailError(f"IMAP {s.imap_host}: no folder {s.imap_folder!r} ({data[0]!r})")
+        validity = self.conn.response("UIDVALIDITY")[1]
+        self.validity = validity[0].decode() if validity and validity[0] else ""
         self.moved = False
+        self.last = 0  # the highest UID this fetch looked at
 
     @staticmethod
     def _quote(name: str) -> str:
@@ -638,12 +804,30 @@ class ImapSource(Source):
             raise MailError(f"IMAP {self.settings.imap_host}: {what} failed ({data!r})")
         return data
 
+    def _search(self, first: int, *criteria: str) -> list[int]:
+        data = self._ok("search", self.conn.uid("SEARCH", None, "UID", f"{first}:*", "UNKEYWORD", KEYWORD,
+                                                "UNDELETED", *criteria))
+        return [int(u) for u in (data[0].split() if data and data[0] else []) if int(u) >= first]
+
+    def candidates(self) -> list[int]:
+        """The UIDs of the new messages that may carry a turn, from their structure and the server's search."""
+        seen = self.seen.data
+        first = int(seen.get("uid", 0)) + 1 if seen.get("uidvalidity") == self.validity else 1
+        new = self._search(first)
+        if not new:
+            return []
+        self.last = max(new)
+        found = set(self._search(first, "OR", "OR", "SUBJECT", '"[duelmail]"', "BODY", f'"{BEGIN}"',
+                                 "BODY", '"duelmail = 1"'))
+        fetched = self._ok("fetch", self.conn.uid("FETCH", f"{first}:{self.last}", "(UID BODYSTRUCTURE)"))
+        for uid, structure in structures(fetched):
+            if uid in new and uid not in found and may_carry_turn(structure):
+                found.add(uid)
+        return sorted(found)
+
     def letters(self) -> Iterator[Letter]:
-        # only mail that may hold a turn is downloaded: duelmail's subject, or armour in the body
-        data = self._ok("search", self.conn.uid("SEARCH", None, "UNKEYWORD", KEYWORD, "UNDELETED", "OR",
-                                                "SUBJECT", '"[duelmail]"', "BODY", '"BEGIN DUELMAIL TURN"'))
-        uids = data[0].split() if data and data[0] else []
-        for uid in uids:
+        for n in self.candidates():
+            uid = str(n).encode()
             fetched = self._ok("fetch", self.conn.uid("FETCH", uid, "(BODY.PEEK[])"))
             raw = next((item[1] for item in fetched if isinstance(item, tuple)), None)
             if raw is None:
@@ -653,6 +837,11 @@ class ImapSource(Source):
                          lambda uid=uid: self._ok("flag", self.conn.uid("STORE", uid, "+FLAGS", f"({KEYWORD})")),
                          lambda uid=uid: self._ok("flag", self.conn.uid("STORE", uid, "+FLAGS",
                                                                         f"({KEYWORD} {REFUSED_KEYWORD} \\Flagged)")))
+
+    def commit(self) -> None:
+        if self.last:
+            self.seen.data.update(uidvalidity=self.validity, uid=self.last)
+            self.seen.save()
 
     def _mark(self, uid: bytes) -> None:
         s = self.settings
@@ -676,21 +865,23 @@ class ImapSource(Source):
             pass
 
 
-def open_source(spec: str | None, settings: Callable[[], MailSettings], password_for: Callable, stdin=None
-                ) -> Source:
-    """``-`` (standard input), a Maildir, an mbox or an .eml file; none: the configured IMAP account."""
+def open_source(spec: str | None, settings: Callable[[], MailSettings], password_for: Callable, stdin=None,
+                home_root: Path | None = None) -> Source:
+    """``-`` (standard input), a Maildir, an mbox or an .eml file; none: the configured IMAP account.
+    ``home_root``: the home that remembers what it has looked at in each source (``Seen``)."""
     if spec is None:
         s = settings()
-        return ImapSource(s, lambda: password_for(s, s.imap_user, s.imap_host))
+        seen = Seen(home_root, f"imap {s.imap_user}@{s.imap_host}:{s.imap_port}/{s.imap_folder}")
+        return ImapSource(s, lambda: password_for(s, s.imap_user, s.imap_host), seen=seen)
     if spec == "-":
         return FileSource(stdin.read(), "standard input")
     p = Path(spec)
     if p.is_dir():
-        return MaildirSource(p)
+        return MaildirSource(p, Seen(home_root, f"maildir {p.resolve()}"))
     if not p.exists():
         raise MailError(f"{spec}: no such Maildir, mbox or message file")
     head = p.read_bytes()[:5]
     if head == b"From ":
-        return MboxSource(p)
+        return MboxSource(p, Seen(home_root, f"mbox {p.resolve()}"))
     return FileSource(p.read_bytes(), str(p))
 

@@ -6,10 +6,15 @@ A command holds the lock of every game folder it reads to change (``hold``) unti
 same as a context manager. Both are re-entrant within a process. A second process waits, says so
 once, and gives up after ``$DUELMAIL_LOCK_WAIT`` seconds (default 120) with an error naming the
 folder and the process that holds it.
+
+A folder this process may only read (a home on a read-only disk, a copy it does not own) is read without
+writing a lock: an existing ``.lock`` is still honoured (``flock`` needs no write access), and without one
+nothing here can write, so ``history``, ``moves`` and ``show`` answer from it.
 """
 
 from __future__ import annotations
 
+import errno
 import fcntl
 import os
 import sys
@@ -56,8 +61,21 @@ def acquire(folder: Path | str, wait: float | None = None, say: Callable[[str], 
         _held[key][1] += 1
         return
     path = Path(key) / LOCK_NAME
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+        writable = True
+    except OSError as e:
+        if e.errno not in (errno.EACCES, errno.EPERM, errno.EROFS):
+            raise
+        # a home this process may only read (a read-only disk, a spectator's copy): an existing lock is still
+        # honoured (flock needs no write access), and without one nobody here can write, so reading is safe
+        try:
+            fd = os.open(path, os.O_RDONLY)
+        except OSError:
+            _held[key] = [-1, 1]
+            return
+        writable = False
     try:
         limit = _wait() if wait is None else wait
         start, told = time.monotonic(), False
@@ -73,8 +91,9 @@ def acquire(folder: Path | str, wait: float | None = None, say: Callable[[str], 
                     say(f"duelmail: waiting for {_holder(path)}, which is using {key}")
                     told = True
                 time.sleep(0.05)  # flock has no timeout of its own
-        os.ftruncate(fd, 0)
-        os.pwrite(fd, f"pid {os.getpid()} ({' '.join(['duelmail', *sys.argv[1:3]])})\n".encode(), 0)
+        if writable:
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, f"pid {os.getpid()} ({' '.join(['duelmail', *sys.argv[1:3]])})\n".encode(), 0)
     except BaseException:
         os.close(fd)
         raise
@@ -89,7 +108,8 @@ def release(folder: Path | str) -> None:
     entry[1] -= 1
     if entry[1] <= 0:
         del _held[key]
-        os.close(entry[0])  # closing the descriptor drops the flock
+        if entry[0] >= 0:
+            os.close(entry[0])  # closing the descriptor drops the flock
 
 
 def hold(folder: Path | str) -> None:
@@ -103,7 +123,9 @@ def release_all() -> None:
 
     flush()
     for key in list(_held):
-        os.close(_held.pop(key)[0])
+        fd = _held.pop(key)[0]
+        if fd >= 0:
+            os.close(fd)
 
 
 def holding(folder: Path | str) -> bool:

@@ -20,7 +20,8 @@ def dm(home: Path, *args: str, code: int = 0) -> str:
 
 def snapshot(home: Path) -> dict[str, bytes]:
     return {str(p.relative_to(home)): p.read_bytes() for p in sorted(home.rglob("*"))
-            if p.is_file() and p.name not in (".status.json", ".show.json", ".over", ".lock", ".kept", "kept.key")}
+            if p.is_file() and p.name not in (".status.json", ".show.json", ".over", ".lock", ".kept", "kept.key")
+            and not (p.parent.name == "mail" and p.name.startswith("seen-"))}  # what a fetch looked at: a cache
 
 
 class Table:

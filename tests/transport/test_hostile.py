@@ -269,3 +269,52 @@ def test_git_an_overwritten_or_deleted_turn_still_arrives_from_the_history(midga
     assert "REFUSED" not in dm(other, "git", "sync")
     assert watch.same_file((mover / "games" / game / name).read_text(),
                            git(t.remote, "show", f"main:{game}/{name}"), name)  # and put back
+
+
+@pytest.mark.parametrize("what", ["folder", "file", "readme"])
+def test_git_a_pushed_symlink_is_set_aside_and_nothing_is_written_outside(midgame, tmp_path, what):
+    """A peer replaces the game's folder (or a turn file, or the README) by a symbolic link to an absolute path
+    and pushes: the other player's sync writes nothing there, says so, puts the game's own folder back, and
+    the game goes on."""
+    import os
+
+    t, repos = midgame
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "secret.txt").write_text("keep out\n")
+    mover = next(h for h in t.homes if t.status(h)["your_turn"])
+    cheat = t.homes[1 - t.homes.index(mover)]
+    game = next((mover / "games").iterdir()).name
+    path = clone(tmp_path, t.remote, "linker")
+    link = {"folder": path / game, "file": path / game / "genesis.toml", "readme": path / game / "README.md"}[what]
+    git(path, "rm", "-rq", str(link.relative_to(path)))
+    os.symlink(outside if what == "folder" else outside / "secret.txt", link)
+    git(path, "add", "-A")
+    git(path, "commit", "-qm", "tidy up")
+    git(path, "push", "-q", "origin", "main")
+    st = t.status(mover)
+    out = runner.invoke(main, ["--home", str(mover), "play", "--bot", "heuristic", "--seed", "4", "--push"]).output
+    assert sorted(p.name for p in outside.iterdir()) == ["secret.txt"], out
+    assert (outside / "secret.txt").read_text() == "keep out\n"
+    assert "symbolic link" in out and "Traceback" not in out, out
+    repo = repos[t.homes.index(mover)]
+    assert not (repo / game).is_symlink() and not any(p.is_symlink() for p in (repo / game).iterdir())
+    out = runner.invoke(main, ["--home", str(cheat), "git", "sync"]).output
+    assert f"round {st['round']} seat {st['you']} verified and applied" in out, out
+    assert sorted(p.name for p in outside.iterdir()) == ["secret.txt"]
+    dm(mover, "git", "sync")  # and every later sync goes on
+
+
+@pytest.mark.parametrize("words", ["<iframe src=//evil.example></iframe>", "![spy](http://evil.example/p.png)",
+                                   '<meta http-equiv="refresh" content="0;url=http://evil.example">',
+                                   "[click me](javascript:alert(1)) **loud** | a | table |"])
+def test_git_player_talk_is_escaped_in_the_readme(midgame, words):
+    """Whatever a player says lands in the game's README (rendered by hosting sites for spectators) as text:
+    no tag, no link, no image, no markdown."""
+    t, repos = midgame
+    dm(t.homes[0], "say", words, "--push")
+    readme = (repos[0] / next(p.name for p in repos[0].iterdir() if p.name.startswith("warlords-")) / "README.md")
+    text = readme.read_text()
+    said = next(line for line in text.splitlines() if "evil" in line or "click" in line)
+    assert "<" not in said and "](" not in said.replace("\\](", "") and "**" not in said, said
+    assert "&lt;" in said or "\\[" in said or "\\!" in said, said
