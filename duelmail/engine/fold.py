@@ -21,7 +21,7 @@ from duelmail.engine.views import with_faces
 from duelmail.errors import CheatDetected, CryptoError, DuelmailError, FileRefused, IllegalMove, NotationError
 from duelmail.games.base import PUBLIC, GameEvent, Known, Outcome, Sealed, Violation
 from duelmail.games.cards import CardRef
-from duelmail.protocol.turnfile import SignedFile
+from duelmail.protocol.turnfile import FormatError, SignedFile, check_fields
 
 
 def entropy_aad(game_id: str, seat: int) -> bytes:
@@ -162,7 +162,11 @@ class Folding:
         ``strict=False`` is for a sender's trial of its own file, which may be partial: what this process
         computed itself (signature, points, proofs) is not checked again, nor are missing duties."""
         c = f.content
-        seat = c.get("seat", -1) if f.kind != "genesis" else c.get("creator", -1)
+        try:
+            check_fields(c, where)
+        except FormatError as e:  # a file built by a caller, not parsed: what the parser refuses, refused here too
+            raise FileRefused(where, str(e).removeprefix(f"{where}: "), rule="P-format") from None
+        seat = c["seat"] if f.kind != "genesis" else c["creator"]
         rnd = f.round
 
         def refuse(msg: str, rule: str) -> FileRefused:

@@ -91,7 +91,11 @@ def order_key(f: SignedFile, claimed: set[tuple[int, int]] | frozenset = frozens
 
 
 def header_for(match: Match | None, f: SignedFile, events=()) -> list[str]:
-    """The comment lines a person reads at the top of a file (not signed; for humans only)."""
+    """The comment lines a person reads at the top of a file (not signed; for humans only). A file that lacks a
+    field of its kind raises ``FormatError``, as the parser would."""
+    from duelmail.protocol.turnfile import check_fields
+
+    check_fields(f.content, f"this {f.content.get('kind')} file")
     if f.kind == "note":
         who = f" ({match.cards[f.seat].name})" if match else ""
         return [f"duelmail: note {f.content.get('n')} in game {f.game[:12]}, round {f.round}, from seat {f.seat}{who}",

@@ -193,3 +193,26 @@ def test_an_altered_note_is_refused_by_its_signature():
     with pytest.raises(FileRefused, match=r"\[P-signature\]"):
         p.match.apply(forged_resign, "r-n1.toml")
     assert not p.match.over() and not p.match.talk
+
+
+@pytest.mark.parametrize("against", ["1", None, True])
+def test_a_claim_built_without_a_whole_against_is_refused_by_the_library(against):
+    """Issue 27 item 5: a claim a caller signed itself (never parsed) whose ``against`` is a string, missing or a
+    bool is refused by ``Match.apply`` and by ``header_for`` with a narrow error naming the field, not a
+    TypeError or KeyError."""
+    from duelmail.protocol.turnfile import FormatError
+    from duelmail.transport.archive import header_for
+
+    p = Players(n=2, seed=3)
+    to_decision(p)
+    m = p.match
+    content = {"duelmail": 1, "kind": "claim", "game": m.game_ref, "round": m.round, "prev": m.prev, "seat": 0,
+               "time": p.tick().isoformat()}
+    if against is not None:
+        content["against"] = against
+    f = SignedFile.sign(content, p.ids[0])
+    with pytest.raises(FileRefused, match=r"field 'against' missing or not a int.*\[P-format\]"):
+        m.apply(f, "claim.toml")
+    with pytest.raises(FormatError, match="'against'"):
+        header_for(m, f)
+    assert not m.over() and not m.current_claims
