@@ -416,6 +416,9 @@ def receive_files(home: Home, identity: Identity | None, incoming: Sequence[tupl
                 held[folder.path] = before
                 continue
             prior = before.events.copy()  # ``before`` itself may be extended in place
+            recorded = before.outcome() if before.over() else None
+            claims = {g.file_hash for cs in (before.current_claims, *before.claims_by_round.values())
+                      for g in cs.values()} if recorded is not None else set()
             existing = None
             try:
                 match = _extended(folder, before, where, f, now)
@@ -423,9 +426,11 @@ def receive_files(home: Home, identity: Identity | None, incoming: Sequence[tupl
                     existing = folder.files()
                     match = fold([*existing, (where, f)], now=now, proven=folder.proven())
             except FileRefused as e:
-                if e.rule == "P-equivocation":  # a cheat the log cannot hold: remembered, the other file kept
+                if e.rule == "P-equivocation":  # a cheat: remembered; the equivocator's file held here is sent on
                     other = e.round == f.round and e.seat == f.seat and f.kind == "turn"
                     folder.note_cheat(f"seat {e.seat} equivocated in round {e.round}: {e}", f if other else None)
+                    if getattr(e, "forward", None) is not None:
+                        folder.forward(e.forward)
                 raise
             except DuelmailError:
                 raise
@@ -434,11 +439,20 @@ def receive_files(home: Home, identity: Identity | None, incoming: Sequence[tupl
             if f.file_hash in match.void and f.kind == "claim":
                 existing = folder.files() if existing is None else existing
                 match = _final_with(match, existing, (where, f), [*incoming, *batch], now, folder.proven())
-            if f.file_hash in match.void:
+            pair = match.equivocations.get((f.round, f.seat)) if f.kind == "turn" else None
+            proof = pair is not None and f.file_hash in {g.file_hash for g in pair}
+            if recorded is not None and f.kind != "claim" and match.outcome() != recorded and not proof \
+                    and not claims & set(match.void):  # (a move signed in time undoes a claim not final: §6b)
+                raise FileRefused(where, f"the game is over here ({before.named(recorded.describe(before.names()))})"
+                                  f" and this {'note' if f.kind == 'note' else 'file'} would change that result: "
+                                  "once a home has recorded a result, no file changes it", round=f.round,
+                                  seat=f.seat, rule="P-over")
+            if f.file_hash in match.void and not proof:
                 reason = match.void[f.file_hash][1]
                 raise FileRefused(where, reason, round=f.round, seat=f.seat,
                                   rule="P-final" if reason.endswith("[P-final]") else
-                                  "P-over" if "ended in round" in reason else "P-timeout")
+                                  "P-over" if "ended in round" in reason or "a resignation or an agreed draw" in reason
+                                  else "P-timeout")
             if match is before:  # applied after every file of the log: its events are the tail
                 events = match.events[len(prior):]
             else:  # a note already known may now fold after it, so not simply a tail
@@ -449,9 +463,15 @@ def receive_files(home: Home, identity: Identity | None, incoming: Sequence[tupl
                         known[e] -= 1
                     else:
                         events.append(e)
-            folder.store(f, match, events)
+            if proof:  # kept in the log beside the other, and that other sent on: every seat gets both (§5)
+                name = folder.note_cheat(f"seat {f.seat} equivocated in round {f.round}: "
+                                         f"{match.void[f.file_hash][1]}", f).name
+                folder.forward(next(g for g in pair if g.file_hash != f.file_hash))
+            else:
+                folder.store(f, match, events)
+                name = file_name(f)
             folder.remember_proven(match.applied)
-            folder.keep(match, {**(by_name(existing) if existing else {}), file_name(f): [f]}, in_order=True)
+            folder.keep(match, {**(by_name(existing) if existing else {}), name: [f]}, in_order=True)
             held[folder.path] = match
         out.append(Received(where, f.round, f.seat, events, match=match))
     return out

@@ -95,7 +95,9 @@ def apply_files(home: Home, identity: Identity | None, files: Sequence[tuple[str
             if not isinstance(e, DuelmailError):
                 e = unexpected(where, e, f.round, f.seat)
             status = "refused"
-            if isinstance(e, FileRefused) and e.rule == "P-round" and known and f.kind != "genesis":
+            if isinstance(e, FileRefused) and e.rule == "P-wait" and known:
+                status = "held"  # a note whose predecessor has not come yet: read again at the next fetch
+            elif isinstance(e, FileRefused) and e.rule == "P-round" and known and f.kind != "genesis":
                 folder = app.game_folder_for(home, identity, f, where)
                 if folder.fold().round < f.round:
                     status = "held"

@@ -69,6 +69,19 @@ def _copy_out(path: Path, out: str | None) -> Path:
     return atomic_write(Path(out) / path.name, path.read_text())
 
 
+def _send_on(ctx: Ctx, out: str | None, echo) -> None:
+    """Write to ``out`` the files a game folder keeps to send on to every seat (an equivocator's file this home
+    holds, the other seats' proof, protocol section 5): the player sends them as any file of the game."""
+    if not out:
+        return
+    from duelmail.util.fs import atomic_write
+
+    for folder in ctx.home.game_folders():
+        for name, text in folder.take_forwards():
+            path = atomic_write(Path(out) / name, text)
+            echo(f"send to every seat (it proves an equivocation, with the other file the seat signed): {path}")
+
+
 def _open(ctx: Ctx, game: str | None):
     ident = ctx.identity()
     folder, match, seat = _app().open_game(ctx.home, game, ident)
@@ -272,7 +285,10 @@ def receive_files(ctx: Ctx, files: list[str], auto: bool, out: str | None, echo)
     from duelmail.util.lock import hold
 
     ident = ctx.identity()
-    results = _app().receive(ctx.home, ident, [Path(f) for f in files], now=now())
+    try:
+        results = _app().receive(ctx.home, ident, [Path(f) for f in files], now=now())
+    finally:
+        _send_on(ctx, out, echo)
     for r in results:
         if r.duplicate:
             echo(f"{r.path}: round {r.round} seat {r.seat} already applied (nothing changed)")
