@@ -151,6 +151,7 @@ def write_turn(folder: GameFolder, match: Match, seat: int, identity: Identity, 
     folder's lock since it folded ``match`` (``util.lock.hold``); ``store`` refuses to put a second, different
     file of this seat for the round beside one written meanwhile. ``keep=False``: the folder's kept state is not
     brought up to date (a caller that goes on with ``match`` and keeps it later)."""
+    check_not_behind(folder, match)
     extra = {"vacation": vacation} if vacation else {}
     if say is not None:
         extra["say"] = check_say(say)
@@ -208,6 +209,7 @@ def write_note(folder: GameFolder, match: Match, seat: int | None, identity: Ide
     with no offer open, answering one's own offer, a second offer while one is open."""
     if seat is None:
         raise DuelmailError("only a seat of the game can send a note")
+    check_not_behind(folder, match)
     f = match.compose_note(seat, identity, now, say=say, resign=resign, draw=draw)
     events = match.apply(f, "your note", now=now)
     with locked(folder.path):
@@ -426,6 +428,8 @@ def receive_files(home: Home, identity: Identity | None, incoming: Sequence[tupl
                     existing = folder.files()
                     match = fold([*existing, (where, f)], now=now, proven=folder.proven())
             except FileRefused as e:
+                if e.rule == "P-round" and f.round > before.round and f.kind != "note":
+                    _note_behind(folder, before, identity, f, where)
                 if e.rule == "P-equivocation":  # a cheat: remembered; the equivocator's file held here is sent on
                     other = e.round == f.round and e.seat == f.seat and f.kind == "turn"
                     folder.note_cheat(f"seat {e.seat} equivocated in round {e.round}: {e}", f if other else None)
@@ -475,6 +479,31 @@ def receive_files(home: Home, identity: Identity | None, incoming: Sequence[tupl
             held[folder.path] = match
         out.append(Received(where, f.round, f.seat, events, match=match))
     return out
+
+
+def _note_behind(folder: GameFolder, match: Match, identity: Identity | None, f: SignedFile, where: str) -> None:
+    """A file of a later round than this home's open one came. If this home's seat is awaited in the open round and
+    its file is not in, that round closed elsewhere: with a file of this seat this home lacks (its copy on another
+    machine, or the home before a backup was restored), or by a timeout claim. Remember it, so that nothing is
+    signed for the round again (``check_not_behind``)."""
+    seat = match.seat_of(identity) if identity is not None else None
+    if seat is None:
+        return
+    if f.seat == seat:  # a file of this seat's own, of a round this home has not reached
+        folder.mark_behind(f.round, f"{where} is your own file for round {f.round}, which this home has not reached")
+    elif seat in match.duties and seat not in match.current:
+        folder.mark_behind(match.round, f"{where} (round {f.round}, seat {f.seat}) builds on round {match.round} "
+                           "closed elsewhere, with a file of yours this home does not hold (sent from another "
+                           "machine, or before a backup was restored) or after a timeout claim")
+
+
+def check_not_behind(folder: GameFolder, match: Match) -> None:
+    """Refuse to sign anything for a round this home's seat already answered elsewhere (protocol §5): a second,
+    different file would be an equivocation. Says which file showed it and what to do."""
+    why = folder.behind(match.round)
+    if why is not None:
+        raise DuelmailError(f"this home is behind what you already signed: {why}. Nothing was signed or sent; "
+                            "receive the files between first (your own sent files, or the other seats')")
 
 
 def _extended(folder: GameFolder, before: Match, where: str, f: SignedFile, now) -> Match | None:

@@ -188,6 +188,10 @@ def answer_duties(home: Home, identity: Identity, now: Callable[[], datetime], b
         if seat not in match.duties or seat in match.current:  # current: its file of the open round is in already
             continue
         duty = match.duties[seat]
+        behind = folder.behind(match.round)
+        if behind is not None:  # nothing is signed: receive the files between first (protocol §5)
+            decisions.append(Decision(folder, match, seat, f"this home is behind what you already signed: {behind}"))
+            continue
         if not duty.needs_human and bot is None:
             answers.append(Answer(folder, app.write_turn(folder, match, seat, identity, [], now()), "auto"))
             continue

@@ -126,6 +126,23 @@ class GameFolder:
         return target
 
     @property
+    def behind_path(self) -> Path:
+        return self.path / ".behind"
+
+    def mark_behind(self, rnd: int, why: str) -> None:
+        """Remember that this home's seat already has a file for round ``rnd`` elsewhere that this home lacks (a
+        file of a later round came, built on it): this home must not answer round ``rnd`` again (protocol §5)."""
+        atomic_write(self.behind_path, f"{rnd}\n{why}\n")
+
+    def behind(self, rnd: int) -> str | None:
+        """Why this home, at round ``rnd``, is behind what its seat signed; None when it is not (or no longer)."""
+        try:
+            mark, why = self.behind_path.read_text(encoding="utf-8").split("\n", 1)
+            return why.strip() if int(mark) >= rnd else None
+        except (OSError, ValueError, UnicodeDecodeError):
+            return None
+
+    @property
     def forward_path(self) -> Path:
         return self.path / ".forward"
 

@@ -181,3 +181,44 @@ def test_the_proof_reaches_every_seat_and_the_game_ends_against_the_equivocator(
         assert "carol signed two different files for round 1" in verdict.output, verdict.output
     assert results == {"alice and bob won: carol signed two different files for round 1 (an equivocation, proven "
                        "by both signatures)"}
+
+
+def test_a_home_behind_what_its_seat_signed_is_told_before_signing_again(tmp_path):
+    """Issue 27 item 4: Bob moves from his home, then restores an older backup of it (or turns to a second
+    machine). Alice's answer reaches the restored home: it builds on Bob's move, which that home lacks. Before
+    Bob can sign the round again (a second, different decision: an equivocation), the home tells him, and
+    nothing is written."""
+    import shutil
+
+    from clitable import Table
+    from freezegun import freeze_time
+
+    with freeze_time("2026-11-21 12:00:00"):
+        t = Table(tmp_path)
+        for i in range(30):
+            t.settle()
+            st = t.status(t.bob)
+            if t.todo(st) == ["1"] and "awaited" in st and "1" in st["awaited"]:
+                moves = json.loads(dm(t.bob, "moves", "--json"))
+                if moves:
+                    break
+            (s,) = t.todo(t.status(t.alice))
+            t.turn(t.home(s), "--bot", "heuristic", "--seed", str(i))
+        else:
+            raise AssertionError("bob never had a decision")
+        backup = tmp_path / "bob-backup"
+        shutil.copytree(t.bob, backup)
+        t.turn(t.bob, "--bot", "heuristic", "--seed", "1")
+        t.settle()
+        if t.todo(t.status(t.alice)) == ["0"]:
+            t.turn(t.alice, "--bot", "heuristic", "--seed", "3")  # alice answers: her file of the next round
+        later = sorted(p for p in t.out.iterdir() if p.name.startswith("r")
+                       and int(p.name[1:5]) > t.status(backup)["round"] and "-s0" in p.name)
+        assert later
+        res = runner.invoke(main, ["--home", str(backup), "receive", str(later[0])])
+        assert res.exit_code == 1 and "cannot be checked before" in res.output, res.output
+        fresh = tmp_path / "fresh-out"
+        fresh.mkdir()
+        out = dm(backup, "play", "--bot", "heuristic", "--seed", "2", "--out", str(fresh), code=1)
+        assert "this home is behind what you already signed" in out and "Nothing was signed or sent" in out, out
+        assert not list(fresh.iterdir())
