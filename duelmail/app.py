@@ -151,6 +151,7 @@ def write_turn(folder: GameFolder, match: Match, seat: int, identity: Identity, 
     folder's lock since it folded ``match`` (``util.lock.hold``); ``store`` refuses to put a second, different
     file of this seat for the round beside one written meanwhile. ``keep=False``: the folder's kept state is not
     brought up to date (a caller that goes on with ``match`` and keeps it later)."""
+    check_not_behind(folder, match)
     extra = {"vacation": vacation} if vacation else {}
     if say is not None:
         extra["say"] = check_say(say)
@@ -208,6 +209,7 @@ def write_note(folder: GameFolder, match: Match, seat: int | None, identity: Ide
     with no offer open, answering one's own offer, a second offer while one is open."""
     if seat is None:
         raise DuelmailError("only a seat of the game can send a note")
+    check_not_behind(folder, match)
     f = match.compose_note(seat, identity, now, say=say, resign=resign, draw=draw)
     events = match.apply(f, "your note", now=now)
     with locked(folder.path):
@@ -422,6 +424,9 @@ def receive_files(home: Home, identity: Identity | None, incoming: Sequence[tupl
                 held[folder.path] = before
                 continue
             prior = before.events.copy()  # ``before`` itself may be extended in place
+            recorded = before.outcome() if before.over() else None
+            claims = {g.file_hash for cs in (before.current_claims, *before.claims_by_round.values())
+                      for g in cs.values()} if recorded is not None else set()
             existing = None
             try:
                 match = _extended(folder, before, where, f, now)
@@ -429,9 +434,13 @@ def receive_files(home: Home, identity: Identity | None, incoming: Sequence[tupl
                     existing = folder.files()
                     match = fold([*existing, (where, f)], now=now, proven=folder.proven())
             except FileRefused as e:
-                if e.rule == "P-equivocation":  # a cheat the log cannot hold: remembered, the other file kept
+                if e.rule == "P-round" and f.round > before.round and f.kind != "note":
+                    _note_behind(folder, before, identity, f, where)
+                if e.rule == "P-equivocation":  # a cheat: remembered; the equivocator's file held here is sent on
                     other = e.round == f.round and e.seat == f.seat and f.kind == "turn"
                     folder.note_cheat(f"seat {e.seat} equivocated in round {e.round}: {e}", f if other else None)
+                    if getattr(e, "forward", None) is not None:
+                        folder.forward(e.forward)
                 raise
             except DuelmailError:
                 raise
@@ -440,11 +449,20 @@ def receive_files(home: Home, identity: Identity | None, incoming: Sequence[tupl
             if f.file_hash in match.void and f.kind == "claim":
                 existing = folder.files() if existing is None else existing
                 match = _final_with(match, existing, (where, f), [*incoming, *batch], now, folder.proven())
-            if f.file_hash in match.void:
+            pair = match.equivocations.get((f.round, f.seat)) if f.kind == "turn" else None
+            proof = pair is not None and f.file_hash in {g.file_hash for g in pair}
+            if recorded is not None and f.kind != "claim" and match.outcome() != recorded and not proof \
+                    and not claims & set(match.void):  # (a move signed in time undoes a claim not final: §6b)
+                raise FileRefused(where, f"the game is over here ({before.named(recorded.describe(before.names()))})"
+                                  f" and this {'note' if f.kind == 'note' else 'file'} would change that result: "
+                                  "once a home has recorded a result, no file changes it", round=f.round,
+                                  seat=f.seat, rule="P-over")
+            if f.file_hash in match.void and not proof:
                 reason = match.void[f.file_hash][1]
                 raise FileRefused(where, reason, round=f.round, seat=f.seat,
                                   rule="P-final" if reason.endswith("[P-final]") else
-                                  "P-over" if "ended in round" in reason else "P-timeout")
+                                  "P-over" if "ended in round" in reason or "a resignation or an agreed draw" in reason
+                                  else "P-timeout")
             if match is before:  # applied after every file of the log: its events are the tail
                 events = match.events[len(prior):]
             else:  # a note already known may now fold after it, so not simply a tail
@@ -455,12 +473,43 @@ def receive_files(home: Home, identity: Identity | None, incoming: Sequence[tupl
                         known[e] -= 1
                     else:
                         events.append(e)
-            folder.store(f, match, events)
+            if proof:  # kept in the log beside the other, and that other sent on: every seat gets both (§5)
+                name = folder.note_cheat(f"seat {f.seat} equivocated in round {f.round}: "
+                                         f"{match.void[f.file_hash][1]}", f).name
+                folder.forward(next(g for g in pair if g.file_hash != f.file_hash))
+            else:
+                folder.store(f, match, events)
+                name = file_name(f)
             folder.remember_proven(match.applied)
-            folder.keep(match, {**(by_name(existing) if existing else {}), file_name(f): [f]}, in_order=True)
+            folder.keep(match, {**(by_name(existing) if existing else {}), name: [f]}, in_order=True)
             held[folder.path] = match
         out.append(Received(where, f.round, f.seat, events, match=match))
     return out
+
+
+def _note_behind(folder: GameFolder, match: Match, identity: Identity | None, f: SignedFile, where: str) -> None:
+    """A file of a later round than this home's open one came. If this home's seat is awaited in the open round and
+    its file is not in, that round closed elsewhere: with a file of this seat this home lacks (its copy on another
+    machine, or the home before a backup was restored), or by a timeout claim. Remember it, so that nothing is
+    signed for the round again (``check_not_behind``)."""
+    seat = match.seat_of(identity) if identity is not None else None
+    if seat is None:
+        return
+    if f.seat == seat:  # a file of this seat's own, of a round this home has not reached
+        folder.mark_behind(f.round, f"{where} is your own file for round {f.round}, which this home has not reached")
+    elif seat in match.duties and seat not in match.current:
+        folder.mark_behind(match.round, f"{where} (round {f.round}, seat {f.seat}) builds on round {match.round} "
+                           "closed elsewhere, with a file of yours this home does not hold (sent from another "
+                           "machine, or before a backup was restored) or after a timeout claim")
+
+
+def check_not_behind(folder: GameFolder, match: Match) -> None:
+    """Refuse to sign anything for a round this home's seat already answered elsewhere (protocol §5): a second,
+    different file would be an equivocation. Says which file showed it and what to do."""
+    why = folder.behind(match.round)
+    if why is not None:
+        raise DuelmailError(f"this home is behind what you already signed: {why}. Nothing was signed or sent; "
+                            "receive the files between first (your own sent files, or the other seats')")
 
 
 def _extended(folder: GameFolder, before: Match, where: str, f: SignedFile, now) -> Match | None:

@@ -95,7 +95,9 @@ def apply_files(home: Home, identity: Identity | None, files: Sequence[tuple[str
             if not isinstance(e, DuelmailError):
                 e = unexpected(where, e, f.round, f.seat)
             status = "refused"
-            if isinstance(e, FileRefused) and e.rule == "P-round" and known and f.kind != "genesis":
+            if isinstance(e, FileRefused) and e.rule == "P-wait" and known:
+                status = "held"  # a note whose predecessor has not come yet: read again at the next fetch
+            elif isinstance(e, FileRefused) and e.rule == "P-round" and known and f.kind != "genesis":
                 folder = app.game_folder_for(home, identity, f, where)
                 if folder.fold().round < f.round:
                     status = "held"
@@ -186,6 +188,10 @@ def answer_duties(home: Home, identity: Identity, now: Callable[[], datetime], b
         if seat not in match.duties or seat in match.current:  # current: its file of the open round is in already
             continue
         duty = match.duties[seat]
+        behind = folder.behind(match.round)
+        if behind is not None:  # nothing is signed: receive the files between first (protocol §5)
+            decisions.append(Decision(folder, match, seat, f"this home is behind what you already signed: {behind}"))
+            continue
         if not duty.needs_human and bot is None:
             answers.append(Answer(folder, app.write_turn(folder, match, seat, identity, [], now()), "auto"))
             continue

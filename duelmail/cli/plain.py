@@ -85,6 +85,19 @@ def _game_of(path: Path) -> str | None:
         return None
 
 
+def _send_on(ctx: Ctx, out: str | None, echo) -> None:
+    """Write to ``out`` the files a game folder keeps to send on to every seat (an equivocator's file this home
+    holds, the other seats' proof, protocol section 5): the player sends them as any file of the game."""
+    if not out:
+        return
+    from duelmail.util.fs import atomic_write
+
+    for folder in ctx.home.game_folders():
+        for name, text in folder.take_forwards():
+            path = atomic_write(Path(out) / name, text)
+            echo(f"send to every seat (it proves an equivocation, with the other file the seat signed): {path}")
+
+
 def _open(ctx: Ctx, game: str | None):
     ident = ctx.identity()
     folder, match, seat = _app().open_game(ctx.home, game, ident)
@@ -297,13 +310,16 @@ def receive_files(ctx: Ctx, files: list[str], auto: bool, out: str | None, echo)
     from duelmail.transport.archive import ordered
 
     results, last = [], None
-    for where, f in sorted(ordered(incoming), key=lambda wf: wf[1].game[:16]):
-        try:
-            results += _app().receive_files(ctx.home, ident, [(where, f)], now(), batch=incoming)
-        except DuelmailError as e:
-            refused.append(str(e))
-            continue
-        last = f
+    try:
+        for where, f in sorted(ordered(incoming), key=lambda wf: wf[1].game[:16]):
+            try:
+                results += _app().receive_files(ctx.home, ident, [(where, f)], now(), batch=incoming)
+            except DuelmailError as e:
+                refused.append(str(e))
+                continue
+            last = f
+    finally:
+        _send_on(ctx, out, echo)
     try:
         _after_receive(ctx, ident, results, last, auto, out, echo)
     except DuelmailError as e:

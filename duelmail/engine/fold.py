@@ -21,7 +21,7 @@ from duelmail.engine.views import with_faces
 from duelmail.errors import CheatDetected, CryptoError, DuelmailError, FileRefused, IllegalMove, NotationError
 from duelmail.games.base import PUBLIC, GameEvent, Known, Outcome, Sealed, Violation
 from duelmail.games.cards import CardRef
-from duelmail.protocol.turnfile import SignedFile
+from duelmail.protocol.turnfile import FormatError, SignedFile, check_fields
 
 
 def entropy_aad(game_id: str, seat: int) -> bytes:
@@ -162,7 +162,11 @@ class Folding:
         ``strict=False`` is for a sender's trial of its own file, which may be partial: what this process
         computed itself (signature, points, proofs) is not checked again, nor are missing duties."""
         c = f.content
-        seat = c.get("seat", -1) if f.kind != "genesis" else c.get("creator", -1)
+        try:
+            check_fields(c, where)
+        except FormatError as e:  # a file built by a caller, not parsed: what the parser refuses, refused here too
+            raise FileRefused(where, str(e).removeprefix(f"{where}: "), rule="P-format") from None
+        seat = c["seat"] if f.kind != "genesis" else c["creator"]
         rnd = f.round
 
         def refuse(msg: str, rule: str) -> FileRefused:
@@ -270,11 +274,13 @@ class Folding:
             return
         x = liars[0]
         mine = self.rounds[-1][x]
-        raise FileRefused(where, f"EQUIVOCATION by seat {x} ({self.cards[x].name}) in round {last}: "
+        e = FileRefused(where, f"EQUIVOCATION by seat {x} ({self.cards[x].name}) in round {last}: "
                           f"{self.cards[seat].name} (seat {seat}) signed that {self.cards[x].name}'s file for round "
                           f"{last} was {seen[str(x)][:16]}..., this home holds another, {mine.file_hash[:16]}..., "
                           f"signed by {self.cards[x].name}: the two signed files prove it ({self.cards[seat].name} "
                           f"holds the other as r{last:04d}-s{x}.toml)", round=last, seat=x, rule="P-equivocation")
+        e.forward = mine  # this home's file of the seat: sent on, it gives every seat both (protocol §5)
+        raise e
 
     def _check_time(self, text: str, where: str, refuse, now: datetime | None) -> datetime:
         t = parse_time(text, where)
@@ -337,6 +343,24 @@ class Folding:
         self.events += [event, *told]
         return [event, *told, *self._close_round()]
 
+    def end_by_equivocation(self, a: SignedFile, b: SignedFile) -> list[Event]:
+        """Two different files that seat ``a.seat`` signed for the open round, both verifying (protocol §5): neither
+        counts, the round closes without the seat's file and the game ends against it (the others still in play
+        win). Every home that holds both folds the same end, whichever of the two it had applied first."""
+        seat, name = a.seat, self.cards[a.seat].name
+        for f in (a, b):
+            if not f.verify(self.cards[seat]) or f.round != self.round or f.seat != seat or f.kind != "turn":
+                raise FileRefused(f"r{f.round:04d}-s{f.seat}.toml", "not a signed file of this seat for the open "
+                                  "round", round=f.round, seat=f.seat, rule="P-equivocation")
+        self.equivocations[(self.round, seat)] = (a, b)
+        self.forced_outcome = Outcome(self._end_without(seat), f"{name} signed two different files for round "
+                                      f"{self.round} (an equivocation, proven by both signatures)")
+        self.closed_by_note[self.round] = "ended"
+        event = Event(self.round, seat, f"CHEAT: {name} signed two different files for round {self.round}, both "
+                      "verifying: neither counts and the game ends against them (rule P-equivocation)")
+        self.events.append(event)
+        return [event, *self._close_round()]
+
     def _say(self, seat: int, text: str, when: str, rnd: int | None = None) -> Event:
         """Record talk in order: by the round it was said in, then by its signed time (a note said while a round
         was open folds after that round's turns, yet was said before the turn that closed it)."""
@@ -360,6 +384,9 @@ class Folding:
                 raise Duplicate(f"{where}: note {n} of seat {seat} is already in the log")
             raise refuse(f"EQUIVOCATION: seat {seat} ({self.cards[seat].name}) signed two different notes numbered "
                          f"{n}; both signatures verify, which proves it", "P-equivocation")
+        if n > 1 and (seat, n - 1) not in self.notes:  # a seat's notes are a chain: none can be slipped in later
+            raise refuse(f"note {n} of seat {seat} ({self.cards[seat].name}) cannot be checked before its note "
+                         f"{n - 1} arrives (a seat numbers its notes 1, 2, 3... without gaps)", "P-wait")
         if rnd > self.round:
             raise refuse(f"this game is at round {self.round}; a note of round {rnd} cannot be checked before the "
                          "files between arrive", "P-round")

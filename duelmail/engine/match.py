@@ -146,6 +146,8 @@ class Match(Folding, Duties, Composing, Views, Escrowing):
         # rounds a note closed: "ended" (a resignation or an agreed draw ended the game), "removal" (a resignation
         # opened the seat's removal, protocol section 6c)
         self.closed_by_note: dict[int, str] = {}
+        # (round, seat) -> the two different files a seat signed for one round, both in the log (protocol §5)
+        self.equivocations: dict[tuple[int, int], tuple[SignedFile, SignedFile]] = {}
         self.own: dict[int, bytes] = {}  # per-game seeds of the seats this process plays
         self.masters: dict[int, bytes] = {}  # their identities' master secrets
         self.entropy: dict[int, str] = {}  # every seat's sealed fresh randomness, from its first file
@@ -263,6 +265,7 @@ class Match(Folding, Duties, Composing, Views, Escrowing):
         twin.current_notes = dict(self.current_notes)
         twin.notes_by_round = dict(self.notes_by_round)
         twin.closed_by_note = dict(self.closed_by_note)
+        twin.equivocations = dict(self.equivocations)
         twin.draw_accepts = set(self.draw_accepts)
         twin.opened = dict(self.opened)
         twin.memos = {k: list(v) for k, v in self.memos.items()}

@@ -173,6 +173,14 @@ def parse_toml(text: str, where: str) -> SignedFile:
     return f
 
 
+def check_fields(c: dict, where: str) -> None:
+    """Every field a file of its kind needs, of its type (``FormatError`` quoting ``where`` otherwise): what the
+    parser checks, for a file a caller built itself."""
+    if c.get("kind") not in ("genesis", "turn", "claim", "note"):
+        raise FormatError(f"{where}: unknown kind {c.get('kind')!r}")
+    _require(c, where)
+
+
 def _require(c: dict, where: str) -> None:
     def need(key, typ):
         if not isinstance(c.get(key), typ) or isinstance(c.get(key), bool) and typ is int:

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from duelmail.engine.match import Match
     from duelmail.protocol.turnfile import SignedFile
 
-TURN_NAME = re.compile(r"r(\d{4,})-s(\d+)(-claim|-n\d+)?\.toml")
+TURN_NAME = re.compile(r"r(\d{4,})-s(\d+)(-claim|-n\d+|-x[0-9a-f]{12})?\.toml")
 _KIND_ORDER = {"turn": 2, "claim": 3}
 
 
@@ -30,23 +30,30 @@ def file_name(f: SignedFile) -> str:
     return f"r{f.round:04d}-s{f.seat}{tail}.toml"
 
 
+def proof_name(f: SignedFile) -> str:
+    """The name of a second file a seat signed for a round a log already holds one for: ``rNNNN-sS-xHASH12.toml``."""
+    return f"r{f.round:04d}-s{f.seat}-x{f.file_hash[:12]}.toml"
+
+
 def ordered(files: list[tuple[str, SignedFile]]) -> list[tuple[str, SignedFile]]:
     """The fold's order, which depends on the set of files only: by round; in a round notes that cannot end
     the game (talk, draw offers, declines), then turns (by seat), then timeout claims, then the turns of the
     seats claimed against, then resignations and draw acceptances. So talk folds before the turn that closed
     the round it was said in, a claim after the files the other awaited seats sent in its round (every home
     weighs the same round, whatever came first), the claimed seat's move after the claim that it voids or that
-    voids it, and a resignation after the moves of its round (a crossing move counts). Notes of one group go by
-    signed time, but never before the same seat's earlier notes nor before the draw offer they answer (a clock
-    running late cannot reorder what caused what)."""
+    voids it, and a resignation after the moves of its round (a crossing move counts). A note never goes before
+    the same seat's earlier notes nor before the draw offer it answers, even one that names a later round or
+    group (a seat's notes are a chain, protocol §5a); notes of one group go by signed time within that (a clock
+    running late cannot reorder what caused what). ``fold_into`` holds the game-ending notes back further."""
     claimed = {(f.round, f.content.get("against")) for _, f in files if f.kind == "claim"}
     out = [(order_key(f, claimed), w, f) for w, f in files if f.kind != "note"]
+    notes = [(w, f) for w, f in files if f.kind == "note"]
+    place = _note_places(notes)
     groups: dict[tuple[int, int], list[tuple[str, SignedFile]]] = {}
-    for w, f in files:
-        if f.kind == "note":
-            groups.setdefault((f.round, order_key(f)[1]), []).append((w, f))
-    for (rnd, group), notes in groups.items():
-        todo = sorted(notes, key=lambda wf: (_when(wf[1]), wf[1].seat, _n(wf[1])))
+    for w, f in notes:
+        groups.setdefault(place[id(f)], []).append((w, f))
+    for (rnd, group), members in groups.items():
+        todo = sorted(members, key=lambda wf: (_when(wf[1]), wf[1].seat, _n(wf[1])))
         placed: set[tuple[int, int]] = set()
         here = {(f.seat, _n(f)) for _, f in todo}
         pos = 0
@@ -57,6 +64,26 @@ def ordered(files: list[tuple[str, SignedFile]]) -> list[tuple[str, SignedFile]]
             out.append(((rnd, group, pos), *pick))
             pos += 1
     return [(w, f) for _, w, f in sorted(out, key=lambda x: x[0])]
+
+
+def _note_places(notes: list[tuple[str, SignedFile]]) -> dict[int, tuple[int, int]]:
+    """Each note's (round, group) in the fold: its own, or the latest of its seat's earlier notes' and its offer's
+    (so it never folds before them). Keyed by ``id`` of the file."""
+    by_key = {(f.seat, _n(f)): f for _, f in notes}
+    place = {id(f): order_key(f)[:2] for _, f in notes}
+    for _ in range(len(notes) + 1):  # a fixed point; a cycle (no honest log has one) stops after len(notes) passes
+        moved = False
+        for _, f in notes:
+            before = [by_key.get((f.seat, _n(f) - 1))]
+            offer = f.content.get("offer")
+            if isinstance(offer, dict):
+                before.append(by_key.get((offer.get("seat"), offer.get("n"))))
+            best = max([place[id(f)], *(place[id(g)] for g in before if g is not None)])
+            if best != place[id(f)]:
+                place[id(f)], moved = best, True
+        if not moved:
+            break
+    return place
 
 
 def _when(f: SignedFile) -> float:
@@ -91,7 +118,11 @@ def order_key(f: SignedFile, claimed: set[tuple[int, int]] | frozenset = frozens
 
 
 def header_for(match: Match | None, f: SignedFile, events=()) -> list[str]:
-    """The comment lines a person reads at the top of a file (not signed; for humans only)."""
+    """The comment lines a person reads at the top of a file (not signed; for humans only). A file that lacks a
+    field of its kind raises ``FormatError``, as the parser would."""
+    from duelmail.protocol.turnfile import check_fields
+
+    check_fields(f.content, f"this {f.content.get('kind')} file")
     if f.kind == "note":
         who = f" ({match.cards[f.seat].name})" if match else ""
         return [f"duelmail: note {f.content.get('n')} in game {f.game[:12]}, round {f.round}, from seat {f.seat}{who}",
@@ -202,6 +233,7 @@ def fold(files: list[tuple[str, SignedFile]], strict: bool = True, now=None, on_
             match.book.unvalidated = []
     match.applied = {genesis.file_hash}
     match.void = {}
+    match.pairs = _pairs(match, files)
     try:
         if on_round:
             on_round(match, 0, [where], False)
@@ -237,12 +269,29 @@ def fold(files: list[tuple[str, SignedFile]], strict: bool = True, now=None, on_
 def fold_into(match: Match, rest: list[tuple[str, SignedFile]], strict: bool = True, now=None,
               on_round: RoundHook | None = None, names: dict[int, list[str]] | None = None) -> Match:
     """Apply ``rest`` (files in the fold's order, ``ordered``) to ``match``, a fold of the files before them:
-    the loop of ``fold``, which the kept state (``transport/kept.py``) also runs on new files alone."""
+    the loop of ``fold``, which the kept state (``transport/kept.py``) also runs on new files alone.
+
+    A note that may end the game (a resignation, a draw acceptance), and any note that waits on it, is held back
+    (protocol §5a): a turn or claim that builds on the history without it comes first, so no note can undo a move
+    that was made, nor a result. It is applied when a file of a later round needs the open round closed (the held
+    note whose closing that file names as its 'prev', else every held note in order), or after every file."""
     from duelmail.engine.log import Duplicate
     from duelmail.engine.log import parse_time as _time
 
     names = {} if names is None else names
-    for w, f in rest:
+    held: list[tuple[str, SignedFile]] = []
+
+    def take(w: str, f: SignedFile) -> None:
+        pair = getattr(match, "pairs", {}).get((f.round, f.seat)) if f.kind == "turn" else None
+        if pair is not None:  # the seat signed two files for this round, both here: neither counts (protocol §5)
+            if (f.round, f.seat) not in match.equivocations and f.round == match.round and not match.over() \
+                    and f.seat in match.duties and f.seat not in match.current:
+                match.end_by_equivocation(*pair)
+            if (f.round, f.seat) in match.equivocations:
+                match.void[f.file_hash] = (w, f"EQUIVOCATION: seat {f.seat} ({match.cards[f.seat].name}) signed two "
+                                              f"different files for round {f.round}; neither counts and the game "
+                                              "ended against it")
+                return
         if f.kind == "claim" and f.round == match.round:
             against = f.content["against"]
             answer = next((g for _, g in rest if g.kind == "turn" and g.round == f.round and g.seat == against),
@@ -253,44 +302,109 @@ def fold_into(match: Match, rest: list[tuple[str, SignedFile]], strict: bool = T
                 if builder is None:
                     match.void[f.file_hash] = (w, f"{match.cards[against].name}'s move was signed by the deadline "
                                                   f"({due.isoformat()}): the timeout claim does not stand")
-                    continue
+                    return
                 match.final_claims[f.round] = builder
         before = match.round
         try:
             match.apply(f, w, strict=strict, now=now)
         except Duplicate:
-            continue
+            return
         except FileRefused as e:
             if f.kind == "turn" and (e.rule in ("P-timeout", "P-final") or e.rule == "P-escrow" and (
                     f.seat in match.removed or f.seat == match.removing)):  # a removed seat's file (protocol §6c)
                 match.void[f.file_hash] = (w, str(e))
                 if e.rule == "P-final":
                     match.displaced.append(f.file_hash)
-                continue
+                return
             if e.rule in ("P-chain", "P-round") and match.displaced and f.round > min(match.final_claims):
                 # a file that built on a move a final claim displaced: a branch that lost (protocol §6b)
                 match.void[f.file_hash] = (w, f"{e}; it builds on a move the final timeout claim of round "
                                               f"{min(match.final_claims)} displaced")
-                continue
+                return
             closed = max((r for r in match.closed_by_note if r <= f.round), default=None)
             if f.kind == "turn" and closed is not None and e.rule in ("P-round", "P-chain", "P-turn"):
-                match.void[f.file_hash] = (w, f"{e} (the game ended in round {closed} by a resignation or an agreed "
-                                              "draw; a move after it does not count)"
+                match.void[f.file_hash] = (w, f"{e} (the game ended in round {closed} by a resignation, an agreed "
+                                              "draw or an equivocation; a move after it does not count)"
                                            if match.closed_by_note[closed] == "ended" else
                                            f"{e} (a resignation closed round {closed} and opened the removal of its "
                                            "seat; a move built on the round before it does not count: its seat "
                                            "answers again)")
-                continue
+                return
+            if f.kind == "turn" and held and e.rule in ("P-round", "P-chain"):
+                match.void[f.file_hash] = (w, f"{e} (it builds on a round closed by a resignation or an agreed "
+                                              "draw before a move that crossed it in the mail, which counts first; "
+                                              "its seat answers again)")
+                return
             if f.kind == "claim" and f.round < match.round and match.round - 1 in match.timed_out:
                 match.void[f.file_hash] = (w, "another claim settled this round first")
-                continue
+                return
             raise
         match.applied.add(f.file_hash)
         names.setdefault(f.round if f.kind != "note" else before, []).append(w)  # a note: where the fold took it
         if on_round:
             for rnd in range(before, match.round):  # a file closes at most its own round
                 on_round(match, rnd, names.pop(rnd, []), False)
+
+    for w, f in rest:
+        if f.kind == "note" and (_may_end(f) or _waits_on(f, held)):
+            held.append((w, f))
+            continue
+        if held and f.kind != "note" and f.round > match.round:
+            _release(match, held, f, take, strict, now)
+        take(w, f)
+    if held:
+        _release(match, held, None, take, strict, now)
     return match
+
+
+def _pairs(match: Match, files: list[tuple[str, SignedFile]]) -> dict[tuple[int, int], tuple]:
+    """(round, seat) -> two different turn files that seat signed for that round, both verifying with its key."""
+    slots: dict[tuple[int, int], dict[str, SignedFile]] = {}
+    for _, f in files:
+        if f.kind == "turn" and isinstance(f.content.get("seat"), int) and isinstance(f.content.get("round"), int):
+            slots.setdefault((f.round, f.seat), {})[f.file_hash] = f
+    out = {}
+    for slot, by_hash in slots.items():
+        if len(by_hash) > 1 and 0 <= slot[1] < match.n:
+            signed = [by_hash[h] for h in sorted(by_hash) if by_hash[h].verify(match.cards[slot[1]])]
+            if len(signed) > 1:
+                out[slot] = (signed[0], signed[1])
+    return out
+
+
+def _may_end(f: SignedFile) -> bool:
+    """A resignation or a draw acceptance: a note that may end the game or close a round."""
+    return f.kind == "note" and order_key(f)[1] == 5
+
+
+def _waits_on(f: SignedFile, held: list[tuple[str, SignedFile]]) -> bool:
+    """Whether note ``f`` follows a held note: its seat's earlier note, or the offer it answers."""
+    offer = f.content.get("offer")
+    target = (offer.get("seat"), offer.get("n")) if isinstance(offer, dict) else None
+    return any(g.seat == f.seat or (g.seat, _n(g)) == target for _, g in held)
+
+
+def _release(match: Match, held: list[tuple[str, SignedFile]], nxt: SignedFile | None, take, strict: bool,
+             now) -> None:
+    """Apply held notes before ``nxt``, a file of a later round than the open one (None: at the end of the fold):
+    the one whose closing of the open round ``nxt`` names as its 'prev' (the note that closed it where ``nxt`` was
+    written), else every held note in order."""
+    if nxt is not None:
+        for j, (w, f) in enumerate(held):
+            if not _may_end(f):
+                continue
+            trial = match.clone()
+            trial.auditing = False
+            try:
+                trial.apply(f, w, strict=strict, now=now)
+            except DuelmailError:
+                continue
+            if trial.prev == nxt.content.get("prev") and trial.round == nxt.round:
+                del held[j]
+                take(w, f)
+                return
+    while held:
+        take(*held.pop(0))
 
 
 def _builds_on_claim(match: Match, where: str, claim: SignedFile, rest: list[tuple[str, SignedFile]]) -> str | None:

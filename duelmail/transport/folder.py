@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from duelmail.errors import DuelmailError
-from duelmail.transport.archive import TURN_NAME, file_name, fold, header_for, read_files
+from duelmail.transport.archive import TURN_NAME, file_name, fold, header_for, proof_name, read_files
 from duelmail.util.fs import atomic_write, forget, listing
 
 if TYPE_CHECKING:
@@ -110,17 +110,59 @@ class GameFolder:
         except (OSError, UnicodeDecodeError):
             return []
 
-    def note_cheat(self, line: str, proof: SignedFile | None = None) -> None:
+    def note_cheat(self, line: str, proof: SignedFile | None = None) -> Path | None:
         """Remember a cheat (said by ``status``); ``proof``, a second signed file for a (round, seat) this
-        folder holds, is kept beside the log as ``proof-rNNNN-sS-HASH.toml`` (the fold never reads it)."""
+        folder holds, is kept in the log as ``rNNNN-sS-xHASH12.toml``: the fold reads both files of the seat and
+        ends the game against it (protocol §5). Returns the proof's path."""
+        target = None
         if proof is not None:
-            target = self.path / f"proof-r{proof.round:04d}-s{proof.seat}-{proof.file_hash[:12]}.toml"
+            target = self.path / proof_name(proof)
             if not target.exists():
                 atomic_write(target, proof.to_toml([f"duelmail: proof of an equivocation by seat {proof.seat} "
                                                     f"in round {proof.round}: {file_name(proof)} is the other file"]))
             line += f" (proof kept: {target.name})"
         if line not in self.cheats():
             atomic_write(self.cheats_path, "".join(f"{c}\n" for c in [*self.cheats(), line]))
+        return target
+
+    @property
+    def behind_path(self) -> Path:
+        return self.path / ".behind"
+
+    def mark_behind(self, rnd: int, why: str) -> None:
+        """Remember that this home's seat already has a file for round ``rnd`` elsewhere that this home lacks (a
+        file of a later round came, built on it): this home must not answer round ``rnd`` again (protocol §5)."""
+        atomic_write(self.behind_path, f"{rnd}\n{why}\n")
+
+    def behind(self, rnd: int) -> str | None:
+        """Why this home, at round ``rnd``, is behind what its seat signed; None when it is not (or no longer)."""
+        try:
+            mark, why = self.behind_path.read_text(encoding="utf-8").split("\n", 1)
+            return why.strip() if int(mark) >= rnd else None
+        except (OSError, ValueError, UnicodeDecodeError):
+            return None
+
+    @property
+    def forward_path(self) -> Path:
+        return self.path / ".forward"
+
+    def forward(self, f: SignedFile) -> None:
+        """Keep a file to send on to every seat (the equivocator's file this home holds: the other seats' proof)."""
+        self.forward_path.mkdir(exist_ok=True)
+        target = self.forward_path / proof_name(f)
+        if not target.exists():
+            atomic_write(target, f.to_toml([f"duelmail: seat {f.seat}'s file for round {f.round}, sent on: with "
+                                            "the other file it signed for that round it proves an equivocation"]))
+
+    def take_forwards(self) -> list[tuple[str, str]]:
+        """The files kept to send on (``forward``), as (name, text), taken: the caller sends them."""
+        if not self.forward_path.is_dir():
+            return []
+        out = []
+        for p in sorted(self.forward_path.iterdir()):
+            out.append((p.name, p.read_text(encoding="utf-8")))
+            p.unlink()
+        return out
 
     def listing_key(self) -> str:
         """Changes whenever a file of the game is added or changed (the status cache's key)."""

@@ -19,7 +19,9 @@ Both files are mode 0600. ``verify`` and the audit never use it: they fold from 
 New files are applied to the kept match only when the fold would take them after every file it holds (their
 place in the fold's order, ``archive.ordered``, is after the last file kept) and no timeout claim of the kept
 log is weighed against them (a claim looks ahead at the moves of its round and the next one); otherwise the
-folder is folded again. So the kept match plus the new files is always exactly the fold of the folder.
+folder is folded again; so is it for a new turn or claim once a note closed a round of the kept log
+(the fold holds such a note behind every move that builds without it, protocol §5a). So the kept match plus
+the new files is always exactly the fold of the folder.
 """
 
 from __future__ import annotations
@@ -341,6 +343,8 @@ def extend(match: Match, new: list[tuple[str, SignedFile]], now=None) -> Match |
         return match
     if getattr(match, "kept", None) is None or index.stale or not index.takes([f for _, f in new]):
         return None
+    if match.closed_by_note and any(f.kind != "note" for _, f in new):
+        return None  # a note that closed a round was held to the end of the fold: a new move may fold before it
     return fold_into(match, ordered(new), now=now)
 
 

@@ -10,8 +10,9 @@ from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
-from clitable import dm
+from clitable import dm, runner
 
+from duelmail.cli import main
 from duelmail.home import Home
 from duelmail.protocol.turnfile import SignedFile, parse_any
 
@@ -63,15 +64,15 @@ def test_the_equivocating_seat_is_named_with_proof_not_an_honest_one(split, tmp_
         st = dm(home, "status")
         assert "CHEAT: seat 2 equivocated in round 1" in st and "cannot go on" in st, st
         assert json.loads(dm(home, "status", "--json"))["cheats"]
-    # the proof: the other home's copy of Carol's file, both signed by her, kept beside the log
-    res = dm(bob, "receive", str(to_alice), code=1)
-    assert "EQUIVOCATION: seat 2 (carol) signed two different files for round 1" in res and "proves it" in res
+    # the proof: the other home's copy of Carol's file, both signed by her, kept in the log: the game ends against her
+    res = dm(bob, "receive", str(to_alice))
+    assert "CHEAT: carol signed two different files for round 1" in res and "ends against them" in res, res
     folder = next((bob / "games").iterdir())
-    (proof,) = folder.glob("proof-r0001-s2-*.toml")
+    (proof,) = folder.glob("r0001-s2-x*.toml")
     assert parse_any(proof.read_text(), "p")[0].file_hash == parse_any(to_alice.read_text(), "a")[0].file_hash
     assert "proof kept" in dm(bob, "status")
-    out = dm(tmp_path, "verify", str(folder), code=1)  # the archive with its proof shows the cheat
-    assert "[P-equivocation]" in out and "seat 2" in out
+    out = dm(tmp_path, "verify", str(folder), code=1)  # the cheat and the result; the audit awaits the seeds
+    assert "result: alice and bob won: carol signed two different files for round 1" in out, out
 
 
 def test_a_false_seen_table_is_refused(split, tmp_path):
@@ -93,3 +94,131 @@ def test_a_false_seen_table_is_refused(split, tmp_path):
     res = dm(receiver, "receive", str(liar), code=1)
     assert "'seen' table" in res and "[P-chain]" in res, res
     assert "verified and applied" in dm(receiver, "receive", *map(str, (tmp_path / "play").iterdir()))
+
+
+def test_a_home_restored_from_a_backup_answers_again_with_the_same_file(tmp_path):
+    """Issue 27 item 4, between separate homes: Bob's home answers a decision-free duty by itself; Bob restores an
+    older backup of his home (or fetches on a second machine) and, hours later, the same file arrives and is
+    answered again. The answer is the same file (dated by the round it answers), so Alice's home takes the second
+    copy as a duplicate instead of recording Bob as a cheat."""
+    import shutil
+
+    from clitable import Table
+    from freezegun import freeze_time
+
+    with freeze_time("2026-11-21 12:00:00") as clock:
+        t = Table(tmp_path)
+        for i in range(30):
+            t.settle()
+            st = t.status(t.alice)
+            (s,) = t.todo(st)
+            backup = tmp_path / f"bob-backup-{i}"
+            shutil.copytree(t.bob, backup)
+            t.turn(t.home(s), "--bot", "heuristic", "--seed", str(i))
+            incoming = list(t.inbox[t.bob])
+            if not incoming:
+                continue
+            before = set(t.out.iterdir())
+            dm(t.bob, "receive", *map(str, incoming), "--out", str(t.out))
+            answers = sorted(set(t.out.iterdir()) - before)
+            t.inbox[t.bob] = []
+            if answers:
+                break
+        else:
+            raise AssertionError("bob never answered by himself")
+        clock.tick(timedelta(hours=5))
+        again = tmp_path / "again"
+        again.mkdir()
+        dm(backup, "receive", *map(str, incoming), "--out", str(again))  # the restored home, five hours later
+        copies = sorted(again.iterdir())
+        assert [p.name for p in copies] == [p.name for p in answers]
+        assert [p.read_text() for p in copies] == [p.read_text() for p in answers]
+        dm(t.alice, "receive", *map(str, answers))
+        out = dm(t.alice, "receive", *map(str, copies))
+        assert all(f"{p}: round" in out for p in copies) and out.count("already applied (nothing changed)") == \
+            len(copies), out
+        st = dm(t.alice, "status")
+        assert "CHEAT" not in st and "cannot go on" not in st
+
+
+def test_the_proof_reaches_every_seat_and_the_game_ends_against_the_equivocator(split, tmp_path):
+    """Issue 27 item 4: Carol's two files for round 1 split Alice's and Bob's homes. Each home that finds it (by the
+    other's 'seen') sends on the file of Carol's it holds; each, receiving the other one, holds both signed files,
+    and every home folds the same end: Carol loses, the game does not stay stuck."""
+    homes, out, to_alice, to_bob = split
+    alice, bob = homes["alice"], homes["bob"]
+    dm(alice, "receive", str(out["bob"] / "r0001-s1.toml"), str(to_alice), "--out", str(out["alice"]))
+    dm(bob, "receive", str(to_bob), "--out", str(out["bob"]))
+    sent = {h: sorted(out[h.name].glob("r0002-*.toml")) for h in (alice, bob)}
+    fwd = {h: tmp_path / f"fwd-{h.name}" for h in (alice, bob)}
+    for sender, receiver in ((alice, bob), (bob, alice)):
+        for p in sent[sender]:
+            fwd[receiver].mkdir(exist_ok=True)
+            res = dm(receiver, "receive", str(p), "--out", str(fwd[receiver]), code=1)
+            assert "EQUIVOCATION by seat 2 (carol) in round 1" in res and "send to every seat" in res, res
+    assert any(d.exists() and list(d.iterdir()) for d in fwd.values())
+    for step in range(3):  # each home sends on what it got to send; the other receives it, until nothing is left
+        moved = False
+        for sender, receiver in ((alice, bob), (bob, alice)):
+            for p in sorted(fwd[sender].iterdir()) if fwd[sender].exists() else []:
+                nxt = tmp_path / f"fwd-{receiver.name}-{step}"
+                nxt.mkdir(exist_ok=True)
+                got = dm(receiver, "receive", str(p), "--out", str(nxt))
+                assert "carol signed two different files for round 1" in got or "already applied" in got, got
+                p.unlink()
+                for q in nxt.iterdir():
+                    fwd[receiver].mkdir(exist_ok=True)
+                    q.rename(fwd[receiver] / q.name)
+                moved = True
+        if not moved:
+            break
+    results = set()
+    for home in (alice, bob):
+        st = json.loads(dm(home, "status", "--json"))
+        assert st["over"], dm(home, "status")
+        results.add(st["result"])
+        verdict = runner.invoke(main, ["--home", str(tmp_path), "verify", str(next((home / "games").iterdir()))])
+        assert "carol signed two different files for round 1" in verdict.output, verdict.output
+    assert results == {"alice and bob won: carol signed two different files for round 1 (an equivocation, proven "
+                       "by both signatures)"}
+
+
+def test_a_home_behind_what_its_seat_signed_is_told_before_signing_again(tmp_path):
+    """Issue 27 item 4: Bob moves from his home, then restores an older backup of it (or turns to a second
+    machine). Alice's answer reaches the restored home: it builds on Bob's move, which that home lacks. Before
+    Bob can sign the round again (a second, different decision: an equivocation), the home tells him, and
+    nothing is written."""
+    import shutil
+
+    from clitable import Table
+    from freezegun import freeze_time
+
+    with freeze_time("2026-11-21 12:00:00"):
+        t = Table(tmp_path)
+        for i in range(30):
+            t.settle()
+            st = t.status(t.bob)
+            if t.todo(st) == ["1"] and "awaited" in st and "1" in st["awaited"]:
+                moves = json.loads(dm(t.bob, "moves", "--json"))
+                if moves:
+                    break
+            (s,) = t.todo(t.status(t.alice))
+            t.turn(t.home(s), "--bot", "heuristic", "--seed", str(i))
+        else:
+            raise AssertionError("bob never had a decision")
+        backup = tmp_path / "bob-backup"
+        shutil.copytree(t.bob, backup)
+        t.turn(t.bob, "--bot", "heuristic", "--seed", "1")
+        t.settle()
+        if t.todo(t.status(t.alice)) == ["0"]:
+            t.turn(t.alice, "--bot", "heuristic", "--seed", "3")  # alice answers: her file of the next round
+        later = sorted(p for p in t.out.iterdir() if p.name.startswith("r")
+                       and int(p.name[1:5]) > t.status(backup)["round"] and "-s0" in p.name)
+        assert later
+        res = runner.invoke(main, ["--home", str(backup), "receive", str(later[0])])
+        assert res.exit_code == 1 and "cannot be checked before" in res.output, res.output
+        fresh = tmp_path / "fresh-out"
+        fresh.mkdir()
+        out = dm(backup, "play", "--bot", "heuristic", "--seed", "2", "--out", str(fresh), code=1)
+        assert "this home is behind what you already signed" in out and "Nothing was signed or sent" in out, out
+        assert not list(fresh.iterdir())

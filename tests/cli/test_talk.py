@@ -131,3 +131,52 @@ def test_noted_moves_are_shown_undone_and_finished_by_the_bot(table):
     dm(home, "play", first)
     _, (turn,) = new_files(t, lambda: dm(home, "play", "--bot", "heuristic", "--seed", "1", "--out", str(t.out)))
     assert tomllib.loads(turn.read_text())["actions"][0] == first  # the bot went on from the noted move
+
+
+def _game_folder(home):
+    return next(p for p in (home / "games").iterdir() if p.is_dir())
+
+
+def _backdated_note(t: Table, home, before: dict, n: int, **fields) -> str:
+    """A note ``home``'s seat signs by hand, naming round ``before['round']`` and its hash, dated then."""
+    from duelmail.home import Home
+    from duelmail.protocol.turnfile import SignedFile
+
+    content = {"duelmail": 1, "kind": "note", "game": before["game"], "round": before["round"],
+               "prev": before["prev"], "seat": 1, "time": before["time"], "n": n, **fields}
+    return SignedFile.sign(content, Home(home).load_identity(None)).to_toml()
+
+
+def test_a_result_once_recorded_is_not_rewritten_by_a_backdated_note(table):
+    """Issue 27 item 3, between two homes: Alice offers a draw, play goes on, Bob resigns ("alice won") and both
+    homes finish the audit. Bob then signs a draw acceptance numbered after his resignation but naming the round
+    of the offer and dated then (the older fold put it before the resignation: a draw, Alice's seed void). Alice's
+    home keeps its result, and a note with a gap in its seat's numbers is refused, naming the file delivered."""
+    t = table
+    _, (offer,) = new_files(t, lambda: dm(t.alice, "draw", "offer", "--out", str(t.out)))
+    dm(t.bob, "receive", str(offer))
+    g = tomllib.loads(offer.read_text())
+    then = {"game": g["game"], "round": g["round"], "prev": g["prev"], "time": g["time"]}
+    t.play_turns(2)
+    assert t.status(t.bob)["round"] > then["round"]
+    t.clock.tick(3600)
+    _, files = new_files(t, lambda: dm(t.bob, "resign", "--out", str(t.out)))
+    _, answers = new_files(t, lambda: dm(t.alice, "receive", *map(str, files), "--out", str(t.out)))
+    dm(t.bob, "receive", *map(str, answers))
+    for home in (t.alice, t.bob):
+        st = t.status(home)
+        assert st["over"] and st["audit_ok"] and st["result"] == "alice won: bob resigned"
+    t.clock.tick(3600)
+    gap = t.tmp / "gap.toml"
+    gap.write_text(_backdated_note(t, t.bob, then, 2 ** 62, say="slipped in"))
+    out = dm(t.alice, "receive", str(gap), code=1)
+    assert f"refused {gap}" in out and "before its note" in out and "P-wait" in out and "Traceback" not in out
+    accept = t.tmp / "accept.toml"
+    accept.write_text(_backdated_note(t, t.bob, then, 2, draw="accept", offer={"seat": 0, "n": 1}))
+    out = dm(t.alice, "receive", str(accept))  # it folds after the resignation, which it follows in bob's numbers
+    assert "bob answers a draw offer, but the game is already over: nothing changes" in out
+    st = t.status(t.alice)
+    assert st["over"] and st["result"] == "alice won: bob resigned" and st["audit_ok"]
+    verdict = dm(t.tmp, "verify", str(_game_folder(t.alice)))
+    assert "result: alice won: bob resigned" in verdict and "VERIFIED" in verdict
+

@@ -166,9 +166,9 @@ def test_resignation_and_the_crossing_move_settle_alike_in_any_order():
     assert len(results) == 1 and next(iter(results))[2]
 
 
-def test_a_file_built_on_the_round_a_resignation_closed_is_void(tmp_path):
-    """Seat A resigns in round R; unaware, seat B's move closes R and a file of round R+1 follows. The
-    resignation counts after R's files and closes R+1, so the R+1 file is set aside, in every home alike."""
+def test_a_file_built_on_the_round_before_a_resignation_counts_and_the_resignation_follows(tmp_path):
+    """Seat A resigns in round R; unaware, seat B's move closes R and a file of round R+1 follows. No note undoes a
+    move made without it (issue 27): the R+1 files count, then the resignation ends the game, in every order."""
     p = Players(n=2, seed=5)
     decider = to_decision(p)
     resign = note(p, 1 - decider, resign=True)
@@ -178,8 +178,8 @@ def test_a_file_built_on_the_round_a_resignation_closed_is_void(tmp_path):
         [(f"later{i}", f) for i, f in enumerate(later)]
     m = fold(files)
     assert m.over() and m.describe_outcome().endswith("resigned")
-    assert {f.file_hash for f in later} <= set(m.void)
-    assert all("ended in round" in why for _, why in m.void.values())
+    assert {f.file_hash for f in later} <= m.applied and not m.void
+    assert fold(list(reversed(files))).prev == m.prev
 
 
 def test_an_altered_note_is_refused_by_its_signature():
@@ -193,3 +193,106 @@ def test_an_altered_note_is_refused_by_its_signature():
     with pytest.raises(FileRefused, match=r"\[P-signature\]"):
         p.match.apply(forged_resign, "r-n1.toml")
     assert not p.match.over() and not p.match.talk
+
+
+@pytest.mark.parametrize("against", ["1", None, True])
+def test_a_claim_built_without_a_whole_against_is_refused_by_the_library(against):
+    """Issue 27 item 5: a claim a caller signed itself (never parsed) whose ``against`` is a string, missing or a
+    bool is refused by ``Match.apply`` and by ``header_for`` with a narrow error naming the field, not a
+    TypeError or KeyError."""
+    from duelmail.protocol.turnfile import FormatError
+    from duelmail.transport.archive import header_for
+
+    p = Players(n=2, seed=3)
+    to_decision(p)
+    m = p.match
+    content = {"duelmail": 1, "kind": "claim", "game": m.game_ref, "round": m.round, "prev": m.prev, "seat": 0,
+               "time": p.tick().isoformat()}
+    if against is not None:
+        content["against"] = against
+    f = SignedFile.sign(content, p.ids[0])
+    with pytest.raises(FileRefused, match=r"field 'against' missing or not a int.*\[P-format\]"):
+        m.apply(f, "claim.toml")
+    with pytest.raises(FormatError, match="'against'"):
+        header_for(m, f)
+    assert not m.over() and not m.current_claims
+
+
+def signed_note(p: Players, seat: int, n: int, rnd: int, when, **fields) -> SignedFile:
+    """A note signed by hand: naming round ``rnd`` (and the hash it opened with), dated ``when``, numbered ``n``."""
+    m = p.match
+    return SignedFile.sign({"duelmail": 1, "kind": "note", "game": m.game_ref, "round": rnd, "prev": m.prevs[rnd],
+                            "seat": seat, "time": when.isoformat(), "n": n, **fields}, p.ids[seat])
+
+
+def every_order(p: Players, extra: list[SignedFile]) -> set[tuple]:
+    files = [(f"f{i}", f) for i, f in enumerate(p.files)] + [(f"x{i}", f) for i, f in enumerate(extra)]
+    out = set()
+    for seed in range(3):
+        random.Random(seed).shuffle(files)
+        m = fold(files)
+        out.add((m.describe_outcome(), m.prev))
+    return out
+
+
+@pytest.mark.parametrize("first", ["resign", "accept"])
+def test_a_backdated_note_cannot_rewrite_a_recorded_result(first):
+    """Issue 27 item 3: alice offers a draw; play goes on; bob resigns (or accepts). Later bob signs the other
+    end (an acceptance, or a resignation) naming the round of the offer, dated then. It follows his first end in
+    his numbers, so in the home that recorded the result and in a fold from scratch of every file it changes
+    nothing. (The older fold put it in the offer's round, before the recorded end, and rewrote the result.)"""
+    p = Players(n=2, seed=5)
+    to_decision(p)
+    p.deliver(note(p, 0, draw="offer"))
+    then, when = p.match.round, p.clock
+    p.step()
+    p.step()
+    assert p.match.round > then
+    p.deliver(note(p, 1, resign=True) if first == "resign" else note(p, 1, draw="accept"))
+    result = p.match.describe_outcome()
+    assert result == ("alice won: bob resigned" if first == "resign" else "draw: agreed by every player")
+    p.run()
+    assert p.match.finished and p.match.audit.ok
+    late = signed_note(p, 1, 2, then, when, **({"draw": "accept", "offer": {"seat": 0, "n": 1}}
+                                               if first == "resign" else {"resign": True}))
+    p.deliver(late)
+    assert p.match.describe_outcome() == result and "already over: nothing changes" in p.match.events[-1].text
+    assert every_order(p, []) == {(result, p.match.prev)}
+
+
+def test_a_note_naming_an_old_round_cannot_undo_a_win_by_the_rules():
+    """The loser accepts a draw offer left open since early in the game, naming that round and dated then, once the
+    rules have ended the game: the note folds after every move made without it, so the win stands everywhere."""
+    p = Players(n=2, seed=5)
+    to_decision(p)
+    p.deliver(note(p, 1, draw="offer"))
+    then, when = p.match.round, p.clock
+    p.run()
+    result = p.match.describe_outcome()
+    assert p.match.finished and "won" in result
+    assert p.match.outcome().winners == (1,)  # (this deal: bob wins by the rules)
+    late = signed_note(p, 0, 1, then, when, draw="accept", offer={"seat": 1, "n": 1})
+    p.deliver(late)
+    assert p.match.describe_outcome() == result
+    assert every_order(p, []) == {(result, p.match.prev)}
+
+
+def test_a_note_with_a_gap_in_its_seat_numbers_waits_for_its_predecessor():
+    """A seat numbers its notes 1, 2, 3...: note 3 is refused (P-wait, held by a home that fetches) until note 2
+    comes, then applied; a fold of all of them takes them in order, whatever their dates and rounds."""
+    p = Players(n=2, seed=3)
+    to_decision(p)
+    rnd, when = p.match.round, p.clock
+    p.deliver(note(p, 1, say="one"))
+    two = signed_note(p, 1, 2, rnd, p.tick(), say="two")
+    three = signed_note(p, 1, 3, rnd, when, say="three")  # dated before note 1
+    far = signed_note(p, 1, 2 ** 62, rnd, when, resign=True)
+    for early in (three, far):
+        with pytest.raises(FileRefused, match=r"before its note \d+ arrives.*\[P-wait\]"):
+            p.match.apply(early, "early.toml")
+    assert not p.match.over()
+    p.deliver(two)
+    p.deliver(three)
+    assert {t.text for t in p.match.talk} == {"one", "two", "three"} and (1, 3) in p.match.notes
+    files = [(f"f{i}", f) for i, f in enumerate(p.files)]
+    assert {(1, n) for n in (1, 2, 3)} <= set(fold(list(reversed(files))).notes)

@@ -150,7 +150,9 @@ def test_claims_and_void_files_fold_alike_kept_or_not(tmp_path, seed, timely):
         same(folder.fold(), fold(folder.files()))
 
 
-def test_a_move_after_a_resignation_closed_the_game_is_void_kept_or_not(tmp_path):
+def test_a_move_crossing_a_resignation_counts_kept_or_not(tmp_path):
+    """The resignation names a round the other seat's move closed; files of the next round built without it come
+    after: they count (no note undoes a move, issue 27), the result stays, kept or folded from scratch."""
     p = Players(n=2, seed=5)
     decider = to_decision(p)
     resign = note(p, 1 - decider, resign=True)
@@ -160,11 +162,13 @@ def test_a_move_after_a_resignation_closed_the_game_is_void_kept_or_not(tmp_path
     app.receive_files(home, None, [(f"f{i}", f) for i, f in enumerate(p.files)])
     (folder,) = home.game_folders()
     app.receive_files(home, None, [("resign.toml", resign)])
+    result = folder.fold().describe_outcome()
+    assert result.endswith("resigned")
     same(folder.fold(), fold(folder.files()))
     for i, f in enumerate(later):
-        with pytest.raises(DuelmailError, match="ended in round"):
-            app.receive_files(home, None, [(f"later{i}.toml", f)])
+        app.receive_files(home, None, [(f"later{i}.toml", f)])
         same(folder.fold(), fold(folder.files()))
+    assert folder.fold().describe_outcome() == result and {f.file_hash for f in later} <= folder.fold().applied
 
 
 def test_receive_folds_at_most_once(tmp_path, monkeypatch):
