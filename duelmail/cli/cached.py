@@ -103,7 +103,10 @@ def status_lines(data: dict, t: datetime) -> list[str]:
         if a["deadline"]:
             left = datetime.fromisoformat(a["deadline"]) - t
             remind = " (reminder: due soon)" if timedelta(0) <= left <= timedelta(hours=data["reminder_hours"]) else ""
-            late = " - a timeout can be claimed ('duelmail claim')" if left < timedelta(0) and int(s) != seat else ""
+            stands = datetime.fromisoformat(a.get("claim_from") or a["deadline"])
+            late = "" if left >= timedelta(0) or int(s) == seat else \
+                " - a timeout can be claimed ('duelmail claim')" if t > stands else \
+                f" - a timeout claim stands from {stands.isoformat()} (a file sent in time may still be on its way)"
             due = f"; due {a['deadline']}, {_left(datetime.fromisoformat(a['deadline']), t)}{remind}{late}"
         out.append(f"awaiting {who}: {a['what']}{due}")
     offer = data.get("draw_offer")

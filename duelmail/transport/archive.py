@@ -243,12 +243,15 @@ def fold_into(match: Match, rest: list[tuple[str, SignedFile]], strict: bool = T
 
     names = {} if names is None else names
     for w, f in rest:
+        answered_at = None
         if f.kind == "claim" and f.round == match.round:
             against = f.content["against"]
             answer = next((g for _, g in rest if g.kind == "turn" and g.round == f.round and g.seat == against),
                           None)
             due = match.deadline(against)
-            if answer is not None and due is not None and _time(answer.content["time"], w) <= due:
+            if answer is not None and match.tc.delivery is not None:
+                answered_at = _time(answer.content["time"], w)  # the claim stands if the move is older than delivery
+            elif answer is not None and due is not None and _time(answer.content["time"], w) <= due:
                 builder = _builds_on_claim(match, w, f, rest)
                 if builder is None:
                     match.void[f.file_hash] = (w, f"{match.cards[against].name}'s move was signed by the deadline "
@@ -257,7 +260,7 @@ def fold_into(match: Match, rest: list[tuple[str, SignedFile]], strict: bool = T
                 match.final_claims[f.round] = builder
         before = match.round
         try:
-            match.apply(f, w, strict=strict, now=now)
+            match.apply(f, w, strict=strict, now=now, answered_at=answered_at)
         except Duplicate:
             continue
         except FileRefused as e:
