@@ -190,13 +190,11 @@ class Folding:
         if rnd < self.round and rnd in self.timed_out and self.timed_out[rnd][0] == seat:
             against, by, due, when = self.timed_out[rnd]
             t = parse_time(c["time"], where)
-            if rnd in self.final_claims and self.tc.delivery is not None:  # the claim stood against this move
-                signed = f"by {self.cards[seat].name}'s deadline {due.isoformat()}" if t <= due else \
-                    f"after {self.cards[seat].name}'s deadline {due.isoformat()}"
-                raise refuse(f"signed at {t.isoformat()}, {signed}, but {self.cards[by].name} claimed the timeout at "
-                             f"{when.isoformat()}, more than {self.tc.delivery_hours} hours after the time the file "
-                             "carries: a file must reach the others within that of its signed time, and this one "
-                             "had not", "P-final")
+            if rnd in self.final_claims and t <= due and self.tc.delivery is not None:  # the claim found it late
+                raise refuse(f"signed at {t.isoformat()}, by {self.cards[seat].name}'s deadline {due.isoformat()}, "
+                             f"but {self.cards[by].name} claimed the timeout at {when.isoformat()}, more than "
+                             f"{self.tc.delivery_hours} hours after the time the file carries: a file must reach the "
+                             "others within that of its signed time, and this one had not", "P-final")
             if rnd in self.final_claims and t <= due:
                 raise refuse(f"signed at {t.isoformat()}, by {self.cards[seat].name}'s deadline {due.isoformat()}, "
                              f"but {self.cards[by].name}'s timeout claim of round {rnd} is final: "

@@ -267,7 +267,8 @@ def fold_into(match: Match, rest: list[tuple[str, SignedFile]], strict: bool = T
             if f.kind == "turn" and (e.rule in ("P-timeout", "P-final") or e.rule == "P-escrow" and (
                     f.seat in match.removed or f.seat == match.removing)):  # a removed seat's file (protocol §6c)
                 match.void[f.file_hash] = (w, str(e))
-                if e.rule == "P-final":
+                if e.rule == "P-final" or e.rule == "P-timeout" and match.tc.delivery is not None \
+                        and f.round in match.final_claims:  # a claim stood against it: what built on it is void too
                     match.displaced.append(f.file_hash)
                 continue
             if e.rule in ("P-chain", "P-round") and match.displaced and f.round > min(match.final_claims):

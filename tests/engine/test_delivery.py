@@ -207,3 +207,17 @@ def test_a_truly_silent_seat_is_still_claimable_twice_the_delivery_allowance_lat
     claim = sign_claim(m_attacker, pos.mover, pos.victim, stands + timedelta(seconds=1), pos.p.ids[pos.mover])
     home = pos.home([move, claim], now=stands + MIN)
     assert claim.file_hash in home.applied and lost(home, pos.victim)
+
+
+def test_a_late_move_and_a_file_built_on_it_are_set_aside_by_the_claim(pos):
+    """A move signed after its sender's deadline reaches the victim more than the delivery allowance later, and the
+    victim's file built on it goes out before the victim claims (an answer made without a look at the dates): the
+    claim stands, and the move and that file are set aside in the fold rather than stopping it."""
+    due = pos.mover_deadline()
+    _, move = pos.move(due + MIN)
+    came = due + DELIVERY + HOUR
+    answer = pos.answer(move, came + MIN)
+    counter = sign_claim(pos.base, pos.victim, pos.mover, came + 2 * MIN, pos.p.ids[pos.victim], rnd=move.round)
+    home = pos.home([move, answer, counter], now=came + 3 * MIN)
+    assert counter.file_hash in home.applied and lost(home, pos.mover) and not lost(home, pos.victim)
+    assert "[P-timeout]" in home.void[move.file_hash][1] and "displaced" in home.void[answer.file_hash][1]
