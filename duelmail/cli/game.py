@@ -169,7 +169,7 @@ def _status_of(ctx, folder) -> dict:
         ident, folder, match, seat = _open(ctx, folder.path.name)
         data = _status_data(match, seat)
         _store_status(folder, seat, data)
-    return {**data, "cheats": folder.cheats()}
+    return {**data, "cheats": folder.cheats(), "late": folder.unclaimed_late()}
 
 
 @click.command("claim")

@@ -147,6 +147,12 @@ class GameFolder:
                 out.append((int(parts[0]), int(parts[1]), parts[2], parts[3]))
         return out
 
+    def unclaimed_late(self) -> list[tuple[int, int]]:
+        """(round, seat) of the late files (``late``) that no claim of this folder has answered yet."""
+        claimed = {(f.round, f.content.get("against")) for _, f in self.files() if f.kind == "claim"} \
+            if self.late() else set()
+        return [(r, s) for r, s, _, _ in self.late() if (r, s) not in claimed]
+
     def listing_key(self) -> str:
         """Changes whenever a file of the game is added or changed (the status cache's key)."""
         return ";".join(sorted(f"{name}:{st[0]}:{st[1]}" for name, st in listing(self.path).items()

@@ -352,28 +352,30 @@ def test_a_backdated_move_cannot_time_out_a_punctual_seat_between_homes(tmp_path
     round's opening time but sends it a minute before its own deadline, with a timeout claim against the other
     seat's forced answer and its next file. The other home says the file came late and offers the claim; the
     claim wins in both homes, and the attacker's move, claim and next file are set aside."""
-    from datetime import UTC, datetime, timedelta
+    from datetime import datetime, timedelta
 
     from freezegun import freeze_time
 
     forced = ("key shares", "open sealed", "shuffle")
     with freeze_time("2026-11-21 12:00:00") as clock:
         t = Table(tmp_path)
-        for i in range(30):  # to a move (signed at the round's opening) that leaves the other seat a forced answer
+        for i in range(30):  # to a move that leaves the other seat a forced answer (tried on a copy of the home)
             t.settle()
             st = t.status(t.alice)
             (mover,) = st["awaited"]
             attacker, victim = t.home(mover), t.other(t.home(mover))
-            due = datetime.fromisoformat(st["awaited"][mover]["deadline"])
-            now = datetime.now(UTC)
-            clock.move_to(due - timedelta(days=3))  # the attacker's clock set back to its clock's start
-            before = set(t.out.iterdir())
-            t.turn(attacker, "--bot", "heuristic", "--seed", str(i))
-            waits = t.status(attacker)["awaited"]
+            trial = tmp_path / f"trial{i}"
+            shutil.copytree(attacker, trial)
+            dm(trial, "play", "--bot", "heuristic", "--seed", str(i), "--out", str(tmp_path / "trials"))
+            waits = t.status(trial)["awaited"]
             if not any(w in st["awaited"][mover]["what"] for w in forced) and list(waits) == [str(1 - int(mover))] \
                     and any(w in waits[str(1 - int(mover))]["what"] for w in forced):
                 break
-            clock.move_to(max(now, datetime.now(UTC)))
+            t.turn(attacker, "--bot", "heuristic", "--seed", str(i))
+        due = datetime.fromisoformat(st["awaited"][mover]["deadline"])
+        clock.move_to(due - timedelta(days=3))  # the attacker's clock set back to its clock's start
+        before = set(t.out.iterdir())
+        t.turn(attacker, "--bot", "heuristic", "--seed", str(i))
         t.inbox[victim] = []  # held back
         clock.move_to(due - timedelta(minutes=1))  # held until a minute before its own deadline
         dm(attacker, "claim", "--out", str(t.out))
@@ -383,9 +385,10 @@ def test_a_backdated_move_cannot_time_out_a_punctual_seat_between_homes(tmp_path
         clock.move_to(due)
         out = dm(victim, "receive", *map(str, attack))
         assert "came more than 12 hours after the time it carries" in out and "'duelmail claim'" in out
+        assert "came later than the time it carries allows: 'duelmail claim'" in dm(victim, "status")
         before = set(t.out.iterdir())
         out = dm(victim, "claim", "--out", str(t.out))
-        assert "ran out of time" in out
+        assert "ran out of time" in out and "came later" not in dm(victim, "status")
         (counter,) = set(t.out.iterdir()) - before
         dm(attacker, "receive", str(counter))
         name, other = ("alice", "bob") if attacker == t.alice else ("bob", "alice")
