@@ -221,3 +221,16 @@ def test_a_late_move_and_a_file_built_on_it_are_set_aside_by_the_claim(pos):
     home = pos.home([move, answer, counter], now=came + 3 * MIN)
     assert counter.file_hash in home.applied and lost(home, pos.mover) and not lost(home, pos.victim)
     assert "[P-timeout]" in home.void[move.file_hash][1] and "displaced" in home.void[answer.file_hash][1]
+
+
+def test_the_delivery_allowance_is_a_bounded_field_and_its_absence_keeps_the_old_clock():
+    """A genesis without ``delivery_hours`` is a game begun before the rule (its clock keeps its meaning); with
+    it, a whole number of hours up to a year (P-genesis otherwise); new games write it."""
+    from duelmail.engine.clock import LIMITS, TimeControl, TimeControlError
+
+    assert TimeControl.from_dict({}).delivery is None and "delivery_hours" not in TimeControl.from_dict({}).to_dict()
+    assert TimeControl.from_dict({"delivery_hours": 0}).delivery == timedelta(0)
+    assert TimeControl.from_dict(DEFAULT_TIME_CONTROL).to_dict()["delivery_hours"] == 12
+    for bad in (LIMITS["delivery_hours"] + 1, -1, 1.5, True):
+        with pytest.raises(TimeControlError, match="delivery_hours"):
+            TimeControl.from_dict({"delivery_hours": bad})
