@@ -246,7 +246,7 @@ def withheld_audit_seed(sp: SelfPlay) -> Caught:
     sp.run(until=lambda m: m.over() and m.duties and all(d.seed for d in m.duties.values()))
     m = sp.match
     cheater = sorted(m.duties)[0]
-    due = m.deadline(cheater)
+    due = m.claim_from(cheater)  # the deadline, and the delivery allowance after it (protocol section 6b)
     claimant = next(s for s in range(len(sp.ids)) if s != cheater)
     claim = SignedFile.sign({"duelmail": 1, "kind": "claim", "game": m.game_ref, "round": m.round, "prev": m.prev,
                              "seat": claimant, "time": (due + timedelta(seconds=1)).isoformat(),
@@ -546,7 +546,7 @@ def withheld_escrow_shares(sp: SelfPlay) -> Caught:
         raise Skip("no point where a seat could be removed")
     m = sp.match
     claimant = next(x for x in range(len(sp.ids)) if x != silent)
-    sp.clock = max(sp.clock, m.deadline(silent)) + timedelta(minutes=1)
+    sp.clock = max(sp.clock, m.claim_from(silent)) + timedelta(minutes=1)
     sp.deliver(SignedFile.sign({"duelmail": 1, "kind": "claim", "game": m.game_ref, "round": m.round,
                                 "prev": m.prev, "seat": claimant, "time": sp.clock.isoformat(),
                                 "against": silent}, sp.ids[claimant]))
@@ -557,7 +557,7 @@ def withheld_escrow_shares(sp: SelfPlay) -> Caught:
         if x != cheater:
             sp.deliver(sp.compose(x))
     by = min(m.current)
-    sp.clock = max(sp.clock, m.deadline(cheater)) + timedelta(minutes=1)
+    sp.clock = max(sp.clock, m.claim_from(cheater)) + timedelta(minutes=1)
     claim = SignedFile.sign({"duelmail": 1, "kind": "claim", "game": m.game_ref, "round": m.round, "prev": m.prev,
                              "seat": by, "time": sp.clock.isoformat(), "against": cheater}, sp.ids[by])
     sp.deliver(claim)

@@ -40,7 +40,9 @@ from duelmail.util.lock import hold, locked
 if TYPE_CHECKING:
     from random import Random
 
-DEFAULT_TIME_CONTROL = {"days_per_move": 3, "forced_answer_hours": 24}
+DEFAULT_TIME_CONTROL = {"days_per_move": 3, "forced_answer_hours": 24, "delivery_hours": 12}
+# The default before the delivery allowance (protocol section 6b): games begun under it keep its clock
+BEFORE_DELIVERY_TIME_CONTROL = {"days_per_move": 3, "forced_answer_hours": 24}
 
 
 @dataclass
@@ -172,6 +174,9 @@ def write_claim(folder: GameFolder, match: Match, seat: int | None, identity: Id
     if seat is None:
         raise DuelmailError("only a seat of the game can claim a timeout")
     overdue = [s for s in match.overdue(now) if s != seat]
+    late = late_files(folder, match, seat)
+    if not overdue and late:
+        return _claim_late(folder, match, seat, identity, now, *late[0])
     if not overdue:
         dues = ", ".join(f"{match.cards[s].name} {d.isoformat()}" for s, d in match.deadlines().items() if s != seat)
         raise DuelmailError(f"too early: nobody else is past a deadline (deadlines: {dues or 'none'})")
@@ -191,6 +196,30 @@ def write_claim(folder: GameFolder, match: Match, seat: int | None, identity: Id
     path = folder.store(f, match, events)
     _keep(folder, match, f, path)
     return Played(folder, match, f, path, events)
+
+
+def late_files(folder: GameFolder, match: Match, seat: int | None) -> list[tuple[int, int]]:
+    """(round, seat) of the files another seat sent that reached this home later than their delivery allowance
+    after the time they carry (protocol section 6b) and still count: a timeout claim against each stands."""
+    return [(r, s) for r, s, h, _ in folder.late() if s != seat and h in getattr(match, "applied", ())
+            and r < match.round and r not in match.timed_out]
+
+
+def _claim_late(folder: GameFolder, match: Match, seat: int, identity: Identity, now: datetime, rnd: int,
+                against: int) -> Played:
+    """A timeout claim against ``against`` for round ``rnd``, whose file reached this home late: the archive is
+    folded again with it (it folds before that file, which it sets aside with every file built on it)."""
+    content = {"duelmail": 1, "kind": "claim", "game": match.game_ref, "round": rnd, "prev": match.prevs[rnd],
+               "seat": seat, "time": now.isoformat(timespec="seconds"), "against": against}
+    f = SignedFile.sign(content, identity)
+    with locked(folder.path):
+        after = fold([*folder.files(), (file_name(f), f)], now=now, proven=folder.proven())
+        if f.file_hash not in after.applied:
+            raise DuelmailError(f"the claim against {match.cards[against].name} for round {rnd} does not stand: "
+                                f"{after.void.get(f.file_hash, ('', 'set aside'))[1]}")
+        told = [e for e in after.events if e.round >= rnd]
+        path = folder.store(f, after, told, own=True)
+    return Played(folder, after, f, path, told)
 
 
 def _keep(folder: GameFolder, match: Match, f: SignedFile, path: Path) -> None:
@@ -353,6 +382,7 @@ class Received:
     events: list[Event]
     duplicate: bool = False
     match: Match | None = None  # the game after this file (for callers that go on with it)
+    late: bool = False  # it came later than its delivery allowance after its time: a timeout claim against it stands
 
 
 def game_folder_for(home: Home, identity: Identity | None, f: SignedFile, where: str = "file",
@@ -480,10 +510,14 @@ def receive_files(home: Home, identity: Identity | None, incoming: Sequence[tupl
             else:
                 folder.store(f, match, events)
                 name = file_name(f)
+            late = f.kind == "turn" and now is not None and f.seat != home.me(folder).get("seat") \
+                and f.file_hash in match.applied and match.arrived_late(f, now)
+            if late:  # its sender's deadline for it had passed: a claim against it stands (protocol section 6b)
+                folder.note_late(f, now)
             folder.remember_proven(match.applied)
             folder.keep(match, {**(by_name(existing) if existing else {}), name: [f]}, in_order=True)
             held[folder.path] = match
-        out.append(Received(where, f.round, f.seat, events, match=match))
+        out.append(Received(where, f.round, f.seat, events, match=match, late=late))
     return out
 
 

@@ -192,6 +192,12 @@ def answer_duties(home: Home, identity: Identity, now: Callable[[], datetime], b
         if behind is not None:  # nothing is signed: receive the files between first (protocol §5)
             decisions.append(Decision(folder, match, seat, f"this home is behind what you already signed: {behind}"))
             continue
+        late = app.late_files(folder, match, seat)
+        if late:  # a file came after its sender's time for it: the claim, not an answer built on it (section 6b)
+            r, s = late[0]
+            decisions.append(Decision(folder, match, seat, f"claim {match.cards[s].name}'s timeout: its file of "
+                                      f"round {r} came late ('duelmail claim {match.gid[:12]}')"))
+            continue
         if not duty.needs_human and bot is None:
             answers.append(Answer(folder, app.write_turn(folder, match, seat, identity, [], now()), "auto"))
             continue
@@ -568,14 +574,15 @@ def by_git(home: Home, folder: GameFolder) -> bool:
 
 def due_notices(match: Match, mine: int, now: datetime) -> list[tuple[str, int, datetime]]:
     """What the time control calls for now: ``("reminder", seat, deadline)`` for another seat whose decision is
-    due within ``reminder_hours``, ``("timeout", seat, deadline)`` for one whose deadline has passed."""
+    due within ``reminder_hours``, ``("timeout", seat, deadline)`` for one a timeout claim stands against (its
+    deadline and the delivery allowance after it have passed, protocol section 6b)."""
     out = []
     if match.over():
         return out
     for s, due in match.deadlines().items():
         if s == mine:
             continue
-        if now > due:
+        if now > match.claim_from(s):
             out.append(("timeout", s, due))
         elif match.duties[s].needs_human and due - now <= timedelta(hours=match.tc.reminder_hours):
             out.append(("reminder", s, due))  # a person's decision: a machine's answer needs no reminder

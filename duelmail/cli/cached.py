@@ -103,7 +103,10 @@ def status_lines(data: dict, t: datetime) -> list[str]:
         if a["deadline"]:
             left = datetime.fromisoformat(a["deadline"]) - t
             remind = " (reminder: due soon)" if timedelta(0) <= left <= timedelta(hours=data["reminder_hours"]) else ""
-            late = " - a timeout can be claimed ('duelmail claim')" if left < timedelta(0) and int(s) != seat else ""
+            stands = datetime.fromisoformat(a.get("claim_from") or a["deadline"])
+            late = "" if left >= timedelta(0) or int(s) == seat else \
+                " - a timeout can be claimed ('duelmail claim')" if t > stands else \
+                f" - a timeout claim stands from {stands.isoformat()} (a file sent in time may still be on its way)"
             due = f"; due {a['deadline']}, {_left(datetime.fromisoformat(a['deadline']), t)}{remind}{late}"
         out.append(f"awaiting {who}: {a['what']}{due}")
     offer = data.get("draw_offer")
@@ -115,6 +118,11 @@ def status_lines(data: dict, t: datetime) -> list[str]:
         out.append(f"draw offered by {by}; accepted by {yes}{answer}")
     if data["audited"]:
         out.append("audit: " + ("passed" if data["audit_ok"] else "CHEATING FOUND"))
+    for rnd, s in data.get("late", []):
+        if s != seat:
+            name = data["seats"][s]
+            out.append(f"{name}'s file of round {rnd} came later than the time it carries allows: "
+                       f"'duelmail claim' claims {name}'s timeout for it")
     for line in data["cheats"]:
         out.append(f"CHEAT: {line}")
     if data["cheats"]:
@@ -147,7 +155,7 @@ def all_games_lines(rows: list[dict], broken: list[tuple[str, str]], t: datetime
 def _cached_row(home: Home, folder) -> dict | None:
     """``status``'s data of one game from its fresh cache, with the home's cheats; None if the cache is stale."""
     data = _cached_status(folder, home.me(folder).get("seat"))
-    return None if data is None else {**data, "cheats": folder.cheats()}
+    return None if data is None else {**data, "cheats": folder.cheats(), "late": folder.unclaimed_late()}
 
 
 def _status_text(home: Home, args: list[str]) -> str | None:

@@ -169,7 +169,7 @@ def _status_of(ctx, folder) -> dict:
         ident, folder, match, seat = _open(ctx, folder.path.name)
         data = _status_data(match, seat)
         _store_status(folder, seat, data)
-    return {**data, "cheats": folder.cheats()}
+    return {**data, "cheats": folder.cheats(), "late": folder.unclaimed_late()}
 
 
 @click.command("claim")
@@ -180,13 +180,15 @@ def _status_of(ctx, folder) -> dict:
 def claim(ctx, game, out):
     """Claim the timeout of a seat whose deadline has passed (signed; the time control settles it).
 
+    Also claims against a file that reached you later than the time it carries allows (it then does not count).
+
     \b
     Example:
       duelmail claim 3f2a
     """
     ident, folder, match, seat = _open(ctx, game)
     played = _app().write_claim(folder, match, seat, ident, now())
-    click.echo(f"round {match.round - 1}: {played.match.told_to(played.events[-1:])[0].text}")
+    click.echo(f"round {played.file.round}: {played.match.told_to(played.events[-1:])[0].text}")
     click.echo(f"wrote {_copy_out(played.path, out)}: send it to the other players")
 
 

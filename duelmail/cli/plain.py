@@ -130,7 +130,8 @@ def _status_data(match, seat) -> dict:
         "game": match.gid, "kind": match.game.spec.id, "title": match.game.spec.title, "round": match.round,
         "you": seat, "seats": match.names(),
         "awaited": {str(s): {"what": duty_text(match, s),
-                             "deadline": deadlines[s].isoformat() if s in deadlines else None}
+                             "deadline": deadlines[s].isoformat() if s in deadlines else None,
+                             "claim_from": match.claim_from(s).isoformat() if s in deadlines else None}
                     for s in sorted(match.duties)},
         "your_turn": seat in match.duties, "reminder_hours": match.tc.reminder_hours,
         "over": over, "audited": match.audit is not None,
@@ -295,6 +296,14 @@ def awaited_lines(match) -> list[str]:
         ["now awaiting: " + awaited_text(match)]
 
 
+def late_line(match, rnd: int, seat: int) -> str:
+    """What a player reads of a file that reached its home later than its delivery allowance (protocol §6b)."""
+    name = match.cards[seat].name
+    return (f"this file of {name} came more than {match.tc.delivery_hours} hours after the time it carries: "
+            f"{name}'s time for it had run out. 'duelmail claim' claims {name}'s timeout for round {rnd}, and the "
+            "file then does not count")
+
+
 def receive_files(ctx: Ctx, files: list[str], auto: bool, out: str | None, echo) -> None:
     """``duelmail receive FILES``: verify and apply them, then say what the seat must do (or answer at once, when
     ``auto`` and no decision is needed); ``echo`` prints a line. A bad file is refused in one line naming it and
@@ -339,6 +348,8 @@ def _after_receive(ctx: Ctx, ident, results, last, auto: bool, out, echo) -> Non
         echo(f"{r.path}: round {r.round} seat {r.seat} verified and applied")
         for e in r.match.told_to(r.events, r.match.reader_faces(ident)):
             echo(f"  {e.text}")
+        if r.late:
+            echo(f"  {late_line(r.match, r.round, r.seat)}")
     if not results or last is None:
         return
     folder = _app().game_folder_for(ctx.home, ident, last)
@@ -350,7 +361,9 @@ def _after_receive(ctx: Ctx, ident, results, last, auto: bool, out, echo) -> Non
         match.attach(seat, ident)
     if seat in match.duties and seat not in match.current:  # current: this seat's file of the round is in already
         duty = match.duties[seat]
-        if auto and not duty.needs_human:
+        if auto and not duty.needs_human and _app().late_files(folder, match, seat):
+            echo("not answered automatically: a file came late, claim first ('duelmail claim')")
+        elif auto and not duty.needs_human:
             played = _app().write_turn(folder, match, seat, ident, [], now())
             _store_views(ctx, folder, played.match, seat, ident)
             echo(f"answered automatically ({duty.describe()}): {_copy_out(played.path, out)}")

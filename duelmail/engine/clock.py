@@ -18,7 +18,7 @@ FUTURE_TOLERANCE = timedelta(hours=1)  # clocks disagree a little; a file from f
 EARLIEST = datetime(2000, 1, 1, tzinfo=UTC)
 LATEST = datetime(2200, 1, 1, tzinfo=UTC)
 LIMITS = {"days_per_move": 365, "extra_hours_per_move": 24 * 365, "bank_days": 3650, "forced_answer_hours": 24 * 365,
-          "reminder_hours": 24 * 365, "vacation_days_per_year": 366}
+          "reminder_hours": 24 * 365, "vacation_days_per_year": 366, "delivery_hours": 24 * 365}
 MAX_ALLOWANCE = timedelta(days=LIMITS["days_per_move"] + LIMITS["bank_days"])  # caps a bank grown by increments
 JOIN_WINDOW = timedelta(days=1)  # how long before a joiner sees it an invitation may have been created (§6b)
 
@@ -38,9 +38,13 @@ class TimeControl:
     reminder_hours: int = 24  # status flags a deadline this close
     vacation_days_per_year: int = 14
     on_timeout: str = "forfeit"  # the outcome a valid timeout claim brings
+    # How long a file may take to reach the other seats after its signed time (protocol section 6b): a seat's clock
+    # starts no earlier than that after another seat's file of the round before, and a claim needs it past the
+    # deadline. None: a game begun before this rule (no such key in its genesis), whose clock keeps the old meaning.
+    delivery_hours: int | None = None
 
     FIELDS = ("days_per_move", "extra_hours_per_move", "bank_days", "forced_answer_hours", "reminder_hours",
-              "vacation_days_per_year")
+              "vacation_days_per_year", "delivery_hours")
 
     @classmethod
     def from_dict(cls, d: dict | None, where: str = "time_control") -> TimeControl:
@@ -58,7 +62,7 @@ class TimeControl:
         return cls(**d)
 
     def to_dict(self) -> dict:
-        return {k: getattr(self, k) for k in self.FIELDS}
+        return {k: getattr(self, k) for k in self.FIELDS if getattr(self, k) is not None}
 
     @property
     def per_move(self) -> timedelta:
@@ -67,6 +71,11 @@ class TimeControl:
     @property
     def forced(self) -> timedelta:
         return timedelta(hours=self.forced_answer_hours)
+
+    @property
+    def delivery(self) -> timedelta | None:
+        """The delivery allowance, or None under the rule of games begun before it (section 6b)."""
+        return None if self.delivery_hours is None else timedelta(hours=self.delivery_hours)
 
 
 def check_date(t: datetime, what: str) -> datetime:

@@ -6,9 +6,11 @@ from dataclasses import field
 from datetime import datetime, timedelta
 
 from duelmail.engine.clock import MAX_ALLOWANCE, paused_deadline
+from duelmail.engine.log import parse_time
 from duelmail.errors import DuelmailError, IllegalMove
 from duelmail.games.base import PUBLIC, Window
 from duelmail.games.cards import CardRef
+from duelmail.protocol.turnfile import SignedFile
 from duelmail.util.classes import dataclass
 
 
@@ -205,6 +207,12 @@ class Duties:
                 duties[s].seed = duties[s].retired = True
 
     # -- the clock ----------------------------------------------------------------------------
+    def clock_start(self, seat: int) -> datetime:
+        """When ``seat``'s clock started in the open round: the round's opening, and, with a delivery allowance
+        (protocol section 6b), no earlier than that allowance after the signed time of any other seat's file that
+        closed the round before: a file dated early starts nobody's clock before it could have arrived."""
+        return max(self.opened_at, getattr(self, "clock_starts", {}).get(seat, self.opened_at))
+
     def deadline(self, seat: int) -> datetime | None:
         """When ``seat``'s part of the open round is due (None if it owes nothing)."""
         duty = self.duties.get(seat)
@@ -214,10 +222,31 @@ class Duties:
         hours = self.state.answer_deadline_hours(seat) if duty.decide and not duty.join else None
         if hours:
             allowance = timedelta(hours=min(hours, MAX_ALLOWANCE // timedelta(hours=1)))
-        return paused_deadline(self.opened_at, min(allowance, MAX_ALLOWANCE), self.vacations[seat])
+        return paused_deadline(self.clock_start(seat), min(allowance, MAX_ALLOWANCE), self.vacations[seat])
 
     def deadlines(self) -> dict[int, datetime]:
         return {s: d for s in sorted(self.duties) if (d := self.deadline(s)) is not None}
 
+    def claim_from(self, seat: int, answered_at: datetime | None = None) -> datetime | None:
+        """The time after which a timeout claim against ``seat`` stands (protocol section 6b): its deadline, plus
+        the delivery allowance, since a file signed by the deadline may still be in the mail until then. Sooner
+        if the fold holds a move of the seat for the round (``answered_at``, its signed time): that file had the
+        delivery allowance from its own time to arrive, and a claim signed after that says it did not."""
+        due = self.deadline(seat)
+        if due is None or self.tc.delivery is None:
+            return due
+        if answered_at is not None:
+            due = min(due, answered_at)
+        return due + self.tc.delivery
+
+    def arrived_late(self, f: SignedFile, now: datetime) -> bool:
+        """Whether ``f``, a turn file reaching this home at ``now``, came later than the delivery
+        allowance after the time it carries (protocol section 6b): its sender's own deadline for it had passed,
+        and a timeout claim against it stands (``claim_from`` with its time)."""
+        if self.tc.delivery is None or f.kind != "turn":
+            return False
+        return parse_time(f.content["time"], "file") + self.tc.delivery < now
+
     def overdue(self, now: datetime) -> list[int]:
-        return [s for s, d in self.deadlines().items() if now > d]
+        """The seats a timeout claim signed at ``now`` stands against."""
+        return [s for s in self.deadlines() if now > self.claim_from(s)]

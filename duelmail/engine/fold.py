@@ -155,10 +155,14 @@ class Folding:
                                              f"{s}'s published seed")
 
     # -- applying a file --------------------------------------------------------------------
-    def apply(self, f: SignedFile, where: str, strict: bool = True, now: datetime | None = None) -> list[Event]:
+    def apply(self, f: SignedFile, where: str, strict: bool = True, now: datetime | None = None,
+              answered_at: datetime | None = None) -> list[Event]:
         """Check ``f`` completely and apply it. Raises ``FileRefused``/``Duplicate``; see the class note.
 
         ``now`` is the receiver's clock: a file signed further in the future than clocks drift is refused.
+        ``answered_at``, for a timeout claim: the signed time of the claimed seat's move for the round, when the
+        fold holds one (it folds after the claim): a claim stands once that move is older than the delivery
+        allowance (protocol section 6b).
         ``strict=False`` is for a sender's trial of its own file, which may be partial: what this process
         computed itself (signature, points, proofs) is not checked again, nor are missing duties."""
         c = f.content
@@ -184,12 +188,17 @@ class Folding:
             raise refuse(f"signature does not verify with {self.cards[seat].name}'s key "
                          f"({self.cards[seat].fingerprint})", "P-signature")
         if f.kind == "claim":
-            return self._apply_claim(f, where, seat, refuse, now)
+            return self._apply_claim(f, where, seat, refuse, now, answered_at)
         if f.kind == "note":
             return self._apply_note(f, where, seat, refuse, now)
         if rnd < self.round and rnd in self.timed_out and self.timed_out[rnd][0] == seat:
             against, by, due, when = self.timed_out[rnd]
             t = parse_time(c["time"], where)
+            if rnd in self.final_claims and t <= due and self.tc.delivery is not None:  # the claim found it late
+                raise refuse(f"signed at {t.isoformat()}, by {self.cards[seat].name}'s deadline {due.isoformat()}, "
+                             f"but {self.cards[by].name} claimed the timeout at {when.isoformat()}, more than "
+                             f"{self.tc.delivery_hours} hours after the time the file carries: a file must reach the "
+                             "others within that of its signed time, and this one had not", "P-final")
             if rnd in self.final_claims and t <= due:
                 raise refuse(f"signed at {t.isoformat()}, by {self.cards[seat].name}'s deadline {due.isoformat()}, "
                              f"but {self.cards[by].name}'s timeout claim of round {rnd} is final: "
@@ -241,7 +250,7 @@ class Folding:
             raise refuse(f"CHEAT: {e}", e.rule) from None
         self.last_time = max(self.last_time, t) if self.last_time else t
         if duty.needs_human:  # the move's clock: time past days_per_move comes out of the bank
-            used = time_used(self.opened_at, t, self.vacations[seat])
+            used = time_used(self.clock_start(seat), t, self.vacations[seat])
             self.bank[seat] += timedelta(hours=self.tc.extra_hours_per_move) - max(used - self.tc.per_move,
                                                                                     timedelta(0))
         if due is not None and t > due:
@@ -252,6 +261,17 @@ class Folding:
         if set(self.current) >= set(self.duties):
             events += self._close_round()
         return events
+
+    def _clock_starts(self) -> dict[int, datetime]:
+        """Each seat's clock start in the round that opens (protocol section 6b): the delivery allowance after the
+        latest signed time among the other seats' files that closed the round (turns, claims, closing notes). Its
+        own files do not count: a seat has its own file at once."""
+        if self.tc.delivery is None:
+            return {}
+        files = [*self.current.values(), *self.current_claims.values(), *self.current_notes.values()]
+        times = [(f.seat, parse_time(f.content["time"], "log") + self.tc.delivery) for f in files]
+        return {s: start for s in range(self.n)
+                if (start := max((t for by, t in times if by != s), default=self.opened_at)) > self.opened_at}
 
     def _seen(self) -> dict[str, str] | None:
         """What a file of the open round says it saw: the hashes of the last closed round's files, so that
@@ -291,7 +311,8 @@ class Folding:
             raise refuse(f"signed at {t.isoformat()}, in the future (it is {now.isoformat()} here)", "P-time")
         return t
 
-    def _apply_claim(self, f: SignedFile, where: str, seat: int, refuse, now: datetime | None) -> list[Event]:
+    def _apply_claim(self, f: SignedFile, where: str, seat: int, refuse, now: datetime | None,
+                     answered_at: datetime | None = None) -> list[Event]:
         """A timeout claim: ``seat`` says seat ``against`` let its deadline pass in the open round."""
         c = f.content
         if c["game"] != self.game_ref:
@@ -311,7 +332,15 @@ class Folding:
             raise refuse(f"seat {against} owes nothing in round {self.round}: there is no deadline to claim",
                          "P-timeout")
         t = self._check_time(c["time"], where, refuse, now)
-        if t <= due:
+        if self.tc.delivery is not None:  # a file signed by the deadline may be in the mail for the delivery allowance
+            stands = self.claim_from(against, answered_at)
+            if t <= stands:
+                raise refuse(f"too early: {self.cards[against].name}'s deadline is {due.isoformat()} and a file may "
+                             f"take {self.tc.delivery_hours} hours to arrive: a claim stands from "
+                             f"{stands.isoformat()}, this one was signed at {t.isoformat()}", "P-timeout")
+            if answered_at is not None:  # the claimed seat's move had not reached the claimant: it is set aside
+                self.final_claims[self.round] = where
+        elif t <= due:
             raise refuse(f"too early: {self.cards[against].name}'s deadline is {due.isoformat()}, the claim was "
                          f"signed at {t.isoformat()}", "P-timeout")
         duty = self.duties[against]
@@ -788,6 +817,7 @@ class Folding:
         self.prev = round_hash(self.round, self.prev, self.current, self.current_claims, self.current_notes)
         times = [parse_time(f.content["time"], "log") for f in [*self.current.values(), *self.current_claims.values()]]
         self.opened_at = max([self.opened_at, *times])
+        self.clock_starts = self._clock_starts()
         self.rounds.append(self.current)
         self.claims_by_round[self.round] = self.current_claims
         self.notes_by_round[self.round] = self.current_notes

@@ -125,6 +125,7 @@ class Match(Folding, Duties, Composing, Views, Escrowing):
         self.proofs = "every pass proof checked as its file was applied"
         self.last_time: datetime | None = parse_time(c["created"], where)
         self.opened_at: datetime = self.last_time  # when the open round opened: the latest time of the last round
+        self.clock_starts: dict[int, datetime] = {}  # seat -> its clock's start in the open round, if after opened_at
         self.bank = {s: timedelta(days=self.tc.bank_days) for s in range(self.n)}
         self.vacations: dict[int, list[tuple[datetime, datetime]]] = {s: [] for s in range(self.n)}
         self.current_claims: dict[int, SignedFile] = {}
@@ -258,6 +259,7 @@ class Match(Folding, Duties, Composing, Views, Escrowing):
         twin.timed_out = dict(self.timed_out)
         twin.claims_by_round = dict(self.claims_by_round)
         twin.final_claims = dict(self.final_claims)
+        twin.clock_starts = dict(self.clock_starts)
         twin.displaced = list(self.displaced)
         twin.prevs = dict(self.prevs)
         twin.talk = list(self.talk)

@@ -292,12 +292,15 @@ def fold_into(match: Match, rest: list[tuple[str, SignedFile]], strict: bool = T
                                               f"different files for round {f.round}; neither counts and the game "
                                               "ended against it")
                 return
+        answered_at = None
         if f.kind == "claim" and f.round == match.round:
             against = f.content["against"]
             answer = next((g for _, g in rest if g.kind == "turn" and g.round == f.round and g.seat == against),
                           None)
             due = match.deadline(against)
-            if answer is not None and due is not None and _time(answer.content["time"], w) <= due:
+            if answer is not None and match.tc.delivery is not None:
+                answered_at = _time(answer.content["time"], w)  # the claim stands if the move is older than delivery
+            elif answer is not None and due is not None and _time(answer.content["time"], w) <= due:
                 builder = _builds_on_claim(match, w, f, rest)
                 if builder is None:
                     match.void[f.file_hash] = (w, f"{match.cards[against].name}'s move was signed by the deadline "
@@ -306,14 +309,15 @@ def fold_into(match: Match, rest: list[tuple[str, SignedFile]], strict: bool = T
                 match.final_claims[f.round] = builder
         before = match.round
         try:
-            match.apply(f, w, strict=strict, now=now)
+            match.apply(f, w, strict=strict, now=now, answered_at=answered_at)
         except Duplicate:
             return
         except FileRefused as e:
             if f.kind == "turn" and (e.rule in ("P-timeout", "P-final") or e.rule == "P-escrow" and (
                     f.seat in match.removed or f.seat == match.removing)):  # a removed seat's file (protocol §6c)
                 match.void[f.file_hash] = (w, str(e))
-                if e.rule == "P-final":
+                if e.rule == "P-final" or e.rule == "P-timeout" and match.tc.delivery is not None \
+                        and f.round in match.final_claims:  # a claim stood against it: what built on it is void too
                     match.displaced.append(f.file_hash)
                 return
             if e.rule in ("P-chain", "P-round") and match.displaced and f.round > min(match.final_claims):

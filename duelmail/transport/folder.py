@@ -11,6 +11,8 @@ from duelmail.transport.archive import TURN_NAME, file_name, fold, header_for, p
 from duelmail.util.fs import atomic_write, forget, listing
 
 if TYPE_CHECKING:
+    from datetime import datetime
+
     from duelmail.engine.match import Match
     from duelmail.protocol.turnfile import SignedFile
 
@@ -163,6 +165,35 @@ class GameFolder:
             out.append((p.name, p.read_text(encoding="utf-8")))
             p.unlink()
         return out
+
+    def note_late(self, f: SignedFile, now: datetime) -> None:
+        """Remember that ``f`` reached this home at ``now``, later than its delivery allowance after the time it
+        carries (protocol section 6b): ``duelmail claim`` then claims its sender's timeout for that round."""
+        line = f"{f.round} {f.seat} {f.file_hash} {now.isoformat(timespec='seconds')}"
+        known = self.late()
+        if not any(r == f.round and s == f.seat for r, s, _, _ in known):
+            atomic_write(self.path / ".late", "".join(f"{x}\n" for x in [*self._late_lines(), line]))
+
+    def _late_lines(self) -> list[str]:
+        try:
+            return (self.path / ".late").read_text(encoding="utf-8").splitlines()
+        except (OSError, UnicodeDecodeError):
+            return []
+
+    def late(self) -> list[tuple[int, int, str, str]]:
+        """Files that reached this home late (``note_late``): (round, seat, file hash, when it came)."""
+        out = []
+        for line in self._late_lines():
+            parts = line.split()
+            if len(parts) == 4 and parts[0].isdigit() and parts[1].isdigit():
+                out.append((int(parts[0]), int(parts[1]), parts[2], parts[3]))
+        return out
+
+    def unclaimed_late(self) -> list[tuple[int, int]]:
+        """(round, seat) of the late files (``late``) that no claim of this folder has answered yet."""
+        claimed = {(f.round, f.content.get("against")) for _, f in self.files() if f.kind == "claim"} \
+            if self.late() else set()
+        return [(r, s) for r, s, _, _ in self.late() if (r, s) not in claimed]
 
     def listing_key(self) -> str:
         """Changes whenever a file of the game is added or changed (the status cache's key)."""

@@ -198,8 +198,14 @@ def test_deadlines_reminders_and_timeout_claims(tmp_path):
         assert "reminder: due soon" in dm(sleeper, "status") and "2h 0m left" in dm(sleeper, "status")
         clock.move_to(due - timedelta(seconds=1))
         assert "too early" in dm(claimant, "claim", code=1)
-        clock.move_to(due + timedelta(seconds=1))
-        assert "overdue by 1s" in dm(claimant, "status") and "duelmail claim" in dm(claimant, "status")
+        clock.move_to(due + timedelta(seconds=1))  # a file signed by the deadline may still be on its way (§6b)
+        stands = datetime.fromisoformat(st["awaited"][late_seat]["claim_from"])
+        assert stands == due + timedelta(hours=12)
+        assert "overdue by 1s" in dm(claimant, "status") and f"claim stands from {stands.isoformat()}" in \
+            dm(claimant, "status")
+        assert "too early" in dm(claimant, "claim", code=1)
+        clock.move_to(stands + timedelta(seconds=1))
+        assert "duelmail claim" in dm(claimant, "status")
         out = dm(claimant, "claim", "--out", str(t.out))
         assert "ran out of time" in out or "forfeit" in out
         assert t.status(claimant)["over"]
@@ -230,8 +236,9 @@ def test_status_all_lists_games_soonest_deadline_first(tmp_path):
 
 
 def test_final_claim_refuses_a_backdated_move_and_the_game_audits(tmp_path):
-    """Issue 14 §3: claim, the claimant's seed file, then a move backdated to before the deadline. The claim is
-    final (the seed file builds on it): the move is refused [P-final], and both homes finish the game and audit."""
+    """Issue 14 §3: claim, the claimant's seed file, then a move backdated to before the deadline. The claim stood
+    (signed more than the delivery allowance after the deadline, section 6b): the move is refused [P-final], and
+    both homes finish the game and audit."""
     from datetime import datetime, timedelta
 
     from freezegun import freeze_time
@@ -243,7 +250,7 @@ def test_final_claim_refuses_a_backdated_move_and_the_game_audits(tmp_path):
         late_seat = next(iter(st["awaited"]))
         sleeper, claimant = (t.alice, t.bob) if late_seat == "0" else (t.bob, t.alice)
         due = datetime.fromisoformat(st["awaited"][late_seat]["deadline"])
-        clock.move_to(due + timedelta(seconds=1))
+        clock.move_to(datetime.fromisoformat(st["awaited"][late_seat]["claim_from"]) + timedelta(seconds=1))
         dm(claimant, "claim", "--out", str(t.out))
         before = set(t.out.iterdir())
         dm(claimant, "play", "--out", str(t.out))  # the seed file: it names the claim's round as prev
@@ -253,9 +260,9 @@ def test_final_claim_refuses_a_backdated_move_and_the_game_audits(tmp_path):
         before = set(t.out.iterdir())
         dm(sleeper, "play", "--bot", "heuristic", "--out", str(t.out))
         (late,) = set(t.out.iterdir()) - before
-        clock.move_to(due + timedelta(hours=1))
-        refusal = dm(claimant, "receive", str(late), code=1)
-        assert "[P-final]" in refusal and "is final" in refusal and "Traceback" not in refusal
+        clock.move_to(due + timedelta(hours=13))
+        refusal = dm(claimant, "receive", str(late), code=1)  # a claim a day after the deadline: the move came late
+        assert "[P-final]" in refusal and "had not" in refusal and "Traceback" not in refusal
         claim_file = next(p for p in t.out.iterdir() if "claim" in p.name)
         before = set(t.out.iterdir())
         dm(sleeper, "receive", str(claim_file), str(seed_file), "--out", str(t.out))  # answers with its seed
@@ -338,3 +345,53 @@ def test_join_refuses_an_invitation_older_than_the_join_window(tmp_path):
         fresh = _bad_genesis(tmp_path, t.bob, "2026-11-24T13:00:00+00:00")
         dm(t.bob, "join", str(fresh))
         assert len(list((t.bob / "games").iterdir())) == len(games) + 1
+
+
+def test_a_backdated_move_cannot_time_out_a_punctual_seat_between_homes(tmp_path):
+    """Issue 27 item 2, between two homes (protocol section 6b, delivery rule): the mover signs its move with the
+    round's opening time but sends it a minute before its own deadline, with a timeout claim against the other
+    seat's forced answer and its next file. The other home says the file came late and offers the claim; the
+    claim wins in both homes, and the attacker's move, claim and next file are set aside."""
+    from datetime import datetime, timedelta
+
+    from freezegun import freeze_time
+
+    forced = ("key shares", "open sealed", "shuffle")
+    with freeze_time("2026-11-21 12:00:00") as clock:
+        t = Table(tmp_path)
+        for i in range(30):  # to a move that leaves the other seat a forced answer (tried on a copy of the home)
+            t.settle()
+            st = t.status(t.alice)
+            (mover,) = st["awaited"]
+            attacker, victim = t.home(mover), t.other(t.home(mover))
+            trial = tmp_path / f"trial{i}"
+            shutil.copytree(attacker, trial)
+            dm(trial, "play", "--bot", "heuristic", "--seed", str(i), "--out", str(tmp_path / "trials"))
+            waits = t.status(trial)["awaited"]
+            if not any(w in st["awaited"][mover]["what"] for w in forced) and list(waits) == [str(1 - int(mover))] \
+                    and any(w in waits[str(1 - int(mover))]["what"] for w in forced):
+                break
+            t.turn(attacker, "--bot", "heuristic", "--seed", str(i))
+        due = datetime.fromisoformat(st["awaited"][mover]["deadline"])
+        clock.move_to(due - timedelta(days=3))  # the attacker's clock set back to its clock's start
+        before = set(t.out.iterdir())
+        t.turn(attacker, "--bot", "heuristic", "--seed", str(i))
+        t.inbox[victim] = []  # held back
+        clock.move_to(due - timedelta(minutes=1))  # held until a minute before its own deadline
+        dm(attacker, "claim", "--out", str(t.out))
+        dm(attacker, "play", "--out", str(t.out))  # its next file (its seed after the forfeit), built on the claim
+        attack = sorted(set(t.out.iterdir()) - before)
+        assert len(attack) == 3 and "won" in t.status(attacker)["result"]
+        clock.move_to(due)
+        out = dm(victim, "receive", *map(str, attack))
+        assert "came more than 12 hours after the time it carries" in out and "'duelmail claim'" in out
+        assert "came later than the time it carries allows: 'duelmail claim'" in dm(victim, "status")
+        before = set(t.out.iterdir())
+        out = dm(victim, "claim", "--out", str(t.out))
+        assert "ran out of time" in out and "came later" not in dm(victim, "status")
+        (counter,) = set(t.out.iterdir()) - before
+        dm(attacker, "receive", str(counter))
+        name, other = ("alice", "bob") if attacker == t.alice else ("bob", "alice")
+        for home in (t.alice, t.bob):
+            st = t.status(home)
+            assert st["over"] and st["result"].startswith(f"{other} won: {name} ran out of time"), st["result"]

@@ -10,9 +10,10 @@ from duelmail.protocol.turnfile import SignedFile
 
 
 def claim_file(sp: SelfPlay, by: int, against: int) -> SignedFile:
-    """``by``'s timeout claim against ``against``, signed a minute after its deadline (the clock is injected)."""
+    """``by``'s timeout claim against ``against``, signed a minute after it stands (its deadline, and the delivery
+    allowance after it: protocol section 6b; the clock is injected)."""
     m = sp.matches[by]
-    due = m.deadline(against)
+    due = m.claim_from(against)
     sp.clock = max(sp.clock, due) + timedelta(minutes=1)
     return SignedFile.sign({"duelmail": 1, "kind": "claim", "game": m.game_ref, "round": m.round, "prev": m.prev,
                             "seat": by, "time": sp.clock.isoformat(), "against": against}, sp.ids[by])

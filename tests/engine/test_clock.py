@@ -26,18 +26,19 @@ SEC = timedelta(seconds=1)
 DAY = timedelta(days=1)
 
 
-def game(seed=1, **tc) -> Players:
-    p = Players(n=2, seed=seed)
-    if tc:  # rebuild the genesis with this time control
-        from duelmail.app import genesis_content
+def game(seed=1, n=2, **tc) -> Players:
+    """A High Card game under this time control; without ``delivery_hours``, the clock of games begun before it
+    (protocol section 6b: their deadlines keep their meaning; ``test_delivery.py`` tests the delivery rule)."""
+    from duelmail.app import genesis_content
 
-        content = genesis_content("highcard", [i.card for i in p.ids], 0, {}, p.clock, b"tc" * 8,
-                                  {"days_per_move": 3, "forced_answer_hours": 24, **tc})
-        p.genesis = SignedFile.sign(content, p.ids[0])
-        p.matches = [Match(p.genesis) for _ in p.ids]
-        for s, m in enumerate(p.matches):
-            m.attach(s, p.ids[s])
-        p.files = [p.genesis]
+    p = Players(n=n, seed=seed)
+    content = genesis_content("highcard", [i.card for i in p.ids], 0, {}, p.clock, b"tc" * 8,
+                              {"days_per_move": 3, "forced_answer_hours": 24, **tc})
+    p.genesis = SignedFile.sign(content, p.ids[0])
+    p.matches = [Match(p.genesis) for _ in p.ids]
+    for s, m in enumerate(p.matches):
+        m.attach(s, p.ids[s])
+    p.files = [p.genesis]
     return p
 
 
@@ -265,7 +266,7 @@ def test_every_duration_has_a_limit(key):
 @pytest.mark.parametrize("created", [datetime(9999, 12, 31, tzinfo=UTC), datetime(1, 1, 1, tzinfo=UTC),
                                      datetime(1999, 12, 31, 23, 59, 59, tzinfo=UTC), LATEST])
 def test_genesis_from_the_far_past_or_future_is_refused(created):
-    p = Players(n=2)
+    p = game(seed=0)
     with pytest.raises(FileRefused) as info:
         Match(_genesis(p, created), "genesis.toml")
     assert info.value.rule == "P-time" and created.isoformat() in str(info.value)
@@ -285,7 +286,7 @@ def test_a_huge_vacation_is_refused_before_any_arithmetic():
 
 def test_the_latest_deadline_the_limits_allow_is_computed():
     """Every limit at its maximum, at the last instant a file may carry: deadlines stay representable."""
-    p = Players(n=2)
+    p = game(seed=0)
     m = Match(_genesis(p, LATEST - SEC, days_per_move=365, bank_days=3650, extra_hours_per_move=24 * 365,
                        vacation_days_per_year=366))
     m.vacations[1] = [(LATEST, LATEST + 366 * DAY)]
@@ -296,7 +297,7 @@ def test_the_latest_deadline_the_limits_allow_is_computed():
 def test_a_claim_against_a_seat_that_never_joined_wins_nothing():
     """Issue 14 §3: a creator who backdates ``created`` could claim the invitee's timeout before sending the
     invitation. A seat that never accepted agreed to nothing: the challenge lapses and nobody wins."""
-    p = Players(n=2)
+    p = game(seed=0)
     m = Match(_genesis(p, T0))
     due = m.deadline(1)
     m.apply(SignedFile.sign({"duelmail": 1, "kind": "claim", "game": m.game_ref, "round": 1, "prev": m.prev,
@@ -308,7 +309,7 @@ def test_a_claim_against_a_seat_that_never_joined_wins_nothing():
 def test_the_joiner_checks_created_against_its_own_clock(age, ok):
     """The join deadline starts at ``created``; the joiner accepts only an invitation created at most a day
     (the join window) before it saw it, so a backdated ``created`` takes at most a day of its time."""
-    p = Players(n=2)
+    p = game(seed=0)
     m = Match(_genesis(p, T0))
     if ok:
         m.check_invitation(T0 + age, "genesis.toml")
@@ -322,7 +323,7 @@ def test_a_third_seat_that_built_on_the_displaced_move_is_set_aside():
     """Three seats: C saw B's move (signed in time) and built on it; A's claim against B reached others with
     A's seed file built on it. The claim is final, so B's move and C's file on top of it are set aside with
     the reason, and the archive still folds (nobody's copy stops folding)."""
-    p = Players(n=3, seed=2)
+    p = game(seed=2, n=3)
     x = to_decision(p)
     due = p.match.deadline(x)
     timely = move_at(p, x, due - SEC)

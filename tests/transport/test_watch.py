@@ -150,3 +150,43 @@ def dm_out(home, *args) -> str:
     res = runner.invoke(main, ["--home", str(home), *args], catch_exceptions=False)
     assert res.exit_code == watch.NOTHING, res.output
     return res.output
+
+
+def test_watch_offers_a_claim_instead_of_answering_on_top_of_a_late_file(tmp_path):
+    """Protocol section 6b (delivery rule): a move signed with its round's opening time that reaches the other
+    home three days later came after its sender's own deadline for it. The home notes it, answers nothing on top
+    of it, offers the timeout claim as the decision to make, and the claim sets the move aside."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "engine"))
+    from helpers import Players
+
+    from duelmail import app
+    from duelmail.app import DEFAULT_TIME_CONTROL
+
+    p = Players(n=2, seed=1, time_control=DEFAULT_TIME_CONTROL)
+    for _ in range(200):  # to a decision whose move leaves the other seat a file with no decision in it
+        m = p.match
+        if len(m.duties) == 1 and next(iter(m.duties.values())).decide:
+            (mover,) = m.duties
+            trial = m.clone()
+            actions = app.bot_actions(m, mover, p.ids[mover], p.bots[mover], p.rng)
+            move = p.matches[mover].compose(mover, p.ids[mover], actions, m.opened_at)
+            trial.apply(move, "trial")
+            if list(trial.duties) == [1 - mover] and not trial.duties[1 - mover].needs_human:
+                break
+        p.step()
+    victim = 1 - mover
+    home = Home(tmp_path / "victim")
+    home.add_identity(p.ids[victim])
+    app.receive_files(home, p.ids[victim], [(f"f{i}.toml", f) for i, f in enumerate(p.files)], now=m.opened_at)
+    came = m.opened_at + timedelta(days=3)
+    (r,) = app.receive_files(home, p.ids[victim], [("move.toml", move)], now=came)
+    assert r.late
+    answers, decisions = watch.answer_duties(home, p.ids[victim], lambda: came)
+    assert answers == [] and len(decisions) == 1 and "claim" in decisions[0].what and "came late" in decisions[0].what
+    (folder,) = home.game_folders()
+    played = app.write_claim(folder, folder.fold(), victim, p.ids[victim], came + timedelta(minutes=1))
+    assert played.file.round == move.round and move.file_hash not in played.match.applied
+    assert played.match.timed_out[move.round][0] == mover

@@ -64,10 +64,13 @@ def test_a_reminder_near_the_deadline_and_a_timeout_note_after_it_each_once(mail
     assert [p.get_content_type() for p in reminder.walk()][1:] == ["text/plain", "text/html"]
     assert "<svg" in reminder.get_body(("html",)).get_content()
     assert not mailt.find_turns(reminder, "mail").files  # a note carries no turn
-    lines = poll(due + timedelta(minutes=5))
+    stands = match.claim_from(1)  # the deadline, and the delivery allowance a file signed by it may take (§6b)
+    assert stands == due + timedelta(hours=match.tc.delivery_hours)
+    assert not [line for line in poll(due + timedelta(minutes=5)) if "mailed a" in line]  # a file may be on its way
+    lines = poll(stands + timedelta(minutes=5))
     assert [line for line in lines if "bob's time ran out" in line and "duelmail claim" in line]
     assert [line for line in lines if "mailed a timeout about bob" in line]
-    assert not [line for line in poll(due + timedelta(hours=1)) if "mailed a" in line]
+    assert not [line for line in poll(stands + timedelta(hours=1)) if "mailed a" in line]
     mail_servers.wait_for(t.users[0], before[t.users[0]] + 1)
     note = _inbox(mail_servers, t.users[0])[-1]
     assert "bob's time ran out" in note["Subject"] and "duelmail claim" in note.get_body(("plain",)).get_content()
@@ -87,7 +90,9 @@ def test_a_game_played_by_git_is_never_mailed_even_with_mail_set_up(mail_servers
     carriers = [watch.MailCarrier(mailt.load_settings(Home(alice)), lambda s, u, h: PASSWORD),
                 watch.GitCarrier(repos[0])]
     opened = Home(alice).game_folders()[0].fold().opened_at
-    p = watch.poll(Home(alice), ident, carriers, clock=lambda: opened + timedelta(days=2, hours=12))
+    p = watch.poll(Home(alice), ident, carriers, clock=lambda: opened + timedelta(hours=1))  # bob's join in time
     assert p.answers and "committed" in " ".join(p.lines), p.lines  # answered, and pushed by git
+    assert not [line for line in p.lines if "mailed" in line], p.lines
+    p = watch.poll(Home(alice), ident, carriers, clock=lambda: opened + timedelta(days=2, hours=12))
     assert not [line for line in p.lines if "mailed" in line], p.lines  # neither the answers nor a reminder
     assert not list((Home(alice).game_folders()[0].path).glob(".notices.toml"))
