@@ -56,9 +56,12 @@ class Match(Folding, Duties, Composing, Views, Escrowing):
             self.game: Game = get_game(c["game_kind"])
         except NotationError as e:
             raise FileRefused(where, str(e), rule="P-genesis") from None
-        if c["rules_version"] != self.game.spec.rules_version:
+        if not self.game.spec.plays_version(c["rules_version"]):
+            spec = self.game.spec
+            have = (f"versions {spec.oldest_rules_version} to {spec.rules_version}"
+                    if spec.oldest_rules_version not in (None, spec.rules_version) else f"version {spec.rules_version}")
             raise FileRefused(where, f"rules version {c['rules_version']} of {c['game_kind']}; this duelmail "
-                              f"plays version {self.game.spec.rules_version}", rule="P-genesis")
+                              f"plays {have}", rule="P-genesis")
         try:
             self.cards = [PlayerCard.from_dict(d, f"{where} seat {i}") for i, d in enumerate(c["seats"])]
             self.options = self.game.spec.resolve_options(c["options"])
@@ -95,7 +98,7 @@ class Match(Folding, Duties, Composing, Views, Escrowing):
                               round=0, seat=self.creator, rule="P-genesis")
         self.toss_values: dict[int, bytes] = {}  # every seat's toss value, as the log shows it
         self.starter: int | None = None  # who the toss chose, once the creator opened it
-        self.state: GameState = self.game.new_state(self.n, self.options)
+        self.state: GameState = self.game.new_state_under(self.n, self.options, c["rules_version"])
         self.specs = {d.id: d for d in self.game.decks(self.n, self.options)}
         self.book = DeckBook(self.gid, self.creator, self.n)
         for d in self.specs.values():

@@ -87,6 +87,12 @@ class GameSpec:
     digest: str = ""  # path of our rules digest, e.g. seeds/warlords.md
     draws_lots: bool = False  # the source draws lots for who starts: the engine tosses a coin (GameState.apply_toss)
     removes_seats: bool = False  # the rules can remove a seat that left (GameState.remove; protocol section 6c)
+    oldest_rules_version: int | None = None  # the oldest version whose games still play by it (None: rules_version)
+
+    def plays_version(self, version: int) -> bool:
+        """Does this duelmail still play a game begun under rules version ``version``?"""
+        oldest = self.rules_version if self.oldest_rules_version is None else self.oldest_rules_version
+        return oldest <= version <= self.rules_version
 
     def resolve_options(self, given: Mapping[str, Any]) -> dict[str, bool | int | str]:
         """Defaults overlaid with ``given``; unknown names are refused."""
@@ -292,6 +298,11 @@ class GameState(ABC):
     settles it; the engine takes them (``take_told``) into its log after each step."""
 
     _told: tuple = ()  # a tuple, so a clone that shares it by ``__dict__`` copy never changes the original
+    rules_version: int | None = None  # the version the game was begun under (None: the newest; Game.new_state_under)
+
+    def plays_before(self, version: int) -> bool:
+        """Was this game begun under a rules version older than ``version``? Its old rules then go on."""
+        return self.rules_version is not None and self.rules_version < version
 
     def tell(self, kind: str, text: str, seats=(), cards=(), numbers=(), rule: str = "") -> None:
         """Record an outcome in words and data (see ``GameEvent``)."""
@@ -567,6 +578,13 @@ class Game(ABC):
 
     @abstractmethod
     def new_state(self, nseats: int, options: Mapping[str, Any]) -> GameState: ...
+
+    def new_state_under(self, nseats: int, options: Mapping[str, Any], rules_version: int) -> GameState:
+        """``new_state`` for a game begun under ``rules_version`` (its genesis says which): a game begun under an
+        older version the spec still plays (``GameSpec.plays_version``) goes on by its old rules."""
+        state = self.new_state(nseats, options)
+        state.rules_version = rules_version
+        return state
 
     @abstractmethod
     def parse_action(self, text: str) -> Action:

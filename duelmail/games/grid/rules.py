@@ -47,6 +47,7 @@ from duelmail.games.grid.terms import (
 from duelmail.util.classes import dataclass
 
 HAND = 4
+ALLIES_STAY = 5  # the rules version from which a card with Allies on it may move, leaving them to hold its space (G-23)
 STALL = 10  # with mail-shortcuts: turns in a row without a card played from a hand end the game (G-27)
 REPEATS = 3  # by default: a position come back this often with no card played from a hand ends the game (G-27)
 @dataclass(slots=True)
@@ -303,7 +304,7 @@ class GridState(GameState):
         out = []
         occ = set(self.spaces)
         for p, sp in sorted(self.spaces.items()):
-            if sp.owner != seat or sp.attack or sp.allies:
+            if sp.owner != seat or sp.attack or sp.allies and self.plays_before(ALLIES_STAY):
                 continue
             defs = [self.card(r, known) for r in sp.holder]
             if any(d is not None and d.rare == "rooted" for d in defs):
@@ -317,7 +318,7 @@ class GridState(GameState):
                 t = self.spaces.get(q)
                 if t is not None and t.owner == seat:
                     continue
-                if frame_ok((occ - {p}) | {q}):
+                if frame_ok((occ - (set() if sp.allies else {p})) | {q}):  # G-23: Allies left behind hold p
                     out.append((p, q, leap))
         return out
 
@@ -464,7 +465,7 @@ class GridState(GameState):
             raise IllegalMove("G-12", f"{a}: you control no card at {a.frm}")
         if sp.attack:
             raise IllegalMove("G-12", f"{a}: your card at {a.frm} is in a battle (you defend it) and may not move")
-        if sp.allies:
+        if sp.allies and self.plays_before(ALLIES_STAY):
             raise IllegalMove("G-23", f"{a}: a card with Allies on it stays where it is")
         unit = sp.holder
         defs = [self.card(r) for r in unit]
@@ -482,13 +483,18 @@ class GridState(GameState):
         tgt = self.spaces.get(q)
         if tgt is not None and tgt.owner == seat:
             raise IllegalMove("G-12", f"{a}: {a.to} is already yours")
-        occ = set(self.spaces) - {p}
+        left = sp.allies  # G-23: the Allies stay in the space and hold it
+        occ = set(self.spaces) - (set() if left else {p})
         if not frame_ok(occ | {q}):
             raise IllegalMove("G-5", f"{a}: {a.to} is outside every 3x3 grid that holds the cards on the table")
         for r in unit:
             if r not in self.faces:
                 self._claim(seat, (r,), "mobile", "G-25", a)
         del self.spaces[p]
+        if left:
+            self.spaces[p] = Space(seat, left[:1], left[1:])
+            self.tell("allies stay", f"{pos_name(p)}: the Allies {_refs(left)} stay and hold the space; "
+                      f"{_refs(left[:1])} now holds it", (seat,), tuple(left), rule="G-23")
         for r in unit:
             self.where[r] = q
         if tgt is None:

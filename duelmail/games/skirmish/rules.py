@@ -42,6 +42,7 @@ from duelmail.games.skirmish.render import render_text
 from duelmail.games.skirmish.terms import BASE_RADIUS
 
 MAX_STAT, MAX_CARDS = 10, 13  # K-2
+ENGAGED_MOVE = 2  # the rules version from which an engaged character may move within its melee (K-14)
 MELEE = Fraction(2)  # K-15: engaged within 2 inches, base edge to base edge
 RETREAT = Fraction(5, 2)  # K-25
 START = "d0"  # the start reveal, a sealed choice committed with the character (K-3)
@@ -151,7 +152,8 @@ class SkirmishState(GameState):
         return any(dist2(self.pos[seat], self.pos[o]) <= reach for o in self._living(range(self.n)) if o != seat)
 
     def _t_move(self, seat: int) -> None:
-        if self.alive[seat] and not self.engaged(seat):  # K-14: an engaged character holds its ground
+        # K-14: an engaged character moves too, within its melee (rules version 1: it holds its ground)
+        if self.alive[seat] and not (self.engaged(seat) and self.plays_before(ENGAGED_MOVE)):
             self.wait = ("move", seat)
 
     def fights(self) -> list[tuple[int, ...]]:
@@ -372,6 +374,12 @@ class SkirmishState(GameState):
                 and within(self.shape(piece), to, BASE_RADIUS) for piece in self.pieces()):
             raise IllegalMove("K-12", f"{move}: a climb starts and ends with the base on one piece of uneven "
                               "ground (at the latest touching its far edge)")
+        reach = (MELEE + 2 * BASE_RADIUS) ** 2
+        left = [o for o in self._living(range(self.n))
+                if o != seat and dist2(p, self.pos[o]) <= reach < dist2(to, self.pos[o])]
+        if left:  # K-14: once engaged, only a Retreat (6) leaves the melee
+            raise IllegalMove("K-14", f"{move}: seat {seat} is engaged with seat {left[0]} and may not leave the "
+                              "melee (only a Retreat does)")
 
     def reach(self, seat: int, q: Point, mode: str) -> Move | None:
         """The farthest legal move toward ``q`` (trying the full distance, then 3/4, 1/2, 1/4 of it)."""

@@ -12,8 +12,10 @@ from duelmail.games.summoner.rules import DECK, DEFAULT_LIFE, FACES, SummonerSta
 SPEC = GameSpec(
     id="summoner",
     title="Summoner (playing card duel)",
-    rules_version=3,  # 2: the source's rules by default (S-6, S-18, S-21, S-22), the old rulings behind mail-shortcuts;
-    # 3: a coin toss decides who starts (S-3)
+    # 2: the source's rules by default (S-6, S-18, S-21, S-22), the old rulings behind mail-shortcuts;
+    # 3: a coin toss decides who starts (S-3); 4: S-16 a combined attack wins a tie (games begun under 3 go on under it)
+    rules_version=4,
+    oldest_rules_version=3,
     min_players=2,
     max_players=2,
     options=(

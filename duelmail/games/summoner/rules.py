@@ -62,6 +62,9 @@ JOKERS = {BLACK: 4, RED: 2}
 RANK_COPIES = 8  # every rank exists eight times: two packs of four suits
 
 
+COMBINED_TIE = 4  # the rules version from which a combined attack wins a tie (S-16)
+
+
 def combined_value(unit_value: int, count: int) -> int:
     """S-16: k equal cards attacking together are worth v * 2^(k-1) (three 7s: 28)."""
     return unit_value << (count - 1)
@@ -544,10 +547,15 @@ class SummonerState(FaceClaims, GameState):
         defence = self.value(target)
         theirs = list(target.refs)
         head = f"battle: seat {seat}'s {_refs(mine)} ({strength}) against seat {other}'s {_refs(theirs)} ({defence})"
+        # S-16: a combined attack wins a tie (the source's three 7s, 28, "beat" the double ace, 28; rules version 4)
+        tie_won = strength == defence and len(team) > 1 and not self.plays_before(COMBINED_TIE)
         if strength > defence:
             self._leave(other, target)
             self.won.append(Won(seat, tuple(tuple(u.refs) for u in team), strength - defence))
             what = f"seat {seat} wins by {strength - defence}; {_refs(theirs)} leaves play"
+        elif tie_won:
+            self._leave(other, target)
+            what = f"a tie, which a combined attack wins: {_refs(theirs)} leaves play"
         elif strength < defence:
             for u in team:
                 self._leave(seat, u)
@@ -900,4 +908,4 @@ _TURN_ACTIONS = {
 RULE_OF = {Look: "S-6", Summon: "S-9", Double: "S-11", Joker: "S-19", Win: "S-22", Attack: "S-14", Replace: "S-18",
            End: "S-8", Take: "S-21", Stop: "S-21", Counter: "S-20", Pass: "S-20"}
 _SLOTS = ("start_life", "current", "turn", "phase", "budget", "claimer", "active", "idle", "taken", "result",
-          "grace", "shortcuts", "window")
+          "grace", "shortcuts", "window", "rules_version")

@@ -13,8 +13,11 @@ from duelmail.games.warlords.rules import ALLY_COLOUR, DECK_IDS, REINFORCE_COLOU
 SPEC = GameSpec(
     id="warlords",
     title="Warlords",
-    rules_version=3,  # 2: the source's rules by default (W-18, W-19, W-25, W-26, W-29); old rulings: mail-shortcuts
+    # 2: the source's rules by default (W-18, W-19, W-25, W-26, W-29); old rulings: mail-shortcuts
     # 3: W-18's window for seats not in the battle (three or more players), W-25's window in the renewal
+    # 4: W-19 an Ace costs an attacker without a Warlord a card at every point (games begun under 3 go on under it)
+    rules_version=4,
+    oldest_rules_version=3,
     min_players=2,
     max_players=len(DECK_IDS),
     options=(
@@ -22,8 +25,7 @@ SPEC = GameSpec(
         Option("hidden-ally", False, "each deck gets a black joker (XB) that plays as any card (W-27)"),
         Option("mail-shortcuts", False, "the by-mail rulings that save files but change the game: an Ace outside "
                "battle and the Reinforcements joker only in one's own preparation, the emergency joker at the start "
-               "of one's next turn, damage milled beneath a reserved draw, an extra mill for an Ace instead of "
-               "defending (W-18, W-19, W-25, W-26, W-29)"),
+               "of one's next turn, damage milled beneath a reserved draw (W-18, W-25, W-26, W-29)"),
     ),
     digest="seeds/warlords.md",
     removes_seats=True,  # a seat removed by escrow leaves as a player who is out (GameState.remove)

@@ -53,7 +53,8 @@ HAND_SIZE = 5
 MAX_WARLORDS = 2
 REINFORCE_CAP = 10
 RESCUE_CAP = 8
-DECK_IDS = "abcdef"
+ACE_PRICE = 4  # the rules version from which an Ace instead of defending costs a Warlordless attacker a card (W-19)
+DECK_IDS = "abcdefgh"  # one deck a seat: up to eight seats (W-1)
 
 REINFORCE_COLOUR, ALLY_COLOUR = "R", "B"  # XR is the Reinforcements joker, XB the Hidden Ally
 WARLORD_BONUS = {11: 1, 12: 2, 13: 3}
@@ -714,8 +715,8 @@ class WarlordsState(FaceClaims, GameState):
             self.face_up.add(b.d_warlord)
             self.used.add(b.d_warlord)
         before = len(self.piles[b.attacker])
-        if late or self.shortcuts or b.a_warlord is not None:
-            self._pay_failure(b)  # W-19(a) by default: no Warlord, no mill (the Ace discards Warlord and Army)
+        if late or self.shortcuts or b.a_warlord is not None or not self.plays_before(ACE_PRICE):
+            self._pay_failure(b)  # W-19 with W-16 at every point (rules version 3: at (a) no Warlord, no mill)
         self.battle = None
         if not self._emptied(b.attacker, before):
             self._after_battle()

@@ -16,11 +16,12 @@ DECKS = ("vanguard", "bastion", "hive", "pack", "tempest")
 
 
 def rigged(cards: dict[int, str] | None = None, deck0: str = "vanguard", deck1: str = "bastion",
-           seed: int = 0, options: dict | None = None) -> Table:
+           seed: int = 0, options: dict | None = None, rules_version: int | None = None) -> Table:
     """A dealt table where seat s's deck starts with the cards named in ``cards[s]`` (comma separated).
 
     Positions #0..#3 are the hand, #4 the first draw, #5 the next, and so on; the rest of each
-    deck is shuffled with ``seed``. A name picks the first unused card of that name.
+    deck is shuffled with ``seed``. A name picks the first unused card of that name. ``rules_version``: a game
+    begun under that version (default: the newest).
     """
     opts = GAME.spec.resolve_options({"deck0": deck0, "deck1": deck1, **(options or {})})
     rng = random.Random(seed)
@@ -36,7 +37,8 @@ def rigged(cards: dict[int, str] | None = None, deck0: str = "vanguard", deck1: 
         rng.shuffle(tail)
         for i, face in enumerate(wanted + tail):
             truth[CardRef("ab"[s], i)] = face
-    table = Table(GAME, GAME.new_state(2, opts), truth, [{}, {}], rng)
+    state = GAME.new_state(2, opts) if rules_version is None else GAME.new_state_under(2, opts, rules_version)
+    table = Table(GAME, state, truth, [{}, {}], rng)
     table.settle()
     return table
 

@@ -540,6 +540,51 @@ def test_g23_an_ally_adds_to_the_defence_and_pins_the_card(rig, play):
     refused("G-23", play, t, 0, "ally a#3 e3")
 
 
+def test_g23_a_card_with_allies_moves_and_leaves_them_holding_its_space(rig, play):
+    """The source: "You may move any of your cards that is not in a battle." The Allies stay (only merged cards
+    "move as if they were a single card"), the first one now holds the space (rules version 5)."""
+    t = rig({0: "Spearman, Squire, Shieldmate", 1: "Militia, Guard, Captain"})
+    play(t, 0, "play a#0 c3")
+    play(t, 1, "play b#0 e3 hidden")
+    play(t, 0, "ally a#1 c3")
+    play(t, 1, "play b#1 e2 hidden")
+    play(t, 0, "ally a#2 c3")
+    play(t, 1, "play b#2 e4 hidden")
+    st = t.state
+    assert any(str(a) == "move c3 c4" for a in st.legal_actions(0, t.known(0)))
+    play(t, 0, "move c3 c4")
+    assert st.spaces[P("c4")].holder == [r("a#0")] and not st.spaces[P("c4")].allies
+    assert st.spaces[P("c3")].owner == 0 and st.spaces[P("c3")].holder == [r("a#1")]
+    assert st.spaces[P("c3")].allies == [r("a#2")] and st.defence(P("c3")) == 7
+    stay = [e for e in t.told if e.kind == "allies stay"]
+    assert [(e.rule, e.cards) for e in stay] == [("G-23", (r("a#1"), r("a#2")))]
+
+
+def test_g23_a_card_leaving_its_allies_attacks_without_them(rig, play):
+    """The Ally text: they "add their strength together when defending", so an attack leaves them behind."""
+    t = rig({0: "Spearman, Squire", 1: "Guard, Militia"})
+    play(t, 0, "play a#0 c3")
+    play(t, 1, "play b#0 c4")
+    play(t, 0, "ally a#1 c3")
+    play(t, 1, "play b#1 e3 hidden")
+    play(t, 0, "move c3 c4")  # the Spearman alone, 5 against the Guard's 5: the attack takes the space
+    st = t.state
+    assert st.spaces[P("c4")].holder == [r("a#0")] and st.discards[1] == [r("b#0")]
+    assert st.spaces[P("c3")].holder == [r("a#1")] and st.spaces[P("c3")].owner == 0
+
+
+def test_g23_a_game_begun_under_rules_version_4_keeps_the_card_pinned(rig, play):
+    """Version 4 (the old ruling): a card with Allies on it stays where it is; the game goes on under it."""
+    t = rig({0: "Spearman, Squire", 1: "Militia, Guard"}, rules_version=4)
+    play(t, 0, "play a#0 c3")
+    play(t, 1, "play b#0 e3 hidden")
+    play(t, 0, "ally a#1 c3")
+    play(t, 1, "play b#1 e2 hidden")
+    assert not any(str(a).startswith("move c3") for a in t.state.legal_actions(0, t.known(0)))
+    msg = refused("G-23", play, t, 0, "move c3 c4")
+    assert "stays where it is" in msg
+
+
 def test_g23_an_ally_may_join_a_battle_you_defend_face_up(rig, play):
     t = rig({0: "Spearman, Squire", 1: "Militia, Guard"})
     play(t, 0, "play a#0 c3")

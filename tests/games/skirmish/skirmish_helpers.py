@@ -11,11 +11,14 @@ from duelmail.games.skirmish.notation import STATS, Build, Dual, Reveal
 GAME = get_game("skirmish")
 
 
-def start(*builds: tuple[int, int, int, int], at=None, battlefield: str = "open-field", turns: int = 30) -> Table:
+def start(*builds: tuple[int, int, int, int], at=None, battlefield: str = "open-field", turns: int = 30,
+          rules_version: int | None = None) -> Table:
     """A table in turn 1's Reveal phase: each seat built (str, spd, end, dex) and committed its start reveal of one
     card of each, opened once all are in (K-2, K-3);
-    ``at`` places the bases (x, y) by seat."""
+    ``at`` places the bases (x, y) by seat; ``rules_version``: a game begun under that version (default: the newest)."""
     t = Table.deal(GAME, len(builds), {"battlefield": battlefield, "turns": turns}, 0)
+    if rules_version is not None:
+        t.state.rules_version = rules_version  # as Game.new_state_under sets it; nothing before differs
     for s, b in enumerate(builds):
         for stat, k in zip(STATS, b, strict=True):
             t.play(s, Build(stat, k))

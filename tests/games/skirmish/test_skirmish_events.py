@@ -16,7 +16,7 @@ def said(t, kind):
 
 def test_hits_tell_strength_the_defence_and_the_damage_K15_K21_K23_K7():
     t = start((5, 3, 5, 2), (3, 3, 6, 2), at=NEAR)
-    quiet(t, phases=("reveal phase",))
+    quiet(t, kinds=("move",), phases=("reveal phase",))  # engaged: both stay (K-14)
     e, words = said(t, "fight")
     assert e.rule == "K-15" and set(e.seats) == {0, 1} and words.startswith("fight: alice, bob;")
     play(t, 0, "reveal spd1")
@@ -34,7 +34,7 @@ def test_hits_tell_strength_the_defence_and_the_damage_K15_K21_K23_K7():
 
 def test_a_removal_is_told_K7():
     t = start((5, 2, 5, 1), (3, 2, 3, 2), at=NEAR)
-    quiet(t, phases=("reveal phase",))
+    quiet(t, kinds=("move",), phases=("reveal phase",))  # engaged: both stay (K-14)
     quiet(t)
     p = label(t)
     play(t, 0, f"plan {p}: 1")

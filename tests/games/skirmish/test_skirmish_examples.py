@@ -15,7 +15,7 @@ from duelmail.games.skirmish.notation import STATS
 
 GAME = get_game("skirmish")
 
-# two bases 2 inches apart, centre to centre: engaged from the start (K-15), so nobody moves (K-14)
+# two bases 2 inches apart, centre to centre: engaged from the start (K-15), so both stay (K-14)
 FIELD = 'name = "Two paces"\nwidth = 24\nheight = 12\nstarts = [[10, 6], [12, 6]]\n'
 
 

@@ -8,17 +8,18 @@ from skirmish_helpers import GAME, label, play, quiet, start
 from duelmail.errors import IllegalMove
 from duelmail.games.base import Sealed
 from duelmail.games.simulate import Table
-from duelmail.games.skirmish.geometry import pt
-from duelmail.games.skirmish.notation import Build
+from duelmail.games.skirmish.geometry import dist2, pt
+from duelmail.games.skirmish.notation import Build, Move
 
 NEAR = [(10, 12), (12, 12)]  # engaged: bases 1 inch apart
 STRONG = (4, 3, 5, 1)
 
 
 def fight_ready(*builds, at=NEAR, **kw) -> Table:
-    """Both (all) characters engaged; the Reveal phase answered with nothing; the fight's step 1 awaited."""
+    """Both (all) characters engaged; the Reveal phase answered with nothing, everyone stays (K-14); the fight's
+    step 1 awaited."""
     t = start(*builds, at=at, **kw)
-    quiet(t, phases=("reveal phase",))
+    quiet(t, kinds=("move",), phases=("reveal phase",))
     return t
 
 
@@ -154,7 +155,35 @@ def test_blocking_terrain_cannot_be_crossed_K31_and_the_table_edge_K30():
     assert e.value.rule == "K-30"
 
 
-def test_engaged_characters_do_not_move_and_fight_K14_K15_K16():
+def test_engaged_characters_move_only_within_their_melee_K14():
+    """The source: "Once engaged, characters may not voluntarily leave the melee unless they have used an action to
+    allow them to do so"; the Motion phase lets every character move, so an engaged one is asked too (rules
+    version 2) and may move as long as it stays engaged with everyone it was engaged with."""
+    t = start(STRONG, STRONG, at=NEAR)
+    w = t.state.wait
+    assert w[0] == "dual" and w[4] == "reveal phase"
+    play(t, 0, f"dual {w[3]}: -")
+    play(t, 1, f"dual {w[3]}: spd1")  # speed 2
+    assert t.state.wait == ("move", 1)  # the higher speed moves first (K-11)
+    with pytest.raises(IllegalMove) as e:
+        play(t, 1, "run 14,12")  # 4 inches from seat 0's centre: out of the melee
+    assert e.value.rule == "K-14" and "may not leave the melee" in str(e.value)
+    moves = [m for m in t.state.legal_actions(1, t.known(1)) if isinstance(m, Move)]
+    assert moves and all(dist2(m.to, pt(10, 12)) <= 9 for m in moves)  # centres within 3 inches (K-15)
+    play(t, 1, "run 12,14")  # still within 2 inches of seat 0's base, edge to edge
+    assert t.state.wait == ("move", 0)
+    play(t, 0, "stay")
+    assert t.state.fights() == [(0, 1)] and t.state.wait == ("reveal", 1, ("spd",), "fight step 1")  # 1 moved last
+
+
+def test_a_game_begun_under_rules_version_1_never_asks_an_engaged_character_to_move_K14():
+    """Version 1 (the old ruling): an engaged character holds its ground; the game goes on under it."""
+    t = start(STRONG, STRONG, at=NEAR, rules_version=1)
+    quiet(t, phases=("reveal phase",))
+    assert t.state.wait == ("reveal", 0, ("spd",), "fight step 1")
+
+
+def test_engaged_characters_stay_and_fight_K14_K15_K16():
     t = fight_ready(STRONG, STRONG)
     assert t.state.fights() == [(0, 1)]
     assert t.state.wait == ("reveal", 0, ("spd",), "fight step 1")  # nobody moved: highest speed, lowest seat

@@ -14,12 +14,13 @@ GAME = get_game("summoner")
 
 
 def rigged(hand0: str = "", hand1: str = "", pile: str = "", options: dict | None = None, seed: int = 0,
-           size: int | None = None) -> Table:
+           size: int | None = None, rules_version: int | None = None) -> Table:
     """A dealt table whose deck starts with the given faces.
 
     ``hand0`` fills ``s#0``.., ``hand1`` fills ``s#5``.., ``pile`` fills ``s#10``.. (the first draws).
     A hand given with fewer than five faces is completed from the shuffled rest (seeded). With
-    ``size`` the draw pile is cut to that many cards (the rest stay locked, never drawn).
+    ``size`` the draw pile is cut to that many cards (the rest stay locked, never drawn). ``rules_version``: a game
+    begun under that version (default: the newest).
     """
     opts = GAME.spec.resolve_options(options or {})
     rng = random.Random(seed)
@@ -37,7 +38,7 @@ def rigged(hand0: str = "", hand1: str = "", pile: str = "", options: dict | Non
         order += wanted + [rest.pop() for _ in range(n - len(wanted))]
     order += rest
     truth = {CardRef(deck.id, i): face for i, face in enumerate(order)}
-    state = GAME.new_state(2, opts)
+    state = GAME.new_state(2, opts) if rules_version is None else GAME.new_state_under(2, opts, rules_version)
     if size is not None:
         del state.pile[:-size]
     table = Table(GAME, state, truth, [{}, {}], rng)

@@ -233,8 +233,30 @@ def test_s16_three_sevens_are_worth_28(rig, play):
     assert t.state.won[-1].diff == 2 and t.state.won[-1].side == 0
 
 
-def test_s16_three_sevens_against_the_double_ace_tie(rig, play):
+def test_s16_three_sevens_beat_the_double_ace(rig, play):
+    """The source: the three 7s "worth 28 ... can beat any card or double card, including the double ace" (28):
+    a combined attack wins a tie (rules version 4); the winner is worth the difference, 0, so nobody replaces it."""
     t = three_sevens_against(rig, play, "AS")
+    play(t, 0, "attack s#0+s#1+s#2 s#5")
+    st = t.state
+    assert st.field[1] == [] and len(st.field[0]) == 3 and st.phase != WINDOW
+    assert all(w.side != 0 for w in st.won)
+    (battle,) = [e for e in t.told if e.kind == "battle"]
+    assert battle.numbers == (28, 28) and "a combined attack wins" in battle.text
+
+
+def test_s16_a_single_card_still_ties(rig, play):
+    """S-14: "If the value of the two cards is the same, both cards are removed" (one card against one)."""
+    t = rig("9C", "9S")
+    play(t, 0, "summon s#0=9c", "end")
+    play(t, 1, "summon s#5=9s", "end")
+    play(t, 0, "attack s#0 s#5")
+    assert t.state.field == [[], []]
+
+
+def test_s16_a_game_begun_under_rules_version_3_ties_against_the_double_ace(rig, play):
+    """Version 3 (the old reading, the table over the example): 28 against 28 is a tie, all leave play."""
+    t = three_sevens_against(lambda *a, **k: rig(*a, **k, rules_version=3), play, "AS")
     play(t, 0, "attack s#0+s#1+s#2 s#5")
     assert t.state.field == [[], []]
 

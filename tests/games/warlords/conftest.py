@@ -14,11 +14,11 @@ GAME = get_game("warlords")
 
 
 def rigged(n: int = 2, cards: dict[int, str] | None = None, options: dict | None = None,
-           seed: int = 0) -> Table:
+           seed: int = 0, rules_version: int | None = None) -> Table:
     """A dealt table where seat s's deck starts with ``cards[s]`` (positions #0, #1, ...).
 
     Positions #0..#4 are the hand, #5 is the first draw, #6 the next, and so on. The rest of
-    each deck is shuffled with ``seed``.
+    each deck is shuffled with ``seed``. ``rules_version``: a game begun under that version (default: the newest).
     """
     opts = GAME.spec.resolve_options(options or {})
     rng = random.Random(seed)
@@ -31,7 +31,8 @@ def rigged(n: int = 2, cards: dict[int, str] | None = None, options: dict | None
         rng.shuffle(rest)
         for i, face in enumerate(wanted + rest):
             truth[CardRef(deck.id, i)] = face
-    table = Table(GAME, GAME.new_state(n, opts), truth, [{} for _ in range(n)], rng)
+    state = GAME.new_state(n, opts) if rules_version is None else GAME.new_state_under(n, opts, rules_version)
+    table = Table(GAME, state, truth, [{} for _ in range(n)], rng)
     table.settle()
     return table
 

@@ -185,6 +185,16 @@ def test_heuristic_bot_beats_random(game):
     assert wins >= 70
 
 
+def test_eight_players_play_to_the_end_and_are_pictured(game):
+    """W-1, W-24: the source's "more players" has no limit; eight seats (the most we take) play the circle down to
+    one, and the table's picture shows every seat."""
+    outcome, table = playout(game, 8, [HeuristicBot()] * 8, OPTIONS[3], seed=8)
+    assert len(outcome.winners) == 1 and table.state.audit(table.truth) == []
+    assert sum(table.state.active) == 1
+    svg = table.state.picture(None, table.state.public_faces(), [f"player {s}" for s in range(8)])
+    assert all(f"player {s}" in svg for s in range(8))
+
+
 def test_heuristic_bot_plays_multiplayer_games(game):
     for seed in range(6):
         n = 3 + seed % 2

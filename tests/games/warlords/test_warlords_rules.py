@@ -52,10 +52,10 @@ def test_w1_one_deck_per_seat_with_option_jokers_and_lockers(game):
 
 def test_w1_options_and_player_counts(game):
     assert game.spec.id == "warlords" and game.spec.digest == "seeds/warlords.md"
-    assert (game.spec.min_players, game.spec.max_players) == (2, 6)
+    assert (game.spec.min_players, game.spec.max_players) == (2, 8)
     assert game.spec.resolve_options({}) == {"reinforcements": False, "hidden-ally": False, "mail-shortcuts": False}
     with pytest.raises(DuelmailError):
-        WarlordsState(7)
+        WarlordsState(9)
 
 
 def test_w2_five_card_hands_and_draw_piles(rig):
@@ -258,10 +258,25 @@ def test_w19_ace_instead_of_defending(rig, play):
     assert st.discards[0] == [r("a#0")] and st.current == 0 and st.phase == PREP
 
 
-def test_w19a_ace_instead_of_defending_costs_a_warlordless_attacker_nothing_more(rig, play):
-    """W-19(a) with W-16: the Ace discards the Warlord and the Army; with no Warlord nothing is milled."""
-    for shortcuts, milled in ((False, 0), (True, 1)):
+def test_w19a_ace_instead_of_defending_costs_a_warlordless_attacker_a_card(rig, play):
+    """W-19(a) with W-16, the source: "If the attacker used no Warlord, he/she must draw and discard one card";
+    the Ace thwarts the attack, so the price is the same at every point of the battle (rules version 4)."""
+    for shortcuts in (False, True):
         t = rig(2, {0: "AH", 1: "10S"}, {"mail-shortcuts": shortcuts})
+        play(t, 0, "end")
+        play(t, 1, "attack - b#0")
+        pile = t.state.piles[1][:]
+        play(t, 0, "ace a#0")
+        st = t.state
+        assert st.discards[1] == [r("b#0"), pile[-1]] and st.piles[1] == pile[:-1]
+        assert [e.rule for e in t.told if e.kind == "failure"] == ["W-16"]
+
+
+def test_w19a_a_game_begun_under_rules_version_3_keeps_its_old_price(rig, play):
+    """Version 3: an Ace instead of defending cost a Warlordless attacker nothing more (with mail-shortcuts a card);
+    a game begun under it goes on under it."""
+    for shortcuts, milled in ((False, 0), (True, 1)):
+        t = rig(2, {0: "AH", 1: "10S"}, {"mail-shortcuts": shortcuts}, rules_version=3)
         play(t, 0, "end")
         play(t, 1, "attack - b#0")
         pile = len(t.state.piles[1])
