@@ -275,13 +275,14 @@ def read_moves(match: Match, seat: int, identity: Identity, words: Sequence[str]
     return out
 
 
-def resolve_move(match: Match, seat: int, identity: Identity, text: str) -> str:
+def resolve_move(match: Match, seat: int, identity: Identity, text: str, noted: Sequence[str] = ()) -> str:
     """A move as a player types it, in the game's notation: the faces of the seat's own cards (``9H``, ``XR``) and,
     in a game of designed cards, their names (``Spitter``) become refs (``REF=face`` where the notation claims a
     face), and players' names become seat numbers. Where one face names several cards, the legal reading wins
     (two twins are interchangeable); with no legal reading, the seat's own unplayed cards; else the choices are
-    listed. With no legal reading the move goes on to the rules (and the honest-slip check) to say why."""
-    view = match.draft(seat, identity) if seat in match.duties else match
+    listed. With no legal reading the move goes on to the rules (and the honest-slip check) to say why. ``noted``:
+    moves of the turn before this one (the cards and legal moves are those after them)."""
+    view = match.draft(seat, identity, list(noted)) if seat in match.duties else match
     state, known = view.state, view.known(seat)
     mine = {r for r, who in state.visibility().items() if who == seat}
     by_word: dict[str, list[CardRef]] = {}

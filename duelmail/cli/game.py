@@ -273,39 +273,44 @@ def history(ctx, game, protocol):
 @pass_ctx
 @handled
 def moves(ctx, game, as_json, every):
-    """Your legal moves now, in the game's notation (many moves of one card are grouped; --all lists each).
+    """Your legal moves now, numbered and in words, each with its notation (many moves are grouped; --all lists each).
+
+    'duelmail play N' makes move N (several numbers: one after the other); so do its words.
 
     \b
     Example:
       duelmail moves
+      duelmail moves --all
     """
-    from duelmail.games.base import in_words
+    from duelmail.choosing import choices_in, numbered, shown_move
 
     ident, folder, match, seat = _open(ctx, game)
     _refresh_status(folder, match, seat)
     pending = _pending(folder)
-    legal = []
+    listed = []
     if seat in match.duties and seat not in match.current:
         view = match.draft(seat, ident, pending)
-        if seat in view.state.deciders() and view.ready(seat):
-            known = view.known(seat)
-            legal = [(str(a), in_words(view.named(view.state.describe(seat, a)), known,
-                                                 namer=view.state.card_words))
-                     for a in view.state.legal_actions(seat, known)]
+        listed = choices_in(view, seat)
+        known = view.known(seat) if listed else {}
+    names = match.names()
     if as_json:
-        click.echo(json.dumps([{"move": m, "means": d} for m, d in legal], indent=2))
+        click.echo(json.dumps([{"number": c.number, "move": c.move, "means": c.words,
+                                "typed": shown_move(c.move, names)} for c in listed], indent=2))
         return
-    if not legal and match.over():
+    if not listed and match.over():
         click.echo(f"game {match.gid[:12]} is over: {match.describe_outcome()}")
         return
-    if not legal:
-        click.echo("no decision of yours is awaited" if seat not in match.duties else
+    if not listed:
+        click.echo("no decision of yours is awaited" if seat not in match.duties or seat in match.current else
                    "nothing to decide: 'duelmail play' sends your decision-free answer")
         return
-    if len(legal) <= MANY_MOVES or every:
-        for m, d in legal:
-            click.echo(f"{m:<28} {d}")
+    if len(listed) <= MANY_MOVES or every:
+        width = max(len(c.words) for c in listed)
+        for c, line in zip(listed, numbered(listed), strict=True):
+            click.echo(f"{line}{' ' * (width - len(c.words))}  {shown_move(c.move, names)}")
+        click.echo("'duelmail play N' makes move N; 'duelmail play' in a terminal asks")
         return
+    legal = [(c.move, c.words) for c in listed]
     groups: dict[tuple[str, ...], list[list[str]]] = {}
     for m, _ in legal:
         words = m.split()
@@ -319,7 +324,7 @@ def moves(ctx, game, as_json, every):
             line += f", each {' | '.join(t or '(as it is)' for t in tails)}"
         click.echo(f"{line}  ({len(rests)} move{'s' if len(rests) != 1 else ''})")
     click.echo(f"{len(legal)} moves in {len(groups)} groups: a move is a group's words, one place and one of "
-               "its endings ('duelmail moves --all' lists each)")
+               "its endings ('duelmail moves --all' numbers each)")
 
 
 MANY_MOVES = 40  # more legal moves than this are grouped by their first two words
@@ -390,17 +395,26 @@ def undo(ctx, game, everything):
 @click.option("--push", is_flag=True, help="Commit, pull and push it in the game's repository ('duelmail git').")
 @click.option("--say", "say", metavar="TEXT",
               help="Table talk, signed, carried in the turn file (when it is not your turn: sent as a note).")
+@click.option("--ask/--no-ask", "ask", default=None,
+              help="With no MOVES: show the table and the numbered list of your legal moves and ask which "
+                   "(default: when run in a terminal).")
 @pass_ctx
 @handled
-def play(ctx, moves, game, bot, seed, out, vacation, send, push, say):
+def play(ctx, moves, game, bot, seed, out, vacation, send, push, say, ask):
     """Make your MOVES and write your next turn file (in GAME: --game, or a game id after the moves).
 
-    Moves that do not finish your turn are kept until you add the rest. With no moves, sends
-    whatever needs no decision (key shares, deck passes, reveals).
+    In a terminal, with no MOVES, shows the table and a numbered list of every move legal now,
+    and asks: answer with a number ("2"), several ("1 then 4"), or words ("attack bob with the king");
+    'undo' takes the last choice back. MOVES are the list's numbers or words too, or the game's
+    notation ('duelmail rules GAME' ends with it). Moves that do not finish your turn are kept until
+    you add the rest. With no moves and no decision awaited, sends whatever needs none (key shares,
+    deck passes, reveals).
 
     \b
     Example:
-      duelmail play "warlord a#3" "attack a#3 a#17"
+      duelmail play
+      duelmail play 2
+      duelmail play "warlord KC" end
       duelmail play --bot heuristic
       duelmail play end --say "well played"
     """
@@ -430,7 +444,9 @@ def play(ctx, moves, game, bot, seed, out, vacation, send, push, say):
         raise click.ClickException(f"game {match.gid[:12]}: nothing is awaited from you in round {match.round}{last}")
     noted = _pending_data(folder)
     say = say if say is not None else noted.get("say")
-    actions = list(noted.get("actions", [])) + _app().read_moves(match, seat, ident, moves)
+    actions = list(noted.get("actions", [])) + _read_moves(match, seat, ident, moves, list(noted.get("actions", [])))
+    if not moves and not bot and (sys.stdin.isatty() and sys.stdout.isatty() if ask is None else ask):
+        actions, say = _ask(folder, match, seat, ident, actions, say)
     if bot:
         b = match.game.bots.get(bot)
         if b is None:
@@ -461,6 +477,71 @@ def play(ctx, moves, game, bot, seed, out, vacation, send, push, say):
         mail_played(ctx, ident, played)
     if push:
         push_played(ctx, ident, played)
+
+
+def _read_moves(match, seat, ident, moves, noted) -> list[str]:
+    """MOVES from the command line: the list's numbers (``2``, ``1 4``), then the notation, then words."""
+    from duelmail.choosing import ChoiceError, read_step
+
+    if moves and all(m.strip().isdigit() for m in moves):  # numbers of the list, each after the ones before
+        out: list[str] = []
+        for m in moves:
+            out.append(read_step(match, seat, ident, m, [*noted, *out]).move)
+        return out
+    try:
+        return _app().read_moves(match, seat, ident, moves)
+    except DuelmailError as notation:
+        try:
+            return [read_step(match, seat, ident, " ".join(moves), noted).move]
+        except ChoiceError as words:
+            raise click.ClickException(f"{notation}; {words}") from None
+
+
+def _ask(folder, match, seat, ident, actions, say):
+    """The table and the numbered list of legal moves, and the player's choices until the turn is made."""
+    from duelmail.choosing import ChoiceError, choices, numbered, read_answer
+
+    if not choices(match, seat, ident, actions):
+        return actions, say  # nothing to decide: what needs no decision is sent
+    for line in _show_lines(folder, match, seat, ident)[0]:
+        click.echo(line, nl=False)
+    said: list[str] = []  # the words of the moves chosen here
+    while True:
+        listed = choices(match, seat, ident, actions)
+        if not listed:
+            return actions, say
+        if said:
+            view = match.draft(seat, ident, actions)
+            click.echo(f"chosen so far: {'; '.join(said)}")
+            click.echo(f"your move: {view.named(view.state.prompt(seat))}")
+        for line in numbered(listed):
+            click.echo(line)
+        try:
+            text = click.prompt("your choice (a number, several, or words; 'undo' takes one back)",
+                                default="", show_default=False)
+        except click.Abort:
+            if actions:
+                _set_pending(folder, actions, say)
+                click.echo(f"\nnoted: {', '.join(actions)} ('duelmail play' goes on)")
+            raise click.ClickException("nothing sent") from None
+        try:
+            answer = read_answer(match, seat, ident, text, actions)
+        except ChoiceError as e:
+            click.echo(f"not understood: {e}")
+            continue
+        if answer.undo:
+            if actions:
+                click.echo(f"took back: {said.pop() if len(said) == len(actions) else actions[-1]}")
+                actions.pop()
+            else:
+                click.echo("nothing chosen yet to take back (a file already sent cannot be taken back)")
+        elif answer.resign:
+            click.echo("to resign, run 'duelmail resign' (it is signed and sent like a move)")
+        elif answer.say is not None:
+            say = answer.say
+            click.echo(f'your words go with this turn: "{say}"')
+        actions += answer.moves
+        said += [c.words for c in answer.chosen]
 
 
 @click.command("archive")

@@ -149,7 +149,7 @@ def test_grid_moves_speak_of_designed_cards_and_take_their_names(tmp_path):
     assert "to move: alice (you)" in shown and "bob [vanguard]" in shown and "Seat " not in shown
     listed = dm(t.alice, "moves")
     assert not re.search(r"\b(10|[2-9JQKA])[SHDC]\b| of (spades|hearts|diamonds|clubs)", listed)  # never a French face
-    name = re.search(r"play a#0 c3 +alice plays the ([A-Z][A-Za-z-]+)", listed).group(1)
+    name = re.search(r"\d+\. Play the ([A-Z][A-Za-z-]+) face down to c3 +play a#0 c3 hidden", listed).group(1)
     t.turn(t.alice, f"play {name} c3")
     t.settle()
     listed = dm(t.bob, "moves")

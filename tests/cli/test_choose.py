@@ -1,0 +1,78 @@
+"""Issue 29: `duelmail play` without the notation: the table and the numbered list of legal moves, answered with a
+number, several numbers or words; `moves` numbers them and names players (seeds/warlords.md W-7, W-10)."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import clitable
+from clitable import dm, runner, snapshot
+
+from duelmail.cli import main
+
+
+def ask(home, answers: str, *args: str, code: int = 0) -> str:
+    result = runner.invoke(main, ["--home", str(home), "play", "--ask", *args], input=answers,
+                           catch_exceptions=False)
+    assert result.exit_code == code, result.output
+    return result.output
+
+
+def test_play_asks_with_the_table_and_the_numbered_list_and_takes_numbers_undo_and_words(tmp_path):
+    """W-7, W-10: alice's first turn from the list: a number notes a Warlord, 'undo' takes it back, 'end the turn'
+    in words ends it; the table, the numbered list in words and the file written are all said."""
+    t = clitable.Table(tmp_path)
+    t.settle()
+    out = ask(t.alice, "1\nundo\nend the turn\n", "--out", str(t.out))
+    assert "Hand:" in out  # the table first
+    listed = re.findall(r"^ +(\d+)\. (.+)$", out, re.M)
+    assert listed[0] == ("1", listed[0][1]) and listed[0][1].startswith("Play the ")
+    assert any(words == "End the turn" for _, words in listed)
+    assert f"took back: {listed[0][1]}" in out
+    assert "round 4: alice ends the turn" in out and "wrote " in out
+    assert (t.out / "r0004-s0.toml").exists()
+    assert not any("#" in words for _, words in listed)  # the list speaks of cards by their faces, never refs
+
+
+def test_play_takes_the_list_s_numbers_and_words_on_the_command_line(tmp_path):
+    """'play N' (no terminal needed) makes move N of 'moves'; words make a move; a misspelt one gets "did you mean"
+    with its number and changes nothing."""
+    t = clitable.Table(tmp_path)
+    t.settle()
+    listed = json.loads(dm(t.alice, "moves", "--json"))
+    assert [m["number"] for m in listed] == list(range(1, len(listed) + 1))
+    warlord = next(m for m in listed if m["move"].startswith("warlord"))
+    end = next(m for m in listed if m["move"] == "end")
+    before = snapshot(t.alice)
+    out = dm(t.alice, "play", "edn", "teh", "trun", code=1)
+    assert f"did you mean {end['number']}. End the turn?" in out and "Traceback" not in out
+    assert snapshot(t.alice) == before
+    out = dm(t.alice, "play", warlord["means"].lower())
+    assert f"noted: {warlord['move']}" in out
+    after = json.loads(dm(t.alice, "moves", "--json"))
+    end = next(m for m in after if m["move"] == "end")
+    out = t.turn(t.alice, str(end["number"]))
+    assert "alice ends the turn" in out and "wrote " in out
+
+
+def test_moves_numbers_the_legal_moves_in_words_and_names_players(tmp_path):
+    """'moves' lists each move numbered, in words, with its notation; it names players, never seat numbers."""
+    t = clitable.Table(tmp_path)
+    t.settle()
+    t.turn(t.alice, "end")
+    t.settle()
+    out = dm(t.bob, "moves")
+    assert re.search(r"^  1\. \w", out, re.M) and "Attack alice with" in out
+    assert not re.search(r"\bseat \d", out, re.I)
+    assert "'duelmail play N' makes move N" in out
+
+
+def test_an_interrupted_choice_is_noted_not_sent(tmp_path):
+    """The answers run out (Ctrl-D) after one choice: it is noted for 'duelmail play' to go on; nothing is sent."""
+    t = clitable.Table(tmp_path)
+    t.settle()
+    out = ask(t.alice, "1\n", code=1)
+    assert "noted: warlord" in out and "nothing sent" in out
+    assert not list((t.alice / "games").glob("*/r0004-s0.toml"))
+    assert "noted, not sent" in dm(t.alice, "show")
