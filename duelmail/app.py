@@ -344,6 +344,25 @@ def resolve_move(match: Match, seat: int, identity: Identity, text: str, noted: 
                         f"now ({shown}); name the cards by their refs ('duelmail show' lists them)")
 
 
+def rules_text(kind: str) -> str:
+    """Our rules digest of game ``kind`` for a terminal (``seeds/KIND.md``, shipped in the game's folder as
+    ``digest.md``), its markup taken out, and the notation of its moves at the end (for scripts: a player chooses
+    from 'duelmail play''s list)."""
+    import importlib
+    from importlib import resources
+
+    game = get_game(kind)
+    folder = f"duelmail.games.{game.spec.id}"
+    digest = (resources.files(folder) / "digest.md").read_text(encoding="utf-8")
+    notation = importlib.import_module(f"{folder}.notation").__doc__ or ""
+    notation = "\n".join(line for line in notation.split("\n>>>")[0].splitlines())
+    text = (digest.rstrip() + "\n\n## The moves' notation\n\nYou never need it: 'duelmail play' lists the legal "
+            "moves in words and takes a number. Scripts, and 'duelmail play MOVE', may write a move in it.\n\n"
+            + notation.replace("::\n", ":\n").strip() + "\n")
+    text = re.sub(r"\*\*(.+?)\*\*", r"\1", text, flags=re.S)
+    return re.sub(r"``?([^`]+?)``?", r"\1", text)
+
+
 @dataclass
 class Received:
     path: str

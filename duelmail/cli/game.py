@@ -544,6 +544,20 @@ def _ask(folder, match, seat, ident, actions, say):
         said += [c.words for c in answer.chosen]
 
 
+@click.command("rules")
+@click.argument("game", callback=_check_game)
+@handled
+def rules(game):
+    """The rules of GAME in words (our digest, each rule numbered), with the moves' notation at the end.
+
+    \b
+    Example:
+      duelmail rules warlords
+      duelmail rules wizard | less
+    """
+    click.echo(_app().rules_text(game), nl=False)
+
+
 @click.command("archive")
 @click.argument("game")
 @pass_ctx

@@ -76,3 +76,16 @@ def test_an_interrupted_choice_is_noted_not_sent(tmp_path):
     assert "noted: warlord" in out and "nothing sent" in out
     assert not list((t.alice / "games").glob("*/r0004-s0.toml"))
     assert "noted, not sent" in dm(t.alice, "show")
+
+
+def test_rules_prints_each_game_s_digest_with_the_notation_at_the_end(tmp_path):
+    """'duelmail rules GAME' (any case) prints our digest without its markup, then the moves' notation; a misspelt
+    game gets "did you mean"."""
+    for game, rule, move in [("warlords", "W-7", "attack a#3 a#17"), ("Wizard", "Z-7", "take"),
+                             ("SUMMONER", "S-9", "summon"), ("grid", "G-9", "play"), ("skirmish", "K-16", "plan")]:
+        out = dm(tmp_path, "rules", game)
+        head, _, notation = out.partition("## The moves' notation")
+        assert rule in head and "our rules digest" in head and move in notation
+        assert "**" not in out and "``" not in out and ">>>" not in out
+    result = runner.invoke(main, ["rules", "wizzard"])
+    assert result.exit_code == 2 and "did you mean 'wizard'?" in result.output
