@@ -337,7 +337,9 @@ def resolve_move(match: Match, seat: int, identity: Identity, text: str, noted: 
     if good:
         return good[0]
     own = [r for r, refs in readings.items() if all(ref in mine for ref in refs)]  # cards still in the seat's hand
-    if len(readings) == 1 or len(set(own)) == 1:
+    if len(readings) == 1 or len(set(own)) == 1 or len(spots) == 1:
+        # one card named: its twins are interchangeable, so what makes the move illegal is not which of them (a
+        # square, a target): the rules say what
         return (own or list(readings))[0]
     shown = "; ".join(with_faces(r, known, state.card_name) for r in readings)
     raise NotationError(f"move {text!r}: the faces name several of your cards and none of the readings is legal "
@@ -425,9 +427,11 @@ def receive_files(home: Home, identity: Identity | None, incoming: Sequence[tupl
     out: list[Received] = []
     held: dict[Path, Match] = {}  # the game after the last file this call applied to it
     for where, f in incoming:
+        new = f.kind == "genesis" and not any(d.path.name.endswith("-" + f.game[:12]) for d in home.game_folders())
         folder = game_folder_for(home, identity, f, where, now)
-        if f.kind == "genesis":
-            out.append(Received(where, 0, f.seat, [], duplicate=True))
+        if f.kind == "genesis":  # a game this home did not hold is new: its opening is told
+            match = folder.fold() if new else None
+            out.append(Received(where, 0, f.seat, list(match.events) if new else [], duplicate=not new, match=match))
             continue
         with locked(folder.path):  # another duelmail process on this home waits: no interleaved writes
             before = folder.fold(reuse=held.pop(folder.path, None))  # the kept state: no fold when it is current

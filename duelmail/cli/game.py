@@ -419,6 +419,9 @@ def play(ctx, moves, game, bot, seed, out, vacation, send, push, say, ask):
       duelmail play end --say "well played"
     """
     moves = list(moves)
+    asked_help = [m.lower() for m in moves] in (["help"], ["?"], ["list"])
+    if asked_help:
+        moves, ask = [], False  # 'play help': the numbered list, and how to choose from it
     if moves and game is None and re.fullmatch(r"(?:[a-z]+-)?[0-9a-f]{3,64}", moves[-1]) \
             and len(ctx.home.matching(moves[-1])) == 1:
         game = moves.pop()  # 'duelmail play MOVE... GAME': a game's short id (or folder name) last
@@ -457,13 +460,29 @@ def play(ctx, moves, game, bot, seed, out, vacation, send, push, say, ask):
 
         rng = random.Random(seed)
         actions = _app().bot_actions(match, seat, ident, b(), rng, start=actions)  # finishes from the noted moves
-    draft = match.draft(seat, ident, actions)
+    noted_before = list(noted.get("actions", []))
+    try:
+        draft = match.draft(seat, ident, actions)
+    except DuelmailError as e:
+        if not noted_before:
+            raise
+        raise click.ClickException(f"{e}; noted before: {', '.join(noted_before)} ('duelmail undo' drops the last, "
+                                   "'duelmail moves' lists what you may play)") from None
     if not draft.over() and seat in draft.state.deciders() and draft.ready(seat) \
             and (match.duties[seat].decide or actions):
         _set_pending(folder, actions, say)
-        click.echo(f"noted: {', '.join(actions)}" + (f' (and your words: "{say}")' if say else ""))
-        click.echo(f"your turn goes on: {draft.named(draft.state.prompt(seat))} ('duelmail moves' lists them, "
-                   "'duelmail undo' drops the last)")
+        if len(actions) > len(noted_before):
+            click.echo(f"noted: {', '.join(actions)}" + (f' (and your words: "{say}")' if say else ""))
+            click.echo(f"your turn goes on: {draft.named(draft.state.prompt(seat))} ('duelmail moves' lists them, "
+                       "'duelmail undo' drops the last)")
+            return
+        from duelmail.choosing import choices_in, numbered
+
+        click.echo(f"your move: {draft.named(draft.state.prompt(seat))}")  # nothing chosen: what may be
+        for line in numbered(choices_in(draft, seat)):
+            click.echo(line)
+        click.echo("'duelmail play N' makes move N (several: 'duelmail play 1 4'); in a terminal 'duelmail play' "
+                   "asks")
         return
     played = _app().write_turn(folder, match, seat, ident, actions, now(), vacation=_vacation(vacation), say=say)
     _set_pending(folder, [])

@@ -638,9 +638,12 @@ class SkirmishState(GameState):
             builds[action.stat] = action.cards
             if not 1 <= action.cards <= MAX_STAT:
                 raise IllegalMove("K-2", f"{action}: a stat has 1 to {MAX_STAT} cards")
-            if len(builds) == 4 and sum(builds.values()) > MAX_CARDS:
-                raise IllegalMove("K-2", f"{action}: the character would have {sum(builds.values())} cards, more "
-                                  f"than {MAX_CARDS}")
+            todo = len(STATS) - len(builds)  # stats still to build, at least one card each
+            if sum(builds.values()) + todo > MAX_CARDS:
+                rest = f" and at least {todo} for the {plural(todo, 'stat')} still to build" if todo else ""
+                built = ", ".join(f"build {st} {builds[st]}" for st in STATS if st in builds)
+                raise IllegalMove("K-2", f"{built}: the character would have {sum(builds.values())} "
+                                  f"cards{rest}, more than {MAX_CARDS}")
         elif isinstance(action, Dual):
             if action.label == START:
                 self._check_start(action)
