@@ -282,7 +282,8 @@ def receive_files(ctx: Ctx, files: list[str], auto: bool, out: str | None, echo)
             echo(f"{r.path}: round {r.round} seat {r.seat} already applied (nothing changed)")
             continue
         echo(f"{r.path}: round {r.round} seat {r.seat} verified and applied")
-        for e in r.match.told_to(r.events, r.match.reader_faces(ident)):
+        played = [e for e in r.events if not e.technical]  # deck passes and key shares: 'history --protocol'
+        for e in r.match.told_to(played, r.match.reader_faces(ident)):
             echo(f"  {e.text}")
     if not results:
         return

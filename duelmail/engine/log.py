@@ -36,7 +36,8 @@ class Event:
 
 
 TECHNICAL = re.compile(r'^(?![^"]* says: ").*?(?:pass on deck|published keys for \d+ cards?\b|'
-                       r"published the per-game seed for the audit)")
+                       r"published the per-game seed for the audit|escrowed .* among seats|"
+                       r"published its escrow shares)")
 """Events that are protocol bookkeeping (deck passes, key shares) rather than play (never talk, whatever it says)."""
 
 

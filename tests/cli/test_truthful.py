@@ -63,3 +63,12 @@ def test_a_short_answer_window_is_not_due_soon_as_it_opens(tmp_path):
         assert "23h 59m left" in dm(t.alice, "status") and "due soon" not in dm(t.alice, "status")
         clock.move_to(due - timedelta(hours=2))
         assert "2h 0m left (reminder: due soon)" in dm(t.alice, "status")
+
+
+def test_receive_says_what_happened_in_play_not_the_protocol_s_bookkeeping(tmp_path):
+    """'receive' said 'bob: shuffle pass on deck a' and 'published keys for 5 cards'; those are for
+    'history --protocol' now."""
+    t = clitable.Table(tmp_path)
+    out = dm(t.alice, "receive", str(t.out / "r0001-s1.toml"), "--out", str(t.out))
+    assert "bob accepted the game" in out and "pass on deck" not in out and "published keys" not in out
+    assert "pass on deck" in dm(t.alice, "history", "--protocol")

@@ -604,7 +604,7 @@ class SkirmishState(GameState):
                 raise IllegalMove("K-6", f"seat {seat} showed {STAT_NAMES[label]} exhausted after revealing "
                                   f"{self.rev[seat][label]} cards, but committed to {action.cards}")
             self.totals[seat][label] = action.cards
-            self._say(f"seat {seat} shows its {STAT_NAMES[label]} exhausted: {plural(action.cards, 'card')}", "stats",
+            self._say(f"seat {seat} shows {STAT_NAMES[label]} exhausted: {plural(action.cards, 'card')}", "stats",
                       (seat,), (action.cards,), "K-6")
             return
         w = self.wait
@@ -806,7 +806,7 @@ class SkirmishState(GameState):
         if kind == "endure":
             return f"reveal {w[2]} Endurance after {w[3]} ('reveal end{w[2]}'; fewer with '!' if that exhausts it)"
         if kind == "move":
-            return f"move: 'run X,Y' (up to {self.rev[seat]['spd']} inches), 'climb X,Y' (up to " \
+            return f"move: 'run X,Y' (up to {plural(self.rev[seat]['spd'], 'inch', 'inches')}), 'climb X,Y' (up to " \
                    f"{self.rev[seat]['dex']}) or 'stay'"
         if kind == "plan":
             return f"plan {self.fight['len'][seat]} fight actions: 'plan {w[2]}: 1 3 ...' (1 swing high, 2 swing " \
@@ -820,7 +820,7 @@ class SkirmishState(GameState):
     def describe(self, seat: int, action: Action) -> str:
         if isinstance(action, Sealed):
             what = "a stat total" if action.label in STATS else "a fight plan" if action.label[0] == "p" \
-                else "its start reveal" if action.label == START else "a dual reveal"
+                else "a start reveal" if action.label == START else "a dual reveal"
             return f"seat {seat} commits {what} ({action.label})"
         if isinstance(action, Reveal):
             return f"seat {seat} reveals " + (", ".join(f"{n} {STAT_NAMES[s]}{' (exhausted)' if last else ''}"

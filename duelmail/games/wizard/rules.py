@@ -624,10 +624,10 @@ class WizardState(FaceClaims, GameState):
     def describe(self, seat: int, action: WizardAction) -> str:
         t = type(action)
         if t is Attack:
-            what = f"attacks seat {action.target} with {played(action.cards)}"
+            what = f"attacks seat {action.target} with {_and(action.cards)}"
         elif t is Defend:
             lead = action.cards[0][1]
-            what = f"defends with {played(action.cards)} ({SUITS[lead.suit]}" + \
+            what = f"defends with {_and(action.cards)} ({SUITS[lead.suit]}" + \
                 (f" at seat {action.target})" if action.target is not None else ")")
         elif t is Take:
             what = "takes the blow"
@@ -644,6 +644,12 @@ class WizardState(FaceClaims, GameState):
         from duelmail.games.wizard.picture import picture as draw_picture  # the SVG code, only when drawn
 
         return draw_picture(self, seat, known, names)
+
+
+def _and(cards) -> str:
+    """Cards played, for a sentence: ``w#3=7h and w#9=qh``, ``w#1=9s, w#3=7h and w#9=qh``."""
+    said = played(cards).split()
+    return said[0] if len(said) == 1 else ", ".join(said[:-1]) + " and " + said[-1]
 
 
 def _refs(refs) -> str:
