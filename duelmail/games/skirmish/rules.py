@@ -796,13 +796,15 @@ class SkirmishState(GameState):
         kind = w[0]
         if kind == "build":
             todo = [STAT_NAMES[st] for st in STATS if st not in self.built[seat]]
-            start = f"then the start reveal 'dual {START}: str1 spd1 end1 dex1' ('!' on a stat of one card)"
-            return (f"build your character: 'build STAT N' for {', '.join(todo)} (1-10 each, 13 in all), " if todo
-                    else "") + start
+            start = ("then choose the cards shown at the start, one of each stat, sealed until both have chosen "
+                     f"('dual {START}: str1 spd1 end1 dex1'; '!' marks a stat of one card, exhausted at once)")
+            return (f"build your character in secret: 1 to 10 cards each for {', '.join(todo)}, 13 in all "
+                    "('build str N'), " if todo else "") + start
         if kind == "reveal":
             return f"{w[3]}: reveal any {'/'.join(w[2])} cards ('reveal spd1', 'reveal -')"
         if kind == "dual":
-            return f"{w[4]}, dual reveal {w[3]}: 'dual {w[3]}: spd1' or 'dual {w[3]}: -'"
+            return (f"{w[4]}, a dual reveal: choose which cards to show, sealed until every choice is in "
+                    f"('dual {w[3]}: spd1', or 'dual {w[3]}: -' for none)")
         if kind == "endure":
             return f"reveal {w[2]} Endurance after {w[3]} ('reveal end{w[2]}'; fewer with '!' if that exhausts it)"
         if kind == "move":
@@ -822,6 +824,15 @@ class SkirmishState(GameState):
             what = "a stat total" if action.label in STATS else "a fight plan" if action.label[0] == "p" \
                 else "a start reveal" if action.label == START else "a dual reveal"
             return f"seat {seat} commits {what} ({action.label})"
+        if isinstance(action, Build):  # a secret choice: said so only to its author (the list of legal moves)
+            return f"seat {seat} gives {STAT_NAMES[action.stat]} {plural(action.cards, 'card')} (secret until shown)"
+        if isinstance(action, Dual):
+            shown = ", ".join(f"{n} {STAT_NAMES[s]}{' (exhausted)' if last else ''}" for s, n, last in action.items)
+            what = "the start" if action.label == START else "this dual reveal"
+            return f"seat {seat} chooses to show {shown or 'nothing'} at {what} (sealed until both have chosen)"
+        if isinstance(action, Plan):
+            steps = ", ".join(ACTIONS[a] + (f" at seat {t}" if t is not None else "") for a, t in action.steps)
+            return f"seat {seat} plans {steps} (sealed until every plan is in)"
         if isinstance(action, Reveal):
             return f"seat {seat} reveals " + (", ".join(f"{n} {STAT_NAMES[s]}{' (exhausted)' if last else ''}"
                                                         for s, n, last in action.items) or "nothing")

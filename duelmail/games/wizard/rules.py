@@ -255,7 +255,7 @@ class WizardState(FaceClaims, GameState):
             self._retarget(seat, action)
         else:
             rule = {DEFEND: "Z-9", RETARGET: "Z-11", WINDOW: "Z-22"}.get(p, "Z-5")
-            raise IllegalMove(rule, f"{action}: not possible now ({PHASE_NAMES[p]}); seat {seat} must "
+            raise IllegalMove(rule, f"{action}: not possible now ({PHASE_NAMES[p]}); for seat {seat} now: "
                               f"{self.prompt(seat)}")
 
     def _waiting(self) -> str:
