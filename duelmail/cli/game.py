@@ -487,8 +487,8 @@ def play(ctx, moves, game, bot, seed, out, vacation, send, push, say, ask):
     played = _app().write_turn(folder, match, seat, ident, actions, now(), vacation=_vacation(vacation), say=say)
     _set_pending(folder, [])
     _store_views(ctx, folder, played.match, seat, ident)
-    for e in played.match.told_to(played.events, played.match.seen(seat)):
-        click.echo(f"round {e.round}: {e.text}")
+    for e in played.match.told_to([e for e in played.events if not e.technical], played.match.seen(seat)):
+        click.echo(f"round {e.round}: {e.text}")  # play, not the key shares and deck passes it carries
     click.echo(f"wrote {_copy_out(played.path, out)}" + ("" if send or push else ": send it to the other players"))
     _say_awaited(played.match, seat)
     release_all()  # written: sending only reads, and a sync locks what it changes one folder at a time

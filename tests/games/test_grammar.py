@@ -25,7 +25,7 @@ CHECKS = {
     "a seat number": re.compile(r"\bseat \d", re.I),
     "a negative count": re.compile(r"(?<![\w.])-\d+ (?:life|cards?|points?)"),
     "a player called 'it'": re.compile(r"\b(?:alice|bob|carol)\b [a-z]+ its\b"),
-    "protocol words": re.compile(r"shuffle_lock|published keys|escrow|pass on deck|sealed \w+ d?\d"),
+    "protocol words": re.compile(r"shuffle_lock|published keys|escrow|pass on deck|sealed \w+ d?\d|opened [a-z]+\d*: "),
 }
 
 
