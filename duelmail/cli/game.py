@@ -60,7 +60,22 @@ def _load_card(ctx: Ctx, text: str):
     raise IdentityError(f"--seat {text!r} is neither an identity of this home nor a player card file")
 
 
-@click.command("new")
+class _ListsGames(click.Command):
+    """A command whose help ends with every game, its players and its options (read when the help is shown)."""
+
+    def format_epilog(self, ctx, formatter) -> None:
+        from duelmail.games.base import game_names, get_game
+
+        with formatter.section("Games (any case) and their options (--option NAME=VALUE; a bare NAME sets a flag)"):
+            for name in game_names():
+                spec = get_game(name).spec
+                formatter.write_text(f"{name}: {spec.title}, {spec.min_players}-{spec.max_players} players")
+                with formatter.indentation():
+                    for o in spec.options:
+                        formatter.write_text(f"{o.name} (default {str(o.default).lower()}): {o.help}")
+
+
+@click.command("new", cls=_ListsGames)
 @click.argument("game", callback=_check_game)
 @click.option("--seat", "seats", multiple=True, required=True,
               help="A seat, in order: an identity of this home or a player card file. Repeat per player.")
@@ -629,7 +644,8 @@ def verify(path, as_json):
 
     \b
     Example:
-      duelmail verify examples/warlords-demo
+      duelmail verify examples/grid-game
+      duelmail verify ~/.local/share/duelmail/games/warlords-3f2a9c1b7d4e
     """
     verdict = _app().verify_archive(Path(path))
     if as_json:
@@ -649,7 +665,8 @@ def verify(path, as_json):
 @click.command("demo")
 @click.argument("game", default="warlords", callback=_check_game)
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed for the bots and identities.")
-@click.option("--players", type=int, default=2, show_default=True)
+@click.option("--players", type=int, default=2, show_default=True,
+              help="How many bots play (Wizard Duel takes 3 to 8, Warlords 2 to 6).")
 @click.option("--option", "options", multiple=True, help="Game option, K=V (K=@FILE: the file's text), or a bare flag.")
 @click.option("--out", type=click.Path(file_okay=False), help="Where to play (default: a temporary folder).")
 @click.option("--quiet", "-q", is_flag=True, help="Print only the result.")
@@ -660,6 +677,7 @@ def demo(game, seed, players, options, out, quiet):
     \b
     Example:
       duelmail demo warlords --seed 7
+      duelmail demo wizard --players 4 --quiet
     """
     import tempfile
 
