@@ -50,7 +50,10 @@ def read_whole_game(game: str, n: int, options: dict, seed: int) -> list[str]:
                 listed = choices_in(view, seat)
                 if not listed:
                     break
-                lines.append(view.named(view.state.prompt(seat)))
+                prompt = view.named(view.state.prompt(seat))
+                me = m.names()[seat]
+                assert not re.search(rf"\b(?:attack|at) {me}\b", prompt), f"{me} is asked to attack {me}: {prompt}"
+                lines.append(prompt)
                 lines += [c.words for c in listed]
                 noted.append(str(sp.bots[seat].choose(view.state, seat, view.known(seat), sp.rng)))
             sp.deliver(m.compose(seat, ident, noted, sp.tick()))
