@@ -242,7 +242,10 @@ def matching(listed: Sequence[Choice], text: str) -> list[Choice]:
 
 def _not_understood(text: str, listed: Sequence[Choice], notation: NotationError | None) -> str:
     words = [c.words for c in listed]
-    close = difflib.get_close_matches(text, words, n=3, cutoff=0.4)
+    close = difflib.get_close_matches(text.lower(), [w.lower() for w in words], n=3, cutoff=0.4)
+    if close:  # the best, and those nearly as close
+        score = {w: difflib.SequenceMatcher(None, text.lower(), w).ratio() for w in close}
+        close = [next(w for w in words if w.lower() == c) for c in close if score[c] >= score[close[0]] - 0.1]
     if not close:
         by_word = {w.lower(): c.words for c in listed for w in c.words.split()}
         first = text.split()[0].lower() if text.split() else ""

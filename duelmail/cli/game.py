@@ -527,8 +527,9 @@ def _read_moves(match, seat, ident, moves, noted) -> list[str]:
     except DuelmailError as notation:
         try:
             return [read_step(match, seat, ident, " ".join(moves), noted).move]
-        except ChoiceError as words:
-            raise click.ClickException(f"{notation}; {words}") from None
+        except ChoiceError as words:  # "did you mean" says it best; else what the notation expects, too
+            raise click.ClickException(str(words) if "did you mean" in str(words) else f"{notation}; {words}") \
+                from None
 
 
 def _ask(folder, match, seat, ident, actions, say):
