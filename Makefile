@@ -1,5 +1,6 @@
 # Two commands do all set-up on a fresh machine that has Python 3.11 and pip:
 #   make demo   installs, plays a whole bot-vs-bot Warlords game through real turn files, verifies it
+#   make install  puts the duelmail command on PATH (a link in ~/.local/bin)
 #   make test   installs (the Debian packages too, as root: scripts/system-deps.sh) and runs the test suite
 #   make test-future  the same suite with the clock 400 days ahead (CI runs it after make test)
 PYTHON ?= python3
@@ -7,7 +8,10 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test test-future lint bench clean system pictures
+.PHONY: demo install test test-future lint bench clean system pictures
+
+# Where 'make install' links the duelmail command (a folder on PATH)
+BINDIR ?= $(HOME)/.local/bin
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -17,6 +21,13 @@ $(STAMP): pyproject.toml
 
 demo: $(STAMP)
 	$(BIN)/duelmail demo warlords --seed 7
+
+# Puts the duelmail of .venv on PATH: a link in $(BINDIR) (~/.local/bin, on PATH in most shells)
+install: $(STAMP)
+	mkdir -p $(BINDIR)
+	ln -sf $(abspath $(BIN))/duelmail $(BINDIR)/duelmail
+	@case ":$$PATH:" in *":$(BINDIR):"*) echo "duelmail is on your PATH: try 'duelmail --help'";; \
+		*) echo "add $(BINDIR) to PATH (e.g. in ~/.profile: export PATH=\"$(BINDIR):\$$PATH\")";; esac
 
 system:
 	@bash scripts/system-deps.sh

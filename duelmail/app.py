@@ -306,13 +306,14 @@ def read_moves(match: Match, seat: int, identity: Identity, words: Sequence[str]
     return out
 
 
-def resolve_move(match: Match, seat: int, identity: Identity, text: str) -> str:
+def resolve_move(match: Match, seat: int, identity: Identity, text: str, noted: Sequence[str] = ()) -> str:
     """A move as a player types it, in the game's notation: the faces of the seat's own cards (``9H``, ``XR``) and,
     in a game of designed cards, their names (``Spitter``) become refs (``REF=face`` where the notation claims a
     face), and players' names become seat numbers. Where one face names several cards, the legal reading wins
     (two twins are interchangeable); with no legal reading, the seat's own unplayed cards; else the choices are
-    listed. With no legal reading the move goes on to the rules (and the honest-slip check) to say why."""
-    view = match.draft(seat, identity) if seat in match.duties else match
+    listed. With no legal reading the move goes on to the rules (and the honest-slip check) to say why. ``noted``:
+    moves of the turn before this one (the cards and legal moves are those after them)."""
+    view = match.draft(seat, identity, list(noted)) if seat in match.duties else match
     state, known = view.state, view.known(seat)
     mine = {r for r, who in state.visibility().items() if who == seat}
     by_word: dict[str, list[CardRef]] = {}
@@ -367,11 +368,32 @@ def resolve_move(match: Match, seat: int, identity: Identity, text: str) -> str:
     if good:
         return good[0]
     own = [r for r, refs in readings.items() if all(ref in mine for ref in refs)]  # cards still in the seat's hand
-    if len(readings) == 1 or len(set(own)) == 1:
+    if len(readings) == 1 or len(set(own)) == 1 or len(spots) == 1:
+        # one card named: its twins are interchangeable, so what makes the move illegal is not which of them (a
+        # square, a target): the rules say what
         return (own or list(readings))[0]
     shown = "; ".join(with_faces(r, known, state.card_name) for r in readings)
     raise NotationError(f"move {text!r}: the faces name several of your cards and none of the readings is legal "
                         f"now ({shown}); name the cards by their refs ('duelmail show' lists them)")
+
+
+def rules_text(kind: str) -> str:
+    """Our rules digest of game ``kind`` for a terminal (``seeds/KIND.md``, shipped in the game's folder as
+    ``digest.md``), its markup taken out, and the notation of its moves at the end (for scripts: a player chooses
+    from 'duelmail play''s list)."""
+    import importlib
+    from importlib import resources
+
+    game = get_game(kind)
+    folder = f"duelmail.games.{game.spec.id}"
+    digest = (resources.files(folder) / "digest.md").read_text(encoding="utf-8")
+    notation = importlib.import_module(f"{folder}.notation").__doc__ or ""
+    notation = "\n".join(line for line in notation.split("\n>>>")[0].splitlines())
+    text = (digest.rstrip() + "\n\n## The moves' notation\n\nYou never need it: 'duelmail play' lists the legal "
+            "moves in words and takes a number. Scripts, and 'duelmail play MOVE', may write a move in it.\n\n"
+            + notation.replace("::\n", ":\n").strip() + "\n")
+    text = re.sub(r"\*\*(.+?)\*\*", r"\1", text, flags=re.S)
+    return re.sub(r"``?([^`]+?)``?", r"\1", text)
 
 
 @dataclass
@@ -443,9 +465,11 @@ def receive_files(home: Home, identity: Identity | None, incoming: Sequence[tupl
     out: list[Received] = []
     held: dict[Path, Match] = {}  # the game after the last file this call applied to it
     for where, f in incoming:
+        new = f.kind == "genesis" and not any(d.path.name.endswith("-" + f.game[:12]) for d in home.game_folders())
         folder = game_folder_for(home, identity, f, where, now)
-        if f.kind == "genesis":
-            out.append(Received(where, 0, f.seat, [], duplicate=True))
+        if f.kind == "genesis":  # a game this home did not hold is new: its opening is told
+            match = folder.fold() if new else None
+            out.append(Received(where, 0, f.seat, list(match.events) if new else [], duplicate=not new, match=match))
             continue
         with locked(folder.path):  # another duelmail process on this home waits: no interleaved writes
             before = folder.fold(reuse=held.pop(folder.path, None))  # the kept state: no fold when it is current

@@ -45,6 +45,11 @@ class FileRefused(DuelmailError):
     def __init__(self, path: str, message: str, round: int | None = None,
                  seat: int | None = None, rule: str | None = None):
         self.path, self.round, self.seat, self.rule = path, round, seat, rule
+        if path in OWN_FILES:  # this home's own file, checked before it is signed: said as the player would
+            tail = f" [{rule}]" if rule and not message.endswith(f"(rule {rule})") else ""
+            when = f" (round {round})" if round is not None else ""
+            super().__init__(f"{OWN_FILES[path]} was not sent{when}: {message}{tail}")
+            return
         parts = [f"refused {path}"]
         if round is not None:
             parts.append(f"round {round}")
@@ -54,6 +59,10 @@ class FileRefused(DuelmailError):
         # the rule once: a message from an IllegalMove already ends "(rule W-7)"
         tail = f" [{rule}]" if rule and not message.endswith(f"(rule {rule})") else ""
         super().__init__(f"{head}: {message}{tail}")
+
+
+OWN_FILES = {"your new turn": "your move", "your note": "your note", "your timeout claim": "your timeout claim"}
+"""What this home's own files are called while they are checked before signing, and how a refusal names them."""
 
 
 class IdentityError(DuelmailError):

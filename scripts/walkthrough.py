@@ -97,7 +97,7 @@ def set_up(w: Walk, game: str, players: list[str], options: str = "", show_new: 
     """Identities, a game created by the first player, joined by the others, and its set-up answered."""
     for who in players:
         w.run(who, f"duelmail id new {who} --email {who}@example.org", show=False)
-        w.run(who, f"duelmail id card > {who}-card.toml", show=False)
+        w.run(who, f"duelmail id card > {who}-card.toml", show=show_new and who != players[0])
     seats = " ".join(f"--seat {who}-card.toml" for who in players[1:])
     w.run(players[0], f"duelmail new {game} {options}--seat {players[0]} {seats} --out outbox", show=show_new)
     for who in players[1:]:
@@ -128,23 +128,27 @@ def warlords_walkthrough(w: Walk) -> None:
     w.run("bob", "duelmail receive outbox/r0002-s0.toml --out outbox")
     w.run("alice", "duelmail receive outbox/r0003-s1.toml")
     w.run("alice", "duelmail show")
+    w.text("""`duelmail moves` numbers every move legal now, in words, with its notation beside it for scripts. In a
+        terminal a plain `duelmail play` shows the table and the same list and asks; a number, several (`1 then 3`)
+        or the move's words answer it, and `undo` takes a choice back. From a script, or to skip the question,
+        the number goes on the command line:""")
     w.run("alice", "duelmail moves")
     warlords = [m for m in w.moves("alice") if m["move"].startswith("warlord ")]
     hand = re.search(r"Hand: (.*)", w.run("alice", "duelmail show", show=False)).group(1).split()[::2]
     low = next(f for f in hand if f[:-1] not in ("J", "Q", "K", "A"))
-    w.text("""In every game a player gives their own cards by face (`KD`; in Grid Duel by the card's name,
-        `Spitter`) or by position (`a#1`), and other players by name (`at bob`) or seat number. Where two of her
-        cards share a face, the legal one is taken. A move whose claim about her own cards is false is refused
-        before anything is signed, since sent it would be a proven cheat (Warlords are Kings, Queens and Jacks,
-        W-7):""")
+    w.text("""The notation (`duelmail rules warlords` ends with it) works too: a player gives their own cards by face
+        (`KD`; in Grid Duel by the card's name, `Spitter`) or by position (`a#1`), and other players by name
+        (`at bob`). Where two of her cards share a face, the legal one is taken. A move whose claim about her own
+        cards is false is refused before anything is signed, since sent it would be a proven cheat (Warlords are
+        Kings, Queens and Jacks, W-7):""")
     w.run("alice", f"duelmail play warlord {low}", ok=False)
     w.text("""Moves that do not finish her turn are kept until she adds the rest (`duelmail undo` drops them).
         Every event is said in words, each card by its face once the reader has seen it: Alice reads her own
         Warlord by its face, Bob reads its position until it turns up; `duelmail history` tells the whole game
         that way.""")
     if warlords:
-        w.run("alice", f"duelmail play {typed(warlords[0])}")
-    w.run("alice", "duelmail play end --out outbox")
+        w.run("alice", f"duelmail play {warlords[0]['number']}")
+    w.run("alice", "duelmail play end the turn --out outbox")
     w.run("bob", "duelmail receive outbox/r0004-s0.toml")
     w.run("bob", "duelmail status")
     w.run("bob", "duelmail play --bot heuristic --out outbox")

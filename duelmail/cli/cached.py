@@ -102,13 +102,20 @@ def status_lines(data: dict, t: datetime) -> list[str]:
         due = ""
         if a["deadline"]:
             left = datetime.fromisoformat(a["deadline"]) - t
-            remind = " (reminder: due soon)" if timedelta(0) <= left <= timedelta(hours=data["reminder_hours"]) else ""
+            soon = timedelta(hours=data["reminder_hours"])
+            if data.get("opened"):  # never at the start of a short window (a 24-hour answer, a 24-hour reminder)
+                soon = min(soon, (datetime.fromisoformat(a["deadline"]) - datetime.fromisoformat(data["opened"])) / 2)
+            remind = " (reminder: due soon)" if timedelta(0) <= left <= soon else ""
             stands = datetime.fromisoformat(a.get("claim_from") or a["deadline"])
             late = "" if left >= timedelta(0) or int(s) == seat else \
                 " - a timeout can be claimed ('duelmail claim')" if t > stands else \
                 f" - a timeout claim stands from {stands.isoformat()} (a file sent in time may still be on its way)"
             due = f"; due {a['deadline']}, {_left(datetime.fromisoformat(a['deadline']), t)}{remind}{late}"
         out.append(f"awaiting {who}: {a['what']}{due}")
+    answered = data.get("answered", [])
+    if answered:
+        who = ", ".join("you" if s == seat else data["seats"][s] for s in answered)
+        out.append(f"answered this round: {who} (the round closes when every awaited file is in)")
     offer = data.get("draw_offer")
     if offer:
         by = "you" if offer["by"] == seat else data["seats"][offer["by"]]

@@ -44,9 +44,15 @@ from duelmail.errors import DuelmailError
 def _check_game(ctx, param, value):
     from duelmail.games.base import game_names
 
-    if value is not None and value not in game_names():
-        raise click.BadParameter(f"{value!r} is not a game (games: {', '.join(game_names())})")
-    return value
+    if value is None or value in game_names():
+        return value
+    if value.lower() in game_names():  # game names are case-insensitive
+        return value.lower()
+    import difflib
+
+    near = difflib.get_close_matches(value.lower(), game_names(), n=1)
+    hint = f"; did you mean {near[0]!r}?" if near else ""
+    raise click.BadParameter(f"{value!r} is not a game (games: {', '.join(game_names())}){hint}")
 
 
 def handled(fn):

@@ -60,7 +60,22 @@ def _load_card(ctx: Ctx, text: str):
     raise IdentityError(f"--seat {text!r} is neither an identity of this home nor a player card file")
 
 
-@click.command("new")
+class _ListsGames(click.Command):
+    """A command whose help ends with every game, its players and its options (read when the help is shown)."""
+
+    def format_epilog(self, ctx, formatter) -> None:
+        from duelmail.games.base import game_names, get_game
+
+        with formatter.section("Games (any case) and their options (--option NAME=VALUE; a bare NAME sets a flag)"):
+            for name in game_names():
+                spec = get_game(name).spec
+                formatter.write_text(f"{name}: {spec.title}, {spec.min_players}-{spec.max_players} players")
+                with formatter.indentation():
+                    for o in spec.options:
+                        formatter.write_text(f"{o.name} (default {str(o.default).lower()}): {o.help}")
+
+
+@click.command("new", cls=_ListsGames)
 @click.argument("game", callback=_check_game)
 @click.option("--seat", "seats", multiple=True, required=True,
               help="A seat, in order: an identity of this home or a player card file. Repeat per player.")
@@ -275,39 +290,44 @@ def history(ctx, game, protocol):
 @pass_ctx
 @handled
 def moves(ctx, game, as_json, every):
-    """Your legal moves now, in the game's notation (many moves of one card are grouped; --all lists each).
+    """Your legal moves now, numbered and in words, each with its notation (many moves are grouped; --all lists each).
+
+    'duelmail play N' makes move N (several numbers: one after the other); so do its words.
 
     \b
     Example:
       duelmail moves
+      duelmail moves --all
     """
-    from duelmail.games.base import in_words
+    from duelmail.choosing import choices_in, numbered, shown_move
 
     ident, folder, match, seat = _open(ctx, game)
     _refresh_status(folder, match, seat)
     pending = _pending(folder)
-    legal = []
+    listed = []
     if seat in match.duties and seat not in match.current:
         view = match.draft(seat, ident, pending)
-        if seat in view.state.deciders() and view.ready(seat):
-            known = view.known(seat)
-            legal = [(str(a), in_words(view.named(view.state.describe(seat, a)), known,
-                                                 namer=view.state.card_words))
-                     for a in view.state.legal_actions(seat, known)]
+        listed = choices_in(view, seat)
+        known = view.known(seat) if listed else {}
+    names = match.names()
     if as_json:
-        click.echo(json.dumps([{"move": m, "means": d} for m, d in legal], indent=2))
+        click.echo(json.dumps([{"number": c.number, "move": c.move, "means": c.words,
+                                "typed": shown_move(c.move, names)} for c in listed], indent=2))
         return
-    if not legal and match.over():
+    if not listed and match.over():
         click.echo(f"game {match.gid[:12]} is over: {match.describe_outcome()}")
         return
-    if not legal:
-        click.echo("no decision of yours is awaited" if seat not in match.duties else
+    if not listed:
+        click.echo("no decision of yours is awaited" if seat not in match.duties or seat in match.current else
                    "nothing to decide: 'duelmail play' sends your decision-free answer")
         return
-    if len(legal) <= MANY_MOVES or every:
-        for m, d in legal:
-            click.echo(f"{m:<28} {d}")
+    if len(listed) <= MANY_MOVES or every:
+        width = max(len(c.words) for c in listed)
+        for c, line in zip(listed, numbered(listed), strict=True):
+            click.echo(f"{line}{' ' * (width - len(c.words))}  {shown_move(c.move, names)}")
+        click.echo("'duelmail play N' makes move N; 'duelmail play' in a terminal asks")
         return
+    legal = [(c.move, c.words) for c in listed]
     groups: dict[tuple[str, ...], list[list[str]]] = {}
     for m, _ in legal:
         words = m.split()
@@ -321,7 +341,7 @@ def moves(ctx, game, as_json, every):
             line += f", each {' | '.join(t or '(as it is)' for t in tails)}"
         click.echo(f"{line}  ({len(rests)} move{'s' if len(rests) != 1 else ''})")
     click.echo(f"{len(legal)} moves in {len(groups)} groups: a move is a group's words, one place and one of "
-               "its endings ('duelmail moves --all' lists each)")
+               "its endings ('duelmail moves --all' numbers each)")
 
 
 MANY_MOVES = 40  # more legal moves than this are grouped by their first two words
@@ -392,21 +412,33 @@ def undo(ctx, game, everything):
 @click.option("--push", is_flag=True, help="Commit, pull and push it in the game's repository ('duelmail git').")
 @click.option("--say", "say", metavar="TEXT",
               help="Table talk, signed, carried in the turn file (when it is not your turn: sent as a note).")
+@click.option("--ask/--no-ask", "ask", default=None,
+              help="With no MOVES: show the table and the numbered list of your legal moves and ask which "
+                   "(default: when run in a terminal).")
 @pass_ctx
 @handled
-def play(ctx, moves, game, bot, seed, out, vacation, send, push, say):
+def play(ctx, moves, game, bot, seed, out, vacation, send, push, say, ask):
     """Make your MOVES and write your next turn file (in GAME: --game, or a game id after the moves).
 
-    Moves that do not finish your turn are kept until you add the rest. With no moves, sends
-    whatever needs no decision (key shares, deck passes, reveals).
+    In a terminal, with no MOVES, shows the table and a numbered list of every move legal now,
+    and asks: answer with a number ("2"), several ("1 then 4"), or words ("attack bob with the king");
+    'undo' takes the last choice back. MOVES are the list's numbers or words too, or the game's
+    notation ('duelmail rules GAME' ends with it). Moves that do not finish your turn are kept until
+    you add the rest. With no moves and no decision awaited, sends whatever needs none (key shares,
+    deck passes, reveals).
 
     \b
     Example:
-      duelmail play "warlord a#3" "attack a#3 a#17"
+      duelmail play
+      duelmail play 2
+      duelmail play "warlord KC" end
       duelmail play --bot heuristic
       duelmail play end --say "well played"
     """
     moves = list(moves)
+    asked_help = [m.lower() for m in moves] in (["help"], ["?"], ["list"])
+    if asked_help:
+        moves, ask = [], False  # 'play help': the numbered list, and how to choose from it
     if moves and game is None and re.fullmatch(r"(?:[a-z]+-)?[0-9a-f]{3,64}", moves[-1]) \
             and len(ctx.home.matching(moves[-1])) == 1:
         game = moves.pop()  # 'duelmail play MOVE... GAME': a game's short id (or folder name) last
@@ -432,7 +464,9 @@ def play(ctx, moves, game, bot, seed, out, vacation, send, push, say):
         raise click.ClickException(f"game {match.gid[:12]}: nothing is awaited from you in round {match.round}{last}")
     noted = _pending_data(folder)
     say = say if say is not None else noted.get("say")
-    actions = list(noted.get("actions", [])) + _app().read_moves(match, seat, ident, moves)
+    actions = list(noted.get("actions", [])) + _read_moves(match, seat, ident, moves, list(noted.get("actions", [])))
+    if not moves and not bot and (sys.stdin.isatty() and sys.stdout.isatty() if ask is None else ask):
+        actions, say = _ask(folder, match, seat, ident, actions, say)
     if bot:
         b = match.game.bots.get(bot)
         if b is None:
@@ -443,19 +477,35 @@ def play(ctx, moves, game, bot, seed, out, vacation, send, push, say):
 
         rng = random.Random(seed)
         actions = _app().bot_actions(match, seat, ident, b(), rng, start=actions)  # finishes from the noted moves
-    draft = match.draft(seat, ident, actions)
+    noted_before = list(noted.get("actions", []))
+    try:
+        draft = match.draft(seat, ident, actions)
+    except DuelmailError as e:
+        if not noted_before:
+            raise
+        raise click.ClickException(f"{e}; noted before: {', '.join(noted_before)} ('duelmail undo' drops the last, "
+                                   "'duelmail moves' lists what you may play)") from None
     if not draft.over() and seat in draft.state.deciders() and draft.ready(seat) \
             and (match.duties[seat].decide or actions):
         _set_pending(folder, actions, say)
-        click.echo(f"noted: {', '.join(actions)}" + (f' (and your words: "{say}")' if say else ""))
-        click.echo(f"your turn goes on: {draft.named(draft.state.prompt(seat))} ('duelmail moves' lists them, "
-                   "'duelmail undo' drops the last)")
+        if len(actions) > len(noted_before):
+            click.echo(f"noted: {', '.join(actions)}" + (f' (and your words: "{say}")' if say else ""))
+            click.echo(f"your turn goes on: {draft.named(draft.state.prompt(seat))} ('duelmail moves' lists them, "
+                       "'duelmail undo' drops the last)")
+            return
+        from duelmail.choosing import choices_in, numbered
+
+        click.echo(f"your move: {draft.named(draft.state.prompt(seat))}")  # nothing chosen: what may be
+        for line in numbered(choices_in(draft, seat)):
+            click.echo(line)
+        click.echo("'duelmail play N' makes move N (several: 'duelmail play 1 4'); in a terminal 'duelmail play' "
+                   "asks")
         return
     played = _app().write_turn(folder, match, seat, ident, actions, now(), vacation=_vacation(vacation), say=say)
     _set_pending(folder, [])
     _store_views(ctx, folder, played.match, seat, ident)
-    for e in played.match.told_to(played.events, played.match.seen(seat)):
-        click.echo(f"round {e.round}: {e.text}")
+    for e in played.match.told_to([e for e in played.events if not e.technical], played.match.seen(seat)):
+        click.echo(f"round {e.round}: {e.text}")  # play, not the key shares and deck passes it carries
     click.echo(f"wrote {_copy_out(played.path, out)}" + ("" if send or push else ": send it to the other players"))
     _say_awaited(played.match, seat)
     release_all()  # written: sending only reads, and a sync locks what it changes one folder at a time
@@ -463,6 +513,86 @@ def play(ctx, moves, game, bot, seed, out, vacation, send, push, say):
         mail_played(ctx, ident, played)
     if push:
         push_played(ctx, ident, played)
+
+
+def _read_moves(match, seat, ident, moves, noted) -> list[str]:
+    """MOVES from the command line: the list's numbers (``2``, ``1 4``), then the notation, then words."""
+    from duelmail.choosing import ChoiceError, read_step
+
+    if moves and all(m.strip().isdigit() for m in moves):  # numbers of the list, each after the ones before
+        out: list[str] = []
+        for m in moves:
+            out.append(read_step(match, seat, ident, m, [*noted, *out]).move)
+        return out
+    try:
+        return _app().read_moves(match, seat, ident, moves)
+    except DuelmailError as notation:
+        try:
+            return [read_step(match, seat, ident, " ".join(moves), noted).move]
+        except ChoiceError as words:  # "did you mean" says it best; else what the notation expects, too
+            raise click.ClickException(str(words) if "did you mean" in str(words) else f"{notation}; {words}") \
+                from None
+
+
+def _ask(folder, match, seat, ident, actions, say):
+    """The table and the numbered list of legal moves, and the player's choices until the turn is made."""
+    from duelmail.choosing import ChoiceError, choices, numbered, read_answer
+
+    if not choices(match, seat, ident, actions):
+        return actions, say  # nothing to decide: what needs no decision is sent
+    for line in _show_lines(folder, match, seat, ident)[0]:
+        click.echo(line, nl=False)
+    said: list[str] = []  # the words of the moves chosen here
+    while True:
+        listed = choices(match, seat, ident, actions)
+        if not listed:
+            return actions, say
+        if said:
+            view = match.draft(seat, ident, actions)
+            click.echo(f"chosen so far: {'; '.join(said)}")
+            click.echo(f"your move: {view.named(view.state.prompt(seat))}")
+        for line in numbered(listed):
+            click.echo(line)
+        try:
+            text = click.prompt("your choice (a number, several, or words; 'undo' takes one back)",
+                                default="", show_default=False)
+        except click.Abort:
+            if actions:
+                _set_pending(folder, actions, say)
+                click.echo(f"\nnoted: {', '.join(actions)} ('duelmail play' goes on)")
+            raise click.ClickException("nothing sent") from None
+        try:
+            answer = read_answer(match, seat, ident, text, actions)
+        except ChoiceError as e:
+            click.echo(f"not understood: {e}")
+            continue
+        if answer.undo:
+            if actions:
+                click.echo(f"took back: {said.pop() if len(said) == len(actions) else actions[-1]}")
+                actions.pop()
+            else:
+                click.echo("nothing chosen yet to take back (a file already sent cannot be taken back)")
+        elif answer.resign:
+            click.echo("to resign, run 'duelmail resign' (it is signed and sent like a move)")
+        elif answer.say is not None:
+            say = answer.say
+            click.echo(f'your words go with this turn: "{say}"')
+        actions += answer.moves
+        said += [c.words for c in answer.chosen]
+
+
+@click.command("rules")
+@click.argument("game", callback=_check_game)
+@handled
+def rules(game):
+    """The rules of GAME in words (our digest, each rule numbered), with the moves' notation at the end.
+
+    \b
+    Example:
+      duelmail rules warlords
+      duelmail rules wizard | less
+    """
+    click.echo(_app().rules_text(game), nl=False)
 
 
 @click.command("archive")
@@ -517,7 +647,8 @@ def verify(path, as_json):
 
     \b
     Example:
-      duelmail verify examples/warlords-demo
+      duelmail verify examples/grid-game
+      duelmail verify ~/.local/share/duelmail/games/warlords-3f2a9c1b7d4e
     """
     verdict = _app().verify_archive(Path(path))
     if as_json:
@@ -537,7 +668,8 @@ def verify(path, as_json):
 @click.command("demo")
 @click.argument("game", default="warlords", callback=_check_game)
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed for the bots and identities.")
-@click.option("--players", type=int, default=2, show_default=True)
+@click.option("--players", type=int, default=2, show_default=True,
+              help="How many bots play (Wizard Duel takes 3 to 8, Warlords 2 to 6).")
 @click.option("--option", "options", multiple=True, help="Game option, K=V (K=@FILE: the file's text), or a bare flag.")
 @click.option("--out", type=click.Path(file_okay=False), help="Where to play (default: a temporary folder).")
 @click.option("--quiet", "-q", is_flag=True, help="Print only the result.")
@@ -548,6 +680,7 @@ def demo(game, seed, players, options, out, quiet):
     \b
     Example:
       duelmail demo warlords --seed 7
+      duelmail demo wizard --players 4 --quiet
     """
     import tempfile
 

@@ -19,7 +19,7 @@ COMMANDS: dict[str, str] = {
     **{name: f"game:{attr}" for name, attr in (
         ("new", "new"), ("join", "join"), ("status", "status"), ("claim", "claim"), ("show", "show"),
         ("history", "history"), ("moves", "moves"), ("undo", "undo"), ("play", "play"), ("archive", "archive"),
-        ("receive", "receive"), ("verify", "verify"), ("demo", "demo"))},
+        ("receive", "receive"), ("verify", "verify"), ("demo", "demo"), ("rules", "rules"))},
     "say": "talk:say_cmd", "resign": "talk:resign_cmd", "draw": "talk:draw_cmd",
     "mail": "mail:mail", "git": "git:git", "watch": "watch:watch", "replay": "replay:replay",
 }

@@ -28,24 +28,26 @@ def id_group():
 
 @id_group.command("new")
 @click.argument("name")
-@click.option("--email", required=True, help="Address other players send your turns to.")
+@click.option("--email", default="", help="Address other players send your turns to (needed to play by mail only).")
 @click.option("--passphrase/--no-passphrase", default=False,
               help="Protect the identity file with a passphrase (prompt, or $DUELMAIL_PASSPHRASE).")
 @pass_ctx
 @handled
 def id_new(ctx, name, email, passphrase):
-    """Create a new identity NAME in this home.
+    """Create a new identity NAME in this home (--email: to play by mail).
 
     \b
     Example:
       duelmail id new alice --email alice@example.org
+      duelmail id new alice
     """
     from duelmail.protocol.identity import Identity
 
     identity = Identity.generate(name, email)
     secret = _passphrase() if passphrase else None
     path = ctx.home.add_identity(identity, secret)
-    click.echo(f"created identity {name} <{email}>")
+    click.echo(f"created identity {name}" + (f" <{email}>" if email else
+                                              " (no email: to play by mail, make one with --email)"))
     click.echo(f"fingerprint {identity.card.fingerprint}")
     click.echo(f"secret file {path} (back it up: 'duelmail id export FILE')")
 

@@ -129,11 +129,15 @@ def _status_data(match, seat) -> dict:
     return {
         "game": match.gid, "kind": match.game.spec.id, "title": match.game.spec.title, "round": match.round,
         "you": seat, "seats": match.names(),
+        # a seat that has sent its file of a round several seats answer is awaited no longer
         "awaited": {str(s): {"what": duty_text(match, s),
                              "deadline": deadlines[s].isoformat() if s in deadlines else None,
                              "claim_from": match.claim_from(s).isoformat() if s in deadlines else None}
-                    for s in sorted(match.duties)},
-        "your_turn": seat in match.duties, "reminder_hours": match.tc.reminder_hours,
+                    for s in sorted(match.duties) if s not in match.current},
+        "answered": sorted(s for s in match.current if s in match.duties) if not over else [],
+        "opened": match.opened_at.isoformat() if match.opened_at else None,
+        "your_turn": seat in match.duties and seat not in match.current,
+        "reminder_hours": match.tc.reminder_hours,
         "over": over, "audited": match.audit is not None,
         "audit_ok": bool(match.audit and match.audit.ok),
         "result": match.describe_outcome() if over else None,
@@ -346,7 +350,8 @@ def _after_receive(ctx: Ctx, ident, results, last, auto: bool, out, echo) -> Non
             echo(f"{r.path}: round {r.round} seat {r.seat} already applied (nothing changed)")
             continue
         echo(f"{r.path}: round {r.round} seat {r.seat} verified and applied")
-        for e in r.match.told_to(r.events, r.match.reader_faces(ident)):
+        played = [e for e in r.events if not e.technical]  # deck passes and key shares: 'history --protocol'
+        for e in r.match.told_to(played, r.match.reader_faces(ident)):
             echo(f"  {e.text}")
         if r.late:
             echo(f"  {late_line(r.match, r.round, r.seat)}")

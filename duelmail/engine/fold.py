@@ -18,7 +18,15 @@ from duelmail.engine.log import JOIN, SEALED, Duplicate, Event, parse_time, roun
 from duelmail.engine.memo import memo_sizes
 from duelmail.engine.talk import DRAW, DRAW_ANSWERS, Talk, check_say
 from duelmail.engine.views import with_faces
-from duelmail.errors import CheatDetected, CryptoError, DuelmailError, FileRefused, IllegalMove, NotationError
+from duelmail.errors import (
+    OWN_FILES,
+    CheatDetected,
+    CryptoError,
+    DuelmailError,
+    FileRefused,
+    IllegalMove,
+    NotationError,
+)
 from duelmail.games.base import PUBLIC, GameEvent, Known, Outcome, Sealed, Violation
 from duelmail.games.cards import CardRef
 from duelmail.protocol.turnfile import FormatError, SignedFile, check_fields
@@ -245,7 +253,7 @@ class Folding:
             events = self._apply_body(f, seat, duty, strict)
         except (CryptoError, IllegalMove, NotationError) as e:
             rule = getattr(e, "rule", None) or ("P-crypto" if isinstance(e, CryptoError) else "notation")
-            raise refuse(str(e), rule) from None
+            raise refuse(self.named(str(e)) if where in OWN_FILES else str(e), rule) from None  # players by name
         except CheatDetected as e:
             raise refuse(f"CHEAT: {e}", e.rule) from None
         self.last_time = max(self.last_time, t) if self.last_time else t

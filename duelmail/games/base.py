@@ -201,6 +201,7 @@ def in_words(text: str, known: Mapping[CardRef, Card], names: Sequence[str] | No
     # a card named by its role and then its face, "the Warlord the King of spades", reads as "the King of spades
     # (the Warlord)"
     text = _ROLE_FACE.sub(r"\2 (the \1)", _REF_TEXT.sub(face, text)).replace("\x00", "").replace("\x01", "")
+    text = re.sub(r"(\w)'s the (?=\d|[A-Z])", r"\1's ", text)  # "bob's the 9 of hearts" is "bob's 9 of hearts"
     if names:
         text = re.sub(r"\bseat (\d+)\b",
                       lambda m: names[int(m.group(1))] if int(m.group(1)) < len(names) else m.group(0), text)

@@ -35,7 +35,7 @@ def test_warlords_slips_about_own_cards_are_refused_with_the_rule_and_the_legal_
     low = next(f for f in cards if f[:-1] not in ("J", "Q", "K", "A"))
     out = refused_unchanged(t.alice, "play", f"warlord {low}")
     assert "W-7" in out and f"it is {low}" in out and "Legal now:" in out and "round 4" in out
-    assert "your new turn" in out  # the refusal names the file that was not written
+    assert "your move was not sent" in out  # the refusal says that nothing went out
     t.turn(t.alice, "end")  # no Warlord: alice keeps her face cards in hand
     for i in range(12):
         t.settle()
@@ -149,7 +149,7 @@ def test_grid_moves_speak_of_designed_cards_and_take_their_names(tmp_path):
     assert "to move: alice (you)" in shown and "bob [vanguard]" in shown and "Seat " not in shown
     listed = dm(t.alice, "moves")
     assert not re.search(r"\b(10|[2-9JQKA])[SHDC]\b| of (spades|hearts|diamonds|clubs)", listed)  # never a French face
-    name = re.search(r"play a#0 c3 +alice plays the ([A-Z][A-Za-z-]+)", listed).group(1)
+    name = re.search(r"\d+\. Play the ([A-Z][A-Za-z-]+) face down to c3 +play a#0 c3 hidden", listed).group(1)
     t.turn(t.alice, f"play {name} c3")
     t.settle()
     listed = dm(t.bob, "moves")
@@ -218,3 +218,31 @@ def test_skirmish_refuses_a_reveal_beyond_the_committed_total(tmp_path):
         for s in t.todo(st):
             t.turn(t.home(s), "--bot", "heuristic", "--seed", str(i))
     raise AssertionError("alice was never asked for a Speed reveal")
+
+
+def test_skirmish_builds_are_checked_against_the_budget_when_noted(tmp_path):
+    """K-2, issue 29: 'build str 10' then 'build spd 10' was noted, and only the final send was refused, with no hint
+    of 'undo'. Now the second build is refused when noted (two stats still need a card each), saying how to get out;
+    'undo' then a build within the budget goes on."""
+    t = Skirmish(tmp_path, "battlefield=open-field")
+    t.settle()
+    assert "noted: build str 10" in dm(t.alice, "play", "build str 10")
+    out = refused_unchanged(t.alice, "play", "build spd 10")
+    assert "K-2" in out and "more than 13" in out and "'duelmail undo' drops the last" in out
+    assert "noted before: build str 10" in out and "Traceback" not in out
+    dm(t.alice, "undo")
+    assert "noted: build str 3, build spd 3" in dm(t.alice, "play", "build str 3", "build spd 3")
+
+
+def test_play_with_nothing_to_play_or_help_shows_the_numbered_list(tmp_path):
+    """'play' outside a terminal with a decision awaited and nothing given, and 'play help', list the moves numbered
+    and say how to choose; nothing is noted or sent."""
+    t = Table(tmp_path)
+    t.settle()
+    before = snapshot(t.alice)
+    for args in ([], ["help"]):
+        out = dm(t.alice, "play", *args)
+        assert re.search(r"^ +1\. [A-Z]", out, re.M) and "End the turn" in out
+        assert "'duelmail play N' makes move N" in out
+        assert "noted" not in out
+    assert snapshot(t.alice) == before

@@ -111,10 +111,11 @@ def test_output_piped_into_a_closed_reader_exits_quietly(demo, tmp_path):
 
 
 def test_a_refused_move_names_your_turn_and_the_rule(demo, tmp_path):
-    """Issue 15 glitch: an illegal move of your own was 'refused (your new file)'."""
+    """Issue 15 glitch: an illegal move of your own was 'refused (your new file)'; issue 29: it is said as a person
+    would ('your move was not sent'), without seat numbers."""
     home = alice_at(demo, tmp_path, 4)  # round 4: alice prepares her first turn
     out = dm(home, "play", "warlord b#0", code=1)
-    assert "refused your new turn, round 4, seat 0: " in out and "(rule W-7)" in out
+    assert "your move was not sent (round 4): " in out and "(rule W-7)" in out and "seat 0" not in out
     assert out.count("W-7") == 1  # the rule once, not "(rule W-7) [W-7]"
     assert "(your new file)" not in out and "Traceback" not in out
     status = dm(home, "status")

@@ -98,7 +98,7 @@ def test_whole_game_between_two_clones_through_a_bare_remote(tmp_path):
     assert f"{game} round 3: " in log and "now awaited" in log
     # issue 15: commits say what the rules computed, each card by its face once the table has seen it
     # (the shuffle is random: a game may end by a jokers' win claim (S-22) before any battle)
-    told = (r"loses \d+ life points: \d+ -> -?\d+", r"battle: \w+'s the \w+ of \w+ \(\d+\)",
+    told = (r"loses \d+ life points: \d+ -> -?\d+", r"battle: \w+'s \w+ of \w+ \(\d+\)",
             r"summons the \w+ of \w+", r"claims the instant win with the (red|black) joker")
     assert re.search("|".join(told), log), log
     assert "game over: " in log and not re.search(r"round \d+: seat \d answered", log)

@@ -104,7 +104,7 @@ def render(st: GameState, seat: int | None, known: Mapping[CardRef, Card]) -> st
             for r in hand:
                 lines.append(f"  hand: {_name(st, r, known, seat)}")
     for note in st.news:
-        lines.append(f"Lately: {note}")
+        lines.append(f"On the board: {note}")
     if st.end_allowed() and st.phase not in (OVER, SCORE):
         lines.append("The game may be ended now (end).")
     if seat is not None and seat in st.deciders():

@@ -612,7 +612,7 @@ class SkirmishState(GameState):
                 raise IllegalMove("K-6", f"seat {seat} showed {STAT_NAMES[label]} exhausted after revealing "
                                   f"{self.rev[seat][label]} cards, but committed to {action.cards}")
             self.totals[seat][label] = action.cards
-            self._say(f"seat {seat} shows its {STAT_NAMES[label]} exhausted: {plural(action.cards, 'card')}", "stats",
+            self._say(f"seat {seat} shows {STAT_NAMES[label]} exhausted: {plural(action.cards, 'card')}", "stats",
                       (seat,), (action.cards,), "K-6")
             return
         w = self.wait
@@ -646,9 +646,12 @@ class SkirmishState(GameState):
             builds[action.stat] = action.cards
             if not 1 <= action.cards <= MAX_STAT:
                 raise IllegalMove("K-2", f"{action}: a stat has 1 to {MAX_STAT} cards")
-            if len(builds) == 4 and sum(builds.values()) > MAX_CARDS:
-                raise IllegalMove("K-2", f"{action}: the character would have {sum(builds.values())} cards, more "
-                                  f"than {MAX_CARDS}")
+            todo = len(STATS) - len(builds)  # stats still to build, at least one card each
+            if sum(builds.values()) + todo > MAX_CARDS:
+                rest = f" and at least {todo} for the {plural(todo, 'stat')} still to build" if todo else ""
+                built = ", ".join(f"build {st} {builds[st]}" for st in STATS if st in builds)
+                raise IllegalMove("K-2", f"{built}: the character would have {sum(builds.values())} "
+                                  f"cards{rest}, more than {MAX_CARDS}")
         elif isinstance(action, Dual):
             if action.label == START:
                 self._check_start(action)
@@ -801,17 +804,19 @@ class SkirmishState(GameState):
         kind = w[0]
         if kind == "build":
             todo = [STAT_NAMES[st] for st in STATS if st not in self.built[seat]]
-            start = f"then the start reveal 'dual {START}: str1 spd1 end1 dex1' ('!' on a stat of one card)"
-            return (f"build your character: 'build STAT N' for {', '.join(todo)} (1-10 each, 13 in all), " if todo
-                    else "") + start
+            start = ("then choose the cards shown at the start, one of each stat, sealed until both have chosen "
+                     f"('dual {START}: str1 spd1 end1 dex1'; '!' marks a stat of one card, exhausted at once)")
+            return (f"build your character in secret: 1 to 10 cards each for {', '.join(todo)}, 13 in all "
+                    "('build str N'), " if todo else "") + start
         if kind == "reveal":
             return f"{w[3]}: reveal any {'/'.join(w[2])} cards ('reveal spd1', 'reveal -')"
         if kind == "dual":
-            return f"{w[4]}, dual reveal {w[3]}: 'dual {w[3]}: spd1' or 'dual {w[3]}: -'"
+            return (f"{w[4]}, a dual reveal: choose which cards to show, sealed until every choice is in "
+                    f"('dual {w[3]}: spd1', or 'dual {w[3]}: -' for none)")
         if kind == "endure":
             return f"reveal {w[2]} Endurance after {w[3]} ('reveal end{w[2]}'; fewer with '!' if that exhausts it)"
         if kind == "move":
-            return f"move: 'run X,Y' (up to {self.rev[seat]['spd']} inches), 'climb X,Y' (up to " \
+            return f"move: 'run X,Y' (up to {plural(self.rev[seat]['spd'], 'inch', 'inches')}), 'climb X,Y' (up to " \
                    f"{self.rev[seat]['dex']}) or 'stay'"
         if kind == "plan":
             return f"plan {self.fight['len'][seat]} fight actions: 'plan {w[2]}: 1 3 ...' (1 swing high, 2 swing " \
@@ -825,8 +830,17 @@ class SkirmishState(GameState):
     def describe(self, seat: int, action: Action) -> str:
         if isinstance(action, Sealed):
             what = "a stat total" if action.label in STATS else "a fight plan" if action.label[0] == "p" \
-                else "its start reveal" if action.label == START else "a dual reveal"
+                else "a start reveal" if action.label == START else "a dual reveal"
             return f"seat {seat} commits {what} ({action.label})"
+        if isinstance(action, Build):  # a secret choice: said so only to its author (the list of legal moves)
+            return f"seat {seat} gives {STAT_NAMES[action.stat]} {plural(action.cards, 'card')} (secret until shown)"
+        if isinstance(action, Dual):
+            shown = ", ".join(f"{n} {STAT_NAMES[s]}{' (exhausted)' if last else ''}" for s, n, last in action.items)
+            what = "the start" if action.label == START else "this dual reveal"
+            return f"seat {seat} chooses to show {shown or 'nothing'} at {what} (sealed until both have chosen)"
+        if isinstance(action, Plan):
+            steps = ", ".join(ACTIONS[a] + (f" at seat {t}" if t is not None else "") for a, t in action.steps)
+            return f"seat {seat} plans {steps} (sealed until every plan is in)"
         if isinstance(action, Reveal):
             return f"seat {seat} reveals " + (", ".join(f"{n} {STAT_NAMES[s]}{' (exhausted)' if last else ''}"
                                                         for s, n, last in action.items) or "nothing")

@@ -198,7 +198,7 @@ class SummonerState(FaceClaims, GameState):
             return (Window(seat, "S-21", f"a direct attack for {self.window[2]}: stop it with a joker",
                            ("pass", "stop", *win)),)
         w = self.won[self.window[1]]
-        return (Window(seat, "S-18", f"replace the winner {w.winner[0][0]} with a card worth {w.diff}",
+        return (Window(seat, "S-18", f"replace {w.winner[0][0]} (the winner) with a card worth {w.diff}",
                        ("pass", "replace", *win)),)
 
     # -- reading the table -------------------------------------------------------------------------
@@ -590,7 +590,7 @@ class SummonerState(FaceClaims, GameState):
             self._leave(w.side, u)
         w.replaced = True
         gone = [r for u in units for r in u.refs]
-        self.tell("replace", f"the winner {_refs(gone)} leaves play; {a.face} ({a.card}) takes its place on seat "
+        self.tell("replace", f"{_refs(gone)}, the winner, leaves play; {a.face} ({a.card}) takes its place on seat "
                   f"{w.side}'s field", (seat, w.side), (*gone, a.card), (w.diff,), rule="S-17")
         if self._take_card(seat, a.card, a.face, a, "S-17"):
             self.field[w.side].insert(at, Unit([a.card]))
@@ -821,7 +821,7 @@ class SummonerState(FaceClaims, GameState):
         if p == CHAIN:
             ch = self.chain
             what = f"destroys {ch.target[0]}" if ch.kind == "destroy" else "stops the direct attacks"
-            return (f"a joker of seat {ch.starter} {what} ({len(ch.jokers)} joker(s) thrown): "
+            return (f"a joker of seat {ch.starter} {what} ({plural(len(ch.jokers), 'joker')} thrown): "
                     f"counter REF=FACE with a joker, or pass")
         if p == CLAIM:
             return f"seat {self.claimer} claims the instant win: counter with jokers worth 4, or pass (and lose)"
@@ -830,7 +830,7 @@ class SummonerState(FaceClaims, GameState):
                 return (f"seat {self.current} attacks your life points for {self.window[2]}: stop REF=FACE with a "
                         "joker, or pass (the damage counts now)")
             w = self.won[self.window[1]]
-            return (f"after the battle you may replace the winner {w.winner[0][0]} with a card worth {w.diff}: "
+            return (f"after the battle you may replace {w.winner[0][0]} (the winner) with a card worth {w.diff}: "
                     f"replace {w.winner[0][0]} REF=FACE, or pass")
         head = {PRE: "summon, double, joker", BATTLE: "attack, replace, or summon (ends the battle)",
                 POST: "summon, double, joker"}[p]
@@ -850,14 +850,14 @@ class SummonerState(FaceClaims, GameState):
         elif t is Double:
             what = f"lays {action.face} ({action.card}) on {name(action.target)}: a double card"
         elif t is Joker:
-            what = f"throws the joker {action.card} to destroy {name(action.target)}"
+            what = f"throws {action.card} to destroy {name(action.target)}"
         elif t is Win:
             what = "claims the instant win with " + ", ".join(played(r, f) for r, f in action.cards)
         elif t is Attack:
             who = " and ".join(map(name, action.attackers))
             what = f"attacks {'the life points' if action.target is None else name(action.target)} with {who}"
         elif t is Replace:
-            what = f"replaces the winner {name(action.winner)} with {action.face} ({action.card})"
+            what = f"replaces {name(action.winner)} (the winner) with {action.face} ({action.card})"
         elif t is Take:
             total = sum(v for _, v in self.pending) if self.phase == ANSWER else self.taken
             what = f"takes {total} damage"

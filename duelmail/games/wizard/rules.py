@@ -255,7 +255,7 @@ class WizardState(FaceClaims, GameState):
             self._retarget(seat, action)
         else:
             rule = {DEFEND: "Z-9", RETARGET: "Z-11", WINDOW: "Z-22"}.get(p, "Z-5")
-            raise IllegalMove(rule, f"{action}: not possible now ({PHASE_NAMES[p]}); seat {seat} must "
+            raise IllegalMove(rule, f"{action}: not possible now ({PHASE_NAMES[p]}); for seat {seat} now: "
                               f"{self.prompt(seat)}")
 
     def _waiting(self) -> str:
@@ -608,26 +608,28 @@ class WizardState(FaceClaims, GameState):
         if seat not in self.waiting_for():
             return "wait"
         p, sp = self.phase, self.spell
+        other = next((s for s in [*range(seat + 1, self.n), *range(seat)] if s in self.alive), seat)
+        example = f"(attack 9H 3H at seat {other})"  # another player: never oneself
         if p == TURN:
-            return "pass, or attack with two cards of one suit at a player (attack 9H 3H at bob)"
+            return f"pass, or attack with two cards of one suit at another player {example}"
         if p == WINDOW:
             return (f"attack window before seat {self.current}'s turn: pass, or attack with two cards of one suit "
-                    "at a player (attack 9H 3H at bob)")
+                    f"at another player {example}")
         if p == RETARGET:
             others = ", ".join(f"seat {c}" for c in self.candidates(seat))
             return f"seat {sp.target} is protected: target another player ({others})"
         if sp.strike:
             return f"seat {sp.attacker} strikes with two face cards: take"
         return (f"seat {sp.attacker} attacks you with strength {sp.strength}: take, or defend REF=FACE ... "
-                f"(more than {sp.strength}, or an ace; the first card names the effect; hearts: at SEAT)")
+                f"(more than {sp.strength}, or an ace; the first card names the effect; hearts: at a player)")
 
     def describe(self, seat: int, action: WizardAction) -> str:
         t = type(action)
         if t is Attack:
-            what = f"attacks seat {action.target} with {played(action.cards)}"
+            what = f"attacks seat {action.target} with {_and(action.cards)}"
         elif t is Defend:
             lead = action.cards[0][1]
-            what = f"defends with {played(action.cards)} ({SUITS[lead.suit]}" + \
+            what = f"defends with {_and(action.cards)} ({SUITS[lead.suit]}" + \
                 (f" at seat {action.target})" if action.target is not None else ")")
         elif t is Take:
             what = "takes the blow"
@@ -644,6 +646,12 @@ class WizardState(FaceClaims, GameState):
         from duelmail.games.wizard.picture import picture as draw_picture  # the SVG code, only when drawn
 
         return draw_picture(self, seat, known, names)
+
+
+def _and(cards) -> str:
+    """Cards played, for a sentence: ``w#3=7h and w#9=qh``, ``w#1=9s, w#3=7h and w#9=qh``."""
+    said = played(cards).split()
+    return said[0] if len(said) == 1 else ", ".join(said[:-1]) + " and " + said[-1]
 
 
 def _refs(refs) -> str:

@@ -19,7 +19,7 @@ def test_g17_g18_battles_tell_both_totals_and_the_space_taken(rig, play):
     assert e.seats == (0, 1) and e.rule == "G-18" and words == "c4: alice attacks bob's space with the Recruit"
     e, words = said(t, "battle")
     assert e.numbers == (5, 5) and e.rule == "G-17"
-    assert words == "c4: alice attacks with the Recruit (5) against bob's the Guard (5): the attack takes the space"
+    assert words == "c4: alice attacks with the Recruit (5) against bob's Guard (5): the attack takes the space"
     e, words = said(t, "space taken")
     assert e.seats == (0, 1) and words == ("c4: alice takes the space from bob (5 against 5), held by the Recruit; "
                                            "the Guard to the discard piles")

@@ -16,7 +16,7 @@ def test_s14_battles_tell_both_values_the_winner_and_who_leaves(rig, play):
     play(t, 1, "summon s#5=ks", "attack s#5 s#0")
     e, words = said(t, "battle")
     assert e.numbers == (13, 5) and e.seats == (1, 0) and e.rule == "S-14"
-    assert words == ("battle: bob's the King of spades (13) against alice's the 5 of clubs (5): bob wins by 8; "
+    assert words == ("battle: bob's King of spades (13) against alice's 5 of clubs (5): bob wins by 8; "
                      "the 5 of clubs leaves play")
     t = rig("9C", "9S")
     play(t, 0, "summon s#0=9c", "end")
@@ -59,7 +59,7 @@ def test_s17_a_replacement_is_told(rig, play):
     play(t, 1, "replace s#0 s#7=3d")
     e, words = said(t, "replace")
     assert e.numbers == (3,) and e.rule == "S-17"
-    assert words == "the winner the Ace of hearts leaves play; the 3 of diamonds takes its place on alice's field"
+    assert words == "the Ace of hearts, the winner, leaves play; the 3 of diamonds takes its place on alice's field"
 
 
 def test_s19_s20_s21_jokers_are_told(rig, play):

@@ -86,15 +86,15 @@ def test_weakening_a_winning_ace_with_a_3(monkeypatch, starting):
     play(sp, b, f"summon {jack}=jc", f"attack {jack} {ace}", f"replace {ace} {three}=3h", f"attack {five} {three}",
          "end")
     (replaced,) = said(sp, "replace")  # the loser's 3 takes the ace's place, on the ace's side
-    assert replaced.startswith("the winner the Ace of spades leaves play; the 3 of hearts") and \
+    assert replaced.startswith("the Ace of spades, the winner, leaves play; the 3 of hearts") and \
         f"seat {a}" not in replaced and sp.match.cards[a].name in replaced
     st = sp.match.state
     assert st.field[a] == [] and [u.refs[0] for u in st.field[b]] == [CardRef.parse(five)]
     names = sp.match.cards
     assert said(sp, "battle")[:2] == [
-        f"battle: {names[b].name}'s the Jack of clubs (11) against {names[a].name}'s the Ace of spades (14): "
+        f"battle: {names[b].name}'s Jack of clubs (11) against {names[a].name}'s Ace of spades (14): "
         f"{names[a].name} wins by 3; the Jack of clubs leaves play",
-        f"battle: {names[b].name}'s the 5 of clubs (5) against {names[a].name}'s the 3 of hearts (3): "
+        f"battle: {names[b].name}'s 5 of clubs (5) against {names[a].name}'s 3 of hearts (3): "
         f"{names[b].name} wins by 2; the 3 of hearts leaves play"]
     finish(sp)
 

@@ -1,0 +1,260 @@
+"""The legal moves of a seat as a numbered list in words, and a player's answer read back into moves.
+
+What a person chooses from instead of learning the notation: ``choices`` lists every move legal now, numbered from
+1, each with its words ("Play the King of clubs face down as a Warlord") and its notation (``warlord a#4``);
+``read_answer`` takes what the player typed or replied ("2", "1 then 4", "attack bob with the king", notation,
+"say good game", "undo", "resign") and turns it into the moves to note. A turn of several steps is read step by
+step: each number or phrase after the first is read against the list of the turn as it stands after the ones
+before it. Library code: the CLI's ``play`` and a mail reply both use it.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from duelmail.errors import DuelmailError, NotationError
+from duelmail.games.base import in_words
+from duelmail.util.classes import dataclass
+
+if TYPE_CHECKING:
+    from duelmail.engine.match import Match
+    from duelmail.protocol.identity import Identity
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One legal move: its number in the list, what it does in words, and its notation (what is noted)."""
+
+    number: int
+    words: str
+    move: str
+
+
+@dataclass
+class Answer:
+    """What a player's answer asks for: moves to note (each a ``Choice``), words to say, an undo, a resignation."""
+
+    chosen: list[Choice]
+    say: str | None = None
+    undo: bool = False
+    resign: bool = False
+
+    @property
+    def moves(self) -> list[str]:
+        """The chosen moves in notation, as they are noted and signed."""
+        return [c.move for c in self.chosen]
+
+
+class ChoiceError(NotationError):
+    """An answer that names no legal move (or several): says what was not understood and what may be chosen."""
+
+
+# -- the list ----------------------------------------------------------------------------------------------
+def choices(match: Match, seat: int | None, identity: Identity, noted: Sequence[str] = ()) -> list[Choice]:
+    """Every move ``seat`` may make now, after the moves ``noted`` for this turn, numbered from 1 in the order
+    the rules list them (the same state gives the same list). Empty when no decision of the seat is awaited."""
+    if seat is None or seat not in match.duties or seat in match.current:
+        return []
+    return choices_in(match.draft(seat, identity, list(noted)), seat)
+
+
+def choices_in(view: Match, seat: int) -> list[Choice]:
+    """``choices`` of a match already drafted to where the seat decides (``Match.draft``)."""
+    if view.over() or seat not in view.state.deciders() or not view.ready(seat):
+        return []
+    known = view.known(seat)
+    name = view.names()[seat]
+    out = []
+    for i, action in enumerate(view.state.legal_actions(seat, known), 1):
+        said = in_words(view.named(view.state.describe(seat, action)), known, namer=view.state.card_words)
+        out.append(Choice(i, imperative(said, name), str(action)))
+    return out
+
+
+_ES = ("sses", "shes", "ches", "xes", "zes", "oes")
+_VERBS = ("accepts", "ends", "passes", "draws", "discards", "takes", "keeps", "reveals", "attacks", "moves", "plays",
+          "throws", "stays", "summons", "replaces")
+_IRREGULAR = {"has": "have", "is": "be", "does": "do", "goes": "go"}
+
+
+def imperative(said: str, name: str) -> str:
+    """A rules' description of a seat's move ("alice plays the King of clubs face down") as an order to the player
+    ("Play the King of clubs face down"): the player's name and the verb's ``s`` go. Other text stays as it is,
+    its first letter made capital."""
+    text = said.strip()
+    for lead in (f"{name}: ", f"{name} "):
+        if text.startswith(lead):
+            text = text[len(lead):]
+            verb, sep, rest = text.partition(" ")
+            text = _base_form(verb) + sep + rest
+            break
+    text = re.sub(r"\b(and|then) (" + "|".join(_VERBS) + r")\b", lambda m: f"{m.group(1)} {_base_form(m.group(2))}",
+                  text)
+    text = re.sub(rf"\b{re.escape(name)}'s\b", "your", text)
+    return text[:1].upper() + text[1:]
+
+
+def _base_form(verb: str) -> str:
+    low = verb.lower()
+    if low in _IRREGULAR:
+        return _IRREGULAR[low]
+    if low.endswith("ies") and len(low) > 4:
+        return verb[:-3] + "y"
+    if low.endswith(_ES):
+        return verb[:-2]
+    if low.endswith("s") and not low.endswith("ss"):
+        return verb[:-1]
+    return verb
+
+
+def shown_move(move: str, names: Sequence[str]) -> str:
+    """A move's notation with players' names for the seat numbers it names (``at 1`` is ``at bob``): a player
+    never meets a seat number, and ``play`` reads the names back."""
+    def name(m: re.Match) -> str:
+        seat = int(m.group(2))
+        return m.group(1) + (names[seat] if 0 <= seat < len(names) else m.group(2))
+
+    return re.sub(r"(\b(?:at|target|cancel) |>)(\d+)\b", name, move)
+
+
+def numbered(listed: Sequence[Choice]) -> list[str]:
+    """The list as lines a person reads: ``  1. Play the King of clubs face down as a Warlord``."""
+    width = len(str(len(listed)))
+    return [f"{c.number:>{width + 2}}. {c.words}" for c in listed]
+
+
+# -- reading an answer ----------------------------------------------------------------------------------------
+_NUMBERS = re.compile(r"\s*\d+(?:\s*(?:,|;|\band\b|\bthen\b|\s)\s*\d+)*\s*[.!]?\s*", re.IGNORECASE)
+_STEPS = re.compile(r"\s*(?:;|,?\s+\bthen\b|\n)\s*", re.IGNORECASE)
+_NUMBER_WORDS = {"one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7",
+                 "eight": "8", "nine": "9", "ten": "10", "jack": "j", "queen": "q", "king": "k", "ace": "a",
+                 "jacks": "j", "queens": "q", "kings": "k", "aces": "a"}
+_FILLER = {"the", "a", "an", "of", "my", "your", "with", "and", "to", "at", "on", "in", "as", "please", "i", "card",
+           "cards", "face", "it"}
+
+
+def read_answer(match: Match, seat: int, identity: Identity, text: str, noted: Sequence[str] = ()) -> Answer:
+    """A player's answer as moves to note: a number of the list (``2``), several (``1 4``, ``1 then 4``: each
+    read against the list after the ones before), a move in words (``attack bob with the king``), the notation
+    (``warlord KC``), ``undo``, ``resign``, or ``say TEXT``. ``ChoiceError`` says what was not understood, with
+    "did you mean" and where to see the list."""
+    text = text.strip()
+    low = text.lower()
+    if not text:
+        raise ChoiceError("an empty answer: give the number of a move ('duelmail moves' lists them)")
+    if low in ("undo", "take back", "take it back"):
+        return Answer([], undo=True)
+    if low in ("resign", "i resign", "give up", "concede"):
+        return Answer([], resign=True)
+    said = re.match(r"(?:say|tell)\s*:?\s+(.+)", text, re.IGNORECASE | re.DOTALL)
+    if said:
+        return Answer([], say=said.group(1).strip())
+    if _NUMBERS.fullmatch(text):
+        steps = re.findall(r"\d+", text)
+    else:
+        steps = [s for s in _STEPS.split(text) if s.strip()]
+    chosen: list[Choice] = []
+    for step in steps:
+        chosen.append(read_step(match, seat, identity, step, [*noted, *(c.move for c in chosen)]))
+    return Answer(chosen)
+
+
+def read_step(match: Match, seat: int, identity: Identity, text: str, noted: Sequence[str] = ()) -> Choice:
+    """One step of an answer (a number, words or notation) as one move, read against the list after ``noted``: the
+    listed ``Choice`` (number 0 for a legal move in notation that the list leaves out, as Skirmish lists a sample
+    of its plans)."""
+    listed = choices(match, seat, identity, noted)
+    text = text.strip()
+    if not listed:
+        raise ChoiceError(f"{text!r}: no move is awaited from you now" + (
+            f" (after {', '.join(noted)})" if noted else ""))
+    if text.isdigit():
+        n = int(text)
+        if 1 <= n <= len(listed):
+            return listed[n - 1]
+        raise ChoiceError(f"{text!r}: there is no move {n}, the moves are numbered 1 to {len(listed)} "
+                          "('duelmail moves' lists them)")
+    by_move = {c.move.lower(): c for c in listed}
+    if text.lower() in by_move:
+        return by_move[text.lower()]
+    found = matching(listed, text)
+    if len(found) == 1:
+        return found[0]
+    if found:
+        raise ChoiceError(f"{text!r} fits {len(found)} moves: "
+                          + "; ".join(f"{c.number}. {c.words}" for c in found[:6])
+                          + ("; ..." if len(found) > 6 else "") + ": give its number")
+    from duelmail.app import resolve_move  # the notation of scripts: faces, names and refs
+
+    verbs = {c.move.split()[0].lower() for c in listed if c.move.split()}
+    try:
+        move = resolve_move(match, seat, identity, text, noted)
+        match.game.parse_action(move)
+    except NotationError as e:
+        said = text.split()[0].lower() in verbs  # notation was meant: say what is wrong with it
+        raise ChoiceError(_not_understood(text, listed, e if said else None)) from None
+    same = [c for c in listed if c.move == move]
+    if same:
+        return same[0]
+    try:  # checked as far as it can be now: the rules and the claims about one's own cards
+        view = match.draft(seat, identity, list(noted))
+        words = imperative(in_words(view.named(view.state.describe(seat, match.game.parse_action(move))),
+                                    view.known(seat), namer=view.state.card_words), view.names()[seat])
+        match.draft(seat, identity, [*noted, move])
+    except DuelmailError as e:
+        raise ChoiceError(f"{text!r} cannot be played now: {e} ('duelmail moves' lists the legal moves)") from None
+    return Choice(0, words, move)
+
+
+def _tokens(text: str) -> list[str]:
+    words = re.findall(r"[a-z0-9#.]+", text.lower().replace("'s", ""))
+    return [_NUMBER_WORDS.get(w, w) for w in words if w not in _FILLER]
+
+
+def _card_tokens(words: list[str]) -> set[str]:
+    """Each word, and for a rank-and-suit face (``10h``, ``kc``) its rank (``10``, ``k``) so 'the ten' fits it."""
+    out = set(words)
+    for w in words:
+        m = re.fullmatch(r"(10|[2-9jqka])[shdc]", w)
+        if m:
+            out.add(m.group(1))
+    return out
+
+
+def matching(listed: Sequence[Choice], text: str) -> list[Choice]:
+    """The moves whose words (or notation) hold every word of ``text`` that matters (articles and the like do not);
+    where several do, those whose words hold nothing else beyond them, if any."""
+    want = _tokens(text)
+    if not want:
+        return []
+    fits = []
+    for c in listed:
+        have = _card_tokens(_tokens(c.words)) | _card_tokens(_tokens(c.move))
+        have |= {w[:1] for w in have if w in ("jack", "queen", "king", "ace")}
+        if all(w in have or (len(w) > 3 and any(h.startswith(w) for h in have)) for w in want):
+            fits.append(c)
+    exact = [c for c in fits if set(_tokens(c.words)) == set(want)]
+    return exact or fits
+
+
+def _not_understood(text: str, listed: Sequence[Choice], notation: NotationError | None) -> str:
+    words = [c.words for c in listed]
+    close = difflib.get_close_matches(text.lower(), [w.lower() for w in words], n=3, cutoff=0.4)
+    if close:  # the best, and those nearly as close
+        score = {w: difflib.SequenceMatcher(None, text.lower(), w).ratio() for w in close}
+        close = [next(w for w in words if w.lower() == c) for c in close if score[c] >= score[close[0]] - 0.1]
+    if not close:
+        by_word = {w.lower(): c.words for c in listed for w in c.words.split()}
+        first = text.split()[0].lower() if text.split() else ""
+        near = difflib.get_close_matches(first, list(by_word), n=1, cutoff=0.6)
+        close = [by_word[near[0]]] if near else []
+    hint = ""
+    if close:
+        numbers = {c.words: c.number for c in listed}
+        hint = "; did you mean " + " or ".join(f"{numbers[w]}. {w}" for w in close) + "?"
+    why = f" ({notation})" if notation is not None and not close else ""
+    return (f"{text!r} is none of your {len(listed)} legal moves{why}{hint} "
+            "('duelmail moves' lists them; answer with a number)")

@@ -1,0 +1,100 @@
+"""Issue 29: `duelmail play` without the notation: the table and the numbered list of legal moves, answered with a
+number, several numbers or words; `moves` numbers them and names players (seeds/warlords.md W-7, W-10)."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import clitable
+from clitable import dm, runner, snapshot
+
+from duelmail.cli import main
+
+
+def ask(home, answers: str, *args: str, code: int = 0) -> str:
+    result = runner.invoke(main, ["--home", str(home), "play", "--ask", *args], input=answers,
+                           catch_exceptions=False)
+    assert result.exit_code == code, result.output
+    return result.output
+
+
+def test_play_asks_with_the_table_and_the_numbered_list_and_takes_numbers_undo_and_words(tmp_path):
+    """W-7, W-10: alice's first turn from the list: a number notes a Warlord (when her hand holds a face card),
+    'undo' takes it back, 'end the turn' in words ends it; the table, the numbered list in words and the file
+    written are all said."""
+    t = clitable.Table(tmp_path)
+    t.settle()
+    warlord = next((m for m in json.loads(dm(t.alice, "moves", "--json")) if m["move"].startswith("warlord")), None)
+    first = f"{warlord['number']}\n" if warlord else ""
+    out = ask(t.alice, f"{first}undo\nend the turn\n", "--out", str(t.out))
+    assert "Hand:" in out  # the table first
+    listed = re.findall(r"^ +(\d+)\. (.+)$", out, re.M)
+    assert listed[0][0] == "1" and any(words == "End the turn" for _, words in listed)
+    assert not any("#" in words for _, words in listed)  # the list speaks of cards by their faces, never refs
+    if warlord:
+        assert f"took back: {warlord['means']}" in out and warlord["means"].startswith("Play the ")
+    else:
+        assert "nothing chosen yet to take back" in out
+    assert "round 4: alice ends the turn" in out and "wrote " in out
+    assert (t.out / "r0004-s0.toml").exists()
+
+
+def test_play_takes_the_list_s_numbers_and_words_on_the_command_line(tmp_path):
+    """'play N' (no terminal needed) makes move N of 'moves'; words make a move; a misspelt one gets "did you mean"
+    with its number and changes nothing."""
+    t = clitable.Table(tmp_path)
+    t.settle()
+    listed = json.loads(dm(t.alice, "moves", "--json"))
+    assert [m["number"] for m in listed] == list(range(1, len(listed) + 1))
+    warlord = next(m for m in listed if m["move"].startswith("warlord"))
+    end = next(m for m in listed if m["move"] == "end")
+    before = snapshot(t.alice)
+    out = dm(t.alice, "play", "edn", "teh", "trun", code=1)
+    assert "did you mean " in out and f"{end['number']}. End the turn" in out and "Traceback" not in out
+    assert snapshot(t.alice) == before
+    out = dm(t.alice, "play", warlord["means"].lower())
+    assert f"noted: {warlord['move']}" in out
+    after = json.loads(dm(t.alice, "moves", "--json"))
+    end = next(m for m in after if m["move"] == "end")
+    out = t.turn(t.alice, str(end["number"]))
+    assert "alice ends the turn" in out and "wrote " in out
+
+
+def test_moves_numbers_the_legal_moves_in_words_and_names_players(tmp_path):
+    """'moves' lists each move numbered, in words, with its notation; it names players, never seat numbers."""
+    t = clitable.Table(tmp_path)
+    t.settle()
+    t.turn(t.alice, "end")
+    t.settle()
+    out = dm(t.bob, "moves")
+    assert re.search(r"^  1\. \w", out, re.M) and "Attack alice with" in out
+    assert not re.search(r"\bseat \d", out, re.I)
+    assert "'duelmail play N' makes move N" in out
+
+
+def test_an_interrupted_choice_is_noted_not_sent(tmp_path):
+    """K-2: the answers run out (Ctrl-D) after the first step of a Skirmish build: it is noted for 'duelmail play' to
+    go on; nothing is sent."""
+    class Skirmish(clitable.Table):
+        game = "skirmish"
+
+    t = Skirmish(tmp_path, "battlefield=open-field")
+    t.settle()
+    out = ask(t.alice, "1\n", code=1)
+    assert "1. Give Strength 1 card" in out and "noted: build str 1" in out and "nothing sent" in out
+    assert not list((t.alice / "games").glob("*/r0004-s0.toml"))
+    assert "noted, not sent" in dm(t.alice, "show")
+
+
+def test_rules_prints_each_game_s_digest_with_the_notation_at_the_end(tmp_path):
+    """'duelmail rules GAME' (any case) prints our digest without its markup, then the moves' notation; a misspelt
+    game gets "did you mean"."""
+    for game, rule, move in [("warlords", "W-7", "attack a#3 a#17"), ("Wizard", "Z-7", "take"),
+                             ("SUMMONER", "S-9", "summon"), ("grid", "G-9", "play"), ("skirmish", "K-16", "plan")]:
+        out = dm(tmp_path, "rules", game)
+        head, _, notation = out.partition("## The moves' notation")
+        assert rule in head and "our rules digest" in head and move in notation
+        assert "**" not in out and "``" not in out and ">>>" not in out
+    result = runner.invoke(main, ["rules", "wizzard"])
+    assert result.exit_code == 2 and "did you mean 'wizard'?" in result.output

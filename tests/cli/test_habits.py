@@ -1,0 +1,39 @@
+"""Issue 29, section 4: commands that fit a person's habits: play by files needs no email address, game names are
+case-insensitive."""
+
+from __future__ import annotations
+
+from clitable import dm
+
+
+def test_two_people_play_by_files_without_email_addresses(tmp_path):
+    """'id new NAME' alone makes an identity; a game between two such homes is opened, joined and played."""
+    alice, bob, out = tmp_path / "alice", tmp_path / "bob", tmp_path / "outbox"
+    assert "created identity alice (no email" in dm(alice, "id", "new", "alice")
+    dm(bob, "id", "new", "bob")
+    (tmp_path / "bob-card.toml").write_text(dm(bob, "id", "card"))
+    dm(alice, "new", "Warlords", "--seat", "alice", "--seat", str(tmp_path / "bob-card.toml"), "--out", str(out))
+    assert "joined game" in dm(bob, "join", str(out / "genesis.toml"), "--out", str(out))
+    dm(alice, "receive", str(out / "r0001-s1.toml"), "--out", str(out))
+    dm(bob, "receive", str(out / "r0002-s0.toml"), "--out", str(out))
+    dm(alice, "receive", str(out / "r0003-s1.toml"))
+    assert "alice ends the turn" in dm(alice, "play", "end", "the", "turn", "--out", str(out))
+
+
+def test_new_help_lists_every_game_and_its_options_and_examples_exist(tmp_path):
+    """'new --help' ends with each game, its players and options; 'demo --help' documents --players; the archive
+    'verify --help' names as its example exists and verifies."""
+    import re
+    from pathlib import Path
+
+    from duelmail.games.base import game_names, get_game
+
+    shown = dm(tmp_path, "new", "--help")
+    for name in game_names():
+        spec = get_game(name).spec
+        assert f"{name}: {spec.title}, {spec.min_players}-{spec.max_players} players" in shown
+        assert all(f"{o.name} (default" in shown for o in spec.options)
+    assert "How many bots play" in dm(tmp_path, "demo", "--help")
+    example = re.search(r"duelmail verify (examples/\S+)", dm(tmp_path, "verify", "--help")).group(1)
+    root = Path(__file__).resolve().parents[2]
+    assert "VERIFIED" in dm(tmp_path, "verify", str(root / example))

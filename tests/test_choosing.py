@@ -1,0 +1,133 @@
+"""``choosing``: the legal moves as a numbered list in words, and a player's answer (numbers, words, notation) read
+back into the moves to note (issue 29; seeds/warlords.md W-7, W-10 for the turn of several steps)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from duelmail.choosing import ChoiceError, choices, imperative, read_answer, shown_move
+from duelmail.engine.match import Match
+from duelmail.engine.selfplay import SelfPlay
+
+GAMES = [("warlords", 2), ("wizard", 3), ("summoner", 2), ("grid", 2), ("skirmish", 2)]
+
+
+def decider(sp: SelfPlay) -> int:
+    """Play the bots until a seat has a decision to make; that seat."""
+    for _ in range(200):
+        seats = [s for s, d in sp.match.duties.items() if d.decide]
+        if seats:
+            return seats[0]
+        sp.step()
+    raise AssertionError("no decision came up")
+
+
+def play_by_numbers(game: str, n: int, seed: int) -> tuple[SelfPlay, int]:
+    """A whole game in which every move is chosen by its number in the list (the bot's move where the list holds
+    it, else a move of the list at random); every list is checked on the way. The game, and the moves chosen."""
+    sp = SelfPlay(game, n=n, seed=seed, shared=True)
+    rng = random.Random(seed)
+    chosen = 0
+    for _ in range(5000):
+        m = sp.match
+        if m.finished:
+            return sp, chosen
+        for seat in sorted(m.duties):
+            ident, noted = sp.ids[seat], []
+            several = not m.duties[seat].decide and len(m.duties) > 1  # its file may not depend on the others'
+            while not several:
+                listed = choices(m, seat, ident, noted)
+                if not listed:
+                    break
+                assert [c.number for c in listed] == list(range(1, len(listed) + 1))
+                assert len({c.move for c in listed}) == len(listed)
+                assert not any(f"seat {s}" in c.words for c in listed for s in range(n)), listed
+                view = m.draft(seat, ident, noted)
+                want = str(sp.bots[seat].choose(view.state, seat, view.known(seat), sp.rng))
+                number = next((c.number for c in listed if c.move == want), None) or rng.randint(1, len(listed))
+                answer = read_answer(m, seat, ident, str(number), noted)
+                assert answer.moves == [listed[number - 1].move]
+                noted += answer.moves
+                chosen += 1
+            sp.deliver(m.compose(seat, ident, noted, sp.tick()))
+    raise AssertionError(f"{game}: the game did not end")
+
+
+@pytest.mark.parametrize(("game", "n"), GAMES)
+def test_a_whole_game_of_each_game_is_played_by_choosing_numbers_from_the_list(game, n):
+    """Issue 29's 'done when': a person who never read the digest plays a whole game of each of the five games by
+    choosing numbers; each list is numbered 1..N, holds no seat number, and the game ends and audits clean."""
+    sp, chosen = play_by_numbers(game, n, seed=3)
+    assert chosen > 5
+    fresh = sp.fresh()
+    assert fresh.over() and (fresh.audit is None or fresh.audit.ok)
+
+
+def test_the_list_is_stable_for_a_state():
+    """The same state gives the same list, in a home that folded the log afresh (what a reply refers to)."""
+    sp = SelfPlay("warlords", seed=1, shared=True)
+    seat = decider(sp)
+    again = sp.fresh()
+    assert isinstance(again, Match) and again is not sp.match
+    assert choices(sp.matches[seat], seat, sp.ids[seat]) == choices(again, seat, sp.ids[seat])
+
+
+def test_several_numbers_are_read_each_against_the_list_after_the_ones_before():
+    """W-7, W-10: a Warlords turn is several steps (a Warlord, then the end); '1 then N' reads N in the list after
+    the first choice, which is shorter than the first list."""
+    sp = SelfPlay("warlords", seed=1, shared=True)
+    seat = decider(sp)
+    m, ident = sp.matches[seat], sp.ids[seat]
+    first = choices(m, seat, ident)
+    warlord = next(c for c in first if c.move.startswith("warlord"))
+    after = choices(m, seat, ident, [warlord.move])
+    end = next(c for c in after if c.move == "end")
+    assert [c.move for c in first] != [c.move for c in after]
+    for text in (f"{warlord.number} then {end.number}", f"{warlord.number} {end.number}",
+                 f"{warlord.number}, {end.number}"):
+        assert read_answer(m, seat, ident, text).moves == [warlord.move, "end"]
+    assert read_answer(m, seat, ident, f"{warlord.words.lower()} then end the turn").moves == [warlord.move, "end"]
+    with pytest.raises(ChoiceError, match=r"no move 99, the moves are numbered 1 to"):
+        read_answer(m, seat, ident, "99")
+
+
+def test_words_notation_and_the_player_s_other_answers():
+    """A move in words (the rank alone, articles left out), in the notation, 'undo', 'resign' and 'say'."""
+    sp = SelfPlay("warlords", seed=1, shared=True)
+    seat = decider(sp)
+    m, ident = sp.matches[seat], sp.ids[seat]
+    listed = choices(m, seat, ident)
+    warlord = next(c for c in listed if c.move.startswith("warlord"))
+    rank = warlord.words.split()[2]  # "Play the King of clubs face down as a Warlord"
+    suit = warlord.words.split()[4]
+    assert read_answer(m, seat, ident, f"play {rank.lower()} of {suit} as warlord").moves == [warlord.move]
+    assert read_answer(m, seat, ident, warlord.move).moves == [warlord.move]
+    assert read_answer(m, seat, ident, "undo").undo and read_answer(m, seat, ident, "Resign").resign
+    assert read_answer(m, seat, ident, "say good game").say == "good game"
+
+
+def test_a_misspelt_answer_gets_did_you_mean_and_changes_nothing():
+    """A misspelt verb gets "did you mean" with the move's number; an answer that fits nothing lists nothing
+    chosen; an illegal move in notation says why (the rule) and where the legal moves are."""
+    sp = SelfPlay("warlords", seed=1, shared=True)
+    seat = decider(sp)
+    m, ident = sp.matches[seat], sp.ids[seat]
+    end = next(c for c in choices(m, seat, ident) if c.move == "end")
+    with pytest.raises(ChoiceError) as e:
+        read_answer(m, seat, ident, "edn the trun")
+    assert f"did you mean {end.number}. End the turn?" in str(e.value)
+    with pytest.raises(ChoiceError) as e:
+        read_answer(m, seat, ident, "attack")  # the first turn: no attack (W-10)
+    assert "'duelmail moves' lists" in str(e.value)
+
+
+def test_imperative_and_names_in_the_notation():
+    """What the rules say of a seat's move becomes an order to its player; seat numbers in the notation become names."""
+    assert imperative("alice plays the King of clubs face down", "alice") == "Play the King of clubs face down"
+    assert imperative("alice passes", "alice") == "Pass"
+    assert imperative("alice adds no Support and accepts any damage in advance", "alice") == \
+        "Add no Support and accept any damage in advance"
+    assert shown_move("attack w#9=8c w#12=qc at 1", ["alice", "bob"]) == "attack w#9=8c w#12=qc at bob"
+    assert shown_move("plan p3: 1>2 4>0 6", ["a", "b", "c"]) == "plan p3: 1>c 4>a 6"
