@@ -33,6 +33,7 @@ from duelmail.watch import Answer, Decision, my_games
 MEMO = ".replies.toml"  # in a game folder: the lists mailed (serial, round, digest) and the serials answered
 MARK = ".by-reply"  # in a game folder: this game is played by reply (what 'status' says, without reading config)
 KEEP_ISSUED = 64
+_SAY = re.compile(r"(?:say|tell)\s*:?\s+(.+)", re.I)
 _DRAW = {"offer a draw": "offer", "offer draw": "offer", "draw": "offer", "i offer a draw": "offer",
          "accept the draw": "accept", "accept draw": "accept", "accept": "accept",
          "decline the draw": "decline", "decline draw": "decline", "decline": "decline"}
@@ -214,6 +215,11 @@ class ReplyPlay:
             played = app.write_note(folder, match, seat, identity, now, resign=draw is None, draw=draw)
             what = "your resignation" if draw is None else f"your draw {'offer' if draw == 'offer' else draw}"
             return played, [f"Your reply was read: {text!r}.", f"{what.capitalize()} was {sent}."]
+        lines = text.splitlines()
+        talk = [m.group(1).strip() for m in (_SAY.match(line) for line in lines) if m]
+        if talk and len(talk) < len(lines):  # moves, and a line of talk to go with them in the turn
+            say = " ".join(talk)
+            text = "\n".join(line for line in lines if not _SAY.match(line))
         answer = read_answer(match, seat, identity, text, noted)
         if answer.undo:
             if not noted:

@@ -28,7 +28,7 @@ MAX_REPLY = 1000  # characters of a reply's own text (above the quote): more is 
 
 def reply_key(master: bytes) -> bytes:
     """The key of this player's reply codes, derived from their master secret (never leaves their home)."""
-    return hkdf(master, "reply-play/mac")
+    return hkdf(master, "duelmail/reply-key/v1")
 
 
 def list_digest(noted: Sequence[str], moves: Sequence[str]) -> str:

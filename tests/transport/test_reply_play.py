@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from clitable import dm
-from replyplay import Player, is_list
+from replyplay import Player, is_list, plain_of
 
 from duelmail import replies, watch
 from duelmail.home import Home
@@ -140,6 +140,8 @@ class ReplyTable:
             said += self.poll()
             for orig in self.new_lists()[-1:]:  # the newest list: an older one is no longer current
                 text = "resign" if resign_after is not None and player.replies >= resign_after else None
+                if player.replies == 1 and text is None:
+                    text = player.answer_text() + "\nsay good luck"  # a move and a line of talk with it
                 self.box.add(player.reply(orig, text).as_bytes())
             if all(self.status(h)["audited"] for h in self.homes):
                 return said
@@ -165,3 +167,39 @@ def test_a_whole_game_with_one_seat_played_only_by_replies(tmp_path, game, optio
     assert set(player.used) == {"mutt", "webmail", "phone"} or sum(player.used.values()) < 3
     folder = next((t.reply_home / "games").iterdir())
     assert "VERIFIED" in dm(t.homes[0], "verify", str(folder))
+    assert "good luck" in dm(t.homes[0], "history")
+    if resign_after is not None:
+        assert "resign" in t.status(t.homes[0])["result"]
+
+
+def test_undo_a_noted_step_and_offer_a_draw_by_reply(tmp_path):
+    t = ReplyTable(tmp_path, "summoner", "life=3")
+    player = Player(t.reply_home, t.address)
+    for i in range(12):
+        t.others_move(i)
+        t.poll()
+        lists = t.new_lists()
+        if lists and "summon" in plain_of(lists[-1]).lower():
+            break
+    else:
+        raise AssertionError("no turn of Bob's to summon in")
+    orig = lists[-1]
+    folder = next((t.reply_home / "games").iterdir())
+    t.box.add(player.reply(orig, "1").as_bytes())  # a step that does not end the turn: noted, a new list
+    said = "\n".join(t.poll())
+    assert "Noted (not sent yet)" in said and (folder / ".pending.toml").exists(), said
+    second = t.new_lists()[-1]
+    assert "Chosen so far (not sent yet): Summon" in plain_of(second)
+    t.box.add(player.reply(second, "undo").as_bytes())
+    said = "\n".join(t.poll())
+    assert "Took back" in said and not (folder / ".pending.toml").exists(), said
+    third = t.new_lists()[-1]
+    t.box.add(player.reply(third, "offer a draw").as_bytes())
+    said = "\n".join(t.poll())
+    assert "Your draw offer was signed and sent" in said, said
+    t.others_move(99)
+    assert t.status(t.homes[0])["draw_offer"]["by"] == 1
+    fourth = t.new_lists()[-1]  # the turn is still Bob's: a new list, with a new code
+    assert fourth["Subject"] != third["Subject"]
+    t.box.add(player.reply(fourth).as_bytes())
+    assert ": by reply: " in "\n".join(t.poll())
