@@ -21,9 +21,10 @@ import tomlkit
 
 from duelmail import app
 from duelmail.choosing import Choice, ChoiceError, choices, numbered, read_answer
-from duelmail.errors import DuelmailError, LocalFileError
+from duelmail.errors import DuelmailError, LocalFileError, unexpected
 from duelmail.home import Home
 from duelmail.protocol.identity import Identity
+from duelmail.transport import mail as mailt
 from duelmail.transport import reply as rt
 from duelmail.transport.folder import GameFolder
 from duelmail.util.classes import dataclass
@@ -126,8 +127,8 @@ class ReplyPlay:
 
     def take(self, letter) -> bool:
         """A fetch's hook: a reply (or anything posing as one) is kept for ``play`` and marked read."""
-        if not rt.looks_like_reply(letter.msg):
-            return False
+        if not rt.looks_like_reply(letter.msg) or mailt.find_turns(letter.msg, letter.where).files:
+            return False  # a turn file is a turn, whatever its subject says
         self.queue.append((letter.where, letter.msg))
         return True
 
@@ -136,17 +137,25 @@ class ReplyPlay:
         """Check and play every reply taken; the files signed (to be sent) and a line per reply."""
         answers, lines, out = [], [], []
         queue, self.queue = self.queue, []
-        for where, msg in queue:
+        for k, (where, msg) in enumerate(queue):
             try:
-                answer, line, mails = self._one(home, identity, where, msg, now)
-            except ReplyRefused as e:
+                try:
+                    answer, line, mails = self._one(home, identity, where, msg, now)
+                except (ReplyRefused, LocalFileError):
+                    raise
+                except DuelmailError as e:  # the game's own files or state: said, and the next reply goes on
+                    raise ReplyRefused(str(e)) from None
+                except Exception as e:  # noqa: BLE001 - the last line of defence: one reply never stops the rest
+                    raise ReplyRefused(str(unexpected(where, e))) from None
+            except (ReplyRefused, LocalFileError) as e:
                 line = f"reply {where} REFUSED: {e}"
                 answer, mails = None, [rt.compose_answer(
                     identity.name, self.address, "[duelmail] reply refused: nothing was played",
                     [f"A reply that reached your duelmail was refused, and nothing was played: {e}.",
-                     f"The reply: {str(msg.get('Subject', '') or '(no subject)')!r} from {msg.get('From', '?')}.",
+                     f"The reply: {str(msg.get('Subject', '') or '(no subject)')!r} "
+                     f"from {str(msg.get('From', '?'))!r}.",
                      "If you sent it, answer the newest 'your move' mail (keep its subject and quote); if you did "
-                     "not, someone tried to play for you."], now(), f"refused-{_stamp(now())}")]
+                     "not, someone tried to play for you."], now(), f"refused-{_stamp(now())}-{k}")]
             if answer is not None:
                 answers.append(answer)
             lines.append(line)
@@ -158,7 +167,7 @@ class ReplyPlay:
 
     def _one(self, home, identity, where, msg, now):
         if rt.sender(msg) != self.address:
-            raise ReplyRefused(f"it is not from your address {self.address} (From: {rt.sender(msg) or 'none'})")
+            raise ReplyRefused(f"it is not from your address {self.address} (From: {rt.sender(msg) or 'none'!r})")
         token = rt.find_token(msg)
         if token is None:
             raise ReplyRefused("it carries no reply code (reply to a 'your move' mail, keeping its subject)")

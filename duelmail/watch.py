@@ -216,7 +216,7 @@ class MailReport:
     processed: str = ""  # what was done with the processed messages
     aside: int = 0  # messages holding a refused file, set aside
     aside_how: str = ""
-    replies: int = 0  # replies to a "your move" mail, taken by the reply play
+    replies: int = 0  # replies to a "your move" mail: taken by the reply play, or left for it
 
 
 def fetch_mail(home: Home, identity: Identity | None, source: mailt.Source, now: datetime | None = None,
@@ -238,7 +238,8 @@ def fetch_mail(home: Home, identity: Identity | None, source: mailt.Source, now:
                 report.replies += 1
                 letter.done()
                 continue
-            if take is None and looks_like_reply(letter.msg):
+            if take is None and looks_like_reply(letter.msg) and not mailt.find_turns(letter.msg, letter.where).files:
+                report.replies += 1
                 continue  # for the reply play of 'duelmail watch', never marked here
             found = mailt.find_turns(letter.msg, letter.where)  # never raises for a part it cannot read
             for problem in found.problems:

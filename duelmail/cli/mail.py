@@ -189,6 +189,8 @@ def fetch(ctx, source, auto):
     new = [a for a in report.arrivals if a.status == "applied"]
     click.echo(f"{report.letters} messages read, {len(new)} turns applied"
                + (f", {report.ignored} without a turn" if report.ignored else "")
+               + (f", {report.replies} repl{'ies' if report.replies != 1 else 'y'} to a 'your move' mail left for "
+                  "'duelmail watch'" if report.replies else "")
                + (f"; {report.processed}" if report.letters and report.processed else "")
                + (f"; {report.aside} with a refused file {report.aside_how}" if report.aside else ""))
     answers, decisions = watch.answer_duties(ctx.home, ident, now) if auto else ([], [])

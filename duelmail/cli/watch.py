@@ -29,6 +29,8 @@ def watch(ctx, once, interval, bot, seed, use_mail, source, use_git):
 
     Prints one line when a decision is yours ("duelmail: your move in ..."). With --once it polls
     once and exits 0 (nothing for you to decide) or 10 (a decision of yours awaits); 1 is an error.
+    With reply play on ('duelmail mail setup --reply-play') it also mails you the list of your legal
+    moves for each decision and plays your reply to that mail, from any mail client.
 
     \b
     Example:
