@@ -24,7 +24,6 @@ from duelmail.choosing import Choice, ChoiceError, choices, numbered, read_answe
 from duelmail.errors import DuelmailError, LocalFileError, unexpected
 from duelmail.home import Home
 from duelmail.protocol.identity import Identity
-from duelmail.transport import mail as mailt
 from duelmail.transport import reply as rt
 from duelmail.transport.folder import GameFolder
 from duelmail.util.classes import dataclass
@@ -127,8 +126,8 @@ class ReplyPlay:
 
     def take(self, letter) -> bool:
         """A fetch's hook: a reply (or anything posing as one) is kept for ``play`` and marked read."""
-        if not rt.looks_like_reply(letter.msg) or mailt.find_turns(letter.msg, letter.where).files:
-            return False  # a turn file is a turn, whatever its subject says
+        if not rt.looks_like_reply(letter.msg):
+            return False
         self.queue.append((letter.where, letter.msg))
         return True
 

@@ -238,7 +238,7 @@ def fetch_mail(home: Home, identity: Identity | None, source: mailt.Source, now:
                 report.replies += 1
                 letter.done()
                 continue
-            if take is None and looks_like_reply(letter.msg) and not mailt.find_turns(letter.msg, letter.where).files:
+            if take is None and looks_like_reply(letter.msg):
                 report.replies += 1
                 continue  # for the reply play of 'duelmail watch', never marked here
             found = mailt.find_turns(letter.msg, letter.where)  # never raises for a part it cannot read

@@ -73,14 +73,23 @@ def is_ours(msg: Message) -> bool:
 
 def looks_like_reply(msg: Message) -> bool:
     """Whether a message is (or poses as) a reply to a "your move" mail: it names a reply code or the mail's subject.
-    Such a message is checked by the reply play, never read for turns; our own mails are not replies."""
-    if is_ours(msg):
+    Such a message is checked by the reply play, never read for turns; our own mails, and a message that holds a
+    turn (or a damaged one), are not replies."""
+    if is_ours(msg) or carries_turn(msg):
         return False
     subject = str(msg.get("Subject", "") or "")
     if SUBJECT_MARK in subject.lower() or TOKEN.search(subject):
         return True
     refs = f"{msg.get('In-Reply-To', '') or ''} {msg.get('References', '') or ''}"
     return bool(TOKEN.search(refs))
+
+
+def carries_turn(msg: Message) -> bool:
+    """Whether a message holds (or tries to hold) a turn file: then it is read for turns, never as a reply."""
+    for _label, text in mailt._texts(msg):
+        if mailt.BEGIN in text or mailt._BARE_FILE.search(text):
+            return True
+    return False
 
 
 # -- a reply's own words --------------------------------------------------------------------------------

@@ -74,6 +74,10 @@ def test_which_messages_are_replies():
     ref = EmailMessage()
     ref["Subject"], ref["References"] = "Re: hm", f"<x@y> <{TOKEN}.1@duelmail.invalid>"
     assert rt.looks_like_reply(ref) and rt.find_token(ref) == TOKEN
+    turn = EmailMessage()  # a turn (even a damaged one) under that subject is read for turns, never as a reply
+    turn["Subject"] = "Re: [duelmail] your move"
+    turn.set_content("-----BEGIN DUELMAIL TURN-----\nnot base64\n-----END DUELMAIL TURN-----\n")
+    assert not rt.looks_like_reply(turn)
 
 
 def test_mail_fetch_leaves_a_reply_unread_for_watch(tmp_path):
