@@ -216,7 +216,7 @@ class ReplyPlay:
         if len(text) > rt.MAX_REPLY:
             raise ChoiceError(f"the reply's text is {len(text)} characters long; answer in at most {rt.MAX_REPLY}")
         low = re.sub(r"[.!\s]+$", "", text.lower().strip())
-        others = [c.email for s, c in enumerate(match.cards) if s != seat]
+        others = [c.name for s, c in enumerate(match.cards) if s != seat]
         sent = f"signed and sent to {', '.join(others)}"
         if low in _DRAW or low in ("resign", "i resign", "give up", "concede"):
             draw = _DRAW.get(low)
