@@ -195,3 +195,51 @@ def test_reply_play_refuses_a_sealed_identity_without_an_agent(mail_servers, tmp
     assert "reply_play" not in (carol / "config.toml").read_text()
     assert "reply play: on" in dm(carol, "mail", "setup", "--reply-play", "--agent")
     assert "without --once" in dm(carol, "watch", "--once", code=1)
+
+
+def test_a_reply_in_a_game_kept_in_git_is_pushed_to_the_repository(mail_servers, tmp_path):
+    """The move goes by the game's transport: here git (never mailed to Alice), while the list and the reply go
+    through Bob's real mailbox."""
+    from mailtable import mail_setup
+    from test_git import GitTable
+
+    t = GitTable(tmp_path)
+    repos = t.start("summoner", "life=3")
+    alice, bob = t.homes
+    user = f"bob-git-{id(t)}"
+    address = mail_servers.account(user)
+    mail_setup(bob, mail_servers, user, "--address", address)
+    dm(bob, "mail", "setup", "--reply-play")
+    t.join(1, sync=False)
+    mails, seen = 0, set()
+    orig = None
+    for i in range(12):
+        dm(alice, "git", "sync")
+        st = t.status(alice)
+        if st["your_turn"] and not (_folder(alice) / f"r{st['round']:04d}-s0.toml").exists():
+            dm(alice, "play", "--bot", "heuristic", "--seed", str(i), "--push")
+        mail_servers.wait_for(user, mails)
+        res = runner.invoke(main, ["--home", str(bob), "watch", "--once"], catch_exceptions=False)
+        mails += res.output.count("mailed your moves")
+        assert "mailed round" not in res.output  # a game kept in git is never mailed to the others
+        mail_servers.wait_for(user, mails)
+        c = mail_servers.imap(user)
+        try:
+            c.select("INBOX")
+            data = c.fetch("1:*", "(BODY.PEEK[])")[1] if mails else []
+        finally:
+            c.logout()
+        lists = [m for m in (mailt.parse_message(d[1]) for d in data if isinstance(d, tuple))
+                 if is_list(m) and m["Message-ID"] not in seen]
+        if lists:
+            orig = lists[-1]
+            break
+    assert orig is not None, "no list was mailed"
+    reply = phone(orig, Player(bob, address).answer_text(), address)
+    with smtplib.SMTP("127.0.0.1", mail_servers.smtp_port) as s:
+        s.send_message(reply, to_addrs=[address])
+    mail_servers.wait_for(user, mails + 1)
+    res = runner.invoke(main, ["--home", str(bob), "watch", "--once"], catch_exceptions=False)
+    assert ": by reply: " in res.output and f"{repos[1]}: committed" in res.output, res.output
+    rnd = int(re.search(r"game [0-9a-f]{12} round (\d+): by reply", res.output).group(1))
+    assert f"round {rnd} seat 1 verified and applied" in dm(alice, "git", "sync")
