@@ -34,9 +34,9 @@ MEMO = ".replies.toml"  # in a game folder: the lists mailed (serial, round, dig
 MARK = ".by-reply"  # in a game folder: this game is played by reply (what 'status' says, without reading config)
 KEEP_ISSUED = 64
 _SAY = re.compile(r"(?:say|tell)\s*:?\s+(.+)", re.I)
-_DRAW = {"offer a draw": "offer", "offer draw": "offer", "draw": "offer", "i offer a draw": "offer",
-         "accept the draw": "accept", "accept draw": "accept", "accept": "accept",
-         "decline the draw": "decline", "decline draw": "decline", "decline": "decline"}
+_DRAW = {"offer a draw": "offer", "offer draw": "offer", "i offer a draw": "offer",  # never a bare 'draw' or
+         "accept the draw": "accept", "accept draw": "accept",  # 'accept': a game's own moves may be called so
+         "decline the draw": "decline", "decline draw": "decline"}
 
 
 class ReplyRefused(DuelmailError):
