@@ -100,3 +100,13 @@ def test_reply_play_setting_marks_games_and_status_says_it(tmp_path):
     assert "played by reply" not in dm(t.bob, "status")
     assert "reply play: off" in dm(t.alice, "mail", "setup", "--no-reply-play")
     assert "played by reply" not in dm(t.alice, "status") and "(by reply)" not in dm(t.alice, "status", "--all")
+
+
+@pytest.mark.parametrize("cte", ["base64", "quoted-printable"])
+def test_a_reply_in_base64_or_quoted_printable_with_crlf_is_read(cte):
+    m = EmailMessage()
+    m["From"], m["Subject"] = "bob@example.org", f"Re: [duelmail] your move [{TOKEN}]"
+    m.set_content("attack alice with the king \u2660\r\n\r\nOn Thu, Nov 26, 2026, bob wrote:\r\n> 1. Summon\r\n",
+                  cte=cte)
+    msg = parse_message(m.as_bytes().replace(b"\n", b"\r\n"))
+    assert rt.reply_text(msg) == "attack alice with the king \u2660" and rt.find_token(msg) == TOKEN
