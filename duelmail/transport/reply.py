@@ -75,13 +75,16 @@ def looks_like_reply(msg: Message) -> bool:
     """Whether a message is (or poses as) a reply to a "your move" mail: it names a reply code or the mail's subject.
     Such a message is checked by the reply play, never read for turns; our own mails, and a message that holds a
     turn (or a damaged one), are not replies."""
-    if is_ours(msg) or carries_turn(msg):
+    try:
+        if is_ours(msg) or carries_turn(msg):
+            return False
+        subject = str(msg.get("Subject", "") or "")
+        if SUBJECT_MARK in subject.lower() or TOKEN.search(subject):
+            return True
+        refs = f"{msg.get('In-Reply-To', '') or ''} {msg.get('References', '') or ''}"
+        return bool(TOKEN.search(refs))
+    except Exception:  # noqa: BLE001 - a malformed message (headers, MIME): read for turns, where it is reported
         return False
-    subject = str(msg.get("Subject", "") or "")
-    if SUBJECT_MARK in subject.lower() or TOKEN.search(subject):
-        return True
-    refs = f"{msg.get('In-Reply-To', '') or ''} {msg.get('References', '') or ''}"
-    return bool(TOKEN.search(refs))
 
 
 def carries_turn(msg: Message) -> bool:
