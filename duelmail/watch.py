@@ -30,6 +30,7 @@ from duelmail.transport import mail as mailt
 from duelmail.transport.archive import TURN_NAME, awaited_text, file_name, ordered
 from duelmail.transport.folder import GameFolder
 from duelmail.transport.git import GAME_DIR, GitError, GitRepo
+from duelmail.transport.reply import looks_like_reply
 from duelmail.util.classes import dataclass
 from duelmail.util.fs import atomic_write
 from duelmail.util.lock import hold, release_all
@@ -227,22 +228,31 @@ class MailReport:
     processed: str = ""  # what was done with the processed messages
     aside: int = 0  # messages holding a refused file, set aside
     aside_how: str = ""
+    replies: int = 0  # replies to a "your move" mail: taken by the reply play, or left for it
 
 
-def fetch_mail(home: Home, identity: Identity | None, source: mailt.Source, now: datetime | None = None
-               ) -> MailReport:
+def fetch_mail(home: Home, identity: Identity | None, source: mailt.Source, now: datetime | None = None,
+               take: Callable[[mailt.Letter], bool] | None = None) -> MailReport:
     """Read every new message of a source, verify and apply the turns in them, mark the messages done.
 
     A message whose files were all applied or duplicates is marked processed; one holding a file that
     is ahead of the game stays new, to be read again when the files between arrive; one holding a file
     that cannot be read or is refused is set aside (``Letter.set_aside``), so it is reported once and
-    never stops the messages behind it."""
+    never stops the messages behind it. ``take``: the reply play's hook (``replies.ReplyPlay.take``), given each
+    message first; one it takes is marked processed. Without it, a reply to a "your move" mail is left unread."""
     report = MailReport(processed=source.processed, aside_how=source.aside)
     letters = []
     files: list[tuple[str, SignedFile]] = []
     try:
         for letter in source.letters():
             report.letters += 1
+            if take is not None and take(letter):
+                report.replies += 1
+                letter.done()
+                continue
+            if take is None and looks_like_reply(letter.msg):
+                report.replies += 1
+                continue  # for the reply play of 'duelmail watch', never marked here
             found = mailt.find_turns(letter.msg, letter.where)  # never raises for a part it cannot read
             for problem in found.problems:
                 report.arrivals.append(Arrival(letter.where, "?", 0, -1, "refused", reason=problem))
@@ -655,13 +665,13 @@ class Carrier:
 
 class MailCarrier(Carrier):
     def __init__(self, settings: mailt.MailSettings, password: Callable[[mailt.MailSettings, str, str], str],
-                 source: str | None = None):
-        self.settings, self.password, self.source = settings, password, source
+                 source: str | None = None, take: Callable[[mailt.Letter], bool] | None = None):
+        self.settings, self.password, self.source, self.take = settings, password, source, take
         self.name = f"mail {source or settings.imap_user + '@' + settings.imap_host}"
 
     def pull(self, home, identity, now):
         src = mailt.open_source(self.source, lambda: self.settings, self.password, home_root=home.root)
-        return fetch_mail(home, identity, src, now).arrivals
+        return fetch_mail(home, identity, src, now, take=self.take).arrivals
 
     def push(self, home, identity, answers, now):
         s = self.settings
@@ -702,19 +712,28 @@ class GitCarrier(Carrier):
 
 def poll(home: Home, identity: Identity, carriers: Sequence[Carrier], clock: Callable[[], datetime],
          bot: str | None = None, rng: random.Random | None = None,
-         after: Callable[[Poll], None] | None = None) -> Poll:
+         after: Callable[[Poll], None] | None = None, replies=None) -> Poll:
     """One round of watching: pull from every carrier, answer what can be answered, push the answers; then
-    ``after(poll)``, while this process still holds the games it changed."""
+    ``after(poll)``, while this process still holds the games it changed. ``replies`` (``replies.ReplyPlay``):
+    the player's replies that came in are played first, and each decision left is mailed to the player."""
     out = Poll()
     try:
         for c in carriers:
             out.arrivals += c.pull(home, identity, clock())
         out.lines += [a.line() for a in out.arrivals if a.status != "duplicate"]
+        if replies is not None:
+            by_reply, said = replies.play(home, identity, clock)
+            out.lines += said
+        else:
+            by_reply = []
         out.answers, out.decisions = answer_duties(home, identity, clock, bot, rng)
+        out.answers = [*by_reply, *out.answers]
         out.lines += [a.line() for a in out.answers]
         if out.answers:
             for c in carriers:
                 out.lines += c.push(home, identity, out.answers, clock())
+        if replies is not None:
+            out.lines += replies.offer(home, identity, out.decisions, clock)
         out.lines += [d.line() for d in out.decisions]
         for c in carriers:
             out.lines += c.remind(home, identity, clock())
@@ -728,7 +747,7 @@ def poll(home: Home, identity: Identity, carriers: Sequence[Carrier], clock: Cal
 def watch(home: Home, identity: Identity, carriers: Sequence[Carrier], *, clock: Callable[[], datetime],
           sleep: Callable[[float], None], say: Callable[[str], None], interval: float = 300, once: bool = False,
           bot: str | None = None, rng: random.Random | None = None, polls: int | None = None,
-          after: Callable[[Poll], None] | None = None) -> int:
+          after: Callable[[Poll], None] | None = None, replies=None) -> int:
     """Poll every ``interval`` seconds (``polls`` times, or for ever), ``after`` each poll (see ``poll``); an error
     is said and the watch goes on. In ``once`` mode: one poll, errors raise, and the exit status says whether a
     decision of yours awaits (``DECISION``) or not (``NOTHING``)."""
@@ -741,7 +760,7 @@ def watch(home: Home, identity: Identity, carriers: Sequence[Carrier], *, clock:
     told: set[tuple[str, int]] = set()
     while True:
         try:
-            p = poll(home, identity, carriers, clock, bot, rng, after)
+            p = poll(home, identity, carriers, clock, bot, rng, after, replies)
         except (DuelmailError, OSError) as e:
             if once:
                 raise

@@ -123,6 +123,8 @@ def status_lines(data: dict, t: datetime) -> list[str]:
         answer = "" if offer["by"] == seat or seat in offer["accepted"] else \
             " ('duelmail draw accept' or 'duelmail draw decline')"
         out.append(f"draw offered by {by}; accepted by {yes}{answer}")
+    if data.get("by_reply") and not data["result"]:
+        out.append("played by reply: your 'duelmail watch' mails you your moves; answer the mail")
     if data["audited"]:
         out.append("audit: " + ("passed" if data["audit_ok"] else "CHEATING FOUND"))
     for rnd, s in data.get("late", []):
@@ -152,17 +154,25 @@ def all_games_lines(rows: list[dict], broken: list[tuple[str, str]], t: datetime
         soon = min(((a["deadline"], n) for n, a in d["awaited"].items() if a["deadline"]), default=None)
         who = ", ".join("you" if int(s) == d["you"] else d["seats"][int(s)] for s in d["awaited"])
         when = f", due {soon[0]} ({_left(datetime.fromisoformat(soon[0]), t)})" if soon else ""
-        out.append(f"{d['game'][:12]} {d['kind']:<9} round {d['round']}: awaiting {who}{when}")
+        out.append(f"{d['game'][:12]} {d['kind']:<9} round {d['round']}: awaiting {who}{when}"
+                   + (" (by reply)" if d.get("by_reply") else ""))
     filed = len(list(home.archive_dir.iterdir())) if home.archive_dir.is_dir() else 0
     if filed:
         out.append(f"and {filed} archived game{'s' if filed != 1 else ''} in {home.archive_dir}")
     return out
 
 
+def by_reply(folder) -> dict:
+    """``{"by_reply": True}`` for a game played by reply (its folder's ``.by-reply`` mark, ``duelmail.replies``)."""
+    return {"by_reply": True} if (folder.path / ".by-reply").exists() else {}
+
+
 def _cached_row(home: Home, folder) -> dict | None:
     """``status``'s data of one game from its fresh cache, with the home's cheats; None if the cache is stale."""
     data = _cached_status(folder, home.me(folder).get("seat"))
-    return None if data is None else {**data, "cheats": folder.cheats(), "late": folder.unclaimed_late()}
+    if data is None:
+        return None
+    return {**data, "cheats": folder.cheats(), "late": folder.unclaimed_late(), **by_reply(folder)}
 
 
 def _status_text(home: Home, args: list[str]) -> str | None:

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import click
 
-from duelmail.cli.cached import _cached_show, _cached_status, _show_key, all_games_lines, status_lines
+from duelmail.cli.cached import _cached_show, _cached_status, _show_key, all_games_lines, by_reply, status_lines
 from duelmail.cli.common import (
     Ctx,
     _app,
@@ -184,7 +184,7 @@ def _status_of(ctx, folder) -> dict:
         ident, folder, match, seat = _open(ctx, folder.path.name)
         data = _status_data(match, seat)
         _store_status(folder, seat, data)
-    return {**data, "cheats": folder.cheats(), "late": folder.unclaimed_late()}
+    return {**data, "cheats": folder.cheats(), "late": folder.unclaimed_late(), **by_reply(folder)}
 
 
 @click.command("claim")

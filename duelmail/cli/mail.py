@@ -47,19 +47,29 @@ def mail():
 @click.option("--keyring", "use_keyring", is_flag=True, help="Ask for the password and keep it in the OS keyring.")
 @click.option("--password-in-config", is_flag=True,
               help="Ask for the password and keep it in config.toml in plain text (not recommended).")
+@click.option("--reply-play/--no-reply-play", default=None,
+              help="Play by reply: 'duelmail watch' mails you your moves and plays your replies (off by default).")
+@click.option("--agent/--no-agent", default=None,
+              help="With a passphrase-sealed identity: a long-lived 'duelmail watch' holds it for reply play.")
 @click.pass_obj
 @handled
 def setup(ctx, smtp_host, smtp_port, smtp_security, smtp_user, imap_host, imap_port, imap_security, imap_user,
-          user, folder, processed, processed_folder, address, ca_file, use_keyring, password_in_config):
+          user, folder, processed, processed_folder, address, ca_file, use_keyring, password_in_config, reply_play,
+          agent):
     """Write the mail account settings into this home's config.toml (the password is not kept there).
 
     The password comes from the OS keyring (with the keyring extra), else $DUELMAIL_MAIL_PASSWORD,
     else a prompt; --password-in-config keeps it in plain text only because you insist.
 
+    --reply-play: 'duelmail watch' on this (always-on) machine mails you a numbered list of your legal moves
+    whenever one of your games needs a decision, and plays your reply to it (a number, words, 'resign' ...)
+    from any mail client (docs/transports.md, "Play by reply").
+
     \b
     Example:
       duelmail mail setup --user alice --smtp-host smtp.example.org --imap-host imap.example.org
       duelmail mail setup --smtp-host 127.0.0.1 --smtp-port 2525 --smtp-security plain --smtp-user ""
+      duelmail mail setup --reply-play
     """
     from duelmail.transport import mail as mailt
 
@@ -72,7 +82,8 @@ def setup(ctx, smtp_host, smtp_port, smtp_security, smtp_user, imap_host, imap_p
              "imap_port": imap_port, "imap_security": imap_security,
              "imap_user": imap_user if imap_user is not None else user, "imap_folder": folder,
              "processed": processed, "processed_folder": processed_folder, "address": address,
-             "ca_file": str(Path(ca_file).resolve()) if ca_file else None}
+             "ca_file": str(Path(ca_file).resolve()) if ca_file else None, "reply_play": reply_play,
+             "reply_agent": agent}
     settings = replace(current, **{k: v for k, v in given.items() if v is not None})
     if imap_port is None and imap_security is not None and current.imap_port == mailt.MailSettings.imap_port:
         settings.imap_port = 993 if imap_security == "tls" else 143
@@ -93,8 +104,16 @@ def setup(ctx, smtp_host, smtp_port, smtp_security, smtp_user, imap_host, imap_p
                                            f"${mailt.PASSWORD_ENV}")
         else:
             settings.password = secret
+    if settings.reply_play:
+        _check_reply_play(ctx, settings)
     path = mailt.save_settings(ctx.home, settings)
     click.echo(f"mail settings written to {path}")
+    if reply_play is not None:
+        from duelmail import replies
+
+        replies.mark(ctx.home, settings.reply_play)
+        click.echo("reply play: " + (f"on: 'duelmail watch' mails your moves to {settings.address or '(your identity)'}"
+                                     " and plays your replies" if settings.reply_play else "off"))
     if settings.smtp_host:
         click.echo(f"send: {settings.smtp_host}:{settings.smtp_port} ({settings.smtp_security})"
                    + (f" as {settings.smtp_user}" if settings.smtp_user else ", no login"))
@@ -105,6 +124,18 @@ def setup(ctx, smtp_host, smtp_port, smtp_security, smtp_user, imap_host, imap_p
     where = ("config.toml (plain text, as asked)" if settings.password else
              "the OS keyring" if use_keyring else f"${mailt.PASSWORD_ENV}, or a prompt")
     click.echo(f"password: from {where}")
+
+
+def _check_reply_play(ctx, settings) -> None:
+    """Reply play mails and signs while the player is away: it needs an outgoing server, and a sealed identity
+    needs an agent (a long-lived watch)."""
+    from duelmail import replies
+    from duelmail.util.fs import read_text
+
+    if not settings.smtp_host:
+        raise click.ClickException("reply play mails you your moves: set an outgoing server first (--smtp-host)")
+    path = ctx.home.identity_path(ctx.as_name)
+    replies.refuse_sealed(read_text(path, "identity file"), settings.reply_agent)
 
 
 @mail.command("send")
@@ -158,6 +189,8 @@ def fetch(ctx, source, auto):
     new = [a for a in report.arrivals if a.status == "applied"]
     click.echo(f"{report.letters} messages read, {len(new)} turns applied"
                + (f", {report.ignored} without a turn" if report.ignored else "")
+               + (f", {report.replies} repl{'ies' if report.replies != 1 else 'y'} to a 'your move' mail left for "
+                  "'duelmail watch'" if report.replies else "")
                + (f"; {report.processed}" if report.letters and report.processed else "")
                + (f"; {report.aside} with a refused file {report.aside_how}" if report.aside else ""))
     answers, decisions = watch.answer_duties(ctx.home, ident, now) if auto else ([], [])

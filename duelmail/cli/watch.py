@@ -29,6 +29,8 @@ def watch(ctx, once, interval, bot, seed, use_mail, source, use_git):
 
     Prints one line when a decision is yours ("duelmail: your move in ..."). With --once it polls
     once and exits 0 (nothing for you to decide) or 10 (a decision of yours awaits); 1 is an error.
+    With reply play on ('duelmail mail setup --reply-play') it also mails you the list of your legal
+    moves for each decision and plays your reply to that mail, from any mail client.
 
     \b
     Example:
@@ -42,7 +44,7 @@ def watch(ctx, once, interval, bot, seed, use_mail, source, use_git):
     from duelmail.transport import mail as mailt
 
     ident = ctx.identity()
-    carriers = []
+    carriers, replies = [], None
     if use_mail is not False:
         try:
             settings = mailt.load_settings(ctx.home)
@@ -51,7 +53,9 @@ def watch(ctx, once, interval, bot, seed, use_mail, source, use_git):
                 raise
             settings = None
         if source is not None or (settings is not None and settings.imap_host):
-            carriers.append(w.MailCarrier(settings or mailt.MailSettings(), password_for, source))
+            replies = _reply_play(ctx, ident, settings, once)
+            carriers.append(w.MailCarrier(settings or mailt.MailSettings(), password_for, source,
+                                          take=replies.take if replies is not None else None))
     if use_git:
         carriers += [w.GitCarrier(p) for p in w.repos(ctx.home)]
     def after(p: w.Poll) -> None:  # the caches of every game the poll changed: status and show fold nothing
@@ -60,5 +64,27 @@ def watch(ctx, once, interval, bot, seed, use_mail, source, use_git):
                       folded)
 
     code = w.watch(ctx.home, ident, carriers, clock=now, sleep=time.sleep, say=click.echo, interval=interval,
-                   once=once, bot=bot, rng=random.Random(seed), after=after)
+                   once=once, bot=bot, rng=random.Random(seed), after=after, replies=replies)
     sys.exit(code)
+
+
+def _reply_play(ctx, ident, settings, once: bool):
+    """The reply play of ``[mail] reply_play`` (None when off): refused with a sealed identity and no agent."""
+    if settings is None or not settings.reply_play:
+        return None
+    from duelmail import replies
+    from duelmail.protocol.identity import Identity
+    from duelmail.transport import mail as mailt
+    from duelmail.util.fs import read_text
+
+    replies.refuse_sealed(read_text(ctx.home.identity_path(ctx.as_name), "identity file"), settings.reply_agent)
+    if once and Identity.is_encrypted(read_text(ctx.home.identity_path(ctx.as_name), "identity file")):
+        raise click.ClickException("reply play with a sealed identity needs a watch that keeps running (the agent "
+                                   "holding it): run 'duelmail watch' without --once")
+    if not settings.smtp_host:
+        raise click.ClickException("reply play mails you your moves: set an outgoing server ('duelmail mail setup "
+                                   "--smtp-host HOST')")
+    return replies.ReplyPlay(ident, settings.address or ident.email,
+                             lambda msgs: mailt.send(settings, msgs,
+                                                     lambda: password_for(settings, settings.smtp_user,
+                                                                          settings.smtp_host)))

@@ -65,6 +65,8 @@ class MailSettings:
     address: str = ""  # From: override; default is the identity's address
     ca_file: str = ""  # certificates to trust besides the system's (a private server's own CA)
     password: str = ""  # only with 'mail setup --password-in-config' (insecure, the user insisted)
+    reply_play: bool = False  # 'duelmail watch' mails this player their moves and plays their replies
+    reply_agent: bool = False  # a sealed identity is held by a long-lived 'duelmail watch' (asked once at start)
 
     def check(self, where: str = "[mail]") -> MailSettings:
         for key in ("smtp_security", "imap_security"):
@@ -72,6 +74,9 @@ class MailSettings:
                 raise MailError(f"{where}: {key} = {getattr(self, key)!r} is not one of {', '.join(SECURITY)}")
         if self.processed not in PROCESSED:
             raise MailError(f"{where}: processed = {self.processed!r} is not one of {', '.join(PROCESSED)}")
+        for key in ("reply_play", "reply_agent"):
+            if not isinstance(getattr(self, key), bool):
+                raise MailError(f"{where}: {key} = {getattr(self, key)!r} is not true or false")
         for key in ("smtp_port", "imap_port"):
             v = getattr(self, key)
             if not isinstance(v, int) or isinstance(v, bool) or not 0 < v < 65536:
@@ -86,7 +91,7 @@ class MailSettings:
             raise MailError(f"[mail] ca_file = {self.ca_file!r}: cannot load it ({e})") from None
 
     def to_dict(self) -> dict:
-        return {f.name: getattr(self, f.name) for f in fields(self) if getattr(self, f.name) != ""}
+        return {f.name: getattr(self, f.name) for f in fields(self) if getattr(self, f.name) not in ("", False)}
 
 
 def config_path(home) -> Path:

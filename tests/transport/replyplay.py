@@ -1,0 +1,110 @@
+"""Play by reply in the tests: a player's replies built the way mutt, an HTML-only webmail and a phone send them,
+and the player who answers them (choosing what a bot would, by the list's numbers or words)."""
+
+from __future__ import annotations
+
+import html
+import itertools
+import random
+from email.message import EmailMessage, Message
+from email.utils import make_msgid
+
+from duelmail import app
+from duelmail.choosing import choices, matching
+from duelmail.home import Home
+from duelmail.replies import pending
+
+ATTRIBUTION = "On Thu, 26 Nov 2026 at 20:00, {name} wrote:"
+
+
+def plain_of(msg: Message) -> str:
+    return msg.get_body(("plain",)).get_content()
+
+
+def html_of(msg: Message) -> str:
+    return msg.get_body(("html",)).get_content()
+
+
+def _head(orig: Message, frm: str, in_reply_to: bool = True) -> EmailMessage:
+    m = EmailMessage()
+    m["From"], m["To"] = frm, frm
+    m["Subject"] = "Re: " + str(orig["Subject"])
+    if in_reply_to:
+        m["In-Reply-To"] = orig["Message-ID"]
+    m["References"] = orig["Message-ID"]
+    m["Message-ID"] = make_msgid(domain="client.example.org")
+    return m
+
+
+def mutt(orig: Message, text: str, frm: str) -> EmailMessage:
+    """mutt: plain text, the attribution, every line quoted with '> ', the answer under it, a signature."""
+    m = _head(orig, frm)
+    m["User-Agent"] = "NeoMutt/20231103"
+    quoted = "\n".join(("> " + line) if line else ">" for line in plain_of(orig).splitlines())
+    m.set_content(f"{ATTRIBUTION.format(name=orig['From'])}\n{quoted}\n\n{text}\n\n-- \nBob, from his terminal\n")
+    return m
+
+
+def webmail(orig: Message, text: str, frm: str) -> EmailMessage:
+    """An HTML-only webmail: the answer on top, the original inside a gmail_quote <blockquote>."""
+    m = _head(orig, frm)
+    attribution = html.escape(ATTRIBUTION.format(name=orig["From"]))
+    page = (f'<div dir="ltr">{"<br>".join(html.escape(t) for t in text.splitlines())}</div><br>'
+            f'<div class="gmail_quote"><div dir="ltr" class="gmail_attr">{attribution}<br></div>'
+            f'<blockquote class="gmail_quote" style="margin:0px 0px 0px 0.8ex;border-left:1px solid '
+            f'rgb(204,204,204);padding-left:1ex">{html_of(orig)}</blockquote></div>')
+    m.set_content(page, subtype="html")
+    return m
+
+
+def phone(orig: Message, text: str, frm: str) -> EmailMessage:
+    """A phone: top-posted, "Sent from my iPhone", the "On ... wrote:" line and the quote under it; only
+    References points at the original."""
+    m = _head(orig, frm, in_reply_to=False)
+    quoted = "\n".join("> " + line for line in plain_of(orig).splitlines())
+    m.set_content(f"{text}\n\nSent from my iPhone\n\n{ATTRIBUTION.format(name=orig['From'])}\n\n{quoted}\n")
+    return m
+
+
+CLIENTS = (mutt, webmail, phone)
+
+
+def is_list(msg: Message) -> bool:
+    return msg.get("X-Duelmail-Reply") == "list"
+
+
+class Player:
+    """The person behind a seat played by reply: reads each 'your move' mail, answers as a bot would choose,
+    through the next client of ``CLIENTS`` in turn, with numbers or the words of the list."""
+
+    def __init__(self, home, address: str, seed: int = 0, bot: str = "heuristic"):
+        self.home, self.address, self.bot = Home(home), address, bot
+        self.rng = random.Random(seed)
+        self.clients = itertools.cycle(CLIENTS)
+        self.used: dict[str, int] = {}
+        self.replies = 0
+        self.ident = self.home.load_identity(None)
+
+    def answer_text(self) -> str:
+        folder, match, seat = app.open_game(self.home, None, self.ident)
+        noted, _ = pending(folder)
+        actions = app.bot_actions(match, seat, self.ident, match.game.bots[self.bot](), self.rng, start=noted)
+        steps = []
+        for i in range(len(noted), len(actions)):
+            listed = choices(match, seat, self.ident, actions[:i])
+            c = next((c for c in listed if c.move == actions[i]), None)
+            if c is None:
+                steps.append(actions[i])  # a move the list leaves out (Skirmish lists a sample): its notation
+            elif self.rng.random() < 0.3 and not any(x in c.words.lower() for x in (" then ", ";", "\n")) \
+                    and matching(listed, c.words) == [c]:
+                steps.append(c.words)  # in words
+            else:
+                steps.append(str(c.number))
+        return " then ".join(steps) if all(s.isdigit() for s in steps) else "\n".join(steps)
+
+    def reply(self, orig: Message, text: str | None = None) -> EmailMessage:
+        """A reply to ``orig``: ``text``, or the moves a bot would choose."""
+        client = next(self.clients)
+        self.used[client.__name__] = self.used.get(client.__name__, 0) + 1
+        self.replies += 1
+        return client(orig, self.answer_text() if text is None else text, self.address)

@@ -1,0 +1,205 @@
+"""Play by reply: a seat played only by replies to the mails its own 'duelmail watch' sends its player, from mutt,
+an HTML-only webmail and a phone, while the other seats play by the CLI (bots choosing).
+
+Here the replies come in through a Maildir (``watch.fetch_mail`` with the reply play's hook: the code path IMAP
+takes too) and the game's files travel between the homes through folders (``receive``/``play --out`` for the CLI
+seats, a carrier of folders for the watch), so the five games stay cheap; a game by real mail and git, and the
+refused replies, run over the real Dovecot and OpenSMTPD in ``test_reply_play_servers.py``."""
+
+from __future__ import annotations
+
+import mailbox
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+from clitable import dm
+from replyplay import Player, is_list, plain_of
+
+from duelmail import replies, watch
+from duelmail.home import Home
+from duelmail.protocol.turnfile import parse_any
+from duelmail.transport import mail as mailt
+
+
+def now() -> datetime:
+    return datetime.now(UTC)
+
+
+class FolderCarrier(watch.Carrier):
+    """The game's files through folders: each home reads its own inbox folder and writes into the others'."""
+
+    name = "folders"
+
+    def __init__(self, inbox: Path, others: list[Path]):
+        self.inbox, self.others = inbox, others
+
+    def pull(self, home, identity, now):
+        files = sorted(self.inbox.glob("*.toml"))
+        parsed = [(str(p), f) for p in files for f in parse_any(p.read_text(), str(p))]
+        arrivals = watch.apply_files(home, identity, parsed, now)
+        held = {a.where for a in arrivals if a.status == "held"}
+        for p in files:
+            if str(p) not in held:
+                p.unlink()
+        return arrivals
+
+    def push(self, home, identity, answers, now):
+        for a in answers:
+            for o in self.others:
+                (o / a.played.path.name).write_text(a.played.path.read_text())
+        return [f"copied {a.played.path.name} to the other homes" for a in answers]
+
+
+class ReplyTable:
+    """Players with homes, each an inbox folder; the last seat is played by reply through a Maildir that is its
+    player's inbox (the watch reads it, and its mails to the player land in it)."""
+
+    def __init__(self, tmp: Path, game: str, *options: str, names=("alice", "bob")):
+        self.tmp = tmp
+        self.homes = [tmp / n for n in names]
+        self.inbox = {h: tmp / f"in-{h.name}" for h in self.homes}
+        self.outs = {h: tmp / f"out-{h.name}" for h in self.homes}
+        self.sent: set[Path] = set()
+        for h in self.homes:
+            dm(h, "id", "new", h.name, "--email", f"{h.name}@example.org")
+            (tmp / f"{h.name}-card.toml").write_text(dm(h, "id", "card"))
+            self.inbox[h].mkdir()
+        seats = [x for h in self.homes[1:] for x in ("--seat", str(tmp / f"{h.name}-card.toml"))]
+        dm(self.homes[0], "new", game, "--seat", "alice", *seats, *[x for o in options for x in ("--option", o)],
+           "--out", str(self.outs[self.homes[0]]))
+        self.spread()
+        for h in self.homes[1:]:
+            genesis = self.inbox[h] / "genesis.toml"
+            dm(h, "join", str(genesis), "--out", str(self.outs[h]))
+            genesis.unlink()
+            self.spread()
+        self.reply_home = self.homes[-1]
+        self.box_path = tmp / "Maildir"
+        self.box = mailbox.Maildir(str(self.box_path), create=True)
+        self.address = f"{self.reply_home.name}@example.org"
+        self.ident = Home(self.reply_home).load_identity(None)
+        self.mailed: list = []
+        self.play = replies.ReplyPlay(self.ident, self.address, self.deliver)
+        self.carriers = [watch.MailCarrier(mailt.MailSettings(), lambda *a: "", str(self.box_path),
+                                           take=self.play.take),
+                         FolderCarrier(self.inbox[self.reply_home], [self.inbox[h] for h in self.homes[:-1]])]
+        self.seen: set[str] = set()
+
+    def spread(self) -> None:
+        """Copy each new file of the CLI homes' out folders into every other home's inbox."""
+        for h, out in self.outs.items():
+            for p in sorted(out.glob("*.toml")) if out.is_dir() else []:
+                if p not in self.sent:
+                    self.sent.add(p)
+                    for o in self.homes:
+                        if o != h:
+                            (self.inbox[o] / p.name).write_text(p.read_text())
+
+    def status(self, home: Path) -> dict:
+        import json
+
+        return json.loads(dm(home, "status", "--json"))
+
+    def deliver(self, messages) -> None:
+        """The player's inbox: what the watch mails them (read here, not by the watch: an IMAP fetch marks its own
+        mails read once, a Maildir would parse them at every poll)."""
+        self.mailed += messages
+
+    def poll(self) -> list[str]:
+        return watch.poll(Home(self.reply_home), self.ident, self.carriers, now, replies=self.play).lines
+
+    def new_lists(self) -> list:
+        out = []
+        for m in self.mailed:
+            if is_list(m) and m["Message-ID"] not in self.seen:
+                self.seen.add(m["Message-ID"])
+                out.append(m)
+        return out
+
+    def others_move(self, i: int) -> None:
+        for h in self.homes[:-1]:
+            files = sorted(self.inbox[h].glob("*.toml"))
+            if files:
+                dm(h, "receive", *map(str, files), "--out", str(self.outs[h]))
+                for p in files:
+                    p.unlink()
+                self.spread()
+            st = self.status(h)
+            folder = next((h / "games").iterdir())
+            if st["your_turn"] and not (folder / f"r{st['round']:04d}-s{self.homes.index(h)}.toml").exists():
+                dm(h, "play", "--bot", "heuristic", "--seed", str(i), "--out", str(self.outs[h]))
+                self.spread()
+
+    def run(self, player: Player, limit: int = 400, resign_after: int | None = None) -> list[str]:
+        """Play until the game is over and audited everywhere; with ``resign_after``, the player resigns by reply
+        after that many replies (a long game made short)."""
+        said = []
+        for i in range(limit):
+            self.others_move(i)
+            said += self.poll()
+            for orig in self.new_lists()[-1:]:  # the newest list: an older one is no longer current
+                text = "resign" if resign_after is not None and player.replies >= resign_after else None
+                if player.replies == 1 and text is None:
+                    text = player.answer_text() + "\nsay good luck"  # a move and a line of talk with it
+                self.box.add(player.reply(orig, text).as_bytes())
+            if all(self.status(h)["audited"] for h in self.homes):
+                return said
+        raise AssertionError(f"the game did not end: {[self.status(h) for h in self.homes]}\n" + "\n".join(said[-30:]))
+
+
+@pytest.mark.parametrize(("game", "options", "names", "resign_after"), [
+    ("summoner", ("life=3",), ("alice", "bob"), None),
+    ("warlords", (), ("alice", "bob"), 6),
+    ("grid", (), ("alice", "bob"), 6),
+    ("skirmish", ("turns=4",), ("alice", "bob"), None),
+    ("wizard", (), ("alice", "carol", "bob"), None),
+])
+def test_a_whole_game_with_one_seat_played_only_by_replies(tmp_path, game, options, names, resign_after):
+    """Warlords and the grid run long: their reply seat plays six turns by reply, then resigns by reply."""
+    t = ReplyTable(tmp_path, game, *options, names=names)
+    player = Player(t.reply_home, t.address, seed=len(names))
+    said = t.run(player, resign_after=resign_after)
+    results = {t.status(h)["result"] for h in t.homes}
+    assert len(results) == 1 and all(t.status(h)["audit_ok"] for h in t.homes)
+    played = [line for line in said if ": reply " in line and "not played" not in line]
+    assert played and not [line for line in said if "REFUSED" in line or "not played" in line], "\n".join(said)
+    assert set(player.used) == {"mutt", "webmail", "phone"} or sum(player.used.values()) < 3
+    folder = next((t.reply_home / "games").iterdir())
+    assert "VERIFIED" in dm(t.homes[0], "verify", str(folder))
+    assert "good luck" in dm(t.homes[0], "history")
+    if resign_after is not None:
+        assert "resign" in t.status(t.homes[0])["result"]
+
+
+def test_undo_a_noted_step_and_offer_a_draw_by_reply(tmp_path):
+    t = ReplyTable(tmp_path, "summoner", "life=3")
+    player = Player(t.reply_home, t.address)
+    for i in range(12):
+        t.others_move(i)
+        t.poll()
+        lists = t.new_lists()
+        if lists and "summon" in plain_of(lists[-1]).lower():
+            break
+    else:
+        raise AssertionError("no turn of Bob's to summon in")
+    orig = lists[-1]
+    folder = next((t.reply_home / "games").iterdir())
+    t.box.add(player.reply(orig, "1").as_bytes())  # a step that does not end the turn: noted, a new list
+    said = "\n".join(t.poll())
+    assert "Noted (not sent yet)" in said and (folder / ".pending.toml").exists(), said
+    second = t.new_lists()[-1]
+    assert "Chosen so far (not sent yet): Summon" in plain_of(second)
+    t.box.add(player.reply(second, "undo").as_bytes())
+    said = "\n".join(t.poll())
+    assert "Took back" in said and not (folder / ".pending.toml").exists(), said
+    third = t.new_lists()[-1]
+    t.box.add(player.reply(third, "offer a draw").as_bytes())
+    said = "\n".join(t.poll())
+    assert "Your draw offer was signed and sent" in said, said
+    t.others_move(99)
+    assert t.status(t.homes[0])["draw_offer"]["by"] == 1
+    fourth = t.new_lists()[-1]  # the turn is still Bob's: a new list, with a new code
+    assert fourth["Subject"] != third["Subject"]
+    t.box.add(player.reply(fourth).as_bytes())
+    assert ": by reply: " in "\n".join(t.poll())

@@ -1,0 +1,245 @@
+"""Play by reply over the real Dovecot and OpenSMTPD: Bob's seat is played only by his replies to the mails his own
+'duelmail watch --once' (IMAP in, SMTP out) sends him, Alice plays by the CLI; and every refused reply: a forged
+From:, no reply code, a forged code, a replayed one, one answering an old list, two replies to one mail, and an
+illegal move (answered with the legal ones). A refused reply is never played and is reported to the player."""
+
+from __future__ import annotations
+
+import re
+import smtplib
+
+import pytest
+from clitable import dm, runner, snapshot
+from mailtable import MailTable
+from replyplay import Player, is_list, mutt, phone, plain_of, webmail
+from servers import PASSWORD
+
+from duelmail import watch
+from duelmail.cli import main
+from duelmail.transport import mail as mailt
+
+
+@pytest.fixture(autouse=True)
+def password(monkeypatch):
+    monkeypatch.setenv(mailt.PASSWORD_ENV, PASSWORD)
+
+
+class ReplyMailTable(MailTable):
+    """Alice and Bob by real mail; Bob plays by reply (``mail setup --reply-play``)."""
+
+    def __init__(self, tmp, servers):
+        super().__init__(tmp, servers)
+        self.start("summoner", "life=3")
+        self.alice, self.bob = self.homes
+        out = dm(self.bob, "mail", "setup", "--reply-play")
+        assert "reply play: on" in out, out
+        self.address = f"{self.users[1]}@example.org"
+        self.self_mail = 0  # mail in Bob's inbox besides Alice's turns: his watch's mails to him, his replies
+        self.seen: set[str] = set()
+
+    def bob_total(self) -> int:
+        return self.sent[self.users[1]] + self.self_mail
+
+    def watch(self) -> str:
+        self.servers.wait_for(self.users[1], self.bob_total())
+        res = runner.invoke(main, ["--home", str(self.bob), "watch", "--once"], catch_exceptions=False)
+        assert res.exit_code in (watch.NOTHING, watch.DECISION), res.output
+        self.note_sent(self.bob, res.output)
+        for line in res.output.splitlines():
+            if line.startswith("mailed your moves"):
+                self.self_mail += 1
+            elif line.startswith("mailed ") and " answer" in line:
+                self.self_mail += int(line.split()[1])
+        return res.output
+
+    def inbox(self) -> list:
+        self.servers.wait_for(self.users[1], self.bob_total())
+        c = self.servers.imap(self.users[1])
+        try:
+            c.select("INBOX")
+            typ, data = c.fetch("1:*", "(BODY.PEEK[])")
+            return [mailt.parse_message(d[1]) for d in data if isinstance(d, tuple)]
+        finally:
+            c.logout()
+
+    def new_lists(self) -> list:
+        out = []
+        for m in self.inbox():
+            if is_list(m) and m["Message-ID"] not in self.seen:
+                self.seen.add(m["Message-ID"])
+                out.append(m)
+        return out
+
+    def send(self, msg) -> None:
+        with smtplib.SMTP("127.0.0.1", self.servers.smtp_port) as s:
+            s.send_message(msg, to_addrs=[self.address])
+        self.self_mail += 1
+
+    def alice_moves(self, i: int) -> None:
+        if self.read[self.users[0]] < self.sent[self.users[0]]:
+            self.fetch(self.alice)
+        st = self.status(self.alice)
+        folder = next((self.alice / "games").iterdir())
+        if st["your_turn"] and not (folder / f"r{st['round']:04d}-s0.toml").exists():
+            self.note_sent(self.alice, dm(self.alice, "play", "--bot", "heuristic", "--seed", str(i), "--send"))
+
+    def first_list(self):
+        for i in range(20):
+            self.alice_moves(i)
+            self.watch()
+            lists = self.new_lists()
+            if lists:
+                return lists[-1]
+        raise AssertionError("no list was mailed")
+
+
+def test_a_whole_game_by_replies_over_real_mail(mail_servers, tmp_path):
+    t = ReplyMailTable(tmp_path, mail_servers)
+    player = Player(t.bob, t.address, seed=5)
+    said = []
+    for i in range(60):
+        t.alice_moves(i)
+        said.append(t.watch())
+        for orig in t.new_lists()[-1:]:
+            t.send(player.reply(orig))
+        if all(t.status(h)["audited"] for h in t.homes) and t.read[t.users[0]] == t.sent[t.users[0]]:
+            break
+    a, b = t.status(t.alice), t.status(t.bob)
+    assert a["audited"] and a["audit_ok"] and a["result"] == b["result"], "\n".join(said)
+    text = "\n".join(said)
+    assert ": by reply: " in text and "REFUSED" not in text and "not played" not in text, text
+    assert player.replies >= 1 and set(player.used) <= {"mutt", "webmail", "phone"}  # a short game: the refusals'
+    # test sends every client's shape over these servers too
+
+
+def _folder(home):
+    return next((home / "games").iterdir())
+
+
+def _game_files(home) -> dict:
+    return {k: v for k, v in snapshot(home).items() if "/games/" in f"/{k}" and k.rsplit("/", 1)[-1][0] in "gr"}
+
+
+def test_refused_replies_are_reported_and_never_played(mail_servers, tmp_path):
+    t = ReplyMailTable(tmp_path, mail_servers)
+    orig = t.first_list()
+    assert "played by reply" in dm(t.bob, "status") and "(by reply)" in dm(t.bob, "status", "--all")
+    body = plain_of(orig)
+    assert "Your moves:" in body and "  1. " in body and "reply code: dm-" in body
+    before, alice_mail = _game_files(t.bob), t.sent[t.users[0]]
+
+    # a forged From: with the right code (someone who read the mail): refused, not from the player
+    forged = mutt(orig, "1", "mallory@example.org")
+    t.send(forged)
+    # no reply code at all: the subject kept, every pointer to the mail gone
+    bare = phone(orig, "1", t.address)
+    del bare["References"], bare["Subject"]
+    bare["Subject"] = "Re: [duelmail] your move"
+    bare.set_content("1\n\nSent from my phone\n")
+    t.send(bare)
+    # a code not made by Bob's home (its MAC changed)
+    token = re.search(r"dm-[0-9a-f]{12}-\d+-\d+-[0-9a-f]{24}", str(orig["Subject"])).group(0)
+    fake = token[:-1] + ("0" if token[-1] != "0" else "1")
+    wrong = mutt(orig, "1", t.address)
+    for h in ("Subject", "In-Reply-To", "References"):
+        v = str(wrong[h]).replace(token, fake)
+        del wrong[h]
+        wrong[h] = v
+    wrong.set_content(plain_of(wrong).replace(token, fake))
+    t.send(wrong)
+    # an illegal move: answered with the legal ones
+    t.send(webmail(orig, "99", t.address))
+    out = t.watch()
+    assert out.count("REFUSED") == 3, out
+    assert f"not from your address {t.address}" in out and "no reply code" in out
+    assert "was not made by your duelmail" in out and "not played: '99': there is no move 99" in out, out
+    assert _game_files(t.bob) == before and t.sent[t.users[0]] == alice_mail  # nothing signed, nothing sent
+    mails = t.inbox()
+    refusals = [m for m in mails if "reply refused" in str(m["Subject"])]
+    assert len(refusals) == 3 and all("nothing was played" in plain_of(m) for m in refusals)
+    again = [m for m in t.new_lists() if "Nothing was sent" in plain_of(m)]
+    assert len(again) == 1 and token in str(again[0]["Subject"]) and "  1. " in plain_of(again[0])
+
+    # two replies to one mail, in one poll: only the first plays; the second is a replay
+    first = phone(orig, Player(t.bob, t.address).answer_text(), t.address)  # a whole turn
+    second = mutt(orig, "1", t.address)
+    t.send(first)
+    t.send(second)
+    out = t.watch()
+    assert ": by reply: " in out and out.count("REFUSED") == 1 and "was answered already" in out, out
+    assert t.sent[t.users[0]] == alice_mail + 1
+    # the first again, later: a replayed code
+    t.send(first)
+    out = t.watch()
+    assert "REFUSED" in out and "was answered already" in out and ": by reply: " not in out, out
+
+    # a list made old: Bob plays from a terminal meanwhile, then answers the old mail
+    nxt = t.first_list()
+    t.note_sent(t.bob, dm(t.bob, "play", "--bot", "heuristic", "--send"))
+    before = _game_files(t.bob)
+    t.send(webmail(nxt, "1", t.address))
+    out = t.watch()
+    assert "REFUSED" in out and "answers an old list" in out, out
+    assert all(k in _game_files(t.bob) for k in before)
+
+
+def test_reply_play_refuses_a_sealed_identity_without_an_agent(mail_servers, tmp_path, monkeypatch):
+    carol = tmp_path / "carol"
+    monkeypatch.setenv("DUELMAIL_PASSPHRASE", "correct horse")
+    dm(carol, "id", "new", "carol", "--email", "carol@example.org", "--passphrase")
+    from mailtable import mail_setup
+
+    mail_setup(carol, mail_servers, "carol-x")
+    out = dm(carol, "mail", "setup", "--reply-play", code=1)
+    assert "sealed by a passphrase" in out and "--agent" in out
+    assert "reply_play" not in (carol / "config.toml").read_text()
+    assert "reply play: on" in dm(carol, "mail", "setup", "--reply-play", "--agent")
+    assert "without --once" in dm(carol, "watch", "--once", code=1)
+
+
+def test_a_reply_in_a_game_kept_in_git_is_pushed_to_the_repository(mail_servers, tmp_path):
+    """The move goes by the game's transport: here git (never mailed to Alice), while the list and the reply go
+    through Bob's real mailbox."""
+    from mailtable import mail_setup
+    from test_git import GitTable
+
+    t = GitTable(tmp_path)
+    repos = t.start("summoner", "life=3")
+    alice, bob = t.homes
+    user = f"bob-git-{id(t)}"
+    address = mail_servers.account(user)
+    mail_setup(bob, mail_servers, user, "--address", address)
+    dm(bob, "mail", "setup", "--reply-play")
+    t.join(1, sync=False)
+    mails, seen = 0, set()
+    orig = None
+    for i in range(12):
+        dm(alice, "git", "sync")
+        st = t.status(alice)
+        if st["your_turn"] and not (_folder(alice) / f"r{st['round']:04d}-s0.toml").exists():
+            dm(alice, "play", "--bot", "heuristic", "--seed", str(i), "--push")
+        mail_servers.wait_for(user, mails)
+        res = runner.invoke(main, ["--home", str(bob), "watch", "--once"], catch_exceptions=False)
+        mails += res.output.count("mailed your moves")
+        assert "mailed round" not in res.output  # a game kept in git is never mailed to the others
+        mail_servers.wait_for(user, mails)
+        c = mail_servers.imap(user)
+        try:
+            c.select("INBOX")
+            data = c.fetch("1:*", "(BODY.PEEK[])")[1] if mails else []
+        finally:
+            c.logout()
+        lists = [m for m in (mailt.parse_message(d[1]) for d in data if isinstance(d, tuple))
+                 if is_list(m) and m["Message-ID"] not in seen]
+        if lists:
+            orig = lists[-1]
+            break
+    assert orig is not None, "no list was mailed"
+    reply = phone(orig, Player(bob, address).answer_text(), address)
+    with smtplib.SMTP("127.0.0.1", mail_servers.smtp_port) as s:
+        s.send_message(reply, to_addrs=[address])
+    mail_servers.wait_for(user, mails + 1)
+    res = runner.invoke(main, ["--home", str(bob), "watch", "--once"], catch_exceptions=False)
+    assert ": by reply: " in res.output and f"{repos[1]}: committed" in res.output, res.output
+    rnd = int(re.search(r"game [0-9a-f]{12} round (\d+): by reply", res.output).group(1))
+    assert f"round {rnd} seat 1 verified and applied" in dm(alice, "git", "sync")
