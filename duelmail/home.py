@@ -126,9 +126,9 @@ class Home:
 
     def folder_of(self, game_id: str) -> GameFolder | None:
         """The folder of game ``game_id`` (or its first 12 characters), found by name: one ``stat`` per kind of game."""
-        from duelmail import games
+        from duelmail.games.base import game_names
 
-        for kind in games.folders():
+        for kind in game_names():
             path = self.games_dir / f"{kind}-{game_id[:12]}"
             if (path / "genesis.toml").exists():
                 return GameFolder(path, self.root)
