@@ -421,11 +421,11 @@ def sync_git(home: Home, identity: Identity, path: Path, now: datetime | None = 
                 look = None  # what was remembered is no commit here: every game is looked at
             elif look is not None:
                 look |= seen["touched"]
-        if ref is not None:
+        if ref is not None and not repo.holds(ref):  # held already: no rebase (git would stat the whole tree)
             repo.integrate(ref)
             report.committed += _export(home, repo, games, look)  # put back what the remote's commits overwrote
         _write_readmes(home, repo, look=look)
-        if repo.push():
+        if (ref is not None and repo.out("rev-parse", "HEAD") == head) or repo.push():  # nothing new to push
             report.pushed = repo.remote() is not None
             if seen.get("commit"):
                 _remember(home, repo, seen)

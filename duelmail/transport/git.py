@@ -235,6 +235,10 @@ class GitRepo:
             p = self._refused_log
             atomic_write(p, "".join(f"{b}\n" for b in sorted(self.refused() | set(blobs))))
 
+    def holds(self, ref: str) -> bool:
+        """Whether ``ref``'s commit is HEAD or in its history (nothing to rebase onto)."""
+        return self.git("merge-base", "--is-ancestor", ref, "HEAD", check=False).returncode == 0
+
     def integrate(self, ref: str) -> None:
         """Rebase local commits onto ``ref``; a turn never conflicts, a README is merged by union and rewritten
         afterwards. On any other conflict the rebase is undone and the error names the files."""
