@@ -128,3 +128,24 @@ def test_every_file_arrives_whatever_the_memory_of_the_last_sync(midgame, tmp_pa
     git(path, "config", "user.name", other.name)
     git(path, "config", "user.email", f"{other.name}@example.org")
     assert applied in dm(other, "git", "sync")
+
+
+def test_a_file_held_back_at_one_sync_is_applied_at_a_later_one_that_reads_only_new_commits(midgame, tmp_path):
+    """A note pushed before the turn it follows is held (ahead of the game); the next sync, which reads only the
+    commits since, still applies it once the turn arrives."""
+    t, repos = midgame
+    home, other = mover(t)
+    game = next((home / "games").iterdir()).name
+    before = {p.name for p in (home / "games" / game).glob("r*.toml")}
+    dm(home, "play", "--bot", "heuristic")  # written, not pushed
+    dm(home, "say", "your move")  # a note of the next round
+    new = sorted({p.name for p in (home / "games" / game).glob("r*.toml")} - before)
+    turn, note = sorted(new, key=lambda n: "-n" in n)
+    read = {n: (home / "games" / game / n).read_text() for n in new}
+    push_as(tmp_path, t.remote, "the note first", {f"{game}/{note}": read[note]})
+    out = dm(other, "git", "sync")
+    assert "held" in out and "your move" not in out, out
+    push_as(tmp_path, t.remote, "then the turn", {f"{game}/{turn}": read[turn]})
+    out = dm(other, "git", "sync")
+    assert out.count("verified and applied") == 2 and "your move" in out, out
+    assert {p.name for p in (other / "games" / game).glob("r*.toml")} >= set(new)
