@@ -84,7 +84,7 @@ class GameIndex:
 
     def rows(self, since: int = 0) -> dict[str, dict]:
         """The settled games' lines by folder name (settled again: the later line), those appended after byte
-        ``since`` only; a game in play again is left out."""
+        ``since`` only; a game in play again, or archived, is left out."""
         out: dict[str, dict] = {}
         try:
             with open(self.dir / "finished.jsonl", "rb") as fh:
@@ -99,8 +99,8 @@ class GameIndex:
                 continue
             if isinstance(row, dict) and isinstance(row.get("folder"), str):
                 out[row["folder"]] = row
-        live = set(self.memo["live"])
-        return {k: v for k, v in out.items() if k not in live}
+        live = set(self.memo["live"])  # in play again, or filed away (``archive``): left out
+        return {k: v for k, v in out.items() if k not in live and (self.games_dir / k / MARK).exists()}
 
     def _load(self) -> None:
         try:
