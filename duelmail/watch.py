@@ -478,7 +478,7 @@ def _take_in(home: Home, identity: Identity, repo: GitRepo, tree: str, now: date
     else:
         files, seen["touched"] = found
         files += [tuple(h) for h in seen.get("held", []) if tuple(h) not in set(files)]
-    refused = repo.refused()
+    refused = repo.refused() if files else set()  # read only when there is something new to look at
     parsed: list[tuple[str, SignedFile]] = []
     blobs: dict[str, tuple[str, str, str]] = {}
     out: list[Arrival] = []
@@ -496,7 +496,7 @@ def _take_in(home: Home, identity: Identity, repo: GitRepo, tree: str, now: date
             out.append(Arrival(where, "?", 0, -1, "refused",
                                reason=str(e if isinstance(e, DuelmailError) else unexpected(where, e))))
     out += apply_files(home, identity, parsed, now)
-    repo.remember_refused(blobs[a.where][1] for a in out if a.status == "refused")
+    repo.remember_refused([blobs[a.where][1] for a in out if a.status == "refused" and a.where in blobs])
     seen.update(commit=tree, held=[list(blobs[a.where]) for a in out if a.status == "held"])
     return out
 
