@@ -85,6 +85,11 @@ class GameIndex:
     def rows(self, since: int = 0) -> dict[str, dict]:
         """The settled games' lines by folder name (settled again: the later line), those appended after byte
         ``since`` only; a game in play again, or archived, is left out."""
+        live = set(self.memo["live"])  # in play again, or filed away (``archive``): left out
+        return {k: v for k, v in self._read_rows(since).items()
+                if k not in live and (self.games_dir / k / MARK).exists()}
+
+    def _read_rows(self, since: int = 0) -> dict[str, dict]:
         out: dict[str, dict] = {}
         try:
             with open(self.dir / "finished.jsonl", "rb") as fh:
@@ -99,8 +104,7 @@ class GameIndex:
                 continue
             if isinstance(row, dict) and isinstance(row.get("folder"), str):
                 out[row["folder"]] = row
-        live = set(self.memo["live"])  # in play again, or filed away (``archive``): left out
-        return {k: v for k, v in out.items() if k not in live and (self.games_dir / k / MARK).exists()}
+        return out
 
     def _load(self) -> None:
         try:
@@ -132,7 +136,7 @@ class GameIndex:
             if (folder / "genesis.toml").exists():
                 live.append(name)
         self.memo = {"generation": generation, "live": live, "finished": settled}
-        known = set(self.rows())
+        known = set(self._read_rows())
         for name in sorted(set(names) - set(live) - known):  # settled, but its line is lost: written again
             try:
                 row = json.loads((self.games_dir / name / MARK).read_text(encoding="utf-8"))
