@@ -1,10 +1,14 @@
-"""Run every benchmark and rewrite docs/benchmarks.md with the figures: python bench/run_all.py [--quick]
+"""Run every benchmark and write their whole output to docs/benchmarks-run.md: python bench/run_all.py [--quick]
+
+docs/benchmarks.md, the reference, takes its tables from such a run (and from the single benchmarks it names);
+its earlier figures are in docs/benchmarks-history.md.
 
 --quick plays 100 games instead of 500 for the messages-per-decision and bot figures.
 """
 
 from __future__ import annotations
 
+import os
 import platform
 import subprocess
 import sys
@@ -12,6 +16,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 HERE = Path(__file__).parent
+_load = ""
 ROOT = HERE.parent
 
 
@@ -21,6 +26,8 @@ def run(args: list[str]) -> str:
 
 
 def main() -> None:
+    global _load
+    _load = f"{os.getloadavg()[0]:.2f}"
     games = "100" if "--quick" in sys.argv else "500"
     sections = [
         ("Messages per decision (target: at most 1.3)", ["bench/bench_messages.py", games, "2"], MESSAGES),
@@ -59,6 +66,9 @@ def main() -> None:
         ("Play by email: from `play --send` to the opponent's state updated by `mail fetch`, real local servers "
          "(needs root, Dovecot and OpenSMTPD)", ["bench/bench_mail.py", "2" if "--quick" in sys.argv else "3"], ""),
         ("Play by git: a sync with nothing new", ["bench/bench_git_sync.py", "9"], GIT_SYNC),
+        ("A club's home and repository: git sync, watch --once and status --all against the number of games (issue 32)",
+         ["bench/bench_club.py", "30", "1000", "--repeat", "3"], ""),
+        ("How often a point is checked (issue 32)", ["bench/bench_points.py"], ""),
     ]
     parts = [HEAD.format(date=datetime.now(UTC).strftime("%Y-%m-%d"), python=platform.python_version(),
                          machine=f"{platform.machine()}, {_cores()} cores")]
@@ -68,8 +78,9 @@ def main() -> None:
         print(output, flush=True)
         block = f"## {title}\n\n`python {' '.join(args)}`\n\n```\n{output}\n```\n"
         parts.append(block + (f"\n{note}\n" if note else ""))
-    (ROOT / "docs" / "benchmarks.md").write_text("\n".join(parts))
-    print("wrote docs/benchmarks.md")
+    parts[0] += f"\nLoad average at the start: {_load}; at the end: {os.getloadavg()[0]:.2f}.\n"
+    (ROOT / "docs" / "benchmarks-run.md").write_text("\n".join(parts))
+    print("wrote docs/benchmarks-run.md")
 
 
 def _cores() -> int:

@@ -411,9 +411,9 @@ def game_folder_for(home: Home, identity: Identity | None, f: SignedFile, where:
                     now: datetime | None = None) -> GameFolder:
     """The home folder of the game a file belongs to; a genesis of a new game starts one (not one created in
     the future of ``now``)."""
-    for folder in home.game_folders():
-        if folder.path.name.endswith("-" + f.game[:12]):
-            return folder
+    folder = home.folder_of(f.game)
+    if folder is not None:
+        return folder
     if f.kind != "genesis":
         raise FileRefused(where, f"no game {f.game[:12]} in {home.root}: join it (or receive its genesis) first",
                           round=f.round, seat=f.seat, rule="P-game")

@@ -113,6 +113,27 @@ class Home:
         return [GameFolder(p, self.root) for p in sorted(self.games_dir.iterdir())
                 if p.is_dir() and (p / "genesis.toml").exists()]
 
+    def index(self):
+        """Which games are in play and which are settled (``transport/settled.py``)."""
+        from duelmail.transport.settled import GameIndex
+
+        return GameIndex(self.root)
+
+    def live_folders(self, index=None) -> list[GameFolder]:
+        """The games in play: every game but the settled ones, found without reading a settled game's folder."""
+        index = index or self.index()
+        return [GameFolder(self.games_dir / name, self.root) for name in index.live]
+
+    def folder_of(self, game_id: str) -> GameFolder | None:
+        """The folder of game ``game_id`` (or its first 12 characters), found by name: one ``stat`` per kind of game."""
+        from duelmail.games.base import game_names
+
+        for kind in game_names():
+            path = self.games_dir / f"{kind}-{game_id[:12]}"
+            if (path / "genesis.toml").exists():
+                return GameFolder(path, self.root)
+        return None
+
     def folder_for(self, kind: str, game_id: str) -> GameFolder:
         return GameFolder(self.games_dir / f"{kind}-{game_id[:12]}", self.root)
 
@@ -124,19 +145,27 @@ class Home:
         """The game every command means: ``query`` is a game id or any part of its folder name (``3537``,
         ``warlords-3537``); with none, the only game, or else the only one still in play (finished games step
         aside)."""
-        folders = self.game_folders()
-        if not folders:
-            raise GameNotFound(f"no games in {self.root}: start one with 'duelmail new' or 'duelmail join FILE'")
-        if query is None:
-            if len(folders) == 1:
+        if query is None:  # the settled games step aside unread (``transport/settled.py``)
+            index = self.index()
+            folders = self.live_folders(index)
+            if len(folders) == 1 and not index.finished:
                 return folders[0]
             live = [f for f in folders if not f.is_over()]
             if len(live) == 1:
                 return live[0]
-            names = ", ".join(f.path.name for f in (live or folders))
+            folders = live or self.game_folders()
+            if not folders:
+                raise GameNotFound(f"no games in {self.root}: start one with 'duelmail new' or 'duelmail join FILE'")
+            if len(folders) == 1:
+                return folders[0]
+            names = ", ".join(f.path.name for f in folders)
             raise GameNotFound(f"{len(live)} games in play here; name one ({names})" if live else
                                f"{len(folders)} finished games here and none in play; name one ({names})")
-        hits = [f for f in folders if f.path.name == query] or self.matching(query)  # a whole name: that one
+        whole = GameFolder(self.games_dir / query, self.root)
+        hits = [whole] if "/" not in query and whole.genesis_path.exists() else self.matching(query)  # a whole name
+        folders = hits or self.game_folders()
+        if not folders:
+            raise GameNotFound(f"no games in {self.root}: start one with 'duelmail new' or 'duelmail join FILE'")
         if len(hits) != 1:
             names = ", ".join(f.path.name for f in (hits or folders))
             raise GameNotFound(f"{'no' if not hits else 'more than one'} game matches {query!r} ({names})")
@@ -145,7 +174,10 @@ class Home:
     def matching(self, query: str) -> list[GameFolder]:
         """Games whose folder name holds ``query`` or whose id starts with it."""
         q = query.lower()
-        return [f for f in self.game_folders() if q in f.path.name or f.path.name.split("-", 1)[-1].startswith(q)]
+        names = sorted(os.listdir(self.games_dir)) if self.games_dir.is_dir() else []
+        hits = [GameFolder(self.games_dir / n, self.root) for n in names
+                if q in n or n.split("-", 1)[-1].startswith(q)]  # named first: a stat only for the names that match
+        return [f for f in hits if f.genesis_path.exists()]
 
     def archive(self, folder: GameFolder) -> Path:
         """File a game away in ``HOME/archive/``: no command picks it any more; its files stay as they are."""

@@ -9,6 +9,8 @@ answered here; a decision is left to the human, or to a bot when one plays the s
 
 from __future__ import annotations
 
+import hashlib
+import json
 import random
 import re
 import tomllib
@@ -31,6 +33,7 @@ from duelmail.transport.archive import TURN_NAME, awaited_text, file_name, order
 from duelmail.transport.folder import GameFolder
 from duelmail.transport.git import GAME_DIR, GitError, GitRepo
 from duelmail.transport.reply import looks_like_reply
+from duelmail.transport.settled import GameIndex
 from duelmail.util.classes import dataclass
 from duelmail.util.fs import atomic_write
 from duelmail.util.lock import hold, release_all
@@ -89,7 +92,7 @@ def apply_files(home: Home, identity: Identity | None, files: Sequence[tuple[str
         if h in seen:
             continue
         seen.add(h)
-        known = any(p.path.name.endswith("-" + f.game[:12]) for p in home.game_folders())
+        known = home.folder_of(f.game) is not None
         try:
             (r,) = app.receive_files(home, identity, [(where, f)], now, batch=order)
         except Exception as e:  # noqa: BLE001 - a check's own error, or the last line of defence
@@ -163,19 +166,40 @@ def remember(folder: GameFolder, match: Match, key: tuple[str, str] | None = Non
     _folds[key or (str(folder.path), folder.listing_key())] = match
 
 
+def settled_row(match: Match) -> dict:
+    """A finished game's line in the home's index of settled games (``transport/settled.py``)."""
+    return {"game": match.gid, "kind": match.game.spec.id, "result": match.describe_outcome()}
+
+
+def settle_finished(home: Home, folders: Sequence[tuple[GameFolder, Match]], index: GameIndex | None = None) -> None:
+    """File the finished games among ``folders`` (each with its state) as settled: no command reads them again
+    until a file arrives in one."""
+    done = [(folder.path, settled_row(match)) for folder, match in folders if match.finished]
+    if done:
+        (index or home.index()).settle(done)
+
+
 def my_games(home: Home, identity: Identity) -> list[tuple[GameFolder, Match, int]]:
+    """This identity's games in play (settled games are passed by unread), each folded and attached to its seat."""
     out = []
-    for folder in home.game_folders():
-        me = home.me(folder)
-        if me.get("identity") not in (None, identity.name):
+    index = home.index()
+    folded = []
+    for folder in home.live_folders(index):
+        try:
+            me = home.me(folder)
+        except DuelmailError:
+            continue  # not a game folder any more (its index line is stale): the next listing drops it
+        if me.get("identity") not in (None, identity.name) or not folder.genesis_path.exists():
             continue
         hold(folder.path)  # until the poll ends (folders in name order: two processes never deadlock)
         match = fold(folder)
+        folded.append((folder, match))
         seat = match.seat_of(identity)
         if seat is None:
             continue
         match.attach(seat, identity)
         out.append((folder, match, seat))
+    settle_finished(home, folded, index)
     return out
 
 
@@ -412,51 +436,111 @@ def _game_views(folder: GameFolder, match: Match, target: Path) -> list[str]:
 def sync_git(home: Home, identity: Identity, path: Path, now: datetime | None = None,
              games: Sequence[GameFolder] = (), attempts: int = 5) -> SyncReport:
     """Commit this home's new files, fetch, verify what others pushed (apply the good, report the bad),
-    rebase, rewrite the README files, push; when the remote moved meanwhile, go round again."""
+    rebase, rewrite the README files, push; when the remote moved meanwhile, go round again.
+
+    What it looked at is remembered (``_recall``): the next sync reads only the commits pushed since, and looks
+    only at the games in play, those settled since and those the new commits touch; without that memory (a
+    fresh clone, a new index, history it no longer holds) it reads the whole history and every game."""
     repo = GitRepo(path, (identity.name, identity.email))
     if not repo.is_repo():
         raise GitError(f"{path}: not a git repository: run 'duelmail git init {path}' or clone one there")
     report = SyncReport(Path(path))
     report.recovered = repo.recover()  # a sync killed half-way: finished or undone before this one starts
+    index = home.index()
+    memory = _recall(home, repo, index)
+    look: set[str] | None = None
+    if memory is not None:
+        look = set(index.live) | set(index.rows(since=memory["rows"])) | {g.path.name for g in games}
+    seen = dict(memory or {}, rows=index.rows_size, generation=index.generation)
     for _ in range(attempts):
-        report.committed += _export(home, repo, games)
+        report.committed += _export(home, repo, games, look)
         ref = repo.fetch()
         tree = ref or ("HEAD" if repo.has_commits() else None)
         if tree is not None:
-            report.arrivals += _take_in(home, identity, repo, tree, now)
-        if ref is not None:
+            head = repo.out("rev-parse", "--verify", f"{tree}^{{commit}}")
+            report.arrivals += _take_in(home, identity, repo, head, now, seen)
+            if look is not None and seen.get("touched") is None:
+                look = None  # what was remembered is no commit here: every game is looked at
+            elif look is not None:
+                look |= seen["touched"]
+        if ref is not None and not repo.holds(ref):  # held already: no rebase (git would stat the whole tree)
             repo.integrate(ref)
-            report.committed += _export(home, repo, games)  # put back what the remote's commits overwrote
-        _write_readmes(home, repo)
-        if repo.push():
+            report.committed += _export(home, repo, games, look)  # put back what the remote's commits overwrote
+        _write_readmes(home, repo, look=look)
+        if (ref is not None and repo.out("rev-parse", "HEAD") == head) or repo.push():  # nothing new to push
             report.pushed = repo.remote() is not None
             report.recovered += repo.aside
+            if seen.get("commit"):
+                _remember(home, repo, seen)
             return report
     raise GitError(f"{path}: the remote kept moving; {attempts} pushes were rejected (try again)")
 
 
-def _take_in(home: Home, identity: Identity, repo: GitRepo, tree: str, now: datetime | None) -> list[Arrival]:
+def _memory_path(home: Home, repo: GitRepo) -> Path:
+    where = str(repo.path.resolve())
+    return home.root / "index" / f"git-{hashlib.sha256(where.encode()).hexdigest()[:16]}.json"
+
+
+def _recall(home: Home, repo: GitRepo, index: GameIndex) -> dict | None:
+    """What the last sync of this home with ``repo`` took in: the commit it read up to, files it held back (ahead
+    of their game), and the index it looked at (its ``generation`` and how many games were settled then). None
+    when there is no such memory, or it belongs to another index or repository."""
+    try:
+        memo = json.loads(_memory_path(home, repo).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not (isinstance(memo, dict) and memo.get("repo") == str(repo.path.resolve())
+            and memo.get("generation") == index.generation
+            and isinstance(memo.get("commit"), str) and re.fullmatch(r"[0-9a-f]{40}", memo["commit"])
+            and isinstance(memo.get("rows"), int) and 0 <= memo["rows"] <= index.rows_size
+            and isinstance(memo.get("held"), list)
+            and all(isinstance(h, list) and len(h) == 3 and all(isinstance(x, str) for x in h) for h in memo["held"])):
+        return None
+    return memo
+
+
+def _remember(home: Home, repo: GitRepo, seen: dict) -> None:
+    memo = {k: seen[k] for k in ("commit", "generation", "rows", "held")}
+    try:
+        atomic_write(_memory_path(home, repo), json.dumps({"repo": str(repo.path.resolve()), **memo}), durable=False)
+    except OSError:
+        pass  # a memory only saves time: the next sync reads everything
+
+
+def _take_in(home: Home, identity: Identity, repo: GitRepo, tree: str, now: datetime | None,
+             seen: dict | None = None) -> list[Arrival]:
     """Verify and apply the files of ``tree``'s history this home lacks (every version ever committed, so
-    an overwritten or deleted turn still arrives); refused ones are reported once."""
-    refused = repo.refused()
+    an overwritten or deleted turn still arrives); refused ones are reported once. ``seen``: what an earlier
+    sync took in (``commit``, files ``held`` back): only the commits since are read, and the held files again;
+    updated to what this one took in, with the game folders the new commits ``touched`` (None: all were read)."""
+    seen = seen if seen is not None else {}
+    since = seen.get("commit")
+    found = repo.history_since(since, tree) if since else None
+    if found is None:
+        files, seen["touched"] = repo.history_files(tree), None
+    else:
+        files, seen["touched"] = found
+        files += [tuple(h) for h in seen.get("held", []) if tuple(h) not in set(files)]
+    refused = repo.refused() if files else set()  # read only when there is something new to look at
     parsed: list[tuple[str, SignedFile]] = []
-    blobs: dict[str, str] = {}
+    blobs: dict[str, tuple[str, str, str]] = {}
     out: list[Arrival] = []
-    for path, blob, commit in repo.history_files(tree):
+    for path, blob, commit in files:
         if blob in refused or (home.games_dir / path).exists():
             continue
         where = f"{path} (commit {commit})"
-        blobs[where] = blob
+        blobs[where] = (path, blob, commit)
         try:
-            files = parse_any(repo.read(tree, path, blob, commit).text, where)
-            for f in files:
-                _check_name(path, f, len(files), where)
-            parsed += [(where, f) for f in files]
+            parts = parse_any(repo.read(tree, path, blob, commit).text, where)
+            for f in parts:
+                _check_name(path, f, len(parts), where)
+            parsed += [(where, f) for f in parts]
         except Exception as e:  # noqa: BLE001 - a parser's own error, or the last line of defence
             out.append(Arrival(where, "?", 0, -1, "refused",
                                reason=str(e if isinstance(e, DuelmailError) else unexpected(where, e))))
     out += apply_files(home, identity, parsed, now)
-    repo.remember_refused(blobs[a.where] for a in out if a.status == "refused")
+    repo.remember_refused([blobs[a.where][1] for a in out if a.status == "refused" and a.where in blobs])
+    seen.update(commit=tree, held=[list(blobs[a.where]) for a in out if a.status == "held"])
     return out
 
 
@@ -488,14 +572,22 @@ def same_file(ours: str, theirs: str, where: str) -> bool:
         return False
 
 
-def _export(home: Home, repo: GitRepo, games: Sequence[GameFolder]) -> list[str]:
+def _looked_at(home: Home, look: set[str] | None) -> list[GameFolder]:
+    """The home's games a sync looks at: all of them, or those named in ``look`` that are game folders."""
+    if look is None:
+        return home.game_folders()
+    return [GameFolder(home.games_dir / n, home.root) for n in sorted(look)
+            if (home.games_dir / n / "genesis.toml").exists()]
+
+
+def _export(home: Home, repo: GitRepo, games: Sequence[GameFolder], look: set[str] | None = None) -> list[str]:
     """Copy this home's files of the games kept in the repository (and of ``games``) into it: one commit
     per game, its README rewritten in the same commit. A file missing from the repository, or another file
     sitting under its name (a squatter's, or an overwrite), is written (again): nothing pushed under an
-    honest file's name can keep it out."""
+    honest file's name can keep it out. ``look``: only these games (see ``sync_git``)."""
     messages = []
     wanted = {g.path.name for g in games}
-    for folder in home.game_folders():
+    for folder in _looked_at(home, look):
         was = len(repo.aside)
         target = repo.plain(folder.path.name, folder=True)
         if len(repo.aside) > was:  # the game's folder was a link someone pushed: written again in its place
@@ -518,7 +610,7 @@ def _export(home: Home, repo: GitRepo, games: Sequence[GameFolder]) -> list[str]
             repo.add(f"{folder.path.name}/{p.name}")
             newest = (f, text)
         if newest is not None:
-            _write_readmes(home, repo, commit=False)
+            _write_readmes(home, repo, commit=False, look=None if look is None else look | {folder.path.name})
             msg = _commit_message(folder.path.name, *newest)
             if replaced:
                 msg = msg.replace("\n", f" (replacing a foreign {', '.join(replaced)})\n", 1) if "\n" in msg \
@@ -530,12 +622,32 @@ def _export(home: Home, repo: GitRepo, games: Sequence[GameFolder]) -> list[str]
     return messages
 
 
-def _write_readmes(home: Home, repo: GitRepo, commit: bool = True) -> None:
+_INDEX_LINE = re.compile(r"- \[([^\]]+)\]\(\1/README\.md\)(: .*)?")
+_ESCAPED = re.compile(r"\\[\\`*_\[\]!|~]|&(?:lt|gt|amp);")
+
+
+def _index_line(line: str) -> str:
+    """A line of the repository's README kept from before (a game this sync did not look at), as it may stand
+    there: its game's link, and its words only if they are as ``md_text`` escapes them (the README is pushed by
+    anyone: a line someone else wrote is cut back to its link); "" for a line that is no game's."""
+    m = _INDEX_LINE.fullmatch(line)
+    if m is None or not GAME_DIR.fullmatch(m.group(1)):
+        return ""
+    words = _ESCAPED.sub("", m.group(2) or "")
+    if any(c in words for c in "<>&\\`*_[]!|~") or _CONTROL.search(words):
+        return f"- [{m.group(1)}]({m.group(1)}/README.md)"
+    return line
+
+
+def _write_readmes(home: Home, repo: GitRepo, commit: bool = True, look: set[str] | None = None) -> None:
     """Rewrite each game's README (and the index) from this home's state; a game whose files did not
-    change since the last rewrite is not folded again (``.readme.toml`` in the home's game folder)."""
+    change since the last rewrite is not folded again (``.readme.toml`` in the home's game folder). ``look``:
+    only these games' READMEs, and their lines of the index (see ``sync_git``)."""
     changed = []
     names = []
-    for folder in home.game_folders():
+    moved = look is None  # whether a line of the index may have changed
+    folded = []
+    for folder in _looked_at(home, look):
         target = repo.plain(folder.path.name, folder=True)
         if not target.is_dir():
             continue
@@ -550,21 +662,38 @@ def _write_readmes(home: Home, repo: GitRepo, commit: bool = True) -> None:
                 names.append(line)
                 continue
         match = fold(folder)
+        folded.append((folder, match))
         text = readme_text(match)
         changed += _game_views(folder, match, target)
         line = (f"- [{folder.path.name}]({folder.path.name}/README.md): {match.game.spec.title}, "
                 + md_text(f"over: {match.describe_outcome()}" if match.over() else
                           f"round {match.round}, awaiting {awaited_text(match)}"))
         names.append(line)
+        moved = moved or line != old.get("line")
         atomic_write(memo, tomlkit.dumps({"key": key, "line": line, "text": text}))
         p = target / "README.md"
         if not p.exists() or p.read_text() != text:
             atomic_write(p, text)
             changed.append(f"{folder.path.name}/README.md")
-    mine = {folder.path.name for folder in home.game_folders()}
-    names += [f"- [{p.name}]({p.name}/README.md)" for p in sorted(repo.path.iterdir())
-              if p.is_dir() and not p.is_symlink() and p.name not in mine and GAME_DIR.fullmatch(p.name)]
+    settle_finished(home, folded)
     root = repo.plain("README.md")
+    if look is None:
+        mine = {folder.path.name for folder in home.game_folders()}
+        names += [f"- [{p.name}]({p.name}/README.md)" for p in sorted(repo.path.iterdir())  # games not held here
+                  if p.is_dir() and not p.is_symlink() and p.name not in mine and GAME_DIR.fullmatch(p.name)]
+    else:  # the index as it stands, its lines of the games looked at replaced
+        ours = {line.split("]", 1)[0] for line in names}
+        foreign = sorted(n for n in look if (repo.path / n).is_dir() and not (repo.path / n).is_symlink()
+                         and not (home.games_dir / n).is_dir())
+        moved = moved or bool(foreign)
+        if not moved and root.exists():
+            names = []
+        else:
+            kept = root.read_text(errors="replace").splitlines() if root.exists() else []
+            names += [_index_line(line) for line in kept if line.startswith("- [")
+                      and line.split("]", 1)[0] not in ours and _index_line(line)]
+            names += [f"- [{n}]({n}/README.md)" for n in foreign if f"- [{n}" not in ours
+                      and not any(line.startswith(f"- [{n}]") for line in names)]
     text = "\n".join(["# duelmail games", "", "One folder per game; each holds its signed turn files.", "",
                       *sorted(names), "", "Play with `duelmail play ... --push` or `duelmail git sync`.", ""])
     if names and (not root.exists() or root.read_text() != text):
@@ -604,7 +733,7 @@ def send_reminders(home: Home, identity: Identity, now: datetime, settings: mail
     """Mail every reminder and timeout note the time control calls for in this home's mail games, each once per
     deadline (``.notices.toml`` in the game folder remembers them); one line per message sent."""
     messages, lines, marks = [], [], []
-    for folder in home.game_folders():
+    for folder in home.live_folders():  # a settled game has no deadline
         if by_git(home, folder):
             continue
         me = home.me(folder)

@@ -140,10 +140,17 @@ def status_lines(data: dict, t: datetime) -> list[str]:
 
 
 def all_games_lines(rows: list[dict], broken: list[tuple[str, str]], t: datetime, home: Home,
-                    as_json: bool = False) -> list[str]:
-    """What ``status --all`` says at ``t``: every game a line, the soonest deadline first (``rows`` are sorted
-    here), the games that cannot be read, and how many are archived; with ``as_json``, one JSON text."""
+                    as_json: bool = False, finished: list[dict] | None = None, settled: int = 0) -> list[str]:
+    """What ``status --all`` says at ``t``: every game in play a line, the soonest deadline first (``rows`` are
+    sorted here), the games that cannot be read, how many are finished and how many archived; with ``as_json``,
+    one JSON text. ``settled``: how many finished games the home's index holds (not in ``rows``); ``finished``:
+    their lines, to list the finished games too (``--finished``)."""
     rows.sort(key=lambda d: min((a["deadline"] for a in d["awaited"].values() if a["deadline"]), default="9999"))
+    over = [d for d in rows if d["over"]]
+    if finished is None:
+        rows = [d for d in rows if not d["over"]]
+    else:
+        rows = rows + [{**r, "over": True} for r in sorted(finished, key=lambda r: r["folder"])]
     if as_json:
         return [json.dumps(rows + [{"folder": n, "error": e} for n, e in broken], indent=2)]
     out = [f"{name}: cannot be read: {error}" for name, error in broken]
@@ -156,6 +163,12 @@ def all_games_lines(rows: list[dict], broken: list[tuple[str, str]], t: datetime
         when = f", due {soon[0]} ({_left(datetime.fromisoformat(soon[0]), t)})" if soon else ""
         out.append(f"{d['game'][:12]} {d['kind']:<9} round {d['round']}: awaiting {who}{when}"
                    + (" (by reply)" if d.get("by_reply") else ""))
+    done = settled + len(over)
+    if not rows and not broken:
+        out.append("no games in play")
+    if done and finished is None:
+        out.append(f"and {done} finished game{'s' if done != 1 else ''} ('duelmail status --all --finished' "
+                   "lists them)")
     filed = len(list(home.archive_dir.iterdir())) if home.archive_dir.is_dir() else 0
     if filed:
         out.append(f"and {filed} archived game{'s' if filed != 1 else ''} in {home.archive_dir}")
@@ -167,6 +180,13 @@ def by_reply(folder) -> dict:
     return {"by_reply": True} if (folder.path / ".by-reply").exists() else {}
 
 
+def settle_rows(index, games: list[tuple]) -> None:
+    """File the finished games among ``games`` (folder, its status data) in the home's index: over, nothing
+    awaited, no cheat found (``transport/settled.py``)."""
+    index.settle([(f.path, {"game": d["game"], "kind": d["kind"], "result": d["result"]}) for f, d in games
+                  if d["over"] and not d["awaited"] and not d.get("cheats")])
+
+
 def _cached_row(home: Home, folder) -> dict | None:
     """``status``'s data of one game from its fresh cache, with the home's cheats; None if the cache is stale."""
     data = _cached_status(folder, home.me(folder).get("seat"))
@@ -176,18 +196,23 @@ def _cached_row(home: Home, folder) -> dict | None:
 
 
 def _status_text(home: Home, args: list[str]) -> str | None:
-    """``status [GAME] [--json] [--all]`` from the caches, or None if any game it names must be folded."""
+    """``status [GAME] [--json] [--all [--finished]]`` from the caches, or None if any game it names must be folded."""
     flags = {a for a in args if a.startswith("-")}
     names = [a for a in args if not a.startswith("-")]
-    if flags - {"--json", "--all"} or len(names) > (0 if "--all" in flags else 1):
+    if flags - {"--json", "--all", "--finished"} or len(names) > (0 if "--all" in flags else 1):
+        return None
+    if "--finished" in flags and "--all" not in flags:
         return None
     t = datetime.now(UTC)
     if "--all" in flags:
-        folders = home.game_folders()
+        index = home.index()
+        folders = home.live_folders(index)
         rows = [_cached_row(home, f) for f in folders]
-        if not folders or None in rows:
+        if not (folders or index.finished) or None in rows:
             return None
-        lines = all_games_lines(rows, [], t, home, "--json" in flags)
+        finished, settled = (list(index.rows().values()) if "--finished" in flags else None), index.finished
+        settle_rows(index, list(zip(folders, rows, strict=True)))
+        lines = all_games_lines(rows, [], t, home, "--json" in flags, finished, settled)
     else:
         row = _cached_row(home, home.find(names[0] if names else None))
         if row is None:

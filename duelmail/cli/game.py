@@ -15,7 +15,15 @@ from pathlib import Path
 
 import click
 
-from duelmail.cli.cached import _cached_show, _cached_status, _show_key, all_games_lines, by_reply, status_lines
+from duelmail.cli.cached import (
+    _cached_show,
+    _cached_status,
+    _show_key,
+    all_games_lines,
+    by_reply,
+    settle_rows,
+    status_lines,
+)
 from duelmail.cli.common import (
     Ctx,
     _app,
@@ -139,21 +147,27 @@ def join(ctx, file, out, send, push):
 
 @click.command("status")
 @click.argument("game", required=False)
-@click.option("--all", "all_games", is_flag=True, help="Every game in this home, soonest deadline first.")
+@click.option("--all", "all_games", is_flag=True,
+              help="Every game in play in this home, soonest deadline first, and how many are finished.")
+@click.option("--finished", is_flag=True, help="With --all: list the finished games too.")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 @pass_ctx
 @handled
-def status(ctx, game, all_games, as_json):
+def status(ctx, game, all_games, finished, as_json):
     """Who is awaited in GAME, for what, and by when.
 
     \b
     Example:
       duelmail status
       duelmail status --all
+      duelmail status --all --finished
       duelmail status 3f2a --json
     """
-    folders = ctx.home.game_folders() if all_games else [ctx.home.find(game)]
-    if all_games and not folders:
+    if finished and not all_games:
+        raise click.ClickException("--finished lists finished games with --all: 'duelmail status --all --finished'")
+    index = ctx.home.index() if all_games else None
+    folders = ctx.home.live_folders(index) if all_games else [ctx.home.find(game)]
+    if all_games and not folders and not index.finished:
         raise click.ClickException(f"no games in {ctx.home.root}")
     broken: list[tuple[str, str]] = []
     rows = []
@@ -166,7 +180,10 @@ def status(ctx, game, all_games, as_json):
             broken.append((folder.path.name, str(e)))  # one bad game never hides the others
     t = now()
     if all_games:
-        for line in all_games_lines(rows, broken, t, ctx.home, as_json):
+        done, settled = (list(index.rows().values()) if finished else None), index.finished
+        named = {r["game"][:12]: r for r in rows}
+        settle_rows(index, [(f, named[f.path.name[-12:]]) for f in folders if f.path.name[-12:] in named])
+        for line in all_games_lines(rows, broken, t, ctx.home, as_json, done, settled):
             click.echo(line)
         return
     data = rows[0]

@@ -234,9 +234,11 @@ def refresh_views(ctx: Ctx, ident, games, folded=()) -> None:
 
     refs = {g[:12] for g in games}
     known = {m.gid[:12]: m for m in folded}
-    for folder in ctx.home.game_folders() if refs else ():
+    for folder in (ctx.home.folder_of(r) for r in sorted(refs)):  # found by name: one stat per kind of game
+        if folder is None:
+            continue
         ref = folder.path.name[-12:]
-        if ref not in refs or _cached_status(folder, ctx.home.me(folder).get("seat")) is not None:
+        if _cached_status(folder, ctx.home.me(folder).get("seat")) is not None:
             continue
         try:
             acquire(folder.path, wait=0, say=lambda _: None)  # held by another command: its own caches follow

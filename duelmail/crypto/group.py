@@ -10,6 +10,12 @@ input point before multiplying (and refuses a zero scalar or an identity result)
 ``point_mul`` relies on it instead of paying for the subgroup check twice; when libsodium refuses,
 ``point_mul`` re-runs ``valid_point`` only to word the error. ``tests/crypto/test_group.py`` pins
 that behaviour for every kind of bad point.
+
+A point is checked once per process: whether 32 bytes encode a point of the subgroup depends on those bytes
+alone, so ``valid_point`` remembers the encodings it (or a multiplication's own check) found valid, and the
+results of multiplications and of hashing to the curve, which are points of the subgroup by construction
+(``_VALID``, at most ``_VALID_MAX`` of them). A point checked on arrival is not checked again when the fold,
+the escrow tables' decoding or the audit meet it.
 """
 
 from __future__ import annotations
@@ -80,13 +86,25 @@ def sinv(a: bytes) -> bytes:
     return _nb.crypto_core_ed25519_scalar_invert(a)
 
 
+_VALID: set[bytes] = set()
+_VALID_MAX = 1 << 18  # 32-byte points: some 20 MB at most, then it starts again
+
+
+def _known_valid(*points: bytes) -> None:
+    """Remember points of the prime-order subgroup (checked, or made so: see the module's docstring)."""
+    if len(_VALID) >= _VALID_MAX:
+        _VALID.clear()
+    _VALID.update(points)
+
+
 def valid_point(p: bytes) -> bool:
     """True iff ``p`` encodes a point of the prime-order subgroup (canonical, not small order)."""
-    return (
-        isinstance(p, bytes)
-        and len(p) == POINT_BYTES
-        and _nb.crypto_core_ed25519_is_valid_point(p)
-    )
+    if p.__class__ is bytes and p in _VALID:
+        return True
+    ok = isinstance(p, bytes) and len(p) == POINT_BYTES and bool(_nb.crypto_core_ed25519_is_valid_point(p))
+    if ok:
+        _known_valid(p)
+    return ok
 
 
 def check_point(p: bytes, what: str) -> bytes:
@@ -102,11 +120,13 @@ def point_mul(scalar: bytes, point: bytes) -> bytes:
     if not isinstance(point, bytes) or len(point) != POINT_BYTES:
         raise CryptoError(f"point to multiply: not a 32-byte point: {_hex(point)}")
     try:
-        return _nb.crypto_scalarmult_ed25519_noclamp(scalar, point)
+        out = _nb.crypto_scalarmult_ed25519_noclamp(scalar, point)
     except _NaclRuntimeError:
         check_point(point, "point to multiply")
         # Unreachable: a valid point times a scalar in [1, L) is never the identity.
         raise CryptoError(f"point multiplication failed for {point.hex()}") from None  # pragma: no cover
+    _known_valid(point, out)  # libsodium checked the point; a nonzero multiple of it is in the subgroup too
+    return out
 
 
 def point_add(p: bytes, q: bytes) -> bytes:
@@ -121,7 +141,9 @@ def point_add(p: bytes, q: bytes) -> bytes:
 def base_mul(scalar: bytes) -> bytes:
     """``scalar * G`` (unclamped) for the standard base point G."""
     check_scalar(scalar, "multiplier")
-    return _nb.crypto_scalarmult_ed25519_base_noclamp(scalar)
+    out = _nb.crypto_scalarmult_ed25519_base_noclamp(scalar)
+    _known_valid(out)
+    return out
 
 
 def hash_to_point(*parts: bytes | str | int) -> bytes:
@@ -133,4 +155,5 @@ def hash_to_point(*parts: bytes | str | int) -> bytes:
     p = _nb.crypto_core_ed25519_from_uniform(hashlib.sha256(lp(H2C_DOMAIN, *parts)).digest())
     if p == IDENTITY:  # pragma: no cover - needs a SHA-256 preimage of a torsion point
         raise CryptoError(f"hash_to_point{parts!r} gave the identity")
+    _known_valid(p)
     return p

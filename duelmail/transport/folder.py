@@ -233,9 +233,18 @@ class GameFolder:
                 # a file the fold set aside (a resignation crossed it): kept, unread, under another name
                 target.rename(self.path / f".void-{min(there)[:12]}-{target.name}")
                 forget(self.path)
+                self._unsettle()
                 return atomic_write(target, text)
             if own:
                 raise DuelmailError(f"{target} already holds another file for round {f.round}, seat {f.seat} "
                                     "(written meanwhile by another duelmail process?); yours was not written")
             return target
+        self._unsettle()
         return atomic_write(target, text)
+
+    def _unsettle(self) -> None:
+        """A file is about to arrive: a settled game is in play again (``transport/settled.py``)."""
+        if self.home is not None and self.path.parent == self.home / "games":
+            from duelmail.transport.settled import unsettle
+
+            unsettle(self.path)

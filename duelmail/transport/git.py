@@ -260,6 +260,42 @@ class GitRepo:
         rest = [pb for pb in found if pb not in set(tree)]
         return [(p, b, found[(p, b)]) for p, b in tree + rest]
 
+    def history_since(self, since: str, ref: str) -> tuple[list[tuple[str, str, str]], set[str]] | None:
+        """``history_files`` of the commits of ``ref`` that ``since`` lacks (``git log since..ref``: after a
+        force-push, every rewritten commit), and the game folders any of them touched (a file added, changed or
+        deleted); None when ``since`` is no commit here (a fresh clone, a pruned history): then read it all."""
+        res = self.git("log", "--format=C %h", "--raw", "--no-abbrev", "--no-renames", "-m", f"{since}..{ref}", "--",
+                       check=False)
+        if res.returncode != 0:
+            return None
+        found: dict[tuple[str, str], str] = {}
+        touched: set[str] = set()
+        commit = ""
+        for line in res.stdout.splitlines():
+            if line.startswith("C "):
+                commit = line[2:9]
+                continue
+            meta, _, path = line.partition("\t")
+            parts = meta.split()
+            if len(parts) != 5:
+                continue
+            top = path.split("/", 1)[0]
+            if "/" in path and GAME_DIR.fullmatch(top):
+                touched.add(top)
+            if set(parts[3]) != {"0"} and is_turn_path(path):
+                found.setdefault((path, parts[3]), commit)
+        if not found:
+            return [], touched
+        now = set()  # the versions in ref's tree first, as ``history_files`` orders them
+        for line in self.out("diff", "--raw", "--no-abbrev", "--no-renames", since, ref, "--").splitlines():
+            meta, _, path = line.partition("\t")
+            parts = meta.split()
+            if len(parts) == 5:
+                now.add((path, parts[3]))
+        tree = [pb for pb in found if pb in now]
+        rest = [pb for pb in found if pb not in now]
+        return [(p, b, found[(p, b)]) for p, b in tree + rest], touched
+
     def blob_at(self, ref: str, path: str) -> str | None:
         """The text of ``path`` in ``ref`` (None if it is not there)."""
         res = self.git("show", f"{ref}:{path}", check=False)
@@ -286,6 +322,10 @@ class GitRepo:
         if blobs:
             p = self._refused_log
             atomic_write(p, "".join(f"{b}\n" for b in sorted(self.refused() | set(blobs))))
+
+    def holds(self, ref: str) -> bool:
+        """Whether ``ref``'s commit is HEAD or in its history (nothing to rebase onto)."""
+        return self.git("merge-base", "--is-ancestor", ref, "HEAD", check=False).returncode == 0
 
     def integrate(self, ref: str) -> None:
         """Rebase local commits onto ``ref``; a turn never conflicts, a README is merged by union and rewritten

@@ -19,8 +19,10 @@ def dm(home: Path, *args: str, code: int = 0) -> str:
 
 
 def snapshot(home: Path) -> dict[str, bytes]:
+    """Every file of a home but its caches (the game caches, the index of games and what syncs looked at)."""
     return {str(p.relative_to(home)): p.read_bytes() for p in sorted(home.rglob("*"))
-            if p.is_file() and p.name not in (".status.json", ".show.json", ".over", ".lock", ".kept", "kept.key")
+            if p.is_file() and p.relative_to(home).parts[0] != "index"
+            and p.name not in (".status.json", ".show.json", ".over", ".lock", ".kept", "kept.key", ".settled")
             and not (p.parent.name == "mail" and p.name.startswith("seen-"))}  # what a fetch looked at: a cache
 
 

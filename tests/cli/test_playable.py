@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 from pathlib import Path
 
 import clitable
@@ -187,10 +188,17 @@ def test_finished_games_step_aside_and_are_archived(tmp_path):
     assert f"is over: {winner}" in dm(alice, "moves", done[:4])
     assert (alice / "games" / f"warlords-{done}" / ".over").read_text().endswith("\n1\n")  # the cache find() keeps
     assert "is not over" in refused_unchanged(alice, "archive", live[:4])
+    for _ in range(2):  # issue 32: the finished game is counted, listed on request; the index is only a cache
+        listed = dm(alice, "status", "--all")
+        assert live in listed and done not in listed and "and 1 finished game" in listed, listed
+        assert f"{done} warlords  over: {winner}" in dm(alice, "status", "--all", "--finished")
+        assert (alice / "games" / f"warlords-{done}" / ".settled").exists()
+        shutil.rmtree(alice / "index")
     out = dm(alice, "archive", done[:4])
     assert f"archived game {done}" in out and (alice / "archive" / f"warlords-{done}" / "genesis.toml").exists()
     listed = dm(alice, "status", "--all")
-    assert live in listed and done not in listed and "1 archived game" in listed
+    assert live in listed and done not in listed and "1 archived game" in listed and "finished game" not in listed
+    assert done not in dm(alice, "status", "--all", "--finished")
     assert "no game matches" in dm(alice, "status", done[:4], code=1)
 
 

@@ -127,3 +127,27 @@ def test_hash_to_point_deterministic_and_separated():
     assert g.hash_to_point("a", b"b") != g.hash_to_point("ab")
     pts = {g.hash_to_point(b"card", i) for i in range(64)}
     assert len(pts) == 64 and all(g.valid_point(p) for p in pts)
+
+
+def test_a_point_checked_once_is_not_checked_again_and_a_bad_one_is_refused_every_time(monkeypatch):
+    """Issue 32 item 4: a point checked on arrival, or made by a multiplication or a hash to the curve, is not
+    handed to libsodium's check again; validity depends on the 32 bytes alone. Bad points never enter the memo."""
+    from duelmail.crypto.deck import decode_points, encode_points
+
+    calls = []
+    real = nb.crypto_core_ed25519_is_valid_point
+    monkeypatch.setattr(nb, "crypto_core_ed25519_is_valid_point", lambda p: calls.append(p) or real(p))
+    g._VALID.clear()
+    points = [g.hash_to_point("memo test", i) for i in range(3)]
+    arrived = [nb.crypto_scalarmult_ed25519_noclamp(g.scalar_from_int(7 + i), p) for i, p in enumerate(points)]
+    text = encode_points(arrived)
+    assert decode_points(text, 3, "deck") == arrived and len(calls) == 3  # checked on arrival
+    assert decode_points(text, 3, "deck") == arrived and len(calls) == 3  # and never again
+    assert g.check_point(arrived[0], "key") == arrived[0] and len(calls) == 3
+    assert g.valid_point(g.point_mul(g.scalar_from_int(5), arrived[1])) and len(calls) == 3  # a product is a point
+    assert g.valid_point(points[2]) and len(calls) == 3  # so is a hash to the curve
+    for bad in (*SMALL_ORDER[1:3], NON_CANONICAL[2]):
+        for _ in range(2):
+            with pytest.raises(CryptoError, match="not a point of the prime-order group"):
+                decode_points(encode_points([bad]), 1, "deck")
+    assert len(calls) == 9 and not g._VALID & {*SMALL_ORDER, *NON_CANONICAL}

@@ -1,0 +1,222 @@
+"""A club's homes and shared repository of many games (issue 32): what `git sync`, `watch --once` and
+`status --all` cost with nothing new, and what a `git sync` that brings one new turn costs, as the number of
+finished games grows.
+
+Usage: python bench/bench_club.py [SIZE ...] [--repeat N]      (default sizes: 30 100 1000 10000)
+
+Material, built once and cached under bench/.cache: 24 real games of Summoner (life 3) in play between alice and
+bob, played by bots to rounds 4 to 11, and 3 real finished ones (a few seconds each). A club of SIZE games: the 24
+in play, the 3 finished and SIZE-27 copies of the finished ones under new ids (their folders renamed; a settled
+game is never read again, so the id inside its files does not matter). Per size: alice's home and bob's each get
+every game; alice's first `git sync` exports the real games to a bare remote for real, bob's takes them in; the
+copies are then committed to the remote by git's plumbing (one tree per real game, shared by its copies), both
+clones pull them, and each home's settled marks and its memory of the last sync are written as a sync that had
+applied them would have left them. Each command then runs as its own `duelmail` process: wall time, and CPU time
+of the process and its git children (getrusage). "One new turn": bob plays a turn of a game in play and pushes
+(not timed), then alice's `git sync` that applies it is timed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from common import game_cache
+
+IN_PLAY, FINISHED = 24, 3
+DUELMAIL = str(Path(sys.executable).parent / "duelmail")
+OPTIONS = {"life": 3}
+
+
+def material() -> Path:
+    """The real games' files, one folder per game (cached)."""
+    from duelmail.app import demo_identity
+    from duelmail.transport.folder import GameFolder
+
+    target = game_cache("club", "summoner")
+    if (target / "done").exists():
+        return target
+    shutil.rmtree(target, ignore_errors=True)
+    ids = [demo_identity(0, "alice"), demo_identity(0, "bob")]
+    for i in range(IN_PLAY + FINISHED):
+        sp = _club_play(ids, 1000 + i)
+        if i < FINISHED:
+            sp.run()
+        else:
+            sp.run(until=lambda m, r=4 + i % 8: m.round >= r or m.over())
+            if sp.match.over():
+                continue
+        folder = GameFolder(target / f"summoner-{sp.match.gid[:12]}")
+        for f in sp.files:
+            folder.store(f)
+    (target / "done").write_text("")
+    return target
+
+
+def _club_play(ids, seed: int):
+    """A bots' game between ``ids`` (SelfPlay, with these identities instead of the seed's)."""
+    from duelmail.app import demo_fresh, genesis_content
+    from duelmail.engine.match import Match
+    from duelmail.engine.selfplay import T0, SelfPlay
+    from duelmail.protocol.turnfile import SignedFile
+
+    sp = SelfPlay.__new__(SelfPlay)
+    SelfPlay.__init__(sp, "summoner", n=2, options=OPTIONS, seed=seed)
+    content = genesis_content("summoner", [i.card for i in ids], 0, OPTIONS, T0,
+                              hashlib.sha256(f"club {seed}".encode()).digest()[:16], master=ids[0].master)
+    sp.ids, sp.genesis = ids, SignedFile.sign(content, ids[0])
+    sp.matches = [Match(sp.genesis) for _ in ids]
+    for s, m in enumerate(sp.matches):
+        m.attach(s, ids[s], demo_fresh(seed, ids[s].name, "summoner"))
+    sp.files = [sp.genesis]
+    return sp
+
+
+def git(cwd: Path, *args: str, input: str | None = None) -> str:
+    return subprocess.run(["git", "-C", str(cwd), *args], check=True, capture_output=True, text=True,
+                          input=input).stdout.strip()
+
+
+def build(size: int, tmp: Path) -> dict:
+    """Two homes and their clones of a club of ``size`` games (see the module's docstring)."""
+    from duelmail import watch
+    from duelmail.app import demo_identity
+    from duelmail.home import Home
+    from duelmail.transport.git import GitRepo
+    from duelmail.transport.settled import MARK, GameIndex
+
+    games = sorted(p for p in material().iterdir() if p.is_dir())
+    remote = tmp / "remote.git"
+    subprocess.run(["git", "init", "-q", "--bare", "-b", "main", str(remote)], check=True)
+    club: dict = {"homes": [], "ids": [], "clones": []}
+    for name in ("alice", "bob"):
+        home, ident = Home(tmp / name), demo_identity(0, name)
+        home.add_identity(ident)
+        for g in games:
+            shutil.copytree(g, home.games_dir / g.name)
+            home.set_me(home.folder_for("summoner", g.name[-12:]), name, 0 if name == "alice" else 1)
+        path = tmp / f"{name}-clone"
+        subprocess.run(["git", "clone", "-q", str(remote), str(path)], check=True, capture_output=True)
+        for k, v in (("user.name", name), ("user.email", f"{name}@example.org")):
+            git(path, "config", k, v)
+        git(path, "symbolic-ref", "HEAD", "refs/heads/main")
+        if name == "alice":
+            GitRepo(path).init()
+        watch.add_repo(home, path)
+        watch.sync_git(home, ident, path, games=home.game_folders())  # for real: exports, or takes in
+        club["homes"].append(home)
+        club["ids"].append(ident)
+        club["clones"].append(path)
+    copies = size - len(games)
+    if copies > 0:
+        finished = [g.name for g in games if (club["homes"][0].games_dir / g.name / MARK).exists()]
+        assert finished, "the real finished games were not settled by the first sync"
+        head = git(remote, "rev-parse", "main")
+        trees = {n: git(remote, "rev-parse", f"main:{n}") for n in finished}
+        entries = git(remote, "ls-tree", "main").splitlines()
+        names = [f"summoner-{hashlib.sha256(f'club copy {k}'.encode()).hexdigest()[:12]}" for k in range(copies)]
+        entries += [f"040000 tree {trees[finished[k % len(finished)]]}\t{n}" for k, n in enumerate(names)]
+        readme = git(remote, "show", "main:README.md").splitlines()
+        lines = [line for line in readme if line.startswith("- [")] + [
+            f"- [{n}]({n}/README.md): Summoner, over: a copy" for n in names]
+        text = "\n".join(["# duelmail games", "", "One folder per game; each holds its signed turn files.", "",
+                          *sorted(lines), "", "Play with `duelmail play ... --push` or `duelmail git sync`.", ""])
+        blob = git(remote, "hash-object", "-w", "--stdin", input=text)
+        entries = [e for e in entries if not e.endswith("\tREADME.md")] + [f"100644 blob {blob}\tREADME.md"]
+        tree = git(remote, "mktree", input="\n".join(entries) + "\n")
+        commit = git(remote, "commit-tree", tree, "-p", head, "-m", f"{copies} finished games")
+        git(remote, "update-ref", "refs/heads/main", commit)
+        for home, path in zip(club["homes"], club["clones"], strict=True):
+            git(path, "pull", "-q", "--ff-only", "origin", "main")
+            for k, n in enumerate(names):
+                real = home.games_dir / finished[k % len(finished)]
+                target = home.games_dir / n
+                target.mkdir()
+                for p in real.iterdir():
+                    if p.name == "genesis.toml" or p.name.startswith("r"):
+                        os.link(p, target / p.name)
+                row = json.loads((real / MARK).read_text())
+                (target / MARK).write_text(json.dumps({**row, "folder": n, "game": n[-12:] + "0" * 52}) + "\n")
+                (target / ".me.toml").write_text((real / ".me.toml").read_text())
+            index = GameIndex(home.root)  # rebuilt from the marks, as after a lost index
+            memory = watch._memory_path(home, GitRepo(path))
+            memo = json.loads(memory.read_text())
+            memory.write_text(json.dumps({**memo, "commit": git(path, "rev-parse", "HEAD"),
+                                          "generation": index.generation, "rows": index.rows_size, "held": []}))
+    for home in club["homes"]:  # the caches a player's own commands leave
+        dm(home, "status", "--all")
+        dm(home, "git", "sync")
+    return club
+
+
+def dm(home, *args: str) -> tuple[float, float, str]:
+    """Run ``duelmail --home HOME ARGS`` as its own process: (wall, CPU of it and its children, output)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t = time.perf_counter()
+    res = subprocess.run([DUELMAIL, "--home", str(home.root), *args],
+                         capture_output=True, text=True)
+    wall = time.perf_counter() - t
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if res.returncode not in (0, 10):
+        raise RuntimeError(f"duelmail {' '.join(args)}: {res.stdout}{res.stderr}")
+    return wall, after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime, res.stdout
+
+
+def measure(size: int, repeat: int) -> dict[str, tuple[float, float]]:
+    tmp = Path(tempfile.mkdtemp(prefix=f"bench-club-{size}-"))
+    try:
+        t = time.perf_counter()
+        club = build(size, tmp)
+        built = time.perf_counter() - t
+        alice, bob = club["homes"]
+        out: dict[str, tuple[float, float]] = {}
+        for label, args in (("git sync, nothing new", ("git", "sync")),
+                            ("watch --once, nothing new", ("watch", "--once", "--git")),
+                            ("status --all", ("status", "--all"))):
+            runs = [dm(alice, *args)[:2] for _ in range(repeat)]
+            out[label] = (statistics.median(r[0] for r in runs), statistics.median(r[1] for r in runs))
+        runs = []
+        for _ in range(repeat):
+            st = json.loads(dm(bob, "status", "--all", "--json")[2])
+            game = next(r["game"][:12] for r in st if r["your_turn"] and not r["over"])
+            dm(bob, "play", "--game", game, "--bot", "heuristic", "--push")
+            wall, cpu, text = dm(alice, "git", "sync")
+            assert "verified and applied" in text, text
+            runs.append((wall, cpu))
+        out["git sync, one new turn"] = (statistics.median(r[0] for r in runs), statistics.median(r[1] for r in runs))
+        out["(building the club)"] = (built, 0.0)
+        return out
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def main(argv: list[str]) -> None:
+    repeat = 5
+    if "--repeat" in argv:
+        i = argv.index("--repeat")
+        repeat = int(argv[i + 1])
+        argv = argv[:i] + argv[i + 2:]
+    sizes = [int(a) for a in argv] or [30, 100, 1000, 10000]
+    print(f"load average before: {os.getloadavg()[0]:.2f} ({os.cpu_count()} cores); median of {repeat}; "
+          f"{IN_PLAY} games in play, the rest finished")
+    results = {size: measure(size, repeat) for size in sizes}
+    labels = list(next(iter(results.values())))
+    print(f"{'command':<28}" + "".join(f"{f'{s:,} games':>22}" for s in sizes))
+    for label in labels:
+        pairs = (results[s][label] for s in sizes)
+        cells = "".join(f"{f'{w * 1000:.0f} ms ({c * 1000:.0f} CPU)':>22}" for w, c in pairs)
+        print(f"{label:<28}{cells}")
+    print(f"load average after: {os.getloadavg()[0]:.2f}")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
