@@ -66,8 +66,8 @@ def _club_play(ids, seed: int):
     """A bots' game between ``ids`` (SelfPlay, with these identities instead of the seed's)."""
     from duelmail.app import demo_fresh, genesis_content
     from duelmail.engine.match import Match
-    from duelmail.engine.selfplay import T0, SelfPlay
     from duelmail.protocol.turnfile import SignedFile
+    from duelmail.testing.selfplay import T0, SelfPlay
 
     sp = SelfPlay.__new__(SelfPlay)
     SelfPlay.__init__(sp, "summoner", n=2, options=OPTIONS, seed=seed)
@@ -88,8 +88,8 @@ def git(cwd: Path, *args: str, input: str | None = None) -> str:
 
 def build(size: int, tmp: Path) -> dict:
     """Two homes and their clones of a club of ``size`` games (see the module's docstring)."""
-    from duelmail import watch
     from duelmail.app import demo_identity
+    from duelmail.delivery import git as gitsync
     from duelmail.home import Home
     from duelmail.transport.git import GitRepo
     from duelmail.transport.settled import MARK, GameIndex
@@ -111,8 +111,8 @@ def build(size: int, tmp: Path) -> dict:
         git(path, "symbolic-ref", "HEAD", "refs/heads/main")
         if name == "alice":
             GitRepo(path).init()
-        watch.add_repo(home, path)
-        watch.sync_git(home, ident, path, games=home.game_folders())  # for real: exports, or takes in
+        gitsync.add_repo(home, path)
+        gitsync.sync_git(home, ident, path, games=home.game_folders())  # for real: exports, or takes in
         club["homes"].append(home)
         club["ids"].append(ident)
         club["clones"].append(path)
@@ -148,7 +148,7 @@ def build(size: int, tmp: Path) -> dict:
                 (target / MARK).write_text(json.dumps({**row, "folder": n, "game": n[-12:] + "0" * 52}) + "\n")
                 (target / ".me.toml").write_text((real / ".me.toml").read_text())
             index = GameIndex(home.root)  # rebuilt from the marks, as after a lost index
-            memory = watch._memory_path(home, GitRepo(path))
+            memory = gitsync._memory_path(home, GitRepo(path))
             memo = json.loads(memory.read_text())
             memory.write_text(json.dumps({**memo, "commit": git(path, "rev-parse", "HEAD"),
                                           "generation": index.generation, "rows": index.rows_size, "held": []}))

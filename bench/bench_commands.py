@@ -178,7 +178,7 @@ def six_players() -> tuple[list, object]:
 
 def two_players(work: Path) -> tuple[list, object, Path, int]:
     """A whole two-player Warlords game, and a home of the seat that must decide near round 40 of it."""
-    from duelmail.engine.selfplay import SelfPlay
+    from duelmail.testing.selfplay import SelfPlay
 
     sp = SelfPlay("warlords", n=2, seed=1)
     sp.run(until=lambda m: m.round >= 40 and any(d.decide and d.needs_human for d in m.duties.values()))

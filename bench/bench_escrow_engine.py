@@ -21,8 +21,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from duelmail.engine.selfplay import SelfPlay
 from duelmail.protocol.turnfile import SignedFile
+from duelmail.testing.selfplay import SelfPlay
 
 GAME = "wizard"
 SEATS = (3, 4, 6, 8)

@@ -1,7 +1,7 @@
 """A mutation fuzzer over every door a stranger's text reaches: python bench/bench_fuzz.py [TOTAL] [--seed N]
 
 The doors, their real corpus (files and legal actions of games played by the engine) and the inputs that
-once crashed duelmail come from ``duelmail.fuzz``. TOTAL inputs (default 1,000,000) are shared among the
+once crashed duelmail come from ``duelmail.testing.fuzz``. TOTAL inputs (default 1,000,000) are shared among the
 doors by weight; every input that raises anything but ``DuelmailError`` is written to
 bench/.cache/fuzz-crashes/. Reports, per door: inputs, refused, accepted, other exceptions by type, the
 slowest input; and CPU (``time.process_time``) beside wall time.
@@ -22,7 +22,7 @@ WEIGHTS = {"turnfile": 0.2, "armour": 0.1, "mail": 0.05, "genesis": 0.05, "card"
 
 def main() -> None:
     from duelmail.errors import DuelmailError
-    from duelmail.fuzz import Mutator, targets
+    from duelmail.testing.fuzz import Mutator, targets
 
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
     total = int(args[0]) if args else 1_000_000

@@ -75,7 +75,7 @@ def matrix(games: int = 1000, processes: int = 2) -> dict:
 
 
 def one_selfplay(seed: int):
-    from duelmail.engine.selfplay import SelfPlay
+    from duelmail.testing.selfplay import SelfPlay
 
     decks = _decks()
     pairs = list(itertools.product(decks, decks))

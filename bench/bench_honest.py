@@ -11,7 +11,7 @@ import sys
 import time
 
 from duelmail.app import bot_actions
-from duelmail.engine.selfplay import SelfPlay
+from duelmail.testing.selfplay import SelfPlay
 
 SEATS = {"wizard": 3}
 

@@ -12,7 +12,7 @@ import common  # noqa: F401
 
 
 def main(games: int = 20) -> dict:
-    from duelmail.engine.selfplay import SelfPlay
+    from duelmail.testing.selfplay import SelfPlay
     from duelmail.transport.folder import GameFolder
 
     sizes, signed, proof_bytes = [], [], []

@@ -18,7 +18,7 @@ import common  # noqa: F401
 
 def one(args):
     seed, players, game, options = args
-    from duelmail.engine.selfplay import SelfPlay
+    from duelmail.testing.selfplay import SelfPlay
 
     c0 = time.process_time()
     sp = SelfPlay(game, n=players, seed=seed, options=options)

@@ -40,7 +40,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def two_player_archive() -> Path:
     """A long two-player game (both joker options), cached like ``common.long_archive``."""
-    from duelmail.engine.selfplay import SelfPlay
+    from duelmail.testing.selfplay import SelfPlay
     from duelmail.transport.folder import GameFolder
 
     target = common.game_cache("replay-2p-seed3", "warlords")

@@ -15,7 +15,7 @@ import common  # noqa: F401
 def main(games: int = 3) -> dict:
     from duelmail.crypto.seal import box_size
     from duelmail.engine.memo import make_memo, open_memo
-    from duelmail.engine.selfplay import SelfPlay
+    from duelmail.testing.selfplay import SelfPlay
 
     padded = bare = entropy = memos = files = 0
     sizes: set[int] = set()

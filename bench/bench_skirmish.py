@@ -21,8 +21,8 @@ FIELDS = ("open-field", "ruined-keep", "cliff-top")
 
 
 def one(seed: int):
-    from duelmail.engine.selfplay import SelfPlay
     from duelmail.games.skirmish.bots import HeuristicBot
+    from duelmail.testing.selfplay import SelfPlay
 
     t = time.perf_counter()
     sp = SelfPlay("skirmish", n=2, seed=seed, options={"battlefield": FIELDS[seed % 3]},

@@ -16,7 +16,7 @@ import common  # noqa: F401
 
 def one(args):
     game, seed, options = args
-    from duelmail.engine.selfplay import SelfPlay
+    from duelmail.testing.selfplay import SelfPlay
 
     sp = SelfPlay(game, n=2, seed=seed, options=options)
     sp.run()

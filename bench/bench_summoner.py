@@ -29,8 +29,8 @@ class Counting:
 
 
 def one(seed: int):
-    from duelmail.engine.selfplay import SelfPlay
     from duelmail.games.summoner.bots import HeuristicBot
+    from duelmail.testing.selfplay import SelfPlay
 
     bots = [Counting(HeuristicBot()), Counting(HeuristicBot())]
     sp = SelfPlay("summoner", n=2, seed=seed, bots=bots)

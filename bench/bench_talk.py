@@ -13,7 +13,7 @@ import time
 
 import common  # noqa: F401  (puts the project on the path)
 
-from duelmail.engine.selfplay import SelfPlay
+from duelmail.testing.selfplay import SelfPlay
 from duelmail.transport.archive import fold
 
 

@@ -28,9 +28,9 @@ def pin_rules_version(version: int | None) -> None:
 
 
 def one(job) -> tuple[int, Counter, float]:
-    from duelmail.engine.selfplay import SelfPlay
     from duelmail.games.cards import CardRef
     from duelmail.games.wizard.rules import LIVES
+    from duelmail.testing.selfplay import SelfPlay
 
     players, options, seed = job
     t = time.perf_counter()

@@ -13,7 +13,7 @@ ROOT = Path(__file__).resolve().parents[1]
 HEAD = """# Adversaries: every cheat, and when it is caught
 
 Written by `python bench/cheat_report.py`. Each row plays a real game through the crypto engine
-(`duelmail.engine.selfplay`), lets one seat cheat at the first chance, and records how the honest
+(`duelmail.testing.selfplay`), lets one seat cheat at the first chance, and records how the honest
 seats catch it. `tests/adversary/test_cheats.py` asserts the same table. "On arrival" means the
 cheating file is refused by `duelmail receive` with the rule, round and seat; nothing is applied.
 
@@ -141,7 +141,7 @@ Notes
 Fuzzing (hypothesis, run by `make test`): `tests/adversary/test_fuzz.py` feeds the turn-file parser,
 the armour decoder, a genesis opened as a game, a player card, an identity file, a custom battlefield,
 and every game's notation followed by `apply` on real states of a game the engine played
-(`duelmail/fuzz.py`), 250 inputs each: random text and real
+(`duelmail/testing/fuzz.py`), 250 inputs each: random text and real
 inputs mutated by a seeded mutator, after the inputs that once crashed duelmail as explicit examples.
 Only `DuelmailError` may escape, in one line, and no input may take a second.
 `tests/adversary/test_untrusted.py` adds 400 notation-shaped inputs per game. `bench/bench_fuzz.py`
@@ -162,7 +162,7 @@ half-written.
 
 
 def main(games: list[str]) -> None:
-    from duelmail.adversary import cheat_table
+    from duelmail.testing.adversary import cheat_table
 
     rows = cheat_table(games, seed=3)
     lines = []

@@ -38,7 +38,7 @@ def game_cache(name: str, game: str) -> Path:
 
 def long_archive(min_files: int) -> Path:
     """A folder holding one real game of at least ``min_files`` files (six heuristic bots, both options)."""
-    from duelmail.engine.selfplay import SelfPlay
+    from duelmail.testing.selfplay import SelfPlay
     from duelmail.transport.folder import GameFolder
 
     target = game_cache(f"archive-{min_files}", "warlords")

@@ -128,8 +128,8 @@ shuffle, proof and verification of 52 cards with two players (about 1.0 s with f
 Bulletproofs-style permutation argument using the deck itself as generators; docs/proofs.md).
 """
 
-FUZZ = """The doors and their corpus are `duelmail/fuzz.py`: the turn-file parser (`parse_any`) on files of a game
-of each kind played by the engine, the armour decoder on their armour (also quoted with `> `), a genesis
+FUZZ = """The doors and their corpus are `duelmail/testing/fuzz.py`: the turn-file parser (`parse_any`) on files of a
+game of each kind played by the engine, the armour decoder on their armour (also quoted with `> `), a genesis
 parsed and opened as a `Match`, a player card, an identity file (no passphrase: scrypt's cost is capped
 by n), a custom skirmish battlefield, and each game's notation followed by `apply` (and `check_sealed`
 for a secret choice) on real states of such a game, for the seat awaited and another. Inputs are the

@@ -16,8 +16,8 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from duelmail.engine.selfplay import SelfPlay
 from duelmail.errors import FileRefused
+from duelmail.testing.selfplay import SelfPlay
 from duelmail.transport.folder import GameFolder
 
 HERE = Path(__file__).parent

@@ -16,8 +16,8 @@ from duelmail.crypto.deck import LockerSecrets
 from duelmail.crypto.derive import hkdf
 from duelmail.crypto.encoding import lp
 from duelmail.engine import toss
-from duelmail.engine.selfplay import SelfPlay
 from duelmail.games.cards import Card
+from duelmail.testing.selfplay import SelfPlay
 
 
 def order_of(faces: Sequence[Card], top: Sequence[Card | str]) -> list[int]:

@@ -8,8 +8,8 @@ import pytest
 from rigged import rigged
 
 from duelmail.app import resolve_move
-from duelmail.engine.selfplay import SelfPlay
 from duelmail.errors import NotationError
+from duelmail.testing.selfplay import SelfPlay
 
 
 def test_twin_faces_take_the_legal_reading_or_list_the_choices(monkeypatch):

@@ -9,7 +9,7 @@ import pytest
 
 from duelmail.choosing import ChoiceError, choices, imperative, read_answer, shown_move
 from duelmail.engine.match import Match
-from duelmail.engine.selfplay import SelfPlay
+from duelmail.testing.selfplay import SelfPlay
 
 GAMES = [("warlords", 2), ("wizard", 3), ("summoner", 2), ("grid", 2), ("skirmish", 2)]
 

@@ -162,3 +162,24 @@ def test_only_the_command_line_imports_click():
                 [node.module or ""] if isinstance(node, ast.ImportFrom) and not node.level else []
             users += [f"{path.relative_to(ROOT.parent)}:{node.lineno}" for n in named if n.split(".")[0] == "click"]
     assert not users, f"click imported outside duelmail/cli/: {', '.join(users)}"
+
+
+def test_nothing_a_player_runs_imports_the_testing_package():
+    """``duelmail/testing/`` (self-play, the cheat harness, the fuzzer) exists to test the product: no other module
+    imports it, directly or through another (docs/architecture.md, "Layers")."""
+    graph, mods = import_graph()
+    product = {n for n in graph if not (n == "duelmail.testing" or n.startswith("duelmail.testing."))}
+    users = [f"{mods[n].relative_to(ROOT.parent)}:{line} imports {t}" for n in sorted(product)
+             for t, line in graph[n].items() if t == "duelmail.testing" or t.startswith("duelmail.testing.")]
+    assert not users, "the product imports the testing package:\n  " + "\n  ".join(users)
+    assert {"duelmail.testing.selfplay", "duelmail.testing.adversary", "duelmail.testing.fuzz"} <= set(mods)
+
+
+def test_delivery_sits_above_transport():
+    """``duelmail/delivery/`` (what arrives and goes out: mail, git, reminders, the watch loop) uses the mechanics
+    in ``duelmail/transport/``; no transport module imports delivery."""
+    graph, mods = import_graph()
+    back = [f"{mods[n].relative_to(ROOT.parent)}:{line} imports {t}" for n in sorted(graph)
+            if n.startswith("duelmail.transport") for t, line in graph[n].items() if t.startswith("duelmail.delivery")]
+    assert not back, "transport imports delivery:\n  " + "\n  ".join(back)
+    assert {f"duelmail.delivery.{m}" for m in ("arrivals", "mail", "git", "reminders", "watch")} <= set(mods)

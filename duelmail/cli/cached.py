@@ -176,7 +176,8 @@ def all_games_lines(rows: list[dict], broken: list[tuple[str, str]], t: datetime
 
 
 def by_reply(folder) -> dict:
-    """``{"by_reply": True}`` for a game played by reply (its folder's ``.by-reply`` mark, ``duelmail.replies``)."""
+    """``{"by_reply": True}`` for a game played by reply (its folder's ``.by-reply`` mark,
+    ``duelmail.delivery.replies``)."""
     return {"by_reply": True} if (folder.path / ".by-reply").exists() else {}
 
 

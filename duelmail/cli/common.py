@@ -117,11 +117,11 @@ def password_for(settings, user: str, host: str) -> str:
 
 def send_played(ctx, ident, played_list) -> None:
     """Mail files just written (``play --send``, ``mail send``, answers of ``mail fetch``)."""
-    from duelmail import watch
+    from duelmail.delivery import mail as mailing
     from duelmail.transport import mail as mailt
 
     settings = mailt.load_settings(ctx.home)
-    lines = watch.mail_answers(ident, played_list, now(), settings,
+    lines = mailing.mail_answers(ident, played_list, now(), settings,
                                lambda: password_for(settings, settings.smtp_user, settings.smtp_host))
     for line in lines:
         click.echo(line)
@@ -138,11 +138,12 @@ def mail_played(ctx, ident, played) -> None:
 
 def sync_repos(ctx, ident, paths, games=(), auto: bool = True) -> list:
     """Sync each repository, answer decision-free duties, sync again; print what happened."""
-    from duelmail import watch
+    from duelmail.delivery import arrivals as arriving
+    from duelmail.delivery import git as gitsync
 
     arrivals = []
     for path in paths:
-        rep = watch.sync_git(ctx.home, ident, path, now(), games)
+        rep = gitsync.sync_git(ctx.home, ident, path, now(), games)
         for line in rep.recovered:
             click.echo(f"{path}: {line}")
         for c in rep.committed:
@@ -153,27 +154,27 @@ def sync_repos(ctx, ident, paths, games=(), auto: bool = True) -> list:
         arrivals += rep.arrivals
     decisions = []
     if auto:
-        answers, decisions = watch.answer_duties(ctx.home, ident, now)
+        answers, decisions = arriving.answer_duties(ctx.home, ident, now)
         for a in answers:
             click.echo(a.line())
             _store_views(ctx, a.folder, a.played.match, a.played.file.seat, ident)
         if answers:
             for path in paths:
-                rep = watch.sync_git(ctx.home, ident, path, now())
+                rep = gitsync.sync_git(ctx.home, ident, path, now())
                 for c in rep.committed:
                     click.echo(f"{path}: committed {c}")
         for d in decisions:
             click.echo(d.line())
-    refresh_views(ctx, ident, [a.game for a in arrivals if a.status in watch.APPLIED],
+    refresh_views(ctx, ident, [a.game for a in arrivals if a.status in arriving.APPLIED],
                   folded=[d.match for d in decisions])
     return arrivals
 
 
 def push_played(ctx, ident, played) -> None:
     """``play --push``: sync the repositories that hold this game."""
-    from duelmail import watch
+    from duelmail.delivery import git as gitsync
 
-    paths = [p for p in watch.repos(ctx.home) if (p / played.folder.path.name).is_dir()
+    paths = [p for p in gitsync.repos(ctx.home) if (p / played.folder.path.name).is_dir()
              or (p / played.folder.path.name).is_symlink()]  # a link someone pushed: the sync sets it aside
     if not paths:
         raise click.ClickException(f"{played.path} is written, but no repository of this home holds game "
@@ -184,20 +185,20 @@ def push_played(ctx, ident, played) -> None:
     name = f"{played.folder.path.name}/{played.path.name}"
     for path in paths:  # never say it went out when it did not (a file squatting its name, a failed push)
         there = GitRepo(path).blob_at("HEAD", name)
-        if there is None or not watch.same_file(played.path.read_text(), there, f"{path}/{name}"):
+        if there is None or not gitsync.same_file(played.path.read_text(), there, f"{path}/{name}"):
             raise click.ClickException(f"{played.path} is written, but {path} does not hold it after the sync: "
                                        "it was not pushed (try 'duelmail git sync' again)")
 
 
 def new_in_repo(ctx, ident, played, directory) -> None:
     """``new --git DIR``: the game's folder goes into the repository (made one if needed), then a sync."""
-    from duelmail import watch
+    from duelmail.delivery import git as gitsync
     from duelmail.transport.git import GitRepo
 
     path = Path(directory).resolve()
     GitRepo(path, (ident.name, ident.email)).init()
-    watch.add_repo(ctx.home, path)
-    rep = watch.sync_git(ctx.home, ident, path, now(), games=[played.folder])
+    gitsync.add_repo(ctx.home, path)
+    rep = gitsync.sync_git(ctx.home, ident, path, now(), games=[played.folder])
     for line in rep.recovered:
         click.echo(f"{path}: {line}")
     for c in rep.committed:

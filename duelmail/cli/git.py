@@ -1,6 +1,6 @@
 """``duelmail git``: keep games in git repositories (one folder per game) and sync them.
 
-Registered in ``duelmail.cli``; the work is done by ``duelmail.transport.git`` and ``duelmail.watch``.
+Registered in ``duelmail.cli``; the work is done by ``duelmail.transport.git`` and ``duelmail.delivery.git``.
 """
 
 from __future__ import annotations
@@ -37,13 +37,13 @@ def init(ctx, directory):
     Example:
       git clone git@example.org:duels.git ~/duels && duelmail git init ~/duels
     """
-    from duelmail import watch
+    from duelmail.delivery import git as gitsync
     from duelmail.transport.git import GitRepo
 
     ident = ctx.identity()
     path = Path(directory).resolve()
     created = GitRepo(path, (ident.name, ident.email)).init()
-    watch.add_repo(ctx.home, path)
+    gitsync.add_repo(ctx.home, path)
     click.echo(f"{'created' if created else 'using'} game repository {path}")
     click.echo("'duelmail git sync' (or 'play --push') commits, pulls and pushes your turns")
 
@@ -65,10 +65,10 @@ def sync(ctx, directory, auto):
       duelmail git sync
       duelmail git sync ~/duels
     """
-    from duelmail import watch
+    from duelmail.delivery import git as gitsync
 
     ident = ctx.identity()
-    paths = [Path(directory).resolve()] if directory else watch.repos(ctx.home)
+    paths = [Path(directory).resolve()] if directory else gitsync.repos(ctx.home)
     if not paths:
         raise click.ClickException(f"no game repository in {ctx.home.root}: 'duelmail git init DIR' first")
     arrivals = sync_repos(ctx, ident, paths, auto=auto)
@@ -92,13 +92,13 @@ def site(ctx, directory, out):
     Example:
       duelmail git site ~/duels --out ~/duels/docs
     """
-    from duelmail import watch
+    from duelmail.delivery import git as gitsync
     from duelmail.replay.site import write_site
 
     if directory:
         repo = Path(directory).resolve()
     else:
-        known = watch.repos(ctx.home)
+        known = gitsync.repos(ctx.home)
         if len(known) != 1:
             raise click.ClickException("name the repository: 'duelmail git site DIRECTORY' "
                                        f"(this home has {len(known)})")

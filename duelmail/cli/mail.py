@@ -1,6 +1,7 @@
 """``duelmail mail``: set up a mail account, send your turn, fetch and apply what arrived.
 
-Registered in ``duelmail.cli``; the work is done by ``duelmail.transport.mail`` and ``duelmail.watch``.
+Registered in ``duelmail.cli``; the work is done by ``duelmail.transport.mail`` and ``duelmail.delivery``
+(``mail``, ``arrivals``).
 """
 
 from __future__ import annotations
@@ -109,7 +110,7 @@ def setup(ctx, smtp_host, smtp_port, smtp_security, smtp_user, imap_host, imap_p
     path = mailt.save_settings(ctx.home, settings)
     click.echo(f"mail settings written to {path}")
     if reply_play is not None:
-        from duelmail import replies
+        from duelmail.delivery import replies
 
         replies.mark(ctx.home, settings.reply_play)
         click.echo("reply play: " + (f"on: 'duelmail watch' mails your moves to {settings.address or '(your identity)'}"
@@ -129,7 +130,7 @@ def setup(ctx, smtp_host, smtp_port, smtp_security, smtp_user, imap_host, imap_p
 def _check_reply_play(ctx, settings) -> None:
     """Reply play mails and signs while the player is away: it needs an outgoing server, and a sealed identity
     needs an agent (a long-lived watch)."""
-    from duelmail import replies
+    from duelmail.delivery import replies
     from duelmail.util.fs import read_text
 
     if not settings.smtp_host:
@@ -149,13 +150,13 @@ def send(ctx, game):
     Example:
       duelmail mail send 3f2a
     """
-    from duelmail import watch
+    from duelmail.delivery import arrivals
 
     ident = ctx.identity()
     folder, match, seat = _app().open_game(ctx.home, game, ident)
     if seat is None:
         raise click.ClickException(f"game {match.gid[:12]}: you hold no seat in it")
-    send_played(ctx, ident, [watch.last_played(folder, match, seat)])
+    send_played(ctx, ident, [arrivals.last_played(folder, match, seat)])
 
 
 @mail.command("fetch")
@@ -177,13 +178,14 @@ def fetch(ctx, source, auto):
       duelmail mail fetch ~/Maildir
       duelmail mail fetch - < message.eml
     """
-    from duelmail import watch
+    from duelmail.delivery import arrivals
+    from duelmail.delivery import mail as mailing
     from duelmail.transport import mail as mailt
 
     ident = ctx.identity()
     src = mailt.open_source(source, lambda: mailt.load_settings(ctx.home), password_for,
                             stdin=sys.stdin.buffer, home_root=ctx.home.root)
-    report = watch.fetch_mail(ctx.home, ident, src, now())
+    report = mailing.fetch_mail(ctx.home, ident, src, now())
     for a in report.arrivals:
         click.echo(a.line())
     new = [a for a in report.arrivals if a.status == "applied"]
@@ -193,7 +195,7 @@ def fetch(ctx, source, auto):
                   "'duelmail watch'" if report.replies else "")
                + (f"; {report.processed}" if report.letters and report.processed else "")
                + (f"; {report.aside} with a refused file {report.aside_how}" if report.aside else ""))
-    answers, decisions = watch.answer_duties(ctx.home, ident, now) if auto else ([], [])
+    answers, decisions = arrivals.answer_duties(ctx.home, ident, now) if auto else ([], [])
     for a in answers:
         click.echo(a.line())
         _store_views(ctx, a.folder, a.played.match, a.played.file.seat, ident)
@@ -208,13 +210,13 @@ def fetch(ctx, source, auto):
             click.echo("answers written; no SMTP host set up, so send them with 'duelmail mail send'")
     from duelmail.transport.archive import awaited_text
 
-    touched = {a.game for a in report.arrivals if a.status in watch.APPLIED}
+    touched = {a.game for a in report.arrivals if a.status in arrivals.APPLIED}
     answered = {a.played.match.game_ref: a.played.match for a in answers}
     shown = []
     for folder in ctx.home.game_folders():
         ref = next((g for g in touched if folder.path.name.endswith("-" + g[:12])), None)
         if ref is not None:
-            match = answered.get(ref[:16]) or watch.fold(folder)
+            match = answered.get(ref[:16]) or arrivals.fold(folder)
             shown.append(match)
             click.echo(f"game {match.gid[:12]}: now awaiting {awaited_text(match)}")
     for d in decisions:

@@ -1,6 +1,6 @@
 """``duelmail watch``: poll mail and repositories, apply, answer what needs no decision, tell the human.
 
-Registered in ``duelmail.cli``; the loop is ``duelmail.watch.watch`` (clock and sleep injected).
+Registered in ``duelmail.cli``; the loop is ``duelmail.delivery.watch.watch`` (clock and sleep injected).
 """
 
 from __future__ import annotations
@@ -40,7 +40,9 @@ def watch(ctx, once, interval, bot, seed, use_mail, source, use_git):
     """
     import random
 
-    from duelmail import watch as w
+    from duelmail.delivery import arrivals
+    from duelmail.delivery import git as gitsync
+    from duelmail.delivery import watch as watching
     from duelmail.transport import mail as mailt
 
     ident = ctx.identity()
@@ -54,16 +56,16 @@ def watch(ctx, once, interval, bot, seed, use_mail, source, use_git):
             settings = None
         if source is not None or (settings is not None and settings.imap_host):
             replies = _reply_play(ctx, ident, settings, once)
-            carriers.append(w.MailCarrier(settings or mailt.MailSettings(), password_for, source,
+            carriers.append(watching.MailCarrier(settings or mailt.MailSettings(), password_for, source,
                                           take=replies.take if replies is not None else None))
     if use_git:
-        carriers += [w.GitCarrier(p) for p in w.repos(ctx.home)]
-    def after(p: w.Poll) -> None:  # the caches of every game the poll changed: status and show fold nothing
+        carriers += [watching.GitCarrier(p) for p in gitsync.repos(ctx.home)]
+    def after(p: watching.Poll) -> None:  # the caches of every game the poll changed: status and show fold nothing
         folded = [*(a.played.match for a in p.answers), *(d.match for d in p.decisions)]
-        refresh_views(ctx, ident, [*(a.game for a in p.arrivals if a.status in w.APPLIED), *(m.gid for m in folded)],
-                      folded)
+        applied = [a.game for a in p.arrivals if a.status in arrivals.APPLIED]
+        refresh_views(ctx, ident, [*applied, *(m.gid for m in folded)], folded)
 
-    code = w.watch(ctx.home, ident, carriers, clock=now, sleep=time.sleep, say=click.echo, interval=interval,
+    code = watching.watch(ctx.home, ident, carriers, clock=now, sleep=time.sleep, say=click.echo, interval=interval,
                    once=once, bot=bot, rng=random.Random(seed), after=after, replies=replies)
     sys.exit(code)
 
@@ -72,7 +74,7 @@ def _reply_play(ctx, ident, settings, once: bool):
     """The reply play of ``[mail] reply_play`` (None when off): refused with a sealed identity and no agent."""
     if settings is None or not settings.reply_play:
         return None
-    from duelmail import replies
+    from duelmail.delivery import replies
     from duelmail.protocol.identity import Identity
     from duelmail.transport import mail as mailt
     from duelmail.util.fs import read_text

@@ -29,7 +29,7 @@ class Composing:
 
         ``extra`` adds fields of the sender's own (a ``vacation`` announcement). An action whose claim about the
         seat's own cards its view already proves false is refused (``IllegalMove`` in a ``FileRefused``);
-        ``honest=False`` is for the cheat harness alone (``duelmail/adversary.py``)."""
+        ``honest=False`` is for the cheat harness alone (``duelmail/testing/adversary.py``)."""
         return self._compose(seat, identity, actions, now, extra, honest=honest)[0]
 
     def _compose(self, seat: int, identity: Identity, actions: Iterable[str], now: datetime,

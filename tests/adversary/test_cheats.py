@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from duelmail.adversary import COMMON_CHEATS, GAME_CHEATS, run_cheat
+from duelmail.testing.adversary import COMMON_CHEATS, GAME_CHEATS, run_cheat
 
 NO_CHANCE = {("summoner", "withheld key share (awaited for it)")}  # summoner never waits on shares alone
 CASES = [(game, name) for game in ("warlords", "summoner") for name in {**COMMON_CHEATS, **GAME_CHEATS.get(game, {})}]

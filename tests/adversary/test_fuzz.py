@@ -13,8 +13,8 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from duelmail.errors import DuelmailError
-from duelmail.fuzz import SEEDS, Mutator, targets
 from duelmail.games.base import game_names
+from duelmail.testing.fuzz import SEEDS, Mutator, targets
 
 EXAMPLES = 250
 SLOW = 1.0  # seconds of CPU (not wall: the machine is shared): the bar for any one input

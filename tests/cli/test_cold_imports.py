@@ -44,7 +44,8 @@ WRITING_NEVER = ("tempfile", "shutil", "bz2", "lzma")
 OTHER_GAMES = ("duelmail.games.skirmish", "duelmail.games.wizard", "duelmail.games.grid", "duelmail.games.summoner")
 NEVER_HERE = ("tomlkit", "cryptography", "duelmail.pictures", "duelmail.games.svg", "duelmail.games.warlords.picture",
               "duelmail.engine.audit", "duelmail.crypto.proofs", "duelmail.crypto.escrow", "duelmail.replay",
-              "duelmail.watch", "duelmail.transport.mail", "duelmail.transport.git", "duelmail.cli.mail",
+              "duelmail.watch", "duelmail.delivery", "duelmail.transport.mail", "duelmail.transport.git",
+              "duelmail.cli.mail",
               "duelmail.cli.git", "duelmail.cli.watch", "duelmail.cli.replay", "duelmail.cli.identities",
               "duelmail.cli.talk", "duelmail.games.warlords.bots", *OTHER_GAMES)
 

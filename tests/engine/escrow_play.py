@@ -5,8 +5,8 @@ from __future__ import annotations
 import random
 from datetime import timedelta
 
-from duelmail.engine.selfplay import SelfPlay
 from duelmail.protocol.turnfile import SignedFile
+from duelmail.testing.selfplay import SelfPlay
 
 
 def claim_file(sp: SelfPlay, by: int, against: int) -> SignedFile:

@@ -2,7 +2,7 @@
 
 import toy  # noqa: F401  (registers the High Card test game)
 
-from duelmail.engine.selfplay import T0, SelfPlay
+from duelmail.testing.selfplay import T0, SelfPlay
 
 
 class Players(SelfPlay):

@@ -17,9 +17,9 @@ import pytest
 
 from duelmail.app import DEFAULT_TIME_CONTROL, bot_actions
 from duelmail.engine.match import Match
-from duelmail.engine.selfplay import SelfPlay
 from duelmail.errors import FileRefused
 from duelmail.protocol.turnfile import SignedFile
+from duelmail.testing.selfplay import SelfPlay
 from duelmail.transport.archive import fold, fold_into, ordered
 
 MIN = timedelta(minutes=1)

@@ -10,7 +10,7 @@ import pytest
 from escrow_attack import hidden_cards_opened, rebuild
 from escrow_play import claim_file
 
-from duelmail.engine.selfplay import SelfPlay
+from duelmail.testing.selfplay import SelfPlay
 
 
 def _survivors_cannot_read_each_other(sp: SelfPlay, gone: int) -> None:

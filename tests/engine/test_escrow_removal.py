@@ -11,9 +11,9 @@ from escrow_play import claim_file, play_with_silences
 
 from duelmail.app import genesis_content
 from duelmail.engine.match import Match
-from duelmail.engine.selfplay import SelfPlay
 from duelmail.errors import FileRefused
 from duelmail.protocol.turnfile import SignedFile
+from duelmail.testing.selfplay import SelfPlay
 from duelmail.transport.archive import fold
 
 
@@ -235,9 +235,9 @@ def test_a_late_complaint_names_the_dealer_and_the_holder_that_had_accepted_the_
     against it forfeits the game to the one seat that cheated in neither way."""
     from escrow_play import forfeits
 
-    from duelmail.adversary import _dealing
     from duelmail.crypto import escrow as esc
     from duelmail.crypto import group
+    from duelmail.testing.adversary import _dealing
 
     sp = SelfPlay("wizard", 3, seed=1)
     dealer, f, what = _dealing(sp)

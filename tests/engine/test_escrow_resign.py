@@ -8,8 +8,8 @@ from __future__ import annotations
 import pytest
 from escrow_play import claim_file
 
-from duelmail.engine.selfplay import SelfPlay
 from duelmail.errors import IllegalMove
+from duelmail.testing.selfplay import SelfPlay
 from duelmail.transport.archive import fold
 
 

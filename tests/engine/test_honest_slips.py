@@ -10,8 +10,8 @@ import re
 
 import pytest
 
-from duelmail.engine.selfplay import SelfPlay
 from duelmail.errors import DuelmailError, FileRefused
+from duelmail.testing.selfplay import SelfPlay
 
 # every rule under which a seat makes a claim about its own cards, per game (the digests' rule ids)
 CLAIMS = {

@@ -6,10 +6,10 @@ import pytest
 
 from duelmail.app import demo_fresh
 from duelmail.engine.match import Match
-from duelmail.engine.selfplay import NAMES, SelfPlay
 from duelmail.errors import FileRefused
 from duelmail.games.base import get_game
 from duelmail.protocol.turnfile import SignedFile
+from duelmail.testing.selfplay import NAMES, SelfPlay
 
 
 def begun_under(game: str, version: int, seed: int = 0) -> SelfPlay:

@@ -10,9 +10,9 @@ import pytest
 from duelmail.crypto.encoding import b64e, lp
 from duelmail.engine import toss
 from duelmail.engine.match import Match
-from duelmail.engine.selfplay import SelfPlay
 from duelmail.errors import FileRefused
 from duelmail.protocol.turnfile import SignedFile
+from duelmail.testing.selfplay import SelfPlay
 
 
 def first_decision(sp: SelfPlay) -> SelfPlay:

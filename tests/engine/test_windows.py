@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import pytest
 
-from duelmail.engine.selfplay import SelfPlay
 from duelmail.errors import FileRefused
 from duelmail.games.warlords.bots import HeuristicBot
 from duelmail.games.warlords.notation import PlayAce
 from duelmail.games.warlords.rules import DEFEND
+from duelmail.testing.selfplay import SelfPlay
 
 
 def play_counting(sp: SelfPlay) -> list[tuple[str, int, str]]:

@@ -9,7 +9,7 @@ import re
 import pytest
 
 from duelmail.choosing import choices_in
-from duelmail.engine.selfplay import SelfPlay
+from duelmail.testing.selfplay import SelfPlay
 
 GAMES = [("warlords", 2, {"reinforcements": True, "hidden-ally": True}), ("wizard", 3, {}), ("summoner", 2, {}),
          ("grid", 2, {}), ("skirmish", 2, {})]

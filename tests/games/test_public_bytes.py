@@ -11,8 +11,8 @@ import pytest
 from public_bytes import assert_same_public_bytes
 from rigged import starter
 
-from duelmail.engine.selfplay import SelfPlay
 from duelmail.games.base import get_game
+from duelmail.testing.selfplay import SelfPlay
 
 
 def until_first_decision(game: str, fresh: bytes | None, first: int | None = None) -> SelfPlay:

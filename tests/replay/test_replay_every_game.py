@@ -8,11 +8,11 @@ import re
 import pytest
 import toy  # noqa: F401  (registers the High Card test game)
 
-from duelmail.engine.selfplay import SelfPlay
 from duelmail.games.base import game_names, get_game
 from duelmail.replay import build_replay, render_html
 from duelmail.replay.html import page_data
 from duelmail.replay.terminal import TerminalReplay
+from duelmail.testing.selfplay import SelfPlay
 
 
 def replay_of(game: str, rounds: int, options: dict | None = None, seed: int = 3):

@@ -9,9 +9,9 @@ import pytest
 from click.testing import CliRunner
 
 from duelmail.cli.replay import replay as command
-from duelmail.engine.selfplay import SelfPlay
 from duelmail.replay import load_replay
 from duelmail.replay.html import page_data
+from duelmail.testing.selfplay import SelfPlay
 from duelmail.transport.folder import GameFolder
 
 SNEAKY = "<b>hi</b> published keys for 3 cards"  # looks like markup and like bookkeeping: it is talk

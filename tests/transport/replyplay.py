@@ -11,8 +11,8 @@ from email.utils import make_msgid
 
 from duelmail import app
 from duelmail.choosing import choices, matching
+from duelmail.delivery.replies import pending
 from duelmail.home import Home
-from duelmail.replies import pending
 
 ATTRIBUTION = "On Thu, 26 Nov 2026 at 20:00, {name} wrote:"
 

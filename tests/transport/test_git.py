@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from clitable import assert_views_fresh, dm, snapshot
 
-from duelmail import watch
+from duelmail.delivery import git as gitsync
 from duelmail.home import Home
 
 
@@ -119,7 +119,7 @@ def test_two_players_answer_the_same_round_at_once(tmp_path):
     def push(i):
         barrier.wait()
         try:
-            reports[i] = watch.sync_git(Home(t.homes[i]), ids[i], repos[i])
+            reports[i] = gitsync.sync_git(Home(t.homes[i]), ids[i], repos[i])
         except Exception as e:  # noqa: BLE001 - reported below
             errors.append(e)
 

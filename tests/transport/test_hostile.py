@@ -19,8 +19,8 @@ from servers import PASSWORD
 from test_git import clone, git
 from test_mail_local import letter
 
-from duelmail import watch
 from duelmail.cli import main
+from duelmail.delivery import git as gitsync
 from duelmail.home import Home
 from duelmail.protocol.turnfile import SignedFile, parse_any
 from duelmail.transport import mail as mailt
@@ -244,7 +244,7 @@ def test_git_a_file_squatting_the_honest_name_never_stops_the_honest_push(midgam
     out = dm(mover, "play", "--bot", "heuristic", "--seed", "2", "--push")
     assert f"replacing a foreign {name}" in out, out
     mine = (mover / "games" / game / name).read_text()
-    assert watch.same_file(mine, git(t.remote, "show", f"main:{game}/{name}"), name)  # really pushed
+    assert gitsync.same_file(mine, git(t.remote, "show", f"main:{game}/{name}"), name)  # really pushed
     out = dm(cheat, "git", "sync", code=1)  # the squatter is reported to every home, once
     assert f"round {st['round']} seat {st['you']} verified and applied" in out and "REFUSED" in out, out
     assert "REFUSED" not in dm(cheat, "git", "sync")
@@ -267,7 +267,7 @@ def test_git_an_overwritten_or_deleted_turn_still_arrives_from_the_history(midga
     assert f"round {st['round']} seat {st['you']} verified and applied" in out, out
     assert "REFUSED" in out and "not a duelmail file" in out  # the overwrite, reported once
     assert "REFUSED" not in dm(other, "git", "sync")
-    assert watch.same_file((mover / "games" / game / name).read_text(),
+    assert gitsync.same_file((mover / "games" / game / name).read_text(),
                            git(t.remote, "show", f"main:{game}/{name}"), name)  # and put back
 
 

@@ -17,10 +17,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "engine"))
 from helpers import Players  # noqa: E402
 
 from duelmail import app  # noqa: E402
-from duelmail.engine.selfplay import SelfPlay  # noqa: E402
 from duelmail.errors import DuelmailError  # noqa: E402
 from duelmail.home import Home  # noqa: E402
 from duelmail.protocol.turnfile import SignedFile  # noqa: E402
+from duelmail.testing.selfplay import SelfPlay  # noqa: E402
 from duelmail.transport import archive, kept  # noqa: E402
 from duelmail.transport.archive import fold  # noqa: E402
 
@@ -316,7 +316,7 @@ def test_files_applied_one_by_one_are_kept_only_one_at_a_time(tmp_path):
 @pytest.mark.parametrize(("game", "n"), [("grid", 2), ("skirmish", 2), ("summoner", 2), ("wizard", 3),
                                          ("warlords", 3)])
 def test_every_game_is_kept_and_read_back_as_it_was(game, n):
-    from duelmail.engine.selfplay import SelfPlay
+    from duelmail.testing.selfplay import SelfPlay
 
     sp = SelfPlay(game, n=n, seed=1)
     sp.run(until=lambda m: m.round >= 12 or m.finished)
@@ -330,7 +330,7 @@ def test_every_game_is_kept_and_read_back_as_it_was(game, n):
 def test_a_state_kept_by_other_code_is_folded_again(monkeypatch):
     """After an upgrade (any module of duelmail changed), a kept match pickled by the old code is never read: its
     attributes may not be the new code's. The stamp changes with any module's size or time."""
-    from duelmail.engine.selfplay import SelfPlay
+    from duelmail.testing.selfplay import SelfPlay
 
     sp = SelfPlay("summoner", seed=1)
     sp.run(until=lambda m: m.round >= 4)

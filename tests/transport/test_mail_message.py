@@ -13,8 +13,8 @@ from email.message import EmailMessage
 
 import pytest
 
-from duelmail.engine.selfplay import SelfPlay
 from duelmail.protocol.turnfile import BEGIN
+from duelmail.testing.selfplay import SelfPlay
 from duelmail.transport import mail as mailt
 
 T = datetime(2026, 11, 21, 12, 0, tzinfo=UTC)

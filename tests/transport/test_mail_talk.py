@@ -10,8 +10,8 @@ import pytest
 from clitable import Table, dm
 
 from duelmail.engine.match import Match
-from duelmail.engine.selfplay import SelfPlay
 from duelmail.protocol.turnfile import BEGIN
+from duelmail.testing.selfplay import SelfPlay
 from duelmail.transport import mail as mailt
 
 T = datetime(2026, 11, 21, 12, 0, tzinfo=UTC)

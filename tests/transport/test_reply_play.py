@@ -1,7 +1,7 @@
 """Play by reply: a seat played only by replies to the mails its own 'duelmail watch' sends its player, from mutt,
 an HTML-only webmail and a phone, while the other seats play by the CLI (bots choosing).
 
-Here the replies come in through a Maildir (``watch.fetch_mail`` with the reply play's hook: the code path IMAP
+Here the replies come in through a Maildir (``mailing.fetch_mail`` with the reply play's hook: the code path IMAP
 takes too) and the game's files travel between the homes through folders (``receive``/``play --out`` for the CLI
 seats, a carrier of folders for the watch), so the five games stay cheap; a game by real mail and git, and the
 refused replies, run over the real Dovecot and OpenSMTPD in ``test_reply_play_servers.py``."""
@@ -16,7 +16,9 @@ import pytest
 from clitable import dm
 from replyplay import Player, is_list, plain_of
 
-from duelmail import replies, watch
+from duelmail.delivery import arrivals as arriving
+from duelmail.delivery import replies
+from duelmail.delivery import watch as watching
 from duelmail.home import Home
 from duelmail.protocol.turnfile import parse_any
 from duelmail.transport import mail as mailt
@@ -26,7 +28,7 @@ def now() -> datetime:
     return datetime.now(UTC)
 
 
-class FolderCarrier(watch.Carrier):
+class FolderCarrier(watching.Carrier):
     """The game's files through folders: each home reads its own inbox folder and writes into the others'."""
 
     name = "folders"
@@ -37,7 +39,7 @@ class FolderCarrier(watch.Carrier):
     def pull(self, home, identity, now):
         files = sorted(self.inbox.glob("*.toml"))
         parsed = [(str(p), f) for p in files for f in parse_any(p.read_text(), str(p))]
-        arrivals = watch.apply_files(home, identity, parsed, now)
+        arrivals = arriving.apply_files(home, identity, parsed, now)
         held = {a.where for a in arrivals if a.status == "held"}
         for p in files:
             if str(p) not in held:
@@ -81,7 +83,7 @@ class ReplyTable:
         self.ident = Home(self.reply_home).load_identity(None)
         self.mailed: list = []
         self.play = replies.ReplyPlay(self.ident, self.address, self.deliver)
-        self.carriers = [watch.MailCarrier(mailt.MailSettings(), lambda *a: "", str(self.box_path),
+        self.carriers = [watching.MailCarrier(mailt.MailSettings(), lambda *a: "", str(self.box_path),
                                            take=self.play.take),
                          FolderCarrier(self.inbox[self.reply_home], [self.inbox[h] for h in self.homes[:-1]])]
         self.seen: set[str] = set()
@@ -107,7 +109,7 @@ class ReplyTable:
         self.mailed += messages
 
     def poll(self) -> list[str]:
-        return watch.poll(Home(self.reply_home), self.ident, self.carriers, now, replies=self.play).lines
+        return watching.poll(Home(self.reply_home), self.ident, self.carriers, now, replies=self.play).lines
 
     def new_lists(self) -> list:
         out = []

@@ -14,8 +14,8 @@ from mailtable import MailTable
 from replyplay import Player, is_list, mutt, phone, plain_of, webmail
 from servers import PASSWORD
 
-from duelmail import watch
 from duelmail.cli import main
+from duelmail.delivery import watch as watching
 from duelmail.transport import mail as mailt
 
 
@@ -43,7 +43,7 @@ class ReplyMailTable(MailTable):
     def watch(self) -> str:
         self.servers.wait_for(self.users[1], self.bob_total())
         res = runner.invoke(main, ["--home", str(self.bob), "watch", "--once"], catch_exceptions=False)
-        assert res.exit_code in (watch.NOTHING, watch.DECISION), res.output
+        assert res.exit_code in (watching.NOTHING, watching.DECISION), res.output
         self.note_sent(self.bob, res.output)
         for line in res.output.splitlines():
             if line.startswith("mailed your moves"):

@@ -12,9 +12,12 @@ from mailtable import MailTable
 from servers import PASSWORD
 from test_git import GitTable
 
-from duelmail import watch
+from duelmail.delivery import arrivals
+from duelmail.delivery import watch as watching
+from duelmail.errors import DuelmailError
 from duelmail.home import Home
 from duelmail.transport import mail as mailt
+from duelmail.transport.git import GitError
 
 
 @pytest.fixture
@@ -32,16 +35,16 @@ def test_once_exits_0_when_nothing_is_yours_and_10_when_a_decision_is(git_game):
     for _ in range(6):  # decision-free rounds answer themselves until someone must decide
         for home in (bob, alice):
             polls.append((home, dm_code(home, "watch", "--once", "--no-mail")))
-            if polls[-1][1] == watch.DECISION:
+            if polls[-1][1] == watching.DECISION:
                 break
-        if polls[-1][1] == watch.DECISION:
+        if polls[-1][1] == watching.DECISION:
             break
     decider, code = polls[-1]
-    assert code == watch.DECISION and any(c == watch.NOTHING for _, c in polls)
-    out = dm(decider, "watch", "--once", "--no-mail", code=watch.DECISION)
+    assert code == watching.DECISION and any(c == watching.NOTHING for _, c in polls)
+    out = dm(decider, "watch", "--once", "--no-mail", code=watching.DECISION)
     assert "duelmail: your move in Summoner" in out and "(round " in out
     other = alice if decider == bob else bob
-    assert "your move" not in dm(other, "watch", "--once", "--no-mail", code=watch.NOTHING)
+    assert "your move" not in dm(other, "watch", "--once", "--no-mail", code=watching.NOTHING)
 
 
 def dm_code(home, *args) -> int:
@@ -50,7 +53,7 @@ def dm_code(home, *args) -> int:
     from duelmail.cli import main
 
     res = runner.invoke(main, ["--home", str(home), *args], catch_exceptions=False)
-    assert res.exit_code in (watch.NOTHING, watch.DECISION), res.output
+    assert res.exit_code in (watching.NOTHING, watching.DECISION), res.output
     return res.exit_code
 
 
@@ -61,19 +64,19 @@ def test_polls_at_the_interval_and_says_a_decision_once(tmp_path):
         t = GitTable(tmp_path)
         repos = t.start("summoner", "life=3")
         t.join(1, sync=False)
-    carriers = {h: [watch.GitCarrier(r)] for h, r in zip(t.homes, repos, strict=True)}
+    carriers = {h: [watching.GitCarrier(r)] for h, r in zip(t.homes, repos, strict=True)}
     ids = {h: Home(h).load_identity(None) for h in t.homes}
     clock = iter(start + timedelta(minutes=10 + i) for i in range(1000))
     slept, said = [], []
     for _ in range(3):  # both homes answer what needs no decision, passing files through the remote
         for h in t.homes:
-            watch.watch(Home(h), ids[h], carriers[h], clock=lambda: next(clock), sleep=slept.append,
+            watching.watch(Home(h), ids[h], carriers[h], clock=lambda: next(clock), sleep=slept.append,
                         say=said.append, polls=1)
     decider = next(h for h in t.homes if Home(h).game_folders() and t.status(h)["your_turn"])
     said.clear()
-    code = watch.watch(Home(decider), ids[decider], carriers[decider], clock=lambda: next(clock),
+    code = watching.watch(Home(decider), ids[decider], carriers[decider], clock=lambda: next(clock),
                        sleep=slept.append, say=said.append, interval=90, polls=3)
-    assert code == watch.DECISION
+    assert code == watching.DECISION
     assert slept[-2:] == [90, 90]  # slept between polls, not after the last
     assert [line for line in said if "your move" in line] == [said[-1]]  # told once, not at every poll
 
@@ -84,12 +87,12 @@ def test_a_failing_carrier_is_reported_and_the_watch_goes_on(tmp_path):
     ident = Home(home).load_identity(None)
     (tmp_path / "gone").mkdir()
     said, slept = [], []
-    code = watch.watch(Home(home), ident, [watch.GitCarrier(tmp_path / "gone")], clock=lambda: None,
+    code = watching.watch(Home(home), ident, [watching.GitCarrier(tmp_path / "gone")], clock=lambda: None,
                        sleep=slept.append, say=said.append, interval=60, polls=2)
-    assert code == watch.NOTHING and slept == [60]
+    assert code == watching.NOTHING and slept == [60]
     assert len(said) == 2 and all("not a git repository" in s and "trying again in 60 s" in s for s in said)
-    with pytest.raises(watch.GitError):
-        watch.watch(Home(home), ident, [watch.GitCarrier(tmp_path / "gone")], clock=lambda: None,
+    with pytest.raises(GitError):
+        watching.watch(Home(home), ident, [watching.GitCarrier(tmp_path / "gone")], clock=lambda: None,
                     sleep=slept.append, say=said.append, once=True)
 
 
@@ -112,8 +115,8 @@ def test_nothing_to_watch_and_bad_interval_are_errors(tmp_path):
     dm(home, "id", "new", "alice", "--email", "alice@example.org")
     assert "nothing to watch" in dm(home, "watch", "--once", code=1)
     ident = Home(home).load_identity(None)
-    with pytest.raises(watch.DuelmailError, match="interval"):
-        watch.watch(Home(home), ident, [watch.GitCarrier(tmp_path)], clock=lambda: None, sleep=lambda s: None,
+    with pytest.raises(DuelmailError, match="interval"):
+        watching.watch(Home(home), ident, [watching.GitCarrier(tmp_path)], clock=lambda: None, sleep=lambda s: None,
                     say=print, interval=0)
 
 
@@ -148,7 +151,7 @@ def dm_out(home, *args) -> str:
     from duelmail.cli import main
 
     res = runner.invoke(main, ["--home", str(home), *args], catch_exceptions=False)
-    assert res.exit_code == watch.NOTHING, res.output
+    assert res.exit_code == watching.NOTHING, res.output
     return res.output
 
 
@@ -184,7 +187,7 @@ def test_watch_offers_a_claim_instead_of_answering_on_top_of_a_late_file(tmp_pat
     came = m.opened_at + timedelta(days=3)
     (r,) = app.receive_files(home, p.ids[victim], [("move.toml", move)], now=came)
     assert r.late
-    answers, decisions = watch.answer_duties(home, p.ids[victim], lambda: came)
+    answers, decisions = arrivals.answer_duties(home, p.ids[victim], lambda: came)
     assert answers == [] and len(decisions) == 1 and "claim" in decisions[0].what and "came late" in decisions[0].what
     (folder,) = home.game_folders()
     played = app.write_claim(folder, folder.fold(), victim, p.ids[victim], came + timedelta(minutes=1))

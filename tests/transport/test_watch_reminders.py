@@ -13,7 +13,7 @@ from mailtable import MailTable, mail_setup
 from servers import PASSWORD
 from test_git import GitTable
 
-from duelmail import watch
+from duelmail.delivery import watch as watching
 from duelmail.home import Home
 from duelmail.transport import mail as mailt
 
@@ -47,11 +47,11 @@ def test_a_reminder_near_the_deadline_and_a_timeout_note_after_it_each_once(mail
     due = match.deadlines()[1]
     reminder_point = due - timedelta(hours=match.tc.reminder_hours)
     ident = Home(alice).load_identity(None)
-    carrier = watch.MailCarrier(mailt.load_settings(Home(alice)), lambda s, u, h: PASSWORD)
+    carrier = watching.MailCarrier(mailt.load_settings(Home(alice)), lambda s, u, h: PASSWORD)
     before = {u: len(_inbox(mail_servers, u)) for u in t.users}
 
     def poll(at):
-        return watch.poll(Home(alice), ident, [carrier], clock=lambda: at).lines
+        return watching.poll(Home(alice), ident, [carrier], clock=lambda: at).lines
 
     assert not [line for line in poll(reminder_point - timedelta(minutes=1)) if "mailed a" in line]  # too early
     lines = poll(reminder_point + timedelta(minutes=1))
@@ -87,12 +87,12 @@ def test_a_game_played_by_git_is_never_mailed_even_with_mail_set_up(mail_servers
     mail_servers.account(user)
     mail_setup(alice, mail_servers, user)
     ident = Home(alice).load_identity(None)
-    carriers = [watch.MailCarrier(mailt.load_settings(Home(alice)), lambda s, u, h: PASSWORD),
-                watch.GitCarrier(repos[0])]
+    carriers = [watching.MailCarrier(mailt.load_settings(Home(alice)), lambda s, u, h: PASSWORD),
+                watching.GitCarrier(repos[0])]
     opened = Home(alice).game_folders()[0].fold().opened_at
-    p = watch.poll(Home(alice), ident, carriers, clock=lambda: opened + timedelta(hours=1))  # bob's join in time
+    p = watching.poll(Home(alice), ident, carriers, clock=lambda: opened + timedelta(hours=1))  # bob's join in time
     assert p.answers and "committed" in " ".join(p.lines), p.lines  # answered, and pushed by git
     assert not [line for line in p.lines if "mailed" in line], p.lines
-    p = watch.poll(Home(alice), ident, carriers, clock=lambda: opened + timedelta(days=2, hours=12))
+    p = watching.poll(Home(alice), ident, carriers, clock=lambda: opened + timedelta(days=2, hours=12))
     assert not [line for line in p.lines if "mailed" in line], p.lines  # neither the answers nor a reminder
     assert not list((Home(alice).game_folders()[0].path).glob(".notices.toml"))

@@ -98,7 +98,7 @@ def test_a_seat_memo_read_without_a_toml_parser_reads_as_tomllib_does(text):
 def test_a_string_left_open_is_blanked_to_the_end_of_its_line_or_of_the_text():
     """The limits' scan takes an open basic string to the end of its line and an open multi-line string to the end
     of the text (tomllib refuses both after): linear, where a failed match was tried again from every later quote
-    (the fuzz seeds of ``duelmail.fuzz`` time it)."""
+    (the fuzz seeds of ``duelmail.testing.fuzz`` time it)."""
     toml.check_limits('a = "' + "[" * 40, "w")  # inside the open string: text, not nesting
     toml.check_limits('a = "\\"' + "[" * 40 + "\\", "w")
     toml.check_limits('a = """' + "[" * 40 + '\n' + "[" * 40, "w")

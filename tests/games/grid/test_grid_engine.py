@@ -18,7 +18,6 @@ from click.testing import CliRunner
 from rigged import rigged
 
 from duelmail.cli import main
-from duelmail.engine.selfplay import SelfPlay
 from duelmail.errors import FileRefused
 from duelmail.games.base import RandomBot, get_game
 from duelmail.games.cards import CardRef
@@ -26,6 +25,7 @@ from duelmail.games.grid.bots import HeuristicBot
 from duelmail.games.grid.library import deck
 from duelmail.games.simulate import Table
 from duelmail.protocol.turnfile import SignedFile
+from duelmail.testing.selfplay import SelfPlay
 
 from .conftest import DECKS
 

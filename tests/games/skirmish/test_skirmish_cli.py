@@ -97,9 +97,9 @@ def test_shipped_examples_are_the_shipped_scenarios():
 
 def test_the_html_replay_shows_the_battlefield_map_with_names_escaped():
     """The replay's main view is the game's picture: the map is in the page, and a scenario's name is escaped."""
-    from duelmail.engine.selfplay import SelfPlay
     from duelmail.replay import build_replay, render_html
     from duelmail.replay.html import page_data
+    from duelmail.testing.selfplay import SelfPlay
 
     field = SMALL.replace('name = "Duelling ground"', 'name = "<b>Keep & Co</b>"')
     sp = SelfPlay("skirmish", n=2, seed=1, options={"battlefield": field, "turns": 3})

@@ -11,12 +11,12 @@ import pytest
 from duelmail.crypto.commit import commit, commit_salt
 from duelmail.crypto.encoding import b64e
 from duelmail.engine.memo import make_memo
-from duelmail.engine.selfplay import SelfPlay
 from duelmail.errors import FileRefused
 from duelmail.games.base import Bot
 from duelmail.games.skirmish.bots import HeuristicBot
 from duelmail.games.skirmish.notation import Build, Reveal
 from duelmail.protocol.turnfile import SignedFile
+from duelmail.testing.selfplay import SelfPlay
 
 
 def waiting(kind: str, seat: int | None = None):
@@ -192,9 +192,9 @@ def test_a_seat_sees_its_own_sealed_choices_and_nobody_elses():
 @pytest.mark.parametrize("name", ["plan that does not match its commitment",
                                   "stat revealed beyond its committed total"])
 def test_the_cheat_harness_catches_the_skirmish_cheats(name):
-    """duelmail.adversary's skirmish cheats: a forged plan opening on arrival (P-open), an overdrawn stat at the
+    """duelmail.testing.adversary's skirmish cheats: a forged plan opening on arrival (P-open), an overdrawn stat at the
     audit (K-5)."""
-    from duelmail.adversary import GAME_CHEATS, run_cheat
+    from duelmail.testing.adversary import GAME_CHEATS, run_cheat
 
     for seed in range(6):
         caught = run_cheat("skirmish", name, GAME_CHEATS["skirmish"][name], seed=seed)

@@ -9,9 +9,9 @@ would do 2 followed by 3." (K-19, K-20)
 
 from __future__ import annotations
 
-from duelmail.engine.selfplay import SelfPlay
 from duelmail.games.base import Bot, get_game
 from duelmail.games.skirmish.notation import STATS
+from duelmail.testing.selfplay import SelfPlay
 
 GAME = get_game("skirmish")
 

@@ -8,9 +8,9 @@ import random
 import pytest
 from skirmish_helpers import GAME, start
 
-from duelmail.engine.selfplay import SelfPlay
 from duelmail.games.simulate import Table, playout
 from duelmail.games.skirmish.bots import HeuristicBot, RandomSkirmishBot
+from duelmail.testing.selfplay import SelfPlay
 
 FIELDS = ("open-field", "ruined-keep", "cliff-top")
 

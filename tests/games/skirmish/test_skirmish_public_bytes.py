@@ -10,11 +10,11 @@ from public_bytes import Alter, assert_same_public_bytes
 
 from duelmail.crypto.seal import box_size
 from duelmail.engine.memo import make_memo
-from duelmail.engine.selfplay import SelfPlay
 from duelmail.errors import CryptoError
 from duelmail.games.base import get_game
 from duelmail.games.skirmish.bots import HeuristicBot
 from duelmail.games.skirmish.notation import SEALED_BYTES
+from duelmail.testing.selfplay import SelfPlay
 
 
 def test_a_character_leaks_nothing_to_the_seat_that_builds_after_it_K2():

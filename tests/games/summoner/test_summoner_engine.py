@@ -7,13 +7,13 @@ import re
 
 import pytest
 
-from duelmail.engine.selfplay import SelfPlay
 from duelmail.errors import FileRefused
 from duelmail.games.base import Bot, RandomBot, get_game
 from duelmail.games.cards import Card, CardRef
 from duelmail.games.simulate import Table
 from duelmail.games.summoner.notation import End, Pass, Summon, Take, face_text
 from duelmail.games.summoner.rules import PRE
+from duelmail.testing.selfplay import SelfPlay
 
 GAME = get_game("summoner")
 SEEDS = range(200)

@@ -9,8 +9,8 @@ from __future__ import annotations
 import pytest
 from rigged import rigged, starter
 
-from duelmail.engine.selfplay import SelfPlay
 from duelmail.games.cards import CardRef
+from duelmail.testing.selfplay import SelfPlay
 
 FILLER = ["2C", "2D", "2H", "2S", "3D"]
 

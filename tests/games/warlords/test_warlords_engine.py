@@ -6,10 +6,10 @@ import random
 
 import pytest
 
-from duelmail.engine.selfplay import SelfPlay
 from duelmail.games.base import RandomBot, get_game
 from duelmail.games.cards import CardRef
 from duelmail.games.simulate import Table
+from duelmail.testing.selfplay import SelfPlay
 
 GAME = get_game("warlords")
 SEEDS = range(200)

@@ -14,10 +14,10 @@ import pytest
 from rigged import rigged
 
 from duelmail.engine.match import Match
-from duelmail.engine.selfplay import SelfPlay
 from duelmail.errors import FileRefused
 from duelmail.games.cards import CardRef
 from duelmail.games.warlords.rules import LAST_CHANCE
+from duelmail.testing.selfplay import SelfPlay
 
 REINF = {"reinforcements": True}
 SHORT = {"mail-shortcuts": True}

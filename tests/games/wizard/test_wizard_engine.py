@@ -14,13 +14,13 @@ import pytest
 from freezegun import freeze_time
 
 from duelmail.crypto import deck as sra
-from duelmail.engine.selfplay import SelfPlay
 from duelmail.errors import FileRefused
 from duelmail.games.base import PUBLIC, RandomBot, get_game
 from duelmail.games.cards import CardRef
 from duelmail.games.simulate import Table
 from duelmail.games.wizard.rules import DEFEND, TURN, attack_value
 from duelmail.protocol.turnfile import SignedFile
+from duelmail.testing.selfplay import SelfPlay
 
 GAME = get_game("wizard")
 SEC = timedelta(seconds=1)

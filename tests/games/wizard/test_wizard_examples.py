@@ -10,8 +10,8 @@ from __future__ import annotations
 import pytest
 from rigged import rigged
 
-from duelmail.engine.selfplay import SelfPlay
 from duelmail.errors import FileRefused
+from duelmail.testing.selfplay import SelfPlay
 
 LIVES = ["2C", "4C", "6C", "2D", "4D", "6D", "9C", "10C", "JC"]  # w#0..w#8: three Lives each (Z-2)
 STOCK = ["3S", "7H", "2H",  # w#9..w#11: the first draws of seats 0, 1 and 2 (Z-4, Z-5)

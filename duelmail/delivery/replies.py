@@ -21,6 +21,7 @@ import tomlkit
 
 from duelmail import app
 from duelmail.choosing import Choice, ChoiceError, choices, numbered, read_answer
+from duelmail.delivery.arrivals import Answer, Decision, my_games
 from duelmail.errors import DuelmailError, LocalFileError, unexpected
 from duelmail.home import Home
 from duelmail.protocol.identity import Identity
@@ -28,7 +29,6 @@ from duelmail.transport import reply as rt
 from duelmail.transport.folder import GameFolder
 from duelmail.util.classes import dataclass
 from duelmail.util.fs import atomic_write
-from duelmail.watch import Answer, Decision, my_games
 
 MEMO = ".replies.toml"  # in a game folder: the lists mailed (serial, round, digest) and the serials answered
 MARK = ".by-reply"  # in a game folder: this game is played by reply (what 'status' says, without reading config)

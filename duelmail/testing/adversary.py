@@ -19,10 +19,10 @@ from duelmail.crypto.encoding import b64e
 from duelmail.engine import toss
 from duelmail.engine.escrowing import KEY, deal_table
 from duelmail.engine.match import Match
-from duelmail.engine.selfplay import SelfPlay
 from duelmail.errors import CheatDetected, DuelmailError, FileRefused
 from duelmail.games.cards import CardRef
 from duelmail.protocol.turnfile import SignedFile
+from duelmail.testing.selfplay import SelfPlay
 from duelmail.util.classes import dataclass
 
 

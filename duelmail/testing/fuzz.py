@@ -159,7 +159,7 @@ def _apply_on(game_id: str, states: list[GameState]) -> Callable[[str], object]:
 @cache
 def _played(game_id: str) -> tuple[list[str], list[GameState], list[str]]:
     """Files (TOML, then one armoured), states and legal actions of a real game played a few rounds."""
-    from duelmail.engine.selfplay import SelfPlay
+    from duelmail.testing.selfplay import SelfPlay
 
     n = 3 if game_id == "wizard" else 2
     sp = SelfPlay(game_id, n, seed=7, shared=True)

@@ -1,0 +1,408 @@
+"""How turns travel through a shared git repository: ``sync_git`` commits this home's new files, fetches,
+verifies what others pushed, rebases, rewrites each game's README (with its picture and replay page) and pushes.
+The mechanics of the ``git`` binary are in ``duelmail.transport.git``."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import tomllib
+from collections.abc import Sequence
+from dataclasses import field
+from datetime import datetime
+from pathlib import Path
+
+import tomlkit
+
+from duelmail.delivery.arrivals import Arrival, apply_files, fold, settle_finished
+from duelmail.engine.log import TECHNICAL
+from duelmail.engine.match import Match
+from duelmail.errors import DuelmailError, FileRefused, unexpected
+from duelmail.home import Home
+from duelmail.protocol.identity import Identity
+from duelmail.protocol.turnfile import SignedFile, parse_any
+from duelmail.transport import mail as mailt
+from duelmail.transport.archive import TURN_NAME, awaited_text, file_name
+from duelmail.transport.folder import GameFolder
+from duelmail.transport.git import GAME_DIR, GitError, GitRepo
+from duelmail.transport.settled import GameIndex
+from duelmail.util.classes import dataclass
+from duelmail.util.fs import atomic_write
+
+
+@dataclass
+class SyncReport:
+    repo: Path
+    committed: list[str] = field(default_factory=list)
+    arrivals: list[Arrival] = field(default_factory=list)
+    pushed: bool = False
+    recovered: list[str] = field(default_factory=list)  # what a sync stopped half-way had left, put in order
+
+
+def repos(home: Home) -> list[Path]:
+    p = mailt.config_path(home)
+    cfg = tomllib.loads(p.read_text()) if p.exists() else {}
+    return [Path(r) for r in cfg.get("git", {}).get("repos", [])]
+
+
+def add_repo(home: Home, path: Path) -> None:
+    p = mailt.config_path(home)
+    doc = tomlkit.parse(p.read_text()) if p.exists() else tomlkit.document()
+    table = doc.get("git") or tomlkit.table()
+    known = [str(r) for r in table.get("repos", [])]
+    if str(path) not in known:
+        known.append(str(path))
+    table["repos"] = known
+    doc["git"] = table
+    atomic_write(p, tomlkit.dumps(doc), mode=0o600)
+
+
+def _commit_message(folder_name: str, f: SignedFile, text: str) -> str:
+    """A commit message saying what happened: the events as its title, the file's human header as its body."""
+    head = [line[2:] for line in text.splitlines() if line.startswith("# ")]
+    events = [h.strip() for h in head[1:] if h.startswith("  ")]
+    if f.kind == "genesis":
+        what = "new game" + (f" ({head[1]})" if len(head) > 1 else "")
+    else:
+        who = re.search(r"\(([^()]*)\)$", head[0]) if head else None
+        play = [e for e in events if not TECHNICAL.search(e)]  # the play first: a title has room for 100 characters
+        what = "; ".join(play or events) or f"{who.group(1) if who else f'seat {f.seat}'} sent a file with nothing " \
+                                            "to tell"
+    head = [_CONTROL.sub("", h) for h in head]  # a header is the sender's, unsigned: no terminal controls in git log
+    what = _CONTROL.sub("", what)
+    title = f"{folder_name} round {f.round}: {what}"
+    title = title if len(title) <= 100 else title[:97] + "..."
+    return "\n".join([title, "", *head]) if head else title
+
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\u202a-\u202e\u2066-\u2069]")
+
+
+_MARKDOWN = re.compile(r"([\\`*_\[\]!|~])")
+
+
+def md_text(text: str) -> str:
+    """Text a player wrote (a name, talk, an event naming them), escaped for a README that hosting sites render as
+    markdown with HTML: ``<``, ``>`` and ``&`` as entities (no tag, no ``<meta>``, no autolink), the markdown marks
+    (``[``, ``]``, ``!``, ``*``, ``_``, ``|``...) behind a backslash (no link, no image, no emphasis, no table),
+    and a line break as a space."""
+    import html
+
+    return _MARKDOWN.sub(r"\\\1", html.escape(" ".join(text.splitlines()), quote=False))
+
+
+def readme_text(match: Match) -> str:
+    """A game's README in the repository: the picture of the table (``table.svg`` beside it), whose move, the
+    last events in words, a link to the replay page (``replay.html``) and the table as text."""
+    table = match.named(match.state.render(None, match.known(None)))
+    lines = [f"# {match.game.spec.title} {match.gid[:12]}", "",
+             f"Players: {', '.join(md_text(c.name) for c in match.cards)}", "",
+             f"Round {match.round}. " + md_text(f"Game over: {match.describe_outcome()}." if match.over()
+                                                else f"Awaiting {awaited_text(match)}."), ""]
+    if match.state.picture(None, {}) is not None:
+        lines += ["![The table, as everyone can see it](table.svg)", ""]
+    lines += ["Last events:", ""]
+    lines += [f"- round {e.round}: {md_text(e.text)}"
+              for e in match.told_to([e for e in match.events if not e.technical][-8:])]
+    lines += ["", "[Step through the game (replay page)](replay.html): download it, or publish the repository's "
+              "replays with `duelmail git site`.", "",
+              "The table in text:", "",
+              *("    " + line for line in table.rstrip().splitlines()),
+              "", "Kept by duelmail (`duelmail git sync`); the turn files beside it are the game, this is only a view."]
+    return "\n".join(lines) + "\n"
+
+
+def _game_views(folder: GameFolder, match: Match, target: Path) -> list[str]:
+    """The picture (``table.svg``) and replay page (``replay.html``) kept beside a game's README; the names
+    of those that changed."""
+    from duelmail.replay import build_replay, render_html
+
+    changed = []
+    svg = match.state.picture(None, match.known(None), match.names())
+    pages = {"table.svg": svg, "replay.html": render_html(build_replay(folder.files()))}
+    for name, text in pages.items():
+        p = target / name
+        if text is not None and (not p.exists() or p.read_text() != text):
+            atomic_write(p, text)
+            changed.append(f"{target.name}/{name}")
+    return changed
+
+
+def sync_git(home: Home, identity: Identity, path: Path, now: datetime | None = None,
+             games: Sequence[GameFolder] = (), attempts: int = 5) -> SyncReport:
+    """Commit this home's new files, fetch, verify what others pushed (apply the good, report the bad),
+    rebase, rewrite the README files, push; when the remote moved meanwhile, go round again.
+
+    What it looked at is remembered (``_recall``): the next sync reads only the commits pushed since, and looks
+    only at the games in play, those settled since and those the new commits touch; without that memory (a
+    fresh clone, a new index, history it no longer holds) it reads the whole history and every game."""
+    repo = GitRepo(path, (identity.name, identity.email))
+    if not repo.is_repo():
+        raise GitError(f"{path}: not a git repository: run 'duelmail git init {path}' or clone one there")
+    report = SyncReport(Path(path))
+    report.recovered = repo.recover()  # a sync killed half-way: finished or undone before this one starts
+    index = home.index()
+    memory = _recall(home, repo, index)
+    look: set[str] | None = None
+    if memory is not None:
+        look = set(index.live) | set(index.rows(since=memory["rows"])) | {g.path.name for g in games}
+    seen = dict(memory or {}, rows=index.rows_size, generation=index.generation)
+    for _ in range(attempts):
+        report.committed += _export(home, repo, games, look)
+        ref = repo.fetch()
+        tree = ref or ("HEAD" if repo.has_commits() else None)
+        if tree is not None:
+            head = repo.out("rev-parse", "--verify", f"{tree}^{{commit}}")
+            report.arrivals += _take_in(home, identity, repo, head, now, seen)
+            if look is not None and seen.get("touched") is None:
+                look = None  # what was remembered is no commit here: every game is looked at
+            elif look is not None:
+                look |= seen["touched"]
+        if ref is not None and not repo.holds(ref):  # held already: no rebase (git would stat the whole tree)
+            repo.integrate(ref)
+            report.committed += _export(home, repo, games, look)  # put back what the remote's commits overwrote
+        _write_readmes(home, repo, look=look)
+        if (ref is not None and repo.out("rev-parse", "HEAD") == head) or repo.push():  # nothing new to push
+            report.pushed = repo.remote() is not None
+            report.recovered += repo.aside
+            if seen.get("commit"):
+                _remember(home, repo, seen)
+            return report
+    raise GitError(f"{path}: the remote kept moving; {attempts} pushes were rejected (try again)")
+
+
+def _memory_path(home: Home, repo: GitRepo) -> Path:
+    where = str(repo.path.resolve())
+    return home.root / "index" / f"git-{hashlib.sha256(where.encode()).hexdigest()[:16]}.json"
+
+
+def _recall(home: Home, repo: GitRepo, index: GameIndex) -> dict | None:
+    """What the last sync of this home with ``repo`` took in: the commit it read up to, files it held back (ahead
+    of their game), and the index it looked at (its ``generation`` and how many games were settled then). None
+    when there is no such memory, or it belongs to another index or repository."""
+    try:
+        memo = json.loads(_memory_path(home, repo).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not (isinstance(memo, dict) and memo.get("repo") == str(repo.path.resolve())
+            and memo.get("generation") == index.generation
+            and isinstance(memo.get("commit"), str) and re.fullmatch(r"[0-9a-f]{40}", memo["commit"])
+            and isinstance(memo.get("rows"), int) and 0 <= memo["rows"] <= index.rows_size
+            and isinstance(memo.get("held"), list)
+            and all(isinstance(h, list) and len(h) == 3 and all(isinstance(x, str) for x in h) for h in memo["held"])):
+        return None
+    return memo
+
+
+def _remember(home: Home, repo: GitRepo, seen: dict) -> None:
+    memo = {k: seen[k] for k in ("commit", "generation", "rows", "held")}
+    try:
+        atomic_write(_memory_path(home, repo), json.dumps({"repo": str(repo.path.resolve()), **memo}), durable=False)
+    except OSError:
+        pass  # a memory only saves time: the next sync reads everything
+
+
+def _take_in(home: Home, identity: Identity, repo: GitRepo, tree: str, now: datetime | None,
+             seen: dict | None = None) -> list[Arrival]:
+    """Verify and apply the files of ``tree``'s history this home lacks (every version ever committed, so
+    an overwritten or deleted turn still arrives); refused ones are reported once. ``seen``: what an earlier
+    sync took in (``commit``, files ``held`` back): only the commits since are read, and the held files again;
+    updated to what this one took in, with the game folders the new commits ``touched`` (None: all were read)."""
+    seen = seen if seen is not None else {}
+    since = seen.get("commit")
+    found = repo.history_since(since, tree) if since else None
+    if found is None:
+        files, seen["touched"] = repo.history_files(tree), None
+    else:
+        files, seen["touched"] = found
+        files += [tuple(h) for h in seen.get("held", []) if tuple(h) not in set(files)]
+    refused = repo.refused() if files else set()  # read only when there is something new to look at
+    parsed: list[tuple[str, SignedFile]] = []
+    blobs: dict[str, tuple[str, str, str]] = {}
+    out: list[Arrival] = []
+    for path, blob, commit in files:
+        if blob in refused or (home.games_dir / path).exists():
+            continue
+        where = f"{path} (commit {commit})"
+        blobs[where] = (path, blob, commit)
+        try:
+            parts = parse_any(repo.read(tree, path, blob, commit).text, where)
+            for f in parts:
+                _check_name(path, f, len(parts), where)
+            parsed += [(where, f) for f in parts]
+        except Exception as e:  # noqa: BLE001 - a parser's own error, or the last line of defence
+            out.append(Arrival(where, "?", 0, -1, "refused",
+                               reason=str(e if isinstance(e, DuelmailError) else unexpected(where, e))))
+    out += apply_files(home, identity, parsed, now)
+    repo.remember_refused([blobs[a.where][1] for a in out if a.status == "refused" and a.where in blobs])
+    seen.update(commit=tree, held=[list(blobs[a.where]) for a in out if a.status == "held"])
+    return out
+
+
+def _check_name(path: str, f: SignedFile, count: int, where: str) -> None:
+    """A file in a repository sits only under its own name (game folder, round, seat, kind): anything else
+    at a turn's path (a copy of another file, a forgery) is a squatter, refused and reported."""
+    folder, name = path.split("/")
+    if count != 1 or name != file_name(f) or not folder.endswith("-" + f.game[:12]):
+        what = f"{count} files" if count != 1 else f"game {f.game[:12]}'s {file_name(f)}"
+        raise FileRefused(where, f"{path} holds {what}: a file may only sit under its own name "
+                                 "(a squatter on another file's name)", round=f.round, seat=f.seat, rule="P-format")
+
+
+def _body(text: str) -> str:
+    """A file's text without its human header (the comment lines each home writes its own way)."""
+    lines = text.splitlines()
+    while lines and (lines[0].startswith("#") or not lines[0].strip()):
+        lines.pop(0)
+    return "\n".join(lines)
+
+
+def same_file(ours: str, theirs: str, where: str) -> bool:
+    if _body(ours) == _body(theirs):
+        return True
+    try:
+        (a,), (b,) = parse_any(ours, where), parse_any(theirs, where)
+        return a.file_hash == b.file_hash
+    except Exception:  # noqa: BLE001 - whatever sits there is not this file
+        return False
+
+
+def _looked_at(home: Home, look: set[str] | None) -> list[GameFolder]:
+    """The home's games a sync looks at: all of them, or those named in ``look`` that are game folders."""
+    if look is None:
+        return home.game_folders()
+    return [GameFolder(home.games_dir / n, home.root) for n in sorted(look)
+            if (home.games_dir / n / "genesis.toml").exists()]
+
+
+def _export(home: Home, repo: GitRepo, games: Sequence[GameFolder], look: set[str] | None = None) -> list[str]:
+    """Copy this home's files of the games kept in the repository (and of ``games``) into it: one commit
+    per game, its README rewritten in the same commit. A file missing from the repository, or another file
+    sitting under its name (a squatter's, or an overwrite), is written (again): nothing pushed under an
+    honest file's name can keep it out. ``look``: only these games (see ``sync_git``)."""
+    messages = []
+    wanted = {g.path.name for g in games}
+    for folder in _looked_at(home, look):
+        was = len(repo.aside)
+        target = repo.plain(folder.path.name, folder=True)
+        if len(repo.aside) > was:  # the game's folder was a link someone pushed: written again in its place
+            target.mkdir()
+        if folder.path.name not in wanted and not target.is_dir():
+            continue
+        newest, replaced = None, []
+        tracked = repo.tracked(folder.path.name) if target.is_dir() else set()
+        for p in sorted(folder.path.iterdir(), key=lambda p: (p.name != "genesis.toml", p.name)):
+            if not (p.name == "genesis.toml" or TURN_NAME.fullmatch(p.name)):
+                continue
+            text = p.read_text()
+            there = repo.plain(f"{folder.path.name}/{p.name}")
+            if there.exists() and f"{folder.path.name}/{p.name}" in tracked:  # (written, not added: a kill)
+                if same_file(text, there.read_text(errors="replace"), str(there)):
+                    continue
+                replaced.append(p.name)
+            (f,) = parse_any(text, str(p))
+            atomic_write(there, text)
+            repo.add(f"{folder.path.name}/{p.name}")
+            newest = (f, text)
+        if newest is not None:
+            _write_readmes(home, repo, commit=False, look=None if look is None else look | {folder.path.name})
+            msg = _commit_message(folder.path.name, *newest)
+            if replaced:
+                msg = msg.replace("\n", f" (replacing a foreign {', '.join(replaced)})\n", 1) if "\n" in msg \
+                    else f"{msg} (replacing a foreign {', '.join(replaced)})"
+            seats = parse_any((folder.path / "genesis.toml").read_text(), "genesis.toml")[0].content["seats"]
+            who = seats[newest[0].seat]
+            if repo.commit(msg, author=(who["name"], who["email"])):
+                messages.append(msg.splitlines()[0])
+    return messages
+
+
+_INDEX_LINE = re.compile(r"- \[([^\]]+)\]\(\1/README\.md\)(: .*)?")
+
+
+_ESCAPED = re.compile(r"\\[\\`*_\[\]!|~]|&(?:lt|gt|amp);")
+
+
+def _index_line(line: str) -> str:
+    """A line of the repository's README kept from before (a game this sync did not look at), as it may stand
+    there: its game's link, and its words only if they are as ``md_text`` escapes them (the README is pushed by
+    anyone: a line someone else wrote is cut back to its link); "" for a line that is no game's."""
+    m = _INDEX_LINE.fullmatch(line)
+    if m is None or not GAME_DIR.fullmatch(m.group(1)):
+        return ""
+    words = _ESCAPED.sub("", m.group(2) or "")
+    if any(c in words for c in "<>&\\`*_[]!|~") or _CONTROL.search(words):
+        return f"- [{m.group(1)}]({m.group(1)}/README.md)"
+    return line
+
+
+def _write_readmes(home: Home, repo: GitRepo, commit: bool = True, look: set[str] | None = None) -> None:
+    """Rewrite each game's README (and the index) from this home's state; a game whose files did not
+    change since the last rewrite is not folded again (``.readme.toml`` in the home's game folder). ``look``:
+    only these games' READMEs, and their lines of the index (see ``sync_git``)."""
+    changed = []
+    names = []
+    moved = look is None  # whether a line of the index may have changed
+    folded = []
+    for folder in _looked_at(home, look):
+        target = repo.plain(folder.path.name, folder=True)
+        if not target.is_dir():
+            continue
+        for name in ("README.md", "table.svg", "replay.html"):
+            repo.plain(f"{folder.path.name}/{name}")
+        memo = folder.path / ".readme.toml"
+        old = tomllib.loads(memo.read_text()) if memo.exists() else {}
+        key = folder.listing_key()
+        if old.get("key") == key and (target / "README.md").exists():
+            text, line = (target / "README.md").read_text(), old.get("line", "")
+            if text == old.get("text"):
+                names.append(line)
+                continue
+        match = fold(folder)
+        folded.append((folder, match))
+        text = readme_text(match)
+        changed += _game_views(folder, match, target)
+        line = (f"- [{folder.path.name}]({folder.path.name}/README.md): {match.game.spec.title}, "
+                + md_text(f"over: {match.describe_outcome()}" if match.over() else
+                          f"round {match.round}, awaiting {awaited_text(match)}"))
+        names.append(line)
+        moved = moved or line != old.get("line")
+        atomic_write(memo, tomlkit.dumps({"key": key, "line": line, "text": text}))
+        p = target / "README.md"
+        if not p.exists() or p.read_text() != text:
+            atomic_write(p, text)
+            changed.append(f"{folder.path.name}/README.md")
+    settle_finished(home, folded)
+    root = repo.plain("README.md")
+    if look is None:
+        mine = {folder.path.name for folder in home.game_folders()}
+        names += [f"- [{p.name}]({p.name}/README.md)" for p in sorted(repo.path.iterdir())  # games not held here
+                  if p.is_dir() and not p.is_symlink() and p.name not in mine and GAME_DIR.fullmatch(p.name)]
+    else:  # the index as it stands, its lines of the games looked at replaced
+        ours = {line.split("]", 1)[0] for line in names}
+        foreign = sorted(n for n in look if (repo.path / n).is_dir() and not (repo.path / n).is_symlink()
+                         and not (home.games_dir / n).is_dir())
+        moved = moved or bool(foreign)
+        if not moved and root.exists():
+            names = []
+        else:
+            kept = root.read_text(errors="replace").splitlines() if root.exists() else []
+            names += [_index_line(line) for line in kept if line.startswith("- [")
+                      and line.split("]", 1)[0] not in ours and _index_line(line)]
+            names += [f"- [{n}]({n}/README.md)" for n in foreign if f"- [{n}" not in ours
+                      and not any(line.startswith(f"- [{n}]") for line in names)]
+    text = "\n".join(["# duelmail games", "", "One folder per game; each holds its signed turn files.", "",
+                      *sorted(names), "", "Play with `duelmail play ... --push` or `duelmail git sync`.", ""])
+    if names and (not root.exists() or root.read_text() != text):
+        atomic_write(root, text)
+        changed.append("README.md")
+    if changed:
+        repo.add(*changed)
+        if commit:
+            repo.commit("duelmail: README files show the current position")
+
+
+def by_git(home: Home, folder: GameFolder) -> bool:
+    """Whether a game is kept in one of this home's git repositories (then it travels by git, never by mail)."""
+    return any((repo / folder.path.name).is_dir() for repo in repos(home))

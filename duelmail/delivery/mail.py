@@ -1,0 +1,99 @@
+"""How turns travel by mail: read every new message of a source and apply the turns in it, mail this home's
+answers to the other seats. The mechanics (SMTP, IMAP, Maildir, mbox, finding a turn in a message) are in
+``duelmail.transport.mail``."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import field
+from datetime import datetime
+
+from duelmail import app
+from duelmail.delivery.arrivals import Arrival, apply_files
+from duelmail.home import Home
+from duelmail.protocol.identity import Identity
+from duelmail.protocol.turnfile import SignedFile
+from duelmail.transport import mail as mailt
+from duelmail.transport.archive import file_name
+from duelmail.transport.reply import looks_like_reply
+from duelmail.util.classes import dataclass
+
+
+@dataclass
+class MailReport:
+    letters: int = 0
+    arrivals: list[Arrival] = field(default_factory=list)
+    ignored: int = 0  # messages with no duelmail turn in them
+    processed: str = ""  # what was done with the processed messages
+    aside: int = 0  # messages holding a refused file, set aside
+    aside_how: str = ""
+    replies: int = 0  # replies to a "your move" mail: taken by the reply play, or left for it
+
+
+def fetch_mail(home: Home, identity: Identity | None, source: mailt.Source, now: datetime | None = None,
+               take: Callable[[mailt.Letter], bool] | None = None) -> MailReport:
+    """Read every new message of a source, verify and apply the turns in them, mark the messages done.
+
+    A message whose files were all applied or duplicates is marked processed; one holding a file that
+    is ahead of the game stays new, to be read again when the files between arrive; one holding a file
+    that cannot be read or is refused is set aside (``Letter.set_aside``), so it is reported once and
+    never stops the messages behind it. ``take``: the reply play's hook (``replies.ReplyPlay.take``), given each
+    message first; one it takes is marked processed. Without it, a reply to a "your move" mail is left unread."""
+    report = MailReport(processed=source.processed, aside_how=source.aside)
+    letters = []
+    files: list[tuple[str, SignedFile]] = []
+    try:
+        for letter in source.letters():
+            report.letters += 1
+            if take is not None and take(letter):
+                report.replies += 1
+                letter.done()
+                continue
+            if take is None and looks_like_reply(letter.msg):
+                report.replies += 1
+                continue  # for the reply play of 'duelmail watch', never marked here
+            found = mailt.find_turns(letter.msg, letter.where)  # never raises for a part it cannot read
+            for problem in found.problems:
+                report.arrivals.append(Arrival(letter.where, "?", 0, -1, "refused", reason=problem))
+            if not found.files and not found.problems:
+                report.ignored += 1
+                letter.skip()
+                continue
+            letters.append((letter, found))
+            files += [(f"{letter.where} ({file_name(f)})", f) for f in found.files]
+        arrivals = apply_files(home, identity, files, now)
+        for letter, found in letters:  # a person's words go with the first file of their message
+            first = next((a for a in arrivals if found.files and a.where == f"{letter.where} "
+                          f"({file_name(found.files[0])})"), None)
+            if first is not None:
+                first.unsigned = found.unsigned
+        report.arrivals += arrivals
+        held = {a.where for a in arrivals if a.status == "held"}
+        refused = {a.where for a in arrivals if a.status == "refused"}
+        for letter, found in letters:
+            names = {f"{letter.where} ({file_name(f)})" for f in found.files}
+            if names & held:
+                continue
+            if found.problems or names & refused:
+                letter.set_aside()  # reported now, never read again: it cannot stall the next fetch
+                report.aside += 1
+            else:
+                letter.done()
+        source.commit()  # every letter dealt with: the next fetch looks only at newer mail
+    finally:
+        source.close()
+    return report
+
+
+def mail_answers(identity: Identity, answers: Sequence[app.Played], now: datetime,
+                 settings: mailt.MailSettings, password: Callable[[], str]) -> list[str]:
+    """Mail each new file to every other seat of its game; one line per message sent."""
+    messages, lines = [], []
+    for p in answers:
+        seat = p.file.seat
+        sender = settings.address or identity.email
+        to = mailt.recipients_for(p.match, seat)
+        messages.append(mailt.compose(p.match, p.file, sender, to, now, p.events))
+        lines.append(f"mailed round {p.file.round} of {p.match.gid[:12]} to {', '.join(to)}")
+    mailt.send(settings, messages, password)
+    return lines
