@@ -2,9 +2,10 @@
 
 Everything that arrives is verified by ``app.receive_files`` one file at a time: a bad or forged
 file is reported (file, round, rule) and never applied, and the rest still goes on. A file from a
-round the game has not reached yet is *held* (its mail stays unprocessed) until the files between
-arrive. Decision-free duties (acceptances aside: key shares, deck passes, forced reveals) are
-answered here; a decision is left to the human, or to a bot when one plays the seat.
+round the game has not reached yet is *held*: kept in the game's folder (``transport/held.py``), its mail
+marked processed, and applied once the files between arrive, by whichever transport brings them.
+Decision-free duties (acceptances aside: key shares, deck passes, forced reveals) are answered here;
+a decision is left to the human, or to a bot when one plays the seat.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from duelmail.transport import mail as mailt
 from duelmail.transport.archive import TURN_NAME, awaited_text, file_name, ordered
 from duelmail.transport.folder import GameFolder
 from duelmail.transport.git import GAME_DIR, GitError, GitRepo
+from duelmail.transport.held import HeldFiles
 from duelmail.util.classes import dataclass
 from duelmail.util.fs import atomic_write
 from duelmail.util.lock import hold, release_all
@@ -65,12 +67,13 @@ class Arrival:
         if self.status == "refused":  # the reason names the file, round, seat and rule
             return "REFUSED " + self.reason.removeprefix("refused ")
         if self.status == "held":
-            return f"{head} held: {self.reason}"
+            return f"{head} is waiting for {self.reason}: kept, and applied as soon as {self.reason} arrives"
         if self.status == "duplicate":
             return f"{head} already applied (nothing changed)"
         if self.status == "new game":
             return f"{head}: a new game ({self.reason})"
-        return f"{head} verified and applied" + "".join(f"\n  {e.text}" for e in self.events) + self.unsigned_lines()
+        return f"{head} verified and applied" + (f" (it had waited for {self.reason})" if self.reason else "") + \
+            "".join(f"\n  {e.text}" for e in self.events) + self.unsigned_lines()
 
 
 def apply_files(home: Home, identity: Identity | None, files: Sequence[tuple[str, SignedFile]],
@@ -89,28 +92,36 @@ def apply_files(home: Home, identity: Identity | None, files: Sequence[tuple[str
             continue
         seen.add(h)
         known = any(p.path.name.endswith("-" + f.game[:12]) for p in home.game_folders())
+        if known and f.kind != "genesis" and HeldFiles(app.game_folder_for(home, identity, f, where)).holds(f):
+            out.append(Arrival(where, f.game, f.round, f.seat, "duplicate"))  # kept aside already: said once
+            continue
         try:
-            (r,) = app.receive_files(home, identity, [(where, f)], now, batch=order)
+            got = app.receive_files(home, identity, [(where, f)], now, batch=order)
         except Exception as e:  # noqa: BLE001 - a check's own error, or the last line of defence
             if not isinstance(e, DuelmailError):
                 e = unexpected(where, e, f.round, f.seat)
-            status = "refused"
-            if isinstance(e, FileRefused) and e.rule == "P-round" and known and f.kind != "genesis":
-                folder = app.game_folder_for(home, identity, f, where)
-                if folder.fold().round < f.round:
-                    status = "held"
-            out.append(Arrival(where, f.game, f.round, f.seat, status, reason=str(e)))
+            out.append(Arrival(where, f.game, f.round, f.seat, "refused", reason=str(e)))
             continue
         if f.kind == "genesis" and not known:
             m = Match(f, where)
             out.append(Arrival(where, f.game, 0, f.seat, "new game",
                                reason=f"{m.game.spec.title}, seats {', '.join(m.names())}"))
-        else:
-            events = r.match.told_to(r.events, r.match.reader_faces(identity)) if r.match is not None else r.events
-            out.append(Arrival(where, f.game, r.round, r.seat, "duplicate" if r.duplicate else "applied", events))
-        if r.match is not None:  # what comes next (answering, READMEs) starts from this state, unfolded again
-            remember(app.game_folder_for(home, identity, f, where), r.match)
+        for r in got[1 if f.kind == "genesis" and not known else 0:]:  # then the held files it let in
+            out.append(_arrival(r, f.game, identity))
+        last = next((r.match for r in reversed(got) if r.match is not None), None)
+        if last is not None:  # what comes next (answering, READMEs) starts from this state, unfolded again
+            remember(app.game_folder_for(home, identity, f, where), last)
     return out
+
+
+def _arrival(r: app.Received, game: str, identity: Identity | None) -> Arrival:
+    if r.refused:
+        return Arrival(r.path, game, r.round, r.seat, "refused", reason=r.refused)
+    if r.waiting:
+        return Arrival(r.path, game, r.round, r.seat, "held", reason=r.waiting)
+    events = r.match.told_to(r.events, r.match.reader_faces(identity)) if r.match is not None else r.events
+    return Arrival(r.path, game, r.round, r.seat, "duplicate" if r.duplicate else "applied", events,
+                   reason=r.waited)
 
 
 # -- duties ------------------------------------------------------------------------------------
@@ -221,8 +232,8 @@ def fetch_mail(home: Home, identity: Identity | None, source: mailt.Source, now:
                ) -> MailReport:
     """Read every new message of a source, verify and apply the turns in them, mark the messages done.
 
-    A message whose files were all applied or duplicates is marked processed; one holding a file that
-    is ahead of the game stays new, to be read again when the files between arrive; one holding a file
+    A message whose files were all applied, duplicates or held (kept in the home until the files between
+    arrive) is marked processed; one holding a file
     that cannot be read or is refused is set aside (``Letter.set_aside``), so it is reported once and
     never stops the messages behind it."""
     report = MailReport(processed=source.processed, aside_how=source.aside)
@@ -247,12 +258,9 @@ def fetch_mail(home: Home, identity: Identity | None, source: mailt.Source, now:
             if first is not None:
                 first.unsigned = found.unsigned
         report.arrivals += arrivals
-        held = {a.where for a in arrivals if a.status == "held"}
         refused = {a.where for a in arrivals if a.status == "refused"}
-        for letter, found in letters:
+        for letter, found in letters:  # a file held for later is in the home now: its message is done too
             names = {f"{letter.where} ({file_name(f)})" for f in found.files}
-            if names & held:
-                continue
             if found.problems or names & refused:
                 letter.set_aside()  # reported now, never read again: it cannot stall the next fetch
                 report.aside += 1
@@ -434,7 +442,7 @@ def _take_in(home: Home, identity: Identity, repo: GitRepo, tree: str, now: date
             out.append(Arrival(where, "?", 0, -1, "refused",
                                reason=str(e if isinstance(e, DuelmailError) else unexpected(where, e))))
     out += apply_files(home, identity, parsed, now)
-    repo.remember_refused(blobs[a.where] for a in out if a.status == "refused")
+    repo.remember_refused(blobs[a.where] for a in out if a.status == "refused" and a.where in blobs)  # (not held)
     return out
 
 
