@@ -455,6 +455,8 @@ def play(ctx, moves, game, bot, seed, out, vacation, send, push, say):
     for e in played.match.told_to(played.events, played.match.seen(seat)):
         click.echo(f"round {e.round}: {e.text}")
     click.echo(f"wrote {_copy_out(played.path, out)}" + ("" if send or push else ": send it to the other players"))
+    for line in folder.not_cached:  # a full disk after the move was written: the move stands
+        click.echo(f"your move is made and written; could not keep the cache {line}")
     _say_awaited(played.match, seat)
     release_all()  # written: sending only reads, and a sync locks what it changes one folder at a time
     if send:
