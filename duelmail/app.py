@@ -617,6 +617,33 @@ def demo_fresh(seed: int, name: str, kind: str = "") -> bytes:
     return hashlib.sha256(f"duelmail demo fresh {kind} {seed} {name}".encode()).digest()
 
 
+DEMO_MARK = ".duelmail-demo"
+
+
+def demo_folder(out: Path, kind: str, seed: int = 0, players: int = 2) -> Path:
+    """Where a demo plays when asked to play in ``out``: ``out`` itself when it is empty (or missing) or holds the
+    same demo played before (played again in its place); else a folder inside it named after the demo
+    (``warlords-seed0``, ``warlords-seed0-2``...): a demo never deletes or overwrites what another demo or anyone
+    else left in a folder a person chose."""
+    key = f"{kind} seed {seed} players {players}\n"
+
+    def ours(p: Path) -> bool:
+        if not p.exists() or (p.is_dir() and not any(p.iterdir())):
+            return True
+        try:
+            return p.is_dir() and (p / DEMO_MARK).read_text(encoding="utf-8") == key
+        except (OSError, UnicodeDecodeError):
+            return False
+
+    if ours(out):
+        return out
+    for n in itertools.count(1):
+        sub = out / (f"{kind}-seed{seed}" + (f"-{n}" if n > 1 else "") + (f"-{players}p" if players != 2 else ""))
+        if ours(sub):
+            return sub
+    raise AssertionError("unreachable")
+
+
 def run_demo(kind: str, out: Path, seed: int = 0, players: int = 2, options: dict | None = None,
              bots: Sequence[str] | None = None, now: Callable[[], datetime] | None = None,
              say: Callable[[str], None] = lambda s: None) -> DemoResult:
@@ -640,10 +667,12 @@ def _run_demo(kind: str, out: Path, seed: int, players: int, options: dict | Non
     game = get_game(kind)
     names = ["alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi"][:players]
     bots = list(bots or ["heuristic"] * players)
+    out = demo_folder(out, kind, seed, players)
     if out.exists():
-        shutil.rmtree(out)
+        shutil.rmtree(out)  # empty, or this very demo played before
     mailbox = out / "mailbox"
     mailbox.mkdir(parents=True)
+    (out / DEMO_MARK).write_text(f"{kind} seed {seed} players {players}\n", encoding="utf-8")
     homes = [Home(out / "homes" / n) for n in names]
     ids = [demo_identity(seed, n) for n in names]
     for h, i in zip(homes, ids, strict=True):

@@ -552,7 +552,8 @@ def demo(game, seed, players, options, out, quiet):
     import tempfile
 
 
-    target = Path(out) if out else Path(tempfile.mkdtemp(prefix="duelmail-demo-"))
+    target = _app().demo_folder(Path(out), game, seed, players) if out else \
+        Path(tempfile.mkdtemp(prefix="duelmail-demo-"))
     from duelmail.games.base import get_game
 
     spec = get_game(game).spec
