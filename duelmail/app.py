@@ -163,6 +163,10 @@ def write_turn(folder: GameFolder, match: Match, seat: int, identity: Identity, 
         folder.remember_proven(match.applied)
         if keep:
             folder.keep(match, {path.name: [f]})
+    if match.finished:  # this home's last file finished the game: nothing held for it can count any more
+        from duelmail.transport.held import HeldFiles
+
+        HeldFiles(folder).clear()
     return Played(folder, match, f, path, events)
 
 

@@ -207,3 +207,20 @@ def test_by_git_a_pushed_file_ahead_waits_once_and_is_applied_when_its_round_is_
     assert "round 2 seat 0 verified and applied" in last, last
     assert "round 3 seat 1 verified and applied (it had waited for round 2)" in last, last
     assert table.status(carol)["round"] == table.status(table.alice)["round"]
+
+
+def test_a_game_this_home_finishes_with_its_own_file_holds_nothing(tmp_path):
+    """The seat whose own last file (its seed, for the audit) finishes the game drops what was held for it."""
+    p = Players("highcard", seed=3).run(limit=10_000)
+    *before, last = p.files
+    seat = last.seat
+    home = Home(tmp_path / "h")
+    home.add_identity(p.ids[seat])
+    app.receive_files(home, p.ids[seat], [(f"f{i}", f) for i, f in enumerate(before)])
+    other = next(f for f in before if f.kind == "turn" and f.seat != seat)
+    later = resigned(other, p.ids[other.seat], round=last.round + 3)
+    (r,) = app.receive_files(home, p.ids[seat], [("later.toml", later)])
+    assert r.waiting
+    folder, match, me = app.open_game(home, None, p.ids[seat])
+    played = app.write_turn(folder, match, me, p.ids[seat], [], p.tick())
+    assert played.match.finished and HeldFiles(folder).entries() == []
