@@ -358,6 +358,7 @@ class Received:
     waiting: str = ""  # kept aside (``transport/held.py``) until this arrives, in a player's words: "round 2"
     waited: str = ""  # a held file applied now: what it had waited for
     refused: str = ""  # a held file that proved bad once it could be checked: why (it was dropped)
+    file_hash: str = ""  # a held file's (what arrived with it by the same way is then the same file)
 
     def line(self) -> str:
         """What a player reads of this file: applied, already applied, waiting, or refused."""
@@ -516,18 +517,19 @@ def _release_held(home: Home, identity: Identity | None, folder: GameFolder, now
                 got = _receive_one(folder, where, f, now, (), held)
             except DuelmailError as e:
                 store.drop(path)
-                out.append(Received(where, f.round, f.seat, [], refused=str(e)))
+                out.append(Received(where, f.round, f.seat, [], refused=str(e), file_hash=f.file_hash))
                 continue
             except Exception as e:  # noqa: BLE001 - what no check meant to raise is still this file's refusal
                 store.drop(path)
-                out.append(Received(where, f.round, f.seat, [], refused=str(unexpected(where, e, f.round, f.seat))))
+                out.append(Received(where, f.round, f.seat, [], refused=str(unexpected(where, e, f.round, f.seat)),
+                                    file_hash=f.file_hash))
                 continue
             if got.waiting:
                 continue
             waited = store.waiting(path)
             store.drop(path)
             if not got.duplicate:  # (one that arrived meanwhile by another way is simply let go)
-                got.waited = waited
+                got.waited, got.file_hash = waited, f.file_hash
                 out.append(got)
                 progress = True
     match = held.get(folder.path)

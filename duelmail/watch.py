@@ -55,6 +55,7 @@ class Arrival:
     events: list[Event] = field(default_factory=list)
     reason: str = ""
     unsigned: str = ""  # words a person wrote above the armour of the mail that carried the file
+    file_hash: str = ""  # a held file applied or refused now: its hash (the copy that came again is the same)
 
     def unsigned_lines(self) -> str:
         if not self.unsigned:
@@ -108,6 +109,7 @@ def apply_files(home: Home, identity: Identity | None, files: Sequence[tuple[str
                                reason=f"{m.game.spec.title}, seats {', '.join(m.names())}"))
         for r in got[1 if f.kind == "genesis" and not known else 0:]:  # then the held files it let in
             out.append(_arrival(r, f.game, identity))
+            seen.add(r.file_hash)  # a held file that came again in this batch is said once
         last = next((r.match for r in reversed(got) if r.match is not None), None)
         if last is not None:  # what comes next (answering, READMEs) starts from this state, unfolded again
             remember(app.game_folder_for(home, identity, f, where), last)
@@ -116,7 +118,7 @@ def apply_files(home: Home, identity: Identity | None, files: Sequence[tuple[str
 
 def _arrival(r: app.Received, game: str, identity: Identity | None) -> Arrival:
     if r.refused:
-        return Arrival(r.path, game, r.round, r.seat, "refused", reason=r.refused)
+        return Arrival(r.path, game, r.round, r.seat, "refused", reason=r.refused, file_hash=r.file_hash)
     if r.waiting:
         return Arrival(r.path, game, r.round, r.seat, "held", reason=r.waiting)
     events = r.match.told_to(r.events, r.match.reader_faces(identity)) if r.match is not None else r.events
@@ -442,7 +444,9 @@ def _take_in(home: Home, identity: Identity, repo: GitRepo, tree: str, now: date
             out.append(Arrival(where, "?", 0, -1, "refused",
                                reason=str(e if isinstance(e, DuelmailError) else unexpected(where, e))))
     out += apply_files(home, identity, parsed, now)
-    repo.remember_refused(blobs[a.where] for a in out if a.status == "refused" and a.where in blobs)  # (not held)
+    by_hash = {f.file_hash: blobs[w] for w, f in parsed if w in blobs}  # a held file refused now: its blob here
+    repo.remember_refused(blobs.get(a.where) or by_hash[a.file_hash] for a in out
+                          if a.status == "refused" and (a.where in blobs or a.file_hash in by_hash))
     return out
 
 

@@ -176,8 +176,9 @@ def git(cwd: Path, *args: str) -> str:
     return subprocess.run(["git", "-C", str(cwd), *args], check=True, capture_output=True, text=True).stdout
 
 
-def test_by_git_a_pushed_file_ahead_waits_once_and_is_applied_when_its_round_is_pushed(table, tmp_path):
-    """[P-round] a real repository where round 3 was pushed before round 2 (a peer committing out of order)."""
+def peer_repository(table: Table, tmp_path: Path):
+    """A bare repository, and a function that commits files of the table's game into it as a peer would (plain
+    git, in any order) and pushes; carol's home, with her clone of it set up."""
     remote, peer = tmp_path / "remote.git", tmp_path / "peer"
     git(tmp_path, "init", "-q", "--bare", "-b", "main", str(remote))
     git(tmp_path, "clone", "-q", str(remote), str(peer))
@@ -186,19 +187,28 @@ def test_by_git_a_pushed_file_ahead_waits_once_and_is_applied_when_its_round_is_
     name = game_folder(table.alice).name
     (peer / name).mkdir()
 
-    def push(*files: str) -> None:
+    def push(*files: str, text: dict[str, str] | None = None) -> None:
         for f in files:
-            shutil.copy(table.out / f, peer / name / f)
+            if text and f in text:
+                (peer / name / f).write_text(text[f])
+            else:
+                shutil.copy(table.out / f, peer / name / f)
         git(peer, "pull", "-q", "--rebase", "origin", "main") if git(peer, "ls-remote", "origin").strip() else None
         git(peer, "add", "-A")
         git(peer, "commit", "-q", "-m", f"{', '.join(files)}")
         git(peer, "push", "-q", "origin", "HEAD:main")
 
-    push("genesis.toml", "r0001-s1.toml", "r0003-s1.toml")
     carol = tmp_path / "carol"
     dm(carol, "id", "new", "carol", "--email", "carol@example.org")
     git(tmp_path, "clone", "-q", str(remote), str(tmp_path / "carol-clone"))
     dm(carol, "git", "init", str(tmp_path / "carol-clone"))
+    return push, carol
+
+
+def test_by_git_a_pushed_file_ahead_waits_once_and_is_applied_when_its_round_is_pushed(table, tmp_path):
+    """[P-round] a real repository where round 3 was pushed before round 2 (a peer committing out of order)."""
+    push, carol = peer_repository(table, tmp_path)
+    push("genesis.toml", "r0001-s1.toml", "r0003-s1.toml")
     first = dm(carol, "git", "sync")
     assert "round 1 seat 1 verified and applied" in first and "round 3 seat 1 is waiting for round 2" in first, first
     assert "waiting" not in dm(carol, "git", "sync")  # kept in the home: said once
@@ -224,3 +234,23 @@ def test_a_game_this_home_finishes_with_its_own_file_holds_nothing(tmp_path):
     folder, match, me = app.open_game(home, None, p.ids[seat])
     played = app.write_turn(folder, match, me, p.ids[seat], [], p.tick())
     assert played.match.finished and HeldFiles(folder).entries() == []
+
+
+def test_by_git_a_held_file_that_proves_bad_is_refused_once(table, tmp_path):
+    """[P-chain] bob's round-3 file signed on a history of his own waits in carol's home; once round 2 is pushed it
+    is refused, in one line naming it, and the next sync says nothing more of it."""
+    from duelmail.protocol.turnfile import parse_any
+
+    (good,) = parse_any((table.out / "r0003-s1.toml").read_text(), "r0003-s1.toml")
+    bad = resigned(good, Home(table.bob).load_identity(None), prev="A" * 43 + "=")
+    push, carol = peer_repository(table, tmp_path)
+    push("genesis.toml", "r0001-s1.toml", "r0003-s1.toml", text={"r0003-s1.toml": bad.to_toml()})
+    assert "round 3 seat 1 is waiting for round 2" in dm(carol, "git", "sync")
+    push("r0002-s0.toml")
+    res = runner.invoke(main, ["--home", str(carol), "git", "sync"])
+    assert res.exit_code == 1 and "round 2 seat 0 verified and applied" in res.output, res.output
+    refusals = [line for line in res.output.splitlines() if line.startswith("REFUSED")]
+    assert len(refusals) == 1 and "r0003-s1.toml" in refusals[0] and "[P-chain]" in refusals[0], res.output
+    again = dm(carol, "git", "sync")
+    assert "REFUSED" not in again and "r0003" not in again, again
+    assert not list((game_folder(carol) / held.HELD_DIR).iterdir())
