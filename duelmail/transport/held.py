@@ -29,9 +29,12 @@ _HEAD = "held by duelmail until "
 
 def waiting_for(e: FileRefused, f: SignedFile, before: Match) -> str | None:
     """What ``f`` waits for, in a player's words, when its refusal ``e`` only says it came too early for the game
-    as ``before`` holds it (``round 2``); None when ``f`` is refused for good."""
+    as ``before`` holds it (``round 2``; a note whose seat's previous note is missing, ``P-wait``: ``bob's note
+    2``); None when ``f`` is refused for good."""
     if isinstance(e, NotYet):
         return e.waiting
+    if e.rule == "P-wait" and f.kind == "note" and isinstance(f.content.get("n"), int):  # a note after a gap
+        return f"{before.cards[f.seat].name}'s note {f.content['n'] - 1}"
     if e.rule == "P-round" and f.kind != "genesis" and f.round > before.round and not before.finished:
         return f"round {before.round}"
     return None

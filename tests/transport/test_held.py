@@ -254,3 +254,20 @@ def test_by_git_a_held_file_that_proves_bad_is_refused_once(table, tmp_path):
     again = dm(carol, "git", "sync")
     assert "REFUSED" not in again and "r0003" not in again, again
     assert not list((game_folder(carol) / held.HELD_DIR).iterdir())
+
+
+def test_what_a_file_waits_for_is_said_in_words():
+    """A later round waits for the open one; a note after a gap (``P-wait``, raised by the notes' numbering)
+    for the seat's previous note; ``NotYet`` says it itself; any other refusal is for good."""
+    from duelmail.errors import NotYet
+
+    p = Players("highcard", seed=3)
+    p.step()
+    m = p.match
+    turn = resigned(p.files[1], p.ids[p.files[1].seat], round=m.round + 2)
+    note = p.matches[0].compose_note(0, p.ids[0], p.tick(), say="hi")
+    note = resigned(note, p.ids[0], n=3)
+    assert held.waiting_for(FileRefused("x", "ahead", rule="P-round"), turn, m) == f"round {m.round}"
+    assert held.waiting_for(FileRefused("x", "gap", rule="P-wait"), note, m) == f"{m.cards[0].name}'s note 2"
+    assert held.waiting_for(NotYet("x", "gap", "bob's note 4"), note, m) == "bob's note 4"
+    assert held.waiting_for(FileRefused("x", "forged", rule="P-signature"), turn, m) is None
