@@ -430,6 +430,8 @@ def receive_files(home: Home, identity: Identity | None, incoming: Sequence[tupl
     that comes before the files it follows is kept aside in the game's folder (``transport/held.py``) and comes
     back as waiting, not refused; once a file is applied, the held files it lets in are applied after it (each
     one more ``Received``; ``release=False``: not now)."""
+    from duelmail.transport.held import HeldFiles, waiting_for
+
     incoming = sorted(ordered(list(incoming)), key=lambda wf: wf[1].game[:16])  # stable: the fold's order per game
     out: list[Received] = []
     held: dict[Path, Match] = {}  # the game after the last file this call applied to it
@@ -438,83 +440,76 @@ def receive_files(home: Home, identity: Identity | None, incoming: Sequence[tupl
         if f.kind == "genesis":
             out.append(Received(where, 0, f.seat, [], duplicate=True))
             continue
-        got = _receive_one(folder, where, f, now, [*incoming, *batch], held)
-        out.append(got)
-        if release and got.match is not None and not got.duplicate:
-            out += _release_held(home, identity, folder, now, held)
+        with locked(folder.path):  # another duelmail process on this home waits: no interleaved writes
+            before = folder.fold(reuse=held.pop(folder.path, None))  # the kept state: no fold when it is current
+            if f.file_hash in before.applied or f.file_hash in before.void:
+                out.append(Received(where, f.round, f.seat, [], duplicate=True))
+                held[folder.path] = before
+                continue
+            prior = before.events.copy()  # ``before`` itself may be extended in place
+            existing = None
+            try:
+                match = _extended(folder, before, where, f, now)
+                if match is None:  # the file folds before some of the log (a late note): the whole log again
+                    existing = folder.files()
+                    match = fold([*existing, (where, f)], now=now, proven=folder.proven())
+            except FileRefused as e:
+                if e.rule == "P-equivocation":  # a cheat the log cannot hold: remembered, the other file kept
+                    other = e.round == f.round and e.seat == f.seat and f.kind == "turn"
+                    folder.note_cheat(f"seat {e.seat} equivocated in round {e.round}: {e}", f if other else None)
+                waiting = waiting_for(e, f, before)
+                if waiting is None:
+                    raise
+                HeldFiles(folder).keep(f, waiting, where)  # until the files before it arrive
+                out.append(Received(where, f.round, f.seat, [], waiting=waiting))
+                continue
+            except DuelmailError:
+                raise
+            except Exception as e:  # noqa: BLE001 - what no check meant to raise is still this file's refusal
+                raise unexpected(where, e, f.round, f.seat) from None
+            if f.file_hash in match.void and f.kind == "claim":
+                existing = folder.files() if existing is None else existing
+                match = _final_with(match, existing, (where, f), [*incoming, *batch], now, folder.proven())
+            if f.file_hash in match.void:
+                reason = match.void[f.file_hash][1]
+                raise FileRefused(where, reason, round=f.round, seat=f.seat,
+                                  rule="P-final" if reason.endswith("[P-final]") else
+                                  "P-over" if "ended in round" in reason else "P-timeout")
+            if match is before:  # applied after every file of the log: its events are the tail
+                events = match.events[len(prior):]
+            else:  # a note already known may now fold after it, so not simply a tail
+                known = Counter(prior)
+                events = []
+                for e in match.events:
+                    if known[e] > 0:
+                        known[e] -= 1
+                    else:
+                        events.append(e)
+            folder.store(f, match, events)
+            folder.remember_proven(match.applied)
+            folder.keep(match, {**(by_name(existing) if existing else {}), file_name(f): [f]}, in_order=True)
+            held[folder.path] = match
+        out.append(Received(where, f.round, f.seat, events, match=match))
+        if release:
+            out += _release_held(home, identity, folder, now)
     return out
 
 
-def _receive_one(folder: GameFolder, where: str, f: SignedFile, now, batch, held: dict[Path, Match]) -> Received:
-    """Verify and apply one file that is not a genesis (see ``receive_files``); a file that comes before the files
-    it follows is kept aside (``Received.waiting``)."""
-    from duelmail.transport.held import HeldFiles, waiting_for
-
-    with locked(folder.path):  # another duelmail process on this home waits: no interleaved writes
-        before = folder.fold(reuse=held.pop(folder.path, None))  # the kept state: no fold when it is current
-        if f.file_hash in before.applied or f.file_hash in before.void:
-            held[folder.path] = before
-            return Received(where, f.round, f.seat, [], duplicate=True)
-        prior = before.events.copy()  # ``before`` itself may be extended in place
-        existing = None
-        try:
-            match = _extended(folder, before, where, f, now)
-            if match is None:  # the file folds before some of the log (a late note): the whole log again
-                existing = folder.files()
-                match = fold([*existing, (where, f)], now=now, proven=folder.proven())
-        except FileRefused as e:
-            if e.rule == "P-equivocation":  # a cheat the log cannot hold: remembered, the other file kept
-                other = e.round == f.round and e.seat == f.seat and f.kind == "turn"
-                folder.note_cheat(f"seat {e.seat} equivocated in round {e.round}: {e}", f if other else None)
-            waiting = waiting_for(e, f, before)
-            if waiting is None:
-                raise
-            HeldFiles(folder).keep(f, waiting, where)
-            return Received(where, f.round, f.seat, [], waiting=waiting)
-        except DuelmailError:
-            raise
-        except Exception as e:  # noqa: BLE001 - what no check meant to raise is still this file's refusal
-            raise unexpected(where, e, f.round, f.seat) from None
-        if f.file_hash in match.void and f.kind == "claim":
-            existing = folder.files() if existing is None else existing
-            match = _final_with(match, existing, (where, f), batch, now, folder.proven())
-        if f.file_hash in match.void:
-            reason = match.void[f.file_hash][1]
-            raise FileRefused(where, reason, round=f.round, seat=f.seat,
-                              rule="P-final" if reason.endswith("[P-final]") else
-                              "P-over" if "ended in round" in reason else "P-timeout")
-        if match is before:  # applied after every file of the log: its events are the tail
-            events = match.events[len(prior):]
-        else:  # a note already known may now fold after it, so not simply a tail
-            known = Counter(prior)
-            events = []
-            for e in match.events:
-                if known[e] > 0:
-                    known[e] -= 1
-                else:
-                    events.append(e)
-        folder.store(f, match, events)
-        folder.remember_proven(match.applied)
-        folder.keep(match, {**(by_name(existing) if existing else {}), file_name(f): [f]}, in_order=True)
-        held[folder.path] = match
-    return Received(where, f.round, f.seat, events, match=match)
-
-
-def _release_held(home: Home, identity: Identity | None, folder: GameFolder, now, held: dict[Path, Match]
-                  ) -> list[Received]:
+def _release_held(home: Home, identity: Identity | None, folder: GameFolder, now) -> list[Received]:
     """Apply the files ``folder`` holds aside that can be checked now (each one may let the next in); refuse and
     drop those that prove bad; drop them all once the game is finished."""
     from duelmail.transport.held import HeldFiles
 
     store = HeldFiles(folder)
     out: list[Received] = []
+    match = None
     progress = True
     while progress:
         progress = False
         for path, f in store.entries():
             where = f"{file_name(f)} (held)"
             try:
-                got = _receive_one(folder, where, f, now, (), held)
+                (got,) = receive_files(home, identity, [(where, f)], now, release=False)
             except DuelmailError as e:
                 store.drop(path)
                 out.append(Received(where, f.round, f.seat, [], refused=str(e), file_hash=f.file_hash))
@@ -531,8 +526,7 @@ def _release_held(home: Home, identity: Identity | None, folder: GameFolder, now
             if not got.duplicate:  # (one that arrived meanwhile by another way is simply let go)
                 got.waited, got.file_hash = waited, f.file_hash
                 out.append(got)
-                progress = True
-    match = held.get(folder.path)
+                match, progress = got.match, True
     if match is not None and match.finished:
         store.clear()
     return out
