@@ -166,6 +166,10 @@ def write_turn(folder: GameFolder, match: Match, seat: int, identity: Identity, 
         folder.remember_proven(match.applied)
         if keep:
             folder.keep(match, {path.name: [f]})
+    if match.finished:  # this home's last file finished the game: nothing held for it can count any more
+        from duelmail.transport.held import HeldFiles
+
+        HeldFiles(folder).clear()
     return Played(folder, match, f, path, events)
 
 
@@ -405,6 +409,21 @@ class Received:
     duplicate: bool = False
     match: Match | None = None  # the game after this file (for callers that go on with it)
     late: bool = False  # it came later than its delivery allowance after its time: a timeout claim against it stands
+    waiting: str = ""  # kept aside (``transport/held.py``) until this arrives, in a player's words: "round 2"
+    waited: str = ""  # a held file applied now: what it had waited for
+    refused: str = ""  # a held file that proved bad once it could be checked: why (it was dropped)
+    file_hash: str = ""  # a held file's (what arrived with it by the same way is then the same file)
+
+    def line(self) -> str:
+        """What a player reads of this file: applied, already applied, waiting, or refused."""
+        if self.refused:
+            return self.refused
+        head = f"{self.path}: round {self.round} seat {self.seat}"
+        if self.waiting:
+            return f"{head} is waiting for {self.waiting}: kept, and applied as soon as {self.waiting} arrives"
+        if self.duplicate:
+            return f"{head} already applied (nothing changed)"
+        return f"{head} verified and applied" + (f" (it had waited for {self.waited})" if self.waited else "")
 
 
 def game_folder_for(home: Home, identity: Identity | None, f: SignedFile, where: str = "file",
@@ -457,10 +476,16 @@ def read_incoming(p: Path) -> list[tuple[str, SignedFile]]:
 
 
 def receive_files(home: Home, identity: Identity | None, incoming: Sequence[tuple[str, SignedFile]],
-                  now: datetime | None = None, batch: Sequence[tuple[str, SignedFile]] = ()) -> list[Received]:
+                  now: datetime | None = None, batch: Sequence[tuple[str, SignedFile]] = (), release: bool = True
+                  ) -> list[Received]:
     """``receive`` for files already parsed (``where`` names each one: a path, a mail, a commit).
 
-    ``batch``: other files that arrived together, only consulted to see whether one makes a claim final."""
+    ``batch``: other files that arrived together, only consulted to see whether one makes a claim final. A file
+    that comes before the files it follows is kept aside in the game's folder (``transport/held.py``) and comes
+    back as waiting, not refused; once a file is applied, the held files it lets in are applied after it (each
+    one more ``Received``; ``release=False``: not now)."""
+    from duelmail.transport.held import HeldFiles, waiting_for
+
     incoming = sorted(ordered(list(incoming)), key=lambda wf: wf[1].game[:16])  # stable: the fold's order per game
     out: list[Received] = []
     held: dict[Path, Match] = {}  # the game after the last file this call applied to it
@@ -495,7 +520,12 @@ def receive_files(home: Home, identity: Identity | None, incoming: Sequence[tupl
                     folder.note_cheat(f"seat {e.seat} equivocated in round {e.round}: {e}", f if other else None)
                     if getattr(e, "forward", None) is not None:
                         folder.forward(e.forward)
-                raise
+                waiting = waiting_for(e, f, before)
+                if waiting is None:
+                    raise
+                HeldFiles(folder).keep(f, waiting, where)  # until the files before it arrive
+                out.append(Received(where, f.round, f.seat, [], waiting=waiting))
+                continue
             except DuelmailError:
                 raise
             except Exception as e:  # noqa: BLE001 - what no check meant to raise is still this file's refusal
@@ -542,6 +572,45 @@ def receive_files(home: Home, identity: Identity | None, incoming: Sequence[tupl
             folder.keep(match, {**(by_name(existing) if existing else {}), name: [f]}, in_order=True)
             held[folder.path] = match
         out.append(Received(where, f.round, f.seat, events, match=match, late=late))
+        if release:
+            out += _release_held(home, identity, folder, now)
+    return out
+
+
+def _release_held(home: Home, identity: Identity | None, folder: GameFolder, now) -> list[Received]:
+    """Apply the files ``folder`` holds aside that can be checked now (each one may let the next in); refuse and
+    drop those that prove bad; drop them all once the game is finished."""
+    from duelmail.transport.held import HeldFiles
+
+    store = HeldFiles(folder)
+    out: list[Received] = []
+    match = None
+    progress = True
+    while progress:
+        progress = False
+        for path, f in store.entries():
+            where = f"{file_name(f)} (held)"
+            try:
+                (got,) = receive_files(home, identity, [(where, f)], now, release=False)
+            except DuelmailError as e:
+                store.drop(path)
+                out.append(Received(where, f.round, f.seat, [], refused=str(e), file_hash=f.file_hash))
+                continue
+            except Exception as e:  # noqa: BLE001 - what no check meant to raise is still this file's refusal
+                store.drop(path)
+                out.append(Received(where, f.round, f.seat, [], refused=str(unexpected(where, e, f.round, f.seat)),
+                                    file_hash=f.file_hash))
+                continue
+            if got.waiting:
+                continue
+            waited = store.waiting(path)
+            store.drop(path)
+            if not got.duplicate:  # (one that arrived meanwhile by another way is simply let go)
+                got.waited, got.file_hash = waited, f.file_hash
+                out.append(got)
+                match, progress = got.match, True
+    if match is not None and match.finished:
+        store.clear()
     return out
 
 
@@ -655,6 +724,33 @@ def demo_fresh(seed: int, name: str, kind: str = "") -> bytes:
     return hashlib.sha256(f"duelmail demo fresh {kind} {seed} {name}".encode()).digest()
 
 
+DEMO_MARK = ".duelmail-demo"
+
+
+def demo_folder(out: Path, kind: str, seed: int = 0, players: int = 2) -> Path:
+    """Where a demo plays when asked to play in ``out``: ``out`` itself when it is empty (or missing) or holds the
+    same demo played before (played again in its place); else a folder inside it named after the demo
+    (``warlords-seed0``, ``warlords-seed0-2``...): a demo never deletes or overwrites what another demo or anyone
+    else left in a folder a person chose."""
+    key = f"{kind} seed {seed} players {players}\n"
+
+    def ours(p: Path) -> bool:
+        if not p.exists() or (p.is_dir() and not any(p.iterdir())):
+            return True
+        try:
+            return p.is_dir() and (p / DEMO_MARK).read_text(encoding="utf-8") == key
+        except (OSError, UnicodeDecodeError):
+            return False
+
+    if ours(out):
+        return out
+    for n in itertools.count(1):
+        sub = out / (f"{kind}-seed{seed}" + (f"-{n}" if n > 1 else "") + (f"-{players}p" if players != 2 else ""))
+        if ours(sub):
+            return sub
+    raise AssertionError("unreachable")
+
+
 def run_demo(kind: str, out: Path, seed: int = 0, players: int = 2, options: dict | None = None,
              bots: Sequence[str] | None = None, now: Callable[[], datetime] | None = None,
              say: Callable[[str], None] = lambda s: None) -> DemoResult:
@@ -678,10 +774,12 @@ def _run_demo(kind: str, out: Path, seed: int, players: int, options: dict | Non
     game = get_game(kind)
     names = ["alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi"][:players]
     bots = list(bots or ["heuristic"] * players)
+    out = demo_folder(out, kind, seed, players)
     if out.exists():
-        shutil.rmtree(out)
+        shutil.rmtree(out)  # empty, or this very demo played before
     mailbox = out / "mailbox"
     mailbox.mkdir(parents=True)
+    (out / DEMO_MARK).write_text(f"{kind} seed {seed} players {players}\n", encoding="utf-8")
     homes = [Home(out / "homes" / n) for n in names]
     ids = [demo_identity(seed, n) for n in names]
     for h, i in zip(homes, ids, strict=True):

@@ -65,6 +65,17 @@ OWN_FILES = {"your new turn": "your move", "your note": "your note", "your timeo
 """What this home's own files are called while they are checked before signing, and how a refusal names them."""
 
 
+class NotYet(FileRefused):
+    """An incoming file that cannot be checked yet because a file before it is missing (a later round, a note whose
+    predecessor has not arrived). ``waiting``: what it waits for, in a player's words (``round 2``). A home keeps
+    such a file aside and applies it once the gap is filled (``transport/held.py``)."""
+
+    def __init__(self, path: str, message: str, waiting: str, round: int | None = None, seat: int | None = None,
+                 rule: str | None = None):
+        self.waiting = waiting
+        super().__init__(path, message, round=round, seat=seat, rule=rule)
+
+
 class IdentityError(DuelmailError):
     """Missing, ambiguous or unreadable identity."""
 

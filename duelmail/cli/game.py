@@ -524,6 +524,8 @@ def play(ctx, moves, game, bot, seed, out, vacation, send, push, say, ask):
     for e in played.match.told_to([e for e in played.events if not e.technical], played.match.seen(seat)):
         click.echo(f"round {e.round}: {e.text}")  # play, not the key shares and deck passes it carries
     click.echo(f"wrote {_copy_out(played.path, out)}" + ("" if send or push else ": send it to the other players"))
+    for line in folder.not_cached:  # a full disk after the move was written: the move stands
+        click.echo(f"your move is made and written; could not keep the cache {line}")
     _say_awaited(played.match, seat)
     release_all()  # written: sending only reads, and a sync locks what it changes one folder at a time
     if send:
@@ -702,7 +704,8 @@ def demo(game, seed, players, options, out, quiet):
     import tempfile
 
 
-    target = Path(out) if out else Path(tempfile.mkdtemp(prefix="duelmail-demo-"))
+    target = _app().demo_folder(Path(out), game, seed, players) if out else \
+        Path(tempfile.mkdtemp(prefix="duelmail-demo-"))
     from duelmail.games.base import get_game
 
     spec = get_game(game).spec

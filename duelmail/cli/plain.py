@@ -328,10 +328,12 @@ def receive_files(ctx: Ctx, files: list[str], auto: bool, out: str | None, echo)
     try:
         for where, f in sorted(ordered(incoming), key=lambda wf: wf[1].game[:16]):
             try:
-                results += _app().receive_files(ctx.home, ident, [(where, f)], now(), batch=incoming)
+                got = _app().receive_files(ctx.home, ident, [(where, f)], now(), batch=incoming)
             except DuelmailError as e:
                 refused.append(str(e))
                 continue
+            results += [r for r in got if not r.refused]
+            refused += [r.refused for r in got if r.refused]  # a held file that proved bad once it could be checked
             last = f
     finally:
         _send_on(ctx, out, echo)
@@ -348,10 +350,9 @@ def _after_receive(ctx: Ctx, ident, results, last, auto: bool, out, echo) -> Non
     from duelmail.util.lock import hold
 
     for r in results:
-        if r.duplicate:
-            echo(f"{r.path}: round {r.round} seat {r.seat} already applied (nothing changed)")
+        echo(r.line())
+        if r.duplicate or r.waiting:
             continue
-        echo(f"{r.path}: round {r.round} seat {r.seat} verified and applied")
         played = [e for e in r.events if not e.technical]  # deck passes and key shares: 'history --protocol'
         for e in r.match.told_to(played, r.match.reader_faces(ident)):
             echo(f"  {e.text}")

@@ -18,12 +18,13 @@ from pathlib import Path
 from duelmail import app
 from duelmail.engine.log import Event
 from duelmail.engine.match import Match
-from duelmail.errors import DuelmailError, FileRefused, unexpected
+from duelmail.errors import DuelmailError, unexpected
 from duelmail.home import Home
 from duelmail.protocol.identity import Identity
 from duelmail.protocol.turnfile import SignedFile
 from duelmail.transport.archive import ordered
 from duelmail.transport.folder import GameFolder
+from duelmail.transport.held import HeldFiles
 from duelmail.transport.settled import GameIndex
 from duelmail.util.classes import dataclass
 from duelmail.util.lock import hold
@@ -46,6 +47,7 @@ class Arrival:
     events: list[Event] = field(default_factory=list)
     reason: str = ""
     unsigned: str = ""  # words a person wrote above the armour of the mail that carried the file
+    file_hash: str = ""  # a held file applied or refused now: its hash (the copy that came again is the same)
 
     def unsigned_lines(self) -> str:
         if not self.unsigned:
@@ -58,12 +60,13 @@ class Arrival:
         if self.status == "refused":  # the reason names the file, round, seat and rule
             return "REFUSED " + self.reason.removeprefix("refused ")
         if self.status == "held":
-            return f"{head} held: {self.reason}"
+            return f"{head} is waiting for {self.reason}: kept, and applied as soon as {self.reason} arrives"
         if self.status == "duplicate":
             return f"{head} already applied (nothing changed)"
         if self.status == "new game":
             return f"{head}: a new game ({self.reason})"
-        return f"{head} verified and applied" + "".join(f"\n  {e.text}" for e in self.events) + self.unsigned_lines()
+        return f"{head} verified and applied" + (f" (it had waited for {self.reason})" if self.reason else "") + \
+            "".join(f"\n  {e.text}" for e in self.events) + self.unsigned_lines()
 
 
 def apply_files(home: Home, identity: Identity | None, files: Sequence[tuple[str, SignedFile]],
@@ -82,30 +85,37 @@ def apply_files(home: Home, identity: Identity | None, files: Sequence[tuple[str
             continue
         seen.add(h)
         known = home.folder_of(f.game) is not None
+        if known and f.kind != "genesis" and HeldFiles(app.game_folder_for(home, identity, f, where)).holds(f):
+            out.append(Arrival(where, f.game, f.round, f.seat, "duplicate"))  # kept aside already: said once
+            continue
         try:
-            (r,) = app.receive_files(home, identity, [(where, f)], now, batch=order)
+            got = app.receive_files(home, identity, [(where, f)], now, batch=order)
         except Exception as e:  # noqa: BLE001 - a check's own error, or the last line of defence
             if not isinstance(e, DuelmailError):
                 e = unexpected(where, e, f.round, f.seat)
-            status = "refused"
-            if isinstance(e, FileRefused) and e.rule == "P-wait" and known:
-                status = "held"  # a note whose predecessor has not come yet: read again at the next fetch
-            elif isinstance(e, FileRefused) and e.rule == "P-round" and known and f.kind != "genesis":
-                folder = app.game_folder_for(home, identity, f, where)
-                if folder.fold().round < f.round:
-                    status = "held"
-            out.append(Arrival(where, f.game, f.round, f.seat, status, reason=str(e)))
+            out.append(Arrival(where, f.game, f.round, f.seat, "refused", reason=str(e)))
             continue
         if f.kind == "genesis" and not known:
             m = Match(f, where)
             out.append(Arrival(where, f.game, 0, f.seat, "new game",
                                reason=f"{m.game.spec.title}, seats {', '.join(m.names())}"))
-        else:
-            events = r.match.told_to(r.events, r.match.reader_faces(identity)) if r.match is not None else r.events
-            out.append(Arrival(where, f.game, r.round, r.seat, "duplicate" if r.duplicate else "applied", events))
-        if r.match is not None:  # what comes next (answering, READMEs) starts from this state, unfolded again
-            remember(app.game_folder_for(home, identity, f, where), r.match)
+        for r in got[1 if f.kind == "genesis" and not known else 0:]:  # then the held files it let in
+            out.append(_arrival(r, f.game, identity))
+            seen.add(r.file_hash)  # a held file that came again in this batch is said once
+        last = next((r.match for r in reversed(got) if r.match is not None), None)
+        if last is not None:  # what comes next (answering, READMEs) starts from this state, unfolded again
+            remember(app.game_folder_for(home, identity, f, where), last)
     return out
+
+
+def _arrival(r: app.Received, game: str, identity: Identity | None) -> Arrival:
+    if r.refused:
+        return Arrival(r.path, game, r.round, r.seat, "refused", reason=r.refused, file_hash=r.file_hash)
+    if r.waiting:
+        return Arrival(r.path, game, r.round, r.seat, "held", reason=r.waiting)
+    events = r.match.told_to(r.events, r.match.reader_faces(identity)) if r.match is not None else r.events
+    return Arrival(r.path, game, r.round, r.seat, "duplicate" if r.duplicate else "applied", events,
+                   reason=r.waited)
 
 
 @dataclass

@@ -34,8 +34,8 @@ def fetch_mail(home: Home, identity: Identity | None, source: mailt.Source, now:
                take: Callable[[mailt.Letter], bool] | None = None) -> MailReport:
     """Read every new message of a source, verify and apply the turns in them, mark the messages done.
 
-    A message whose files were all applied or duplicates is marked processed; one holding a file that
-    is ahead of the game stays new, to be read again when the files between arrive; one holding a file
+    A message whose files were all applied, duplicates or held (kept in the home until the files between
+    arrive) is marked processed; one holding a file
     that cannot be read or is refused is set aside (``Letter.set_aside``), so it is reported once and
     never stops the messages behind it. ``take``: the reply play's hook (``replies.ReplyPlay.take``), given each
     message first; one it takes is marked processed. Without it, a reply to a "your move" mail is left unread."""
@@ -68,12 +68,9 @@ def fetch_mail(home: Home, identity: Identity | None, source: mailt.Source, now:
             if first is not None:
                 first.unsigned = found.unsigned
         report.arrivals += arrivals
-        held = {a.where for a in arrivals if a.status == "held"}
         refused = {a.where for a in arrivals if a.status == "refused"}
-        for letter, found in letters:
+        for letter, found in letters:  # a file held for later is in the home now: its message is done too
             names = {f"{letter.where} ({file_name(f)})" for f in found.files}
-            if names & held:
-                continue
             if found.problems or names & refused:
                 letter.set_aside()  # reported now, never read again: it cannot stall the next fetch
                 report.aside += 1

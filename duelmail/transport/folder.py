@@ -27,6 +27,7 @@ class GameFolder:
         self.path = Path(path)
         self.home = Path(home) if home is not None else None
         self.deferred_proven: frozenset[str] | None = None  # see ``defer_proven``
+        self.not_cached: list[str] = []  # caches that could not be written (a full disk): said by the command
 
     def kept_key(self) -> bytes | None:
         """The home's key for kept states (None: nothing is kept for this folder)."""
@@ -88,7 +89,12 @@ class GameFolder:
             self.deferred_proven = hashes or self.deferred_proven
             return
         if hashes and self.path.is_dir() and hashes != self.proven():
-            atomic_write(self.proven_path, "\n".join(sorted(hashes)) + "\n", durable=False)
+            try:
+                atomic_write(self.proven_path, "\n".join(sorted(hashes)) + "\n", durable=False)
+            except OSError as e:  # a full disk after the file itself was stored: the file stands, the cache not
+                reason = str(e.strerror or e).removeprefix(f"cannot write {self.proven_path}: ")
+                self.not_cached.append(f"{self.proven_path.name}, the proofs this home checked ({reason}): the next "
+                                       "command checks them again")
 
     def defer_proven(self) -> None:
         """Keep what ``remember_proven`` is told in memory until ``flush_proven`` (one process playing every file

@@ -194,20 +194,27 @@ def _when(t: datetime) -> str:
 
 
 def _whose_move(match) -> list[str]:
-    """Who is awaited and by when, in words."""
-    if match.over():
-        return ["The game is over" + (" and audited." if match.finished else ": " + match.describe_outcome())]
-    out = []
+    """What now, in words: who is awaited and by when, what they may do, and the one command that does it."""
+    gid = match.gid[:12]
+    if match.over() and match.finished:
+        return [f"The game is over: {match.describe_outcome()}. Nothing is left to do: every hidden card has been",
+                "shown and checked. One command shows the result once this mail is in:", f"  duelmail status {gid}"]
+    out = [f"The game is over: {match.describe_outcome()}."] if match.over() else []
     deadlines = match.deadlines()
     for s, duty in sorted(match.duties.items()):
         name = match.cards[s].name
         due = f", by {_when(deadlines[s])}" if s in deadlines else ""
         if duty.join:
-            out.append(f"Now {name} is to join the game{due}.")
-        elif duty.decide:
-            out.append(f"Now it is {name}'s move{due}.")
+            out += [f"Now {name} is to join the game{due}. {name} reads the invitation with one command, which then",
+                    "shows the command that joins:", "  duelmail mail fetch"]
+        elif duty.decide and not match.over():
+            out += [f"Now it is {name}'s move{due}. {name} takes this mail in with 'duelmail mail fetch', sees the",
+                    f"moves {name} may make with 'duelmail moves {gid}', and makes one with one command:",
+                    f"  duelmail play {gid} MOVE --send"]
         else:
-            out.append(f"Now {name}'s duelmail answers on its own (deck passes, key shares){due}.")
+            what = "to finish the game's check" if match.over() else "to go on"
+            out += [f"Now {name}'s duelmail answers on its own{due}: nothing to decide, only cards to shuffle or show",
+                    f"{what}. {name} lets it answer with one command:", "  duelmail mail fetch"]
     return out or ["Nobody is awaited."]
 
 

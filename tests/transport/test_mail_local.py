@@ -80,6 +80,7 @@ def test_decision_free_answer_is_written_when_no_smtp_is_set_up(table, tmp_path)
 
 
 def test_mail_ahead_of_the_game_is_held_until_the_files_between_arrive(table, tmp_path):
+    """[P-round] the early file is taken out of the mail into the home once; its message is done."""
     fresh = tmp_path / "alice-restored"
     shutil.copytree(table.alice, fresh)  # alice's home before any answer
     table.play_turns(1)
@@ -87,12 +88,13 @@ def test_mail_ahead_of_the_game_is_held_until_the_files_between_arrive(table, tm
     box = mailbox.Maildir(str(tmp_path / "Maildir"), create=True)
     ahead = box.add(letter(table.out / "r0003-s1.toml"))
     out = dm(fresh, "mail", "fetch", str(tmp_path / "Maildir"), "--no-auto")
-    assert "held" in out and "round 3" in out and "[P-round]" in out
-    assert box.get_message(ahead).get_subdir() == "new"  # to be read again
+    assert "round 3 seat 1 is waiting for round 1" in out and "[P-round]" not in out, out
+    assert box.get_message(ahead).get_subdir() == "cur"  # kept in the home: never read again
+    again = dm(fresh, "mail", "fetch", str(tmp_path / "Maildir"), "--no-auto")
+    assert "0 messages read" in again and "waiting" not in again, again
     box.add(letter(table.out / "r0001-s1.toml", table.out / "r0002-s0.toml"))
     out = dm(fresh, "mail", "fetch", str(tmp_path / "Maildir"), "--no-auto")
-    assert out.count("verified and applied") == 3, out
-    assert box.get_message(ahead).get_subdir() == "cur"
+    assert out.count("verified and applied") == 3 and "(it had waited for round 1)" in out, out
 
 
 def test_damaged_or_unknown_mail_is_reported_and_changes_nothing(table, tmp_path):
