@@ -521,6 +521,8 @@ def receive_files(home: Home, identity: Identity | None, incoming: Sequence[tupl
                     if getattr(e, "forward", None) is not None:
                         folder.forward(e.forward)
                 waiting = waiting_for(e, f, before)
+                if before.over() and f.kind == "note":
+                    waiting = None  # a note after a recorded result waits for nothing: it is refused
                 if waiting is None:
                     raise
                 HeldFiles(folder).keep(f, waiting, where)  # until the files before it arrive

@@ -144,7 +144,7 @@ def test_a_file_held_back_at_one_sync_is_applied_at_a_later_one_that_reads_only_
     read = {n: (home / "games" / game / n).read_text() for n in new}
     push_as(tmp_path, t.remote, "the note first", {f"{game}/{note}": read[note]})
     out = dm(other, "git", "sync")
-    assert "held" in out and "your move" not in out, out
+    assert "is waiting for round" in out and "your move" not in out, out
     push_as(tmp_path, t.remote, "then the turn", {f"{game}/{turn}": read[turn]})
     out = dm(other, "git", "sync")
     assert out.count("verified and applied") == 2 and "your move" in out, out
