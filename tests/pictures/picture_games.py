@@ -8,7 +8,7 @@ from __future__ import annotations
 import random
 from functools import cache
 
-from picture_tables import GAMES, NAMES
+from picture_tables import GAMES, NAMES, table
 
 from duelmail.games.base import get_game
 from duelmail.games.simulate import Table
@@ -39,10 +39,37 @@ def views(t: Table) -> dict[str, str]:
     return out
 
 
+def _moments(game: str, seed: int) -> tuple[int, list[int]]:
+    """A whole bot game's length and the moves after which something is happening on the table (a battle, a
+    spell in flight, a fight: ``GAMES``' test), where a picture is busiest."""
+    n, options, wanted = GAMES[game]
+    g = get_game(game)
+    t = Table.deal(g, n, options, seed=seed)
+    bots = [g.bots["heuristic"]() for _ in range(n)]
+    rng = random.Random(seed)
+    moves, busy = 0, []
+    while not t.state.is_terminal() and moves < 5000:
+        seat = t.state.deciders()[0]
+        t.play(seat, bots[seat].choose(t.state, seat, t.known(seat), rng))
+        moves += 1
+        if wanted(t.state):
+            busy.append(moves)
+    return moves, busy
+
+
 @cache
-def positions(game: str, seed: int = 1, count: int = 8) -> tuple[tuple[int, dict[str, str]], ...]:
-    """``count`` positions of a whole bot game (its first move, its end and evenly between) with every view's
-    picture, as (moves played, {view: svg})."""
-    _, total = _play(game, seed)
-    at = sorted({round(i * total / (count - 1)) for i in range(count)})
-    return tuple((k, views(_play(game, seed, k)[0])) for k in at)
+def positions(game: str, seed: int = 1, count: int = 8, busy: int = 4) -> tuple[tuple[int, dict[str, str]], ...]:
+    """``count`` positions of a whole bot game (its first move, its end and evenly between) and ``busy`` more
+    spread over the moments something is happening (``_moments``), with every view's picture, as
+    (moves played, {view: svg})."""
+    total, moments = _moments(game, seed)
+    at = {round(i * total / (count - 1)) for i in range(count)}
+    if moments:
+        at |= {moments[round(i * (len(moments) - 1) / max(busy - 1, 1))] for i in range(busy)}
+    return tuple((k, views(_play(game, seed, k)[0])) for k in sorted(at))
+
+
+@cache
+def table_views(game: str) -> dict[str, str]:
+    """Every view's picture of the position the screenshots show (``picture_tables.table``)."""
+    return views(table(game))

@@ -149,7 +149,7 @@ def picture(st: GameState, seat: int | None, known: Mapping[CardRef, Card],
                                                                   else f"/{own[stat]}?" if s == seat and stat in own
                                                                   else "") for stat in STATS)
         note = "removed" if not st.alive[s] else ("fighting" if s in fighters else "")
-        y += seat_band(c, y, s, name(s), note, you=s == seat)
+        y += seat_band(c, y, s, name(s), note, you=s == seat, to_move=s in st.deciders() and not st.is_terminal())
         c.text(24, y + 36, stats, 13, cls="stats", width=c.width - 40)
         y += 46
     if fight:

@@ -42,6 +42,7 @@ def picture_views(st: GameState, views: Sequence[tuple[int | None, Mapping[CardR
     # knows, their tags): a replay draws up to n + 2 pictures a step, and a seat's part rarely changes.
     face_up, used = st.face_up, st.used
     seats = []
+    deciders = set(st.deciders()) if st.phase != OVER else set()
     for s in range(st.n):
         state = "out" if not st.active[s] else "revenge turn" if st.revenge and s == st.current else ""
         ws, pile, disc = tuple(st.warlords[s]), st.piles[s], st.discards[s]
@@ -69,7 +70,8 @@ def picture_views(st: GameState, views: Sequence[tuple[int | None, Mapping[CardR
                                    tuple(map(known.__contains__, ws)), npile,
                                    get(pile_top) if npile and mine else None, ndisc,
                                    get(disc_top) if ndisc else None,
-                                   tuple(map(get, st.hands[s])) if mine or open_hand(st.hands[s], known) else ())
+                                   tuple(map(get, st.hands[s])) if mine or open_hand(st.hands[s], known) else (),
+                                   s in deciders)
                 if not mine:
                     shared[key] = done
             c.parts.extend(done[0])
@@ -93,13 +95,14 @@ def picture_views(st: GameState, views: Sequence[tuple[int | None, Mapping[CardR
 def _seat_parts(width: int, y: float, s: int, words: str, state: str, nhand: int, mine: bool,
                 faces: tuple[Card | None, ...], up: tuple[bool, ...], used: tuple[bool, ...], known: tuple[bool, ...],
                 npile: int, pile_face: Card | None, ndisc: int, disc_face: Card | None,
-                hand: tuple[Card | None, ...]) -> tuple[tuple[str, ...], float, tuple[str, ...]]:
+                hand: tuple[Card | None, ...], to_move: bool = False) -> tuple[tuple[str, ...], float, tuple[str, ...]]:
     """Seat ``s``'s part of the picture from ``y`` down (``mine``: the viewer's own seat, with its hand), from its
     arguments alone: the markup and the y below it. ``state``: "out", "revenge turn" or "". ``faces``, ``up``,
     ``used``, ``known``: its Warlords' faces as the viewer knows them (None: a back), face up, used, and seen by
-    the viewer (a face-down card drawn dashed). Also the marks drawn, for the legend."""
+    the viewer (a face-down card drawn dashed); ``to_move``: the rules await it. Also the marks drawn, for the
+    legend."""
     c = Canvas("", width)
-    y += seat_band(c, y, s, words, state, you=mine)
+    y += seat_band(c, y, s, words, state, you=mine, to_move=to_move)
     y += 30
     x = 16
     c.text(x, y + 11, "Warlords", 13, fill=MUTED)
