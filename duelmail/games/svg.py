@@ -1,11 +1,12 @@
 """What every game's table picture shares: a plain SVG 1.1 canvas, playing cards, card backs and bars.
 
 A picture is one ``<svg>`` (one element or group a line) with a ``viewBox`` 400 units wide, so it fills a 400 px
-phone at about a pixel a unit (``MIN_FONT`` 13 units reads at 12 px or more there) and a desktop page at twice
-that; no script, font, stylesheet or link (mail clients strip them), no ``id`` (several pictures may share a
-page). Suit symbols are paths, not font glyphs. Text never goes below ``MIN_FONT`` units and is shortened to the
-room it has (``fit``). Every element a test or a person looks for carries a ``class`` (``card``, ``back``,
-``seat``, ...). Marks that need explaining (a dashed edge, a spent unit) are named with ``Canvas.mark`` and
+phone at about a pixel a unit (``MIN_FONT`` 13 units reads at 12 px or more there) and a desktop column up to
+``MAX_PX``; no script, font, stylesheet or link (mail clients strip them), no ``id`` (several pictures may share
+a page). Suit symbols are paths, not font glyphs. Text never goes below ``MIN_FONT`` units; a long line wraps at
+spaces (``wrap``), and only what is also written whole elsewhere on the picture (a long name) is shortened
+(``fit``). Every element a test or a person looks for carries a ``class`` (``card``, ``back``, ``seat``, ...).
+Marks that need explaining (a dashed edge, a spent unit) are named with ``Canvas.mark`` and
 explained by the legend under the picture. Whatever comes from an archive (names) is escaped here. Cards and
 texts are drawn once and reused (a replay page draws thousands of pictures).
 """

@@ -86,9 +86,9 @@ aside { display: flex; flex-direction: column; gap: 14px; min-width: 0; }
 #events li.talk { font-style: italic; }
 #events .meta { color: var(--muted); font-size: 12px; margin: 6px 0 0; }
 #timeline ol { margin: 0; padding: 0; list-style: none; max-height: 46vh; overflow-y: auto; }
-#timeline li { padding: 2px 6px; border-radius: 6px; cursor: pointer; font-size: 13px; white-space: nowrap;
-  overflow: hidden; text-overflow: ellipsis; }
-#timeline li b { display: inline-block; min-width: 44px; color: var(--muted); font-weight: 600; }
+#timeline li { padding: 2px 6px; border-radius: 6px; cursor: pointer; font-size: 13px; display: flex; gap: 4px;
+  overflow-wrap: anywhere; }  /* a long move wraps under itself, never cut */
+#timeline li b { flex: 0 0 44px; color: var(--muted); font-weight: 600; }
 #timeline li.tech { color: #9a9a9a; }
 #timeline li.cheat { color: var(--bad); font-weight: 650; }
 #timeline li:hover { background: #f1ecdf; }

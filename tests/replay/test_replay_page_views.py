@@ -124,3 +124,13 @@ def test_the_table_fills_its_panel(browser, tmp_path, width):
               room: panel.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight)}; }""")
     page.close()
     assert m["svg"] >= min(m["room"], MAX_PX) - 2, m
+
+
+def test_move_lines_wrap_and_are_never_cut(browser, tmp_path):
+    """The list of moves shows each move whole: a long one wraps under itself, no ellipsis, nothing hidden."""
+    replay, page = _page(browser, tmp_path, "#step=12")
+    lines = page.evaluate("""() => [...document.querySelectorAll('#timeline li')].map((li) => ({text: li.innerText,
+      cut: getComputedStyle(li).textOverflow === 'ellipsis' || li.scrollWidth > li.clientWidth + 1}))""")
+    page.close()
+    assert len(lines) > 12 and any(len(x["text"]) > 45 for x in lines)
+    assert not [x for x in lines if x["cut"]], [x for x in lines if x["cut"]][:3]

@@ -18,7 +18,7 @@ from duelmail.games.base import GameState
 from duelmail.games.cards import Card, CardRef
 from duelmail.games.skirmish.geometry import Circle
 from duelmail.games.skirmish.terms import BASE_RADIUS
-from duelmail.games.svg import GOLD, MUTED, RED, SEATS, Canvas, esc, n, named, seat_band, seat_name, wrap
+from duelmail.games.svg import MUTED, RED, SEATS, Canvas, esc, n, named, seat_band, seat_name, wrap
 
 FILL = {"level": "#cfe3bb", "uneven": "#b8966a", "blocking": "#5d6d7e"}
 KIND_WORDS = {"level": "level ground", "uneven": "uneven: climb it", "blocking": "blocking: impassable"}
@@ -133,7 +133,7 @@ def picture(st: GameState, seat: int | None, known: Mapping[CardRef, Card],
             c.add(f'<circle class="range" cx="{n(X(x))}" cy="{n(Y(y))}" r="{n(spd * k)}" fill="{colour}" '
                   f'fill-opacity="0.08" stroke="{colour}" stroke-width="1" stroke-dasharray="5 4"/>')
         r = max(float(BASE_RADIUS) * k, 6)
-        ring = f' stroke="{GOLD if s in fighters else "#000"}" stroke-width="{3 if s in fighters else 1}"'
+        ring = f' stroke="{RED if s in fighters else "#000"}" stroke-width="{3 if s in fighters else 1}"'
         c.add(f'<circle cx="{n(X(x))}" cy="{n(Y(y))}" r="{n(r)}" fill="{colour}" '
               f'opacity="{1 if st.alive[s] else 0.35}"{ring}/>')
         label = name(s) + ("" if st.alive[s] else " (removed)")

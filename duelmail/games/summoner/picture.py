@@ -67,7 +67,7 @@ def picture(st: GameState, seat: int | None, known: Mapping[CardRef, Card],
         y += seat_band(c, y, s, name(s), you=mine, to_move=s in st.deciders() and st.phase != OVER)
         faces = None if mine else open_hand(st.hands[s], known)
         if not mine and faces is None:
-            backs(c, c.width - 150, y + 1, len(st.hands[s]))
+            backs(c, c.width - 150, y - 1, len(st.hands[s]), w=20)  # clear of the life bar under it
         y += 28
         if faces:
             y = face_row(c, 16, y, faces) + 8
