@@ -40,7 +40,7 @@ from duelmail.games.svg import (
 from duelmail.games.wizard.terms import OVER, PHASE_NAMES
 
 BOX_W, BOX_H = 116, 78
-RX, RY = 140, 128
+RX, RY = 134, 128  # a box and its glow stay inside the picture at 3 o'clock and 9
 
 
 def _box(c: Canvas, st: GameState, s: int, at: tuple[float, float], label: str, known: Mapping[CardRef, Card],
