@@ -76,8 +76,8 @@ def fit(text: str, width: float, size: float = 14, least: float = MIN_FONT) -> t
 
 
 def wrap(text: str, width: float, size: float = 13, lines: int = 3) -> list[str]:
-    """``text`` broken at spaces into at most ``lines`` lines of ``width`` units at ``size`` (the last shortened
-    with '…' by ``fit`` if it still does not fit): a long sentence is never cut mid-word while it has room."""
+    """``text`` broken at spaces into lines of ``width`` units at ``size``, ``lines`` of them as a rule but more
+    rather than drop a word: a sentence is never cut (only a single word longer than a line is, by ``fit``)."""
     room = max(int(width / (0.68 * size)), 1)
     out: list[str] = []
     words = text.split(" ")
@@ -86,9 +86,6 @@ def wrap(text: str, width: float, size: float = 13, lines: int = 3) -> list[str]
         while words and len(line) + 1 + len(words[0]) <= room:
             line += " " + words.pop(0)
         out.append(line)
-        if len(out) == lines and words:
-            out[-1] = " ".join([line, *words])
-            break
     return out
 
 
@@ -289,8 +286,9 @@ def seat_name(names: Sequence[str] | None, s: int) -> str:
 
 def seat_band(c: Canvas, y: float, s: int, words: str, note: str = "", you: bool = False,
               to_move: bool = False) -> float:
-    """A seat's coloured name line (with the gold "to move" tag when the rules await it), its note on the right
-    (or on a line of its own when it does not fit there). Returns the height used beyond the usual line (0 or 18)."""
+    """A seat's coloured name line (with the gold "to move" tag when the rules await it; a long name on more lines),
+    its note on the right (or on a line of its own when it does not fit there). Returns the height used beyond the
+    usual line."""
     parts, extra = _seat_band(c.width, y, s, words, note, you, to_move)
     c.parts.extend(parts)
     if to_move:
@@ -321,15 +319,18 @@ def _seat_band(width: int, y: float, s: int, words: str, note: str, you: bool,
     c.rect(0, y, 8, 22, colour)
     words += " (you)" if you else ""
     tag = TAG_W + 8 if to_move else 0
-    room = min(max(c.width * 0.6 - tag, c.width - 26 - tag - 16), len(words) * 0.68 * 15 + 4)
-    c.text(16, y + 16, words, 15, weight="bold", fill=colour, width=room, cls="seat-name")
+    most = c.width - 26 - tag - 16
+    room = min(max(c.width * 0.6 - tag, most), len(words) * 0.68 * 15 + 4)
+    lines = wrap(words, most, 15) if len(words) * 0.68 * 15 > most else [words]  # a long name: on more lines
+    for i, line in enumerate(lines):
+        c.text(16, y + 16 + 19 * i, line, 15, weight="bold", fill=colour, width=room, cls="seat-name")
     if to_move:
         to_move_tag(c, 16 + room + 6, y + 3)
     room += tag
-    extra = 0
-    if note and len(note) * 0.68 * 13 > c.width - room - 40:
-        c.text(16, y + 36, note, 13, fill=MUTED, width=c.width - 26)
-        extra = 18
+    extra = 19 * (len(lines) - 1)
+    if note and (extra or len(note) * 0.68 * 13 > c.width - room - 40):
+        c.text(16, y + extra + 36, note, 13, fill=MUTED, width=c.width - 26)
+        extra += 18
     elif note:
         c.text(c.width - 10, y + 16, note, 13, anchor="end", fill=MUTED, width=c.width - room - 40)
     c.add("</g>")

@@ -29,10 +29,10 @@ def _play(game: str, seed: int, stop: int | None = None) -> tuple[Table, int]:
     return t, moves
 
 
-def views(t: Table) -> dict[str, str]:
+def views(t: Table, names: tuple[str, ...] = NAMES) -> dict[str, str]:
     """Every view's picture of ``t``'s table: ``public``, ``seat0``..., and ``all`` (every face)."""
     st, n = t.state, len(t.seen)
-    names = list(NAMES[:n])
+    names = list(names[:n])
     out = {"public": st.picture(None, st.public_faces(), names)}
     out.update({f"seat{s}": st.picture(s, t.known(s), names) for s in range(n)})
     out["all"] = st.picture(None, t.truth, names)
@@ -69,7 +69,12 @@ def positions(game: str, seed: int = 1, count: int = 8, busy: int = 4) -> tuple[
     return tuple((k, views(_play(game, seed, k)[0])) for k in sorted(at))
 
 
+# Long names, with spaces, hyphens and none: a name wraps or is written whole somewhere, never only cut.
+LONG_NAMES = ("Bartholomew Fitzgerald-Smythe", "Maximiliana Rosalind", "Christopher-Alexander",
+              "Anastasia Konstantinova", "Wilhelmina Jo", "Frank")
+
+
 @cache
-def table_views(game: str) -> dict[str, str]:
+def table_views(game: str, names: tuple[str, ...] = NAMES) -> dict[str, str]:
     """Every view's picture of the position the screenshots show (``picture_tables.table``)."""
-    return views(table(game))
+    return views(table(game), names)

@@ -3,14 +3,14 @@ texts of a picture overlap, no text lies over a card, a tile's arrow or the spel
 picture's edge or by the card, tile, bar or box it is written on, none is shortened with "..." unless it is
 written whole elsewhere on the picture, and on a phone no text is smaller than 12 px. Every game, every view
 (public, each seat's, every face), at positions spread over a whole game between heuristic bots and over its
-busiest moments (picture_games.py), and the position the screenshots show (picture_tables.py), several pictures
-a page.
+busiest moments (picture_games.py), and the position the screenshots show (picture_tables.py), with the bots'
+short names and with long ones, several pictures a page.
 """
 
 from __future__ import annotations
 
 import pytest
-from picture_games import positions, table_views
+from picture_games import LONG_NAMES, positions, table_views
 from picture_tables import GAMES
 
 from duelmail.games.svg import inline
@@ -98,6 +98,7 @@ def test_chromium_no_text_overlaps_or_is_clipped_over_a_whole_game(browser, game
     """Every view's picture at every sampled position of a whole game: one page holds them all."""
     shown = {f"{game} after {k} moves, {view}": svg for k, pics in positions(game) for view, svg in pics.items()}
     shown.update({f"{game}, the screenshots' table, {view}": svg for view, svg in table_views(game).items()})
+    shown.update({f"{game}, long names, {view}": svg for view, svg in table_views(game, LONG_NAMES).items()})
     body = "".join(f'<div data-label="{label}">{body_html(inline(svg))}</div>' for label, svg in shown.items())
     page = browser.new_page(viewport={"width": WIDTHS[width], "height": 900})
     page.set_content(html_page("pictures", body))

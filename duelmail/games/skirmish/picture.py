@@ -154,9 +154,11 @@ def picture(st: GameState, seat: int | None, known: Mapping[CardRef, Card],
         y += 46
     if fight:
         acting = name(fight["acting"])
-        c.text(16, y + 14, f"Fight: {', '.join(name(s) for s in fight['members'])}; {acting} acts", 13.5,
-               weight="bold", fill=RED, width=c.width - 32, cls="fight-line")
-        y += 22
+        for line in wrap(f"Fight: {', '.join(name(s) for s in fight['members'])}; {acting} acts", c.width - 32,
+                         13.5):
+            c.text(16, y + 14, line, 13.5, weight="bold", fill=RED, width=c.width - 32, cls="fight-line")
+            y += 18
+        y += 4
     for line in st.lines[-4:]:
         for part in wrap(named(line, names), c.width - 32, 13, 2):
             c.text(16, y + 12, part, 13, fill=MUTED, width=c.width - 32, cls="news")

@@ -64,10 +64,16 @@ def picture(st: GameState, seat: int | None, known: Mapping[CardRef, Card],
     y += 66
     for s in range(2):
         mine = s == seat
-        y += seat_band(c, y, s, name(s), you=mine, to_move=s in st.deciders() and st.phase != OVER)
+        to_move = s in st.deciders() and st.phase != OVER
+        extra = seat_band(c, y, s, name(s), you=mine, to_move=to_move)
         faces = None if mine else open_hand(st.hands[s], known)
-        if not mine and faces is None:
-            backs(c, c.width - 150, y - 1, len(st.hands[s]), w=20)  # clear of the life bar under it
+        if not mine and faces is None:  # beside the name, or under it when the name takes the room
+            beside = not extra and 16 + len(name(s)) * 0.68 * 15 + (80 if to_move else 0) < c.width - 156
+            if not beside:
+                y += extra + 30
+            backs(c, c.width - 150 if beside else 16, y - 1, len(st.hands[s]), w=20)  # clear of the bar under it
+        else:
+            y += extra
         y += 28
         if faces:
             y = face_row(c, 16, y, faces) + 8

@@ -15,7 +15,20 @@ from functools import lru_cache
 
 from duelmail.games.base import GameState
 from duelmail.games.cards import Card, CardRef
-from duelmail.games.svg import CARD_W, MUTED, RED, SEATS, Canvas, backs, card, named, open_hand, seat_band, seat_name
+from duelmail.games.svg import (
+    CARD_W,
+    MUTED,
+    RED,
+    SEATS,
+    Canvas,
+    backs,
+    card,
+    named,
+    open_hand,
+    seat_band,
+    seat_name,
+    wrap,
+)
 from duelmail.games.warlords.terms import ARMY, OVER, PHASE_NAMES, SUPPORT, WARLORD
 
 STEP = CARD_W + 6
@@ -147,9 +160,10 @@ def _battle(c: Canvas, st, b, y: float, known, face, name) -> float:
     resolved = all(r in st.faces for r in b.refs())
     c.add('<g class="battle">')
     at, top = len(c.parts), y
-    c.text(14, y + 22, f"Battle: {name(b.attacker)} attacks {name(b.defender)}", 15, weight="bold",
-           width=c.width - 28)
-    y += 34
+    for line in wrap(f"Battle: {name(b.attacker)} attacks {name(b.defender)}", c.width - 28, 15):
+        c.text(14, y + 22, line, 15, weight="bold", width=c.width - 28)
+        y += 19
+    y += 15
     for label, who, cards in (("attack", b.attacker, (b.a_warlord, b.a_army, b.a_support)),
                               ("defence", b.defender, (b.d_warlord, b.d_army, b.d_support))):
         c.text(14, y + 12, label, 13, fill=SEATS[who % len(SEATS)], weight="bold")
@@ -165,9 +179,10 @@ def _battle(c: Canvas, st, b, y: float, known, face, name) -> float:
             c.text(c.width - 14, y + 36, f"{total}", 22, anchor="end", weight="bold", cls="total")
         y += 78
     if b.damage:
-        c.text(14, y + 16, f"strength {b.attack} against {b.defence}: {b.damage} damage", 13, weight="bold",
-               fill=RED, width=c.width - 28)
-        y += 24
+        for line in wrap(f"strength {b.attack} against {b.defence}: {b.damage} damage", c.width - 28):
+            c.text(14, y + 16, line, 13, weight="bold", fill=RED, width=c.width - 28)
+            y += 18
+        y += 6
     c.frame(at, 4, top, c.width - 8, y - top, "#f3ead2", "#b9a66a")
     c.add("</g>")
     return y + 10

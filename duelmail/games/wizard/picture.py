@@ -30,6 +30,7 @@ from duelmail.games.svg import (
     card,
     esc,
     face_row,
+    fit,
     n,
     named,
     open_hand,
@@ -131,8 +132,12 @@ def picture(st: GameState, seat: int | None, known: Mapping[CardRef, Card],
         at[s] = (cx + RX * math.sin(a), cy - RY * math.cos(a))
     sp = st.spell
     deciders = set(st.deciders()) if st.phase != OVER else set()
+    short = []  # names too long for their box: written whole under the table
     for s in range(st.n):
-        _box(c, st, s, at[s], name(s) + (" (you)" if s == seat else ""), known, seat, s in deciders)
+        label = name(s) + (" (you)" if s == seat else "")
+        if fit(label, BOX_W - 8, 13)[0] != label:
+            short.append(s)
+        _box(c, st, s, at[s], label, known, seat, s in deciders)
     if sp is not None:
         _arrow(c, at[sp.attacker], at[sp.target], f'{"out-of-turn " if sp.window else ""}attack by '
                f'{name(sp.attacker)} at {name(sp.target)}, strength {sp.strength}',
@@ -148,6 +153,15 @@ def picture(st: GameState, seat: int | None, known: Mapping[CardRef, Card],
         c.text(c.width / 2 + 52, y + 20, f"used {len(st.used)}", 13)
         c.text(c.width / 2 + 52, y + 38, "the last on top", 13, fill=MUTED)
     y += 34 * 1.4 + 10
+    if short:
+        c.text(16, y + 12, "Names in full", 13, fill=MUTED)
+        y += 18
+    for s in short:
+        for line in wrap(name(s), c.width - 32):
+            c.text(16, y + 12, line, 13, weight="bold", fill=SEATS[s % len(SEATS)], width=c.width - 32,
+                   cls="full-name")
+            y += 18
+    y += 6 if short else 0
     if sp is not None:
         kind = "Out-of-turn attack" if sp.window else "Attack"
         line = (f"{kind} by {name(sp.attacker)} at {name(sp.target)}: strength {sp.strength}"
