@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from replay_archives import ROOT, prefix
 
+from duelmail.games.svg import SEATS
 from duelmail.replay.site import write_site
 
 SOURCES = {  # example -> the last round kept (None: the whole game, over)
@@ -29,8 +30,13 @@ MEASURE = """() => [...document.querySelectorAll('li.game')].map((li) => {
   const svg = li.querySelector('.thumb svg');
   const least = svg ? Math.min(...[...svg.querySelectorAll('text')].map((t) =>
     parseFloat(getComputedStyle(t).fontSize) * t.getScreenCTM().a)) : null;
-  return {words: about.innerText, boxes, least, right: li.getBoundingClientRect().right};
+  const colours = [...about.querySelectorAll('.players span')].map((e) => getComputedStyle(e).color);
+  return {words: about.innerText, boxes, least, colours, right: li.getBoundingClientRect().right};
 })"""
+
+
+def _rgb(colour: str) -> str:
+    return f"rgb({int(colour[1:3], 16)}, {int(colour[3:5], 16)}, {int(colour[5:7], 16)})"
 
 
 @pytest.fixture(scope="module")
@@ -63,6 +69,7 @@ def test_chromium_the_index_reads_at_a_glance(browser, site, width):
     for card in cards:
         words = card["words"]
         assert "alice" in words and "bob" in words, words  # the players by name
+        assert card["colours"] == [_rgb(c) for c in SEATS[:len(card["colours"])]] and card["colours"]  # SEATS
         assert not re.search(r"\bseat \d", words) and "\u2026" not in words and "..." not in words, words
         state = next(b["text"] for b in card["boxes"] if b["text"].startswith(("Over", "In progress")))
         states.append(state.split(":")[0].split(",")[0])
