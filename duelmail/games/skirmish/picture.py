@@ -90,6 +90,7 @@ def picture(st: GameState, seat: int | None, known: Mapping[CardRef, Card],
         r = max(float(BASE_RADIUS) * k, 6)
         label = name(s) + ("" if st.alive[s] else " (removed)")
         at[s] = place(X(x), Y(y) - r - 4 if Y(y) - r - 16 > oy else Y(y) + r + 14, label, 13, Y(y))
+    labels: list[str] = []  # the terrain labels, drawn over the lines
     for p in st.pieces():
         sh = st.shape(p)
         dash = ' stroke-dasharray="4 3"' if p.destructible or p.projectile else ""
@@ -106,8 +107,8 @@ def picture(st: GameState, seat: int | None, known: Mapping[CardRef, Card],
         label = p.id + (f" ({p.weight})" if p.weight else "")
         _, y0_, _, y1 = (float(v) for v in sh.box)
         tx, ty = place(X(cx), Y(cy) + 4 if (y1 - y0_) * k > 14 else Y(y1) + 14, label, 13, Y(cy))
-        c.add(f'<text x="{n(tx)}" y="{n(ty)}" font-size="13" text-anchor="middle" fill="#1d2326" '
-              f'stroke="#fff" stroke-width="3" paint-order="stroke" class="terrain-label">{esc(label)}</text>')
+        labels.append(f'<text x="{n(tx)}" y="{n(ty)}" font-size="13" text-anchor="middle" fill="#1d2326" '
+                      f'stroke="#fff" stroke-width="3" paint-order="stroke" class="terrain-label">{esc(label)}</text>')
         c.add("</g>")
     for s, (a, b, mode) in sorted(st.moves.items()):
         dash = ' stroke-dasharray="6 3"' if mode != "run" else ""
@@ -122,6 +123,7 @@ def picture(st: GameState, seat: int | None, known: Mapping[CardRef, Card],
                 c.add(f'<line class="fight" x1="{n(X(st.pos[a][0]))}" y1="{n(Y(st.pos[a][1]))}" '
                       f'x2="{n(X(st.pos[b][0]))}" y2="{n(Y(st.pos[b][1]))}" stroke="{RED}" stroke-width="4" '
                       'opacity="0.6"/>')
+    c.parts.extend(labels)  # over this turn's moves and the fight's lines, under the characters
     for s in range(st.n):
         x, y = st.pos[s]
         colour = SEATS[s % len(SEATS)]
