@@ -45,7 +45,8 @@ test-future: $(STAMP) system
 pictures: $(STAMP)
 	DUELMAIL_PICTURES_OUT=docs/pictures $(BIN)/pytest -q -p no:cacheprovider -k chromium \
 		tests/pictures/test_pictures.py tests/transport/test_mail_pictures.py
-	DUELMAIL_PICTURES_OUT=docs/pictures $(BIN)/pytest -q -p no:cacheprovider tests/replay/test_replay_page_views.py
+	DUELMAIL_PICTURES_OUT=docs/pictures $(BIN)/pytest -q -p no:cacheprovider tests/replay/test_replay_page_views.py \
+		tests/replay/test_site_index.py
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from html import escape
 
 from duelmail.engine.match import Match
-from duelmail.games.svg import inline
+from duelmail.games.svg import MAX_PX, inline
 
 
 def table_svg(match: Match, seat: int | None) -> str | None:
@@ -31,8 +31,9 @@ def table_text(match: Match, seat: int | None) -> str:
 
 
 def body_html(svg: str | None, lines: Sequence[str] = (), text: str = "", foot: Sequence[str] = ()) -> str:
-    """The page's content: lines of words, the picture, the text table, small print (each escaped but ``svg``)."""
-    out = ['<div style="max-width:720px;margin:0 auto;padding:8px;font:15px/1.45 Verdana,Arial,sans-serif;'
+    """The page's content: lines of words, the picture (as wide as the page, up to ``MAX_PX``), the text table,
+    small print (each escaped but ``svg``)."""
+    out = [f'<div style="max-width:{MAX_PX}px;margin:0 auto;padding:8px;font:15px/1.45 Verdana,Arial,sans-serif;'
            'color:#1d2326">']
     for line in lines:
         out.append(f'<p style="margin:0 0 8px">{escape(line)}</p>')

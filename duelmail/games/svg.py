@@ -1,11 +1,12 @@
 """What every game's table picture shares: a plain SVG 1.1 canvas, playing cards, card backs and bars.
 
 A picture is one ``<svg>`` (one element or group a line) with a ``viewBox`` 400 units wide, so it fills a 400 px
-phone at about a pixel a unit (``MIN_FONT`` 13 units reads at 12 px or more there) and a desktop page at twice
-that; no script, font, stylesheet or link (mail clients strip them), no ``id`` (several pictures may share a
-page). Suit symbols are paths, not font glyphs. Text never goes below ``MIN_FONT`` units and is shortened to the
-room it has (``fit``). Every element a test or a person looks for carries a ``class`` (``card``, ``back``,
-``seat``, ...). Marks that need explaining (a dashed edge, a spent unit) are named with ``Canvas.mark`` and
+phone at about a pixel a unit (``MIN_FONT`` 13 units reads at 12 px or more there) and a desktop column up to
+``MAX_PX``; no script, font, stylesheet or link (mail clients strip them), no ``id`` (several pictures may share
+a page). Suit symbols are paths, not font glyphs. Text never goes below ``MIN_FONT`` units; a long line wraps at
+spaces (``wrap``), and only what is also written whole elsewhere on the picture (a long name) is shortened
+(``fit``). Every element a test or a person looks for carries a ``class`` (``card``, ``back``, ``seat``, ...).
+Marks that need explaining (a dashed edge, a spent unit) are named with ``Canvas.mark`` and
 explained by the legend under the picture. Whatever comes from an archive (names) is escaped here. Cards and
 texts are drawn once and reused (a replay page draws thousands of pictures).
 """
@@ -22,10 +23,12 @@ from duelmail.util.lines import Lines
 
 WIDTH = 400
 MIN_FONT = 13
+MAX_PX = 960  # the widest a picture is shown (2.4 px a unit): it fills a page's column up to that
 FONT = "DejaVu Sans, Verdana, Arial, Helvetica, sans-serif"
 INK, MUTED, RED, PAPER = "#1d2326", "#5f676c", "#c62828", "#fffdf8"
 FELT, FELT_DARK, GOLD = "#1d5a3c", "#154530", "#e0b84c"
-SEATS = ("#2f6fc0", "#c8562a", "#7d4fc0", "#23936d", "#8a5a2b", "#c23f7e", "#4b6372", "#a88414")
+# Seat colours: never gold or yellow (GOLD marks the player to move), each its own hue.
+SEATS = ("#2f6fc0", "#c8562a", "#7d4fc0", "#23936d", "#127a8a", "#c23f7e", "#4b6372", "#8b1e3f")
 SUIT_WORDS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 RANK_WORDS = {11: "jack", 12: "queen", 13: "king", 14: "ace"}
 # Suit symbols drawn in a 100x100 box (the replay page's own shapes).
@@ -73,8 +76,8 @@ def fit(text: str, width: float, size: float = 14, least: float = MIN_FONT) -> t
 
 
 def wrap(text: str, width: float, size: float = 13, lines: int = 3) -> list[str]:
-    """``text`` broken at spaces into at most ``lines`` lines of ``width`` units at ``size`` (the last shortened
-    with '…' by ``fit`` if it still does not fit): a long sentence is never cut mid-word while it has room."""
+    """``text`` broken at spaces into lines of ``width`` units at ``size``, ``lines`` of them as a rule but more
+    rather than drop a word: a sentence is never cut (only a single word longer than a line is, by ``fit``)."""
     room = max(int(width / (0.68 * size)), 1)
     out: list[str] = []
     words = text.split(" ")
@@ -83,9 +86,6 @@ def wrap(text: str, width: float, size: float = 13, lines: int = 3) -> list[str]
         while words and len(line) + 1 + len(words[0]) <= room:
             line += " " + words.pop(0)
         out.append(line)
-        if len(out) == lines and words:
-            out[-1] = " ".join([line, *words])
-            break
     return out
 
 
@@ -145,18 +145,22 @@ class Canvas:
                               f'fill="{fill}" stroke="{stroke}"/>')
 
     def header(self, title: str, line: str, y: float = 0) -> float:
-        """The dark band on top: the game and what happens now (on two lines if need be). Returns the y below it."""
+        """The dark band on top: the game (on two lines if need be) and what happens now (wrapped at spaces).
+        Returns the y below it."""
         room = self.width - 24
+        titles = wrap(title, room, 17, 2)
         lines = [line]
         if len(line) * 0.68 * 13 > room:
             head, dot, rest = line.partition(". ")
             lines = [head + ".", *wrap(rest, room, 13, 2)] if dot and len(head) * 0.68 * 13 < room else \
                 wrap(line, room, 13, 3)
-        h = 36 + 18 * len(lines)
+        top = 21 * (len(titles) - 1)
+        h = 36 + top + 18 * len(lines)
         self.rect(0, y, self.width, h, FELT_DARK)
-        self.text(12, y + 22, title, 17, weight="bold", fill="#f6f3ec", width=room, cls="title")
+        for i, text in enumerate(titles):
+            self.text(12, y + 22 + 21 * i, text, 17, weight="bold", fill="#f6f3ec", width=room, cls="title")
         for i, text in enumerate(lines):
-            self.text(12, y + 42 + 18 * i, text, 13, fill=GOLD, width=room, cls="status")
+            self.text(12, y + top + 42 + 18 * i, text, 13, fill=GOLD, width=room, cls="status")
         return y + h + 8
 
     def bar(self, x: float, y: float, w: float, value: int, whole: int, colour: str, label: str) -> None:
@@ -178,7 +182,7 @@ class Canvas:
         for key in self.marks:
             draw, words = LEGEND[key]
             self.add(f'<g class="key" data-mark="{key}" transform="translate(16 {n(y)})">{draw}</g>')
-            for i, line in enumerate(wrap(words, self.width - 56, 13, 2)):
+            for i, line in enumerate(wrap(words, self.width - 56, 13, 3)):
                 self.text(44, y + 13 + 17 * i, line, 13, fill=MUTED, width=self.width - 56)
             y += 20 + 17 * i
         self.add("</g>")
@@ -194,7 +198,7 @@ class Canvas:
         title, h = esc(self.title), n(height)
         head = (f'<svg{XMLNS} version="1.1" width="{self.width}" height="{h}" '
                 f'viewBox="0 0 {self.width} {h}" font-family="{FONT}" role="img" '
-                f'style="width:100%;max-width:100%;height:auto" aria-label="{title}">'
+                f'style="width:100%;max-width:{MAX_PX}px;height:auto" aria-label="{title}">'
                 f'<title>{title}</title>'
                 f'<rect width="{self.width}" height="{h}" fill="{PAPER}"/>')
         return Lines.of((head, *(self.parts or ("",)), "</svg>"))
@@ -280,28 +284,53 @@ def seat_name(names: Sequence[str] | None, s: int) -> str:
     return names[s] if names and 0 <= s < len(names) else f"seat {s}"
 
 
-def seat_band(c: Canvas, y: float, s: int, words: str, note: str = "", you: bool = False) -> float:
-    """A seat's coloured name line, its note on the right (or on a line of its own when it does not fit there).
-    Returns the height used beyond the usual line (0 or 18)."""
-    parts, extra = _seat_band(c.width, y, s, words, note, you)
+def seat_band(c: Canvas, y: float, s: int, words: str, note: str = "", you: bool = False,
+              to_move: bool = False) -> float:
+    """A seat's coloured name line (with the gold "to move" tag when the rules await it; a long name on more lines),
+    its note on the right (or on a line of its own when it does not fit there). Returns the height used beyond the
+    usual line."""
+    parts, extra = _seat_band(c.width, y, s, words, note, you, to_move)
     c.parts.extend(parts)
+    if to_move:
+        c.mark("turn")
     return extra
 
 
+TAG_W, TAG_H = 66, 18
+
+
+def to_move_tag(c: Canvas, x: float, y: float) -> float:
+    """The mark of the player to move, the same in every game: a gold tag reading "to move" (never a seat's
+    colour, SEATS) at ``x``, ``y`` (its top left); the x after it."""
+    c.add('<g class="to-move"><title>the rules await this player</title>')
+    c.rect(x, y, TAG_W, TAG_H, GOLD, "#8a6a12", rx=9)
+    c.text(x + TAG_W / 2, y + 13.5, "to move", 13, anchor="middle", weight="bold", fill=INK)
+    c.add("</g>")
+    return x + TAG_W
+
+
 @lru_cache(maxsize=1 << 14)
-def _seat_band(width: int, y: float, s: int, words: str, note: str, you: bool) -> tuple[tuple[str, ...], float]:
+def _seat_band(width: int, y: float, s: int, words: str, note: str, you: bool,
+               to_move: bool = False) -> tuple[tuple[str, ...], float]:
     """``seat_band``'s markup and extra height, made once per place and words."""
     c = Canvas("", width)
     colour = SEATS[s % len(SEATS)]
     c.add(f'<g class="seat" data-seat="{s}">')
     c.rect(0, y, 8, 22, colour)
     words += " (you)" if you else ""
-    room = min(c.width * 0.6, len(words) * 0.68 * 15 + 4)
-    c.text(16, y + 16, words, 15, weight="bold", fill=colour, width=room)
-    extra = 0
-    if note and len(note) * 0.68 * 13 > c.width - room - 40:
-        c.text(16, y + 36, note, 13, fill=MUTED, width=c.width - 26)
-        extra = 18
+    tag = TAG_W + 8 if to_move else 0
+    most = c.width - 26 - tag - 16
+    room = min(max(c.width * 0.6 - tag, most), len(words) * 0.68 * 15 + 4)
+    lines = wrap(words, most, 15) if len(words) * 0.68 * 15 > most else [words]  # a long name: on more lines
+    for i, line in enumerate(lines):
+        c.text(16, y + 16 + 19 * i, line, 15, weight="bold", fill=colour, width=room, cls="seat-name")
+    if to_move:
+        to_move_tag(c, 16 + room + 6, y + 3)
+    room += tag
+    extra = 19 * (len(lines) - 1)
+    if note and (extra or len(note) * 0.68 * 13 > c.width - room - 40):
+        c.text(16, y + extra + 36, note, 13, fill=MUTED, width=c.width - 26)
+        extra += 18
     elif note:
         c.text(c.width - 10, y + 16, note, 13, anchor="end", fill=MUTED, width=c.width - room - 40)
     c.add("</g>")
@@ -310,9 +339,10 @@ def _seat_band(width: int, y: float, s: int, words: str, note: str, you: bool) -
 
 def backs(c: Canvas, x: float, y: float, count: int, words: str = "in hand", w: float = 24, most: int = 8,
           below: bool = False) -> float:
-    """``count`` face-down cards fanned from ``x`` (a hand nobody else sees), then its count in words (``below``:
-    the count alone, under the fan); the x after."""
-    c.add(f'<g class="backs" data-count="{count}"><title>{count} {esc(words)}, face down</title>')
+    """``count`` face-down cards fanned from ``x`` (a hand nobody else sees), then its count in words (``words``
+    empty: the count alone; ``below``: the count alone, under the fan); the x after."""
+    label = f"{count} {words}" if words else str(count)
+    c.add(f'<g class="backs" data-count="{count}"><title>{esc(label)}, face down</title>')
     shown = min(count, most)
     for i in range(shown):
         c.parts.extend(_card_parts(x + i * w * 0.3, y, None, w, "", False, ""))
@@ -322,9 +352,9 @@ def backs(c: Canvas, x: float, y: float, count: int, words: str = "in hand", w: 
         c.add("</g>")
         return x + max(fan, w)
     x += fan + 6 if shown else 0
-    c.text(x, y + w * 0.7 + 5, f"{count} {words}", 13, fill=MUTED)
+    c.text(x, y + w * 0.7 + 5, label, 13, fill=MUTED)
     c.add("</g>")
-    return x + len(f"{count} {words}") * 0.68 * 13
+    return x + len(label) * 0.68 * 13
 
 
 def open_hand(hand: Sequence, known) -> list[Card] | None:
@@ -361,8 +391,8 @@ LEGEND = {  # a mark -> (its small drawing, 20 units high, and its words)
     "spent": (f'<rect x="0" y="5" width="22" height="10" rx="2" fill="{RED}"/>', "spent: attacked this turn"),
     "double": (f'<text x="0" y="15" font-size="13" font-weight="bold" fill="{INK}">x2</text>',
                "two cards stacked: a double card, worth twice its rank"),
-    "turn": (f'<rect x="1" y="1" width="22" height="17" rx="4" fill="#fff" stroke="{GOLD}" stroke-width="3"/>',
-             "gold edge: the player to move"),
+    "turn": (f'<rect x="0" y="2" width="24" height="15" rx="7.5" fill="{GOLD}" stroke="#8a6a12"/>',
+             "gold tag \u201cto move\u201d: the rules await this player"),
     "lives": (_BACK, "Lives: three face-down cards each, nobody has seen them"),
     "spell": (f'<path d="M0 10H16" stroke="{RED}" stroke-width="3" stroke-dasharray="5 3"/>'
               f'<path d="M24 10 15 5V15z" fill="{RED}"/>', "red arrow: the spell in flight, caster to target"),

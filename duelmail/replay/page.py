@@ -18,7 +18,7 @@ PAGE = r"""<!DOCTYPE html>
 :root {
   --felt: #1d5a3c; --felt-dark: #154530; --ink: #1d2326; --paper: #f6f3ec; --muted: #6b7378;
   --accent: #e0b84c; --bad: #c62828; --ok: #2e7d32; --wait: #9a6b00;
-  --s0: #2f6fc0; --s1: #c8562a; --s2: #7d4fc0; --s3: #23936d; --s4: #8a5a2b; --s5: #c23f7e;  /* games/svg.py SEATS */
+  --s0: #2f6fc0; --s1: #c8562a; --s2: #7d4fc0; --s3: #23936d; --s4: #127a8a; --s5: #c23f7e;  /* games/svg.py SEATS */
 }
 * { box-sizing: border-box; }
 body { margin: 0; font: 15px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, "DejaVu Sans", sans-serif;
@@ -70,7 +70,7 @@ main { display: grid; grid-template-columns: minmax(0, 1fr) 360px; gap: 18px; pa
 .ref { color: #9fc2ae; font-size: 11.5px; margin-left: 2px; }
 svg.card { width: 34px; height: 48px; vertical-align: middle; margin: 2px 1px; filter: drop-shadow(0 1px 1px rgba(0,0,0,.35)); }
 .hook { margin-bottom: 10px; }
-.pic { background: #fffdf8; border-radius: 10px; overflow: hidden; max-width: 720px; }
+.pic { background: #fffdf8; border-radius: 10px; overflow: hidden; max-width: 960px; margin: 0 auto; }  /* svg.py MAX_PX */
 .pic svg { display: block; width: 100%; height: auto; }
 details.text-view { margin-top: 10px; }
 details.text-view summary { cursor: pointer; color: var(--accent); font-weight: 650; }
@@ -86,9 +86,9 @@ aside { display: flex; flex-direction: column; gap: 14px; min-width: 0; }
 #events li.talk { font-style: italic; }
 #events .meta { color: var(--muted); font-size: 12px; margin: 6px 0 0; }
 #timeline ol { margin: 0; padding: 0; list-style: none; max-height: 46vh; overflow-y: auto; }
-#timeline li { padding: 2px 6px; border-radius: 6px; cursor: pointer; font-size: 13px; white-space: nowrap;
-  overflow: hidden; text-overflow: ellipsis; }
-#timeline li b { display: inline-block; min-width: 44px; color: var(--muted); font-weight: 600; }
+#timeline li { padding: 2px 6px; border-radius: 6px; cursor: pointer; font-size: 13px; display: flex; gap: 4px;
+  overflow-wrap: anywhere; }  /* a long move wraps under itself, never cut */
+#timeline li b { flex: 0 0 44px; color: var(--muted); font-weight: 600; }
 #timeline li.tech { color: #9a9a9a; }
 #timeline li.cheat { color: var(--bad); font-weight: 650; }
 #timeline li:hover { background: #f1ecdf; }

@@ -66,6 +66,8 @@ li.game > a:hover, li.game > a:focus { background: #f6f1e4; }
 .about h2 { margin: 0 0 2px; font-size: 17px; }
 .players { margin: 0 0 4px; font-weight: bold; }
 .state { margin: 0 0 4px; } .meta { margin: 0; color: #5f676c; font-size: 13px; }
+@media (max-width: 480px) {  /* a phone: each card the screen's width, so its picture's text stays 12 px or more */
+  ul.games { padding: 12px 0; gap: 12px; } li.game { border-radius: 0; border-left: 0; border-right: 0; } }
 """
 
 

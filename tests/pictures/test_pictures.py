@@ -1,6 +1,7 @@
 """Every game's picture of the table: what must be on it (from the public view and from a seat), what must
 not (another seat's hand, a designed card drawn as a French face), and in a real headless Chromium at 1,400 px
-and 400 px wide: text legible, nothing overflowing the screen, the picture or the card it is written on.
+and 400 px wide: text legible, nothing overflowing the screen, the picture or the card it is written on, the
+picture as wide as the page lets it be (up to MAX_PX).
 
 Screenshots go to the test's temporary folder; with $DUELMAIL_PICTURES_OUT set (``make pictures``) they are
 also written there, which is how docs/pictures/ is made.
@@ -8,6 +9,7 @@ also written there, which is how docs/pictures/ is made.
 
 from __future__ import annotations
 
+import colorsys
 import os
 import re
 import shutil
@@ -17,7 +19,7 @@ from xml.etree import ElementTree
 import pytest
 from picture_tables import GAMES, NAMES, table
 
-from duelmail.games.svg import inline
+from duelmail.games.svg import GOLD, MAX_PX, SEATS, inline
 from duelmail.pictures import body_html, html_page
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -147,7 +149,8 @@ def test_pictures_in_chromium_are_legible_and_fit(browser, game, width, tmp_path
         m = page.evaluate(MEASURE)
         assert m["scroll"] <= m["inner"], (view, m["scroll"], m["inner"])
         box = m["box"]
-        assert box["right"] <= m["inner"] and box["width"] >= min(WIDTHS[width] - 40, 600)
+        # it fills the page's column: the whole phone, on a desktop up to its largest (MAX_PX, less the padding)
+        assert box["right"] <= m["inner"] and box["width"] >= min(WIDTHS[width], MAX_PX) - 20, (view, box)
         for tx in m["texts"]:
             assert tx["px"] >= FLOOR[width], (view, tx)
             assert box["left"] - 1 <= tx["left"] and tx["right"] <= box["right"] + 1, (view, tx)
@@ -188,3 +191,45 @@ def test_a_picture_is_ascii_and_a_name_beyond_ascii_reads_as_written(game):
     words = " ".join(el.text or "" for el in root.iter(f"{SVG}text"))
     assert "Zoë 名" in words
     assert all(svg.isascii() for svg in pics.values())
+
+
+def _hue(colour: str) -> float:
+    r, g, b = (int(colour[i:i + 2], 16) / 255 for i in (1, 3, 5))
+    return colorsys.rgb_to_hsv(r, g, b)[0] * 360
+
+
+def test_seat_colours_are_kept_and_never_the_gold_of_the_player_to_move(game):
+    """Each seat's name is in its own colour (SEATS) in every view; no seat colour is gold or yellow (the colour
+    of the "to move" tag); the tag is on exactly the seats the rules await, and the legend explains it."""
+    name, t, names, pics = game
+    assert not [c for c in SEATS if 35 <= _hue(c) <= 75], "a seat colour is gold or yellow"
+    assert 35 <= _hue(GOLD) <= 75
+    awaited = set(t.state.deciders())
+    for view, svg in pics.items():
+        root = ElementTree.fromstring(svg)
+        fills = {}
+        for g in root.iter(f"{SVG}g"):
+            if g.get("data-seat") is not None:
+                for el in g.iter(f"{SVG}text"):
+                    if "seat-name" in el.get("class", "").split():
+                        fills[int(g.get("data-seat"))] = el.get("fill")
+        assert fills == {s: SEATS[s] for s in range(len(names))}, (view, fills)
+        tags = [g for g in root.iter(f"{SVG}g") if g.get("class") == "to-move"]
+        assert len(tags) == len(awaited) >= 1, (view, len(tags), awaited)
+        assert "the rules await this player" in " ".join(el.text or "" for el in root.iter(f"{SVG}text"))
+
+
+def test_wizard_hands_of_the_others_are_drawn_as_backs(game):
+    """Wizard Duel: every other living player's hand is a fan of backs with its count in its box; the viewer's
+    own is face up under the table, not among the backs."""
+    name, t, names, pics = game
+    if name != "wizard":
+        return
+    st = t.state
+    for view, seat in (("public", None), ("seat0", 0)):
+        root = ElementTree.fromstring(pics[view])
+        fans = {int(box.get("data-seat")): int(g.get("data-count"))
+                for box in root.iter(f"{SVG}g") if box.get("data-seat") is not None
+                for g in box.iter(f"{SVG}g") if g.get("class") == "backs"}
+        want = {s: len(st.hands[s]) for s in st.alive if st.hands[s] and s != seat}
+        assert fans == want and want, (view, fans, want)

@@ -1,15 +1,17 @@
 """The replay page as a player opens it, in headless Chromium: no spoiler before the last step, the address
 selects the step and the view (either alone) and follows them, "Everything" draws every hand, the seats keep the
-pictures' colours, and a 400 px phone opens on the table with text of 12 px at least."""
+pictures' colours in every view and in the page's own marks, the table fills its panel, and a 400 px phone opens
+on the table with text of 12 px at least."""
 
 from __future__ import annotations
 
 import os
 from pathlib import Path
 
+import pytest
 from replay_archives import GAME
 
-from duelmail.games.svg import SEATS
+from duelmail.games.svg import MAX_PX, SEATS
 from duelmail.replay import load_replay, write_html
 
 
@@ -91,3 +93,44 @@ def test_a_phone_opens_on_the_table_with_legible_text(browser, tmp_path):
     assert m["least"] >= 12 and m["scroll"] <= 400, m
     _shot(page, "replay-phone.png")
     page.close()
+
+
+def test_each_seat_keeps_one_colour_in_every_view_and_in_the_page(browser, tmp_path):
+    """Each seat's name is drawn in its colour (SEATS) in the table's picture and in each seat's, and the page's
+    own marks for that seat (the dots of its events) use the same colour."""
+    seen: dict[int, set[str]] = {}
+    for view in ("t", "s0", "s1", "a"):
+        replay, page = _page(browser, tmp_path, f"#step=12&view={view}")
+        names = page.evaluate("""() => [...document.querySelectorAll('#board .pic svg .seat-name')].map((t) =>
+          [parseInt(t.closest('[data-seat]').dataset.seat), getComputedStyle(t).fill])""")
+        dots = page.evaluate("""() => [...document.querySelectorAll('#event-list li')].map((li) =>
+          getComputedStyle(li).getPropertyValue('--c').trim()).filter((c) => c.startsWith('#'))""")
+        page.close()
+        assert {s for s, _ in names} == {0, 1}, (view, names)
+        for s, fill in names:
+            seen.setdefault(s, set()).add(fill)
+        assert dots and set(dots) <= set(SEATS[:2]), (view, dots)
+    rgb = {s: {f"rgb({int(c[1:3], 16)}, {int(c[3:5], 16)}, {int(c[5:7], 16)})"} for s, c in enumerate(SEATS[:2])}
+    assert seen == rgb
+
+
+@pytest.mark.parametrize("width", [1400, 400])
+def test_the_table_fills_its_panel(browser, tmp_path, width):
+    """The table's picture is as wide as its panel lets it be (up to MAX_PX): no empty felt beside it."""
+    replay, page = _page(browser, tmp_path, "#step=12", width=width)
+    m = page.evaluate("""() => { const svg = document.querySelector('#board .pic svg');
+      const panel = svg.closest('.panel'), cs = getComputedStyle(panel);
+      return {svg: svg.getBoundingClientRect().width,
+              room: panel.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight)}; }""")
+    page.close()
+    assert m["svg"] >= min(m["room"], MAX_PX) - 2, m
+
+
+def test_move_lines_wrap_and_are_never_cut(browser, tmp_path):
+    """The list of moves shows each move whole: a long one wraps under itself, no ellipsis, nothing hidden."""
+    replay, page = _page(browser, tmp_path, "#step=12")
+    lines = page.evaluate("""() => [...document.querySelectorAll('#timeline li')].map((li) => ({text: li.innerText,
+      cut: getComputedStyle(li).textOverflow === 'ellipsis' || li.scrollWidth > li.clientWidth + 1}))""")
+    page.close()
+    assert len(lines) > 12 and any(len(x["text"]) > 45 for x in lines)
+    assert not [x for x in lines if x["cut"]], [x for x in lines if x["cut"]][:3]

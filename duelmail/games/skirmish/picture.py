@@ -18,7 +18,7 @@ from duelmail.games.base import GameState
 from duelmail.games.cards import Card, CardRef
 from duelmail.games.skirmish.geometry import Circle
 from duelmail.games.skirmish.terms import BASE_RADIUS
-from duelmail.games.svg import GOLD, MUTED, RED, SEATS, Canvas, esc, n, named, seat_band, seat_name, wrap
+from duelmail.games.svg import MUTED, RED, SEATS, Canvas, esc, n, named, seat_band, seat_name, wrap
 
 FILL = {"level": "#cfe3bb", "uneven": "#b8966a", "blocking": "#5d6d7e"}
 KIND_WORDS = {"level": "level ground", "uneven": "uneven: climb it", "blocking": "blocking: impassable"}
@@ -90,6 +90,7 @@ def picture(st: GameState, seat: int | None, known: Mapping[CardRef, Card],
         r = max(float(BASE_RADIUS) * k, 6)
         label = name(s) + ("" if st.alive[s] else " (removed)")
         at[s] = place(X(x), Y(y) - r - 4 if Y(y) - r - 16 > oy else Y(y) + r + 14, label, 13, Y(y))
+    labels: list[str] = []  # the terrain labels, drawn over the lines
     for p in st.pieces():
         sh = st.shape(p)
         dash = ' stroke-dasharray="4 3"' if p.destructible or p.projectile else ""
@@ -106,8 +107,8 @@ def picture(st: GameState, seat: int | None, known: Mapping[CardRef, Card],
         label = p.id + (f" ({p.weight})" if p.weight else "")
         _, y0_, _, y1 = (float(v) for v in sh.box)
         tx, ty = place(X(cx), Y(cy) + 4 if (y1 - y0_) * k > 14 else Y(y1) + 14, label, 13, Y(cy))
-        c.add(f'<text x="{n(tx)}" y="{n(ty)}" font-size="13" text-anchor="middle" fill="#1d2326" '
-              f'stroke="#fff" stroke-width="3" paint-order="stroke" class="terrain-label">{esc(label)}</text>')
+        labels.append(f'<text x="{n(tx)}" y="{n(ty)}" font-size="13" text-anchor="middle" fill="#1d2326" '
+                      f'stroke="#fff" stroke-width="3" paint-order="stroke" class="terrain-label">{esc(label)}</text>')
         c.add("</g>")
     for s, (a, b, mode) in sorted(st.moves.items()):
         dash = ' stroke-dasharray="6 3"' if mode != "run" else ""
@@ -122,6 +123,7 @@ def picture(st: GameState, seat: int | None, known: Mapping[CardRef, Card],
                 c.add(f'<line class="fight" x1="{n(X(st.pos[a][0]))}" y1="{n(Y(st.pos[a][1]))}" '
                       f'x2="{n(X(st.pos[b][0]))}" y2="{n(Y(st.pos[b][1]))}" stroke="{RED}" stroke-width="4" '
                       'opacity="0.6"/>')
+    c.parts.extend(labels)  # over this turn's moves and the fight's lines, under the characters
     for s in range(st.n):
         x, y = st.pos[s]
         colour = SEATS[s % len(SEATS)]
@@ -133,7 +135,7 @@ def picture(st: GameState, seat: int | None, known: Mapping[CardRef, Card],
             c.add(f'<circle class="range" cx="{n(X(x))}" cy="{n(Y(y))}" r="{n(spd * k)}" fill="{colour}" '
                   f'fill-opacity="0.08" stroke="{colour}" stroke-width="1" stroke-dasharray="5 4"/>')
         r = max(float(BASE_RADIUS) * k, 6)
-        ring = f' stroke="{GOLD if s in fighters else "#000"}" stroke-width="{3 if s in fighters else 1}"'
+        ring = f' stroke="{RED if s in fighters else "#000"}" stroke-width="{3 if s in fighters else 1}"'
         c.add(f'<circle cx="{n(X(x))}" cy="{n(Y(y))}" r="{n(r)}" fill="{colour}" '
               f'opacity="{1 if st.alive[s] else 0.35}"{ring}/>')
         label = name(s) + ("" if st.alive[s] else " (removed)")
@@ -149,14 +151,16 @@ def picture(st: GameState, seat: int | None, known: Mapping[CardRef, Card],
                                                                   else f"/{own[stat]}?" if s == seat and stat in own
                                                                   else "") for stat in STATS)
         note = "removed" if not st.alive[s] else ("fighting" if s in fighters else "")
-        y += seat_band(c, y, s, name(s), note, you=s == seat)
+        y += seat_band(c, y, s, name(s), note, you=s == seat, to_move=s in st.deciders() and not st.is_terminal())
         c.text(24, y + 36, stats, 13, cls="stats", width=c.width - 40)
         y += 46
     if fight:
         acting = name(fight["acting"])
-        c.text(16, y + 14, f"Fight: {', '.join(name(s) for s in fight['members'])}; {acting} acts", 13.5,
-               weight="bold", fill=RED, width=c.width - 32, cls="fight-line")
-        y += 22
+        for line in wrap(f"Fight: {', '.join(name(s) for s in fight['members'])}; {acting} acts", c.width - 32,
+                         13.5):
+            c.text(16, y + 14, line, 13.5, weight="bold", fill=RED, width=c.width - 32, cls="fight-line")
+            y += 18
+        y += 4
     for line in st.lines[-4:]:
         for part in wrap(named(line, names), c.width - 32, 13, 2):
             c.text(16, y + 12, part, 13, fill=MUTED, width=c.width - 32, cls="news")

@@ -64,10 +64,16 @@ def picture(st: GameState, seat: int | None, known: Mapping[CardRef, Card],
     y += 66
     for s in range(2):
         mine = s == seat
-        y += seat_band(c, y, s, name(s), you=mine)
+        to_move = s in st.deciders() and st.phase != OVER
+        extra = seat_band(c, y, s, name(s), you=mine, to_move=to_move)
         faces = None if mine else open_hand(st.hands[s], known)
-        if not mine and faces is None:
-            backs(c, c.width - 150, y + 1, len(st.hands[s]))
+        if not mine and faces is None:  # beside the name, or under it when the name takes the room
+            beside = not extra and 16 + len(name(s)) * 0.68 * 15 + (80 if to_move else 0) < c.width - 156
+            if not beside:
+                y += extra + 30
+            backs(c, c.width - 150 if beside else 16, y - 1, len(st.hands[s]), w=20)  # clear of the bar under it
+        else:
+            y += extra
         y += 28
         if faces:
             y = face_row(c, 16, y, faces) + 8
@@ -75,26 +81,27 @@ def picture(st: GameState, seat: int | None, known: Mapping[CardRef, Card],
         y += 28
         c.text(16, y + 12, "Field" if st.field[s] else "Field: empty", 13, fill=MUTED)
         per_row = max(1, int((c.width - 32) // STEP))
+        row = ROW + (22 if any(u.attacked for u in st.field[s]) else 0)  # room for "spent" under the value
         for i, u in enumerate(st.field[s]):
-            x, top = 16 + (i % per_row) * STEP, y + 18 + (i // per_row) * ROW
+            x, top = 16 + (i % per_row) * STEP, y + 18 + (i // per_row) * row
             face = st.face(u.refs[0])
             double = len(u.refs) > 1
             c.add(f'<g class="unit{" double" if double else ""}{" spent" if u.attacked else ""}">'
                   f'<title>{st.value(u)}{", a double card" if double else ""}'
                   f'{", spent: attacked this turn" if u.attacked else ""}</title>')
-            if double:
-                card(c, x + 5, top, face, w=FIELD_W, cls="under")
+            if double:  # the second card's edge behind the first (its face is the same)
+                c.rect(x + 5, top, FIELD_W, FIELD_W * 1.4, "#ffffff", "#7d7566", rx=4, cls="under")
                 c.mark("double")
             card(c, x, top + 5, face, w=FIELD_W)
-            if u.attacked:
-                c.rect(x, top + 5 + FIELD_W * 1.4 - 20, FIELD_W, 18, RED, rx=3, cls="spent-band")
-                c.text(x + FIELD_W / 2, top + 5 + FIELD_W * 1.4 - 6, "spent", 13, anchor="middle", fill="#fff",
+            if u.attacked:  # under its value, clear of the card
+                c.rect(x, top + 5 + FIELD_W * 1.4 + 24, FIELD_W, 18, RED, rx=3, cls="spent-band")
+                c.text(x + FIELD_W / 2, top + 5 + FIELD_W * 1.4 + 38, "spent", 13, anchor="middle", fill="#fff",
                        weight="bold")
                 c.mark("spent")
             c.text(x + FIELD_W / 2 + 2, top + 5 + FIELD_W * 1.4 + 17, f"{st.value(u)}" + (" x2" if double else ""),
                    14, anchor="middle", weight="bold", cls="value")
             c.add("</g>")
-        y += 26 + ((len(st.field[s]) - 1) // per_row + 1) * ROW if st.field[s] else 24
+        y += 26 + ((len(st.field[s]) - 1) // per_row + 1) * row if st.field[s] else 24
         if mine and st.hands[s]:
             c.text(16, y + 4, "Your hand", 13, fill=MUTED)
             hand_row = max(1, int((c.width - 32) // (CARD_W + 6)))

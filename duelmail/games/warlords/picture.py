@@ -15,7 +15,20 @@ from functools import lru_cache
 
 from duelmail.games.base import GameState
 from duelmail.games.cards import Card, CardRef
-from duelmail.games.svg import CARD_W, MUTED, RED, SEATS, Canvas, backs, card, named, open_hand, seat_band, seat_name
+from duelmail.games.svg import (
+    CARD_W,
+    MUTED,
+    RED,
+    SEATS,
+    Canvas,
+    backs,
+    card,
+    named,
+    open_hand,
+    seat_band,
+    seat_name,
+    wrap,
+)
 from duelmail.games.warlords.terms import ARMY, OVER, PHASE_NAMES, SUPPORT, WARLORD
 
 STEP = CARD_W + 6
@@ -42,6 +55,7 @@ def picture_views(st: GameState, views: Sequence[tuple[int | None, Mapping[CardR
     # knows, their tags): a replay draws up to n + 2 pictures a step, and a seat's part rarely changes.
     face_up, used = st.face_up, st.used
     seats = []
+    deciders = set(st.deciders()) if st.phase != OVER else set()
     for s in range(st.n):
         state = "out" if not st.active[s] else "revenge turn" if st.revenge and s == st.current else ""
         ws, pile, disc = tuple(st.warlords[s]), st.piles[s], st.discards[s]
@@ -69,7 +83,8 @@ def picture_views(st: GameState, views: Sequence[tuple[int | None, Mapping[CardR
                                    tuple(map(known.__contains__, ws)), npile,
                                    get(pile_top) if npile and mine else None, ndisc,
                                    get(disc_top) if ndisc else None,
-                                   tuple(map(get, st.hands[s])) if mine or open_hand(st.hands[s], known) else ())
+                                   tuple(map(get, st.hands[s])) if mine or open_hand(st.hands[s], known) else (),
+                                   s in deciders)
                 if not mine:
                     shared[key] = done
             c.parts.extend(done[0])
@@ -93,13 +108,14 @@ def picture_views(st: GameState, views: Sequence[tuple[int | None, Mapping[CardR
 def _seat_parts(width: int, y: float, s: int, words: str, state: str, nhand: int, mine: bool,
                 faces: tuple[Card | None, ...], up: tuple[bool, ...], used: tuple[bool, ...], known: tuple[bool, ...],
                 npile: int, pile_face: Card | None, ndisc: int, disc_face: Card | None,
-                hand: tuple[Card | None, ...]) -> tuple[tuple[str, ...], float, tuple[str, ...]]:
+                hand: tuple[Card | None, ...], to_move: bool = False) -> tuple[tuple[str, ...], float, tuple[str, ...]]:
     """Seat ``s``'s part of the picture from ``y`` down (``mine``: the viewer's own seat, with its hand), from its
     arguments alone: the markup and the y below it. ``state``: "out", "revenge turn" or "". ``faces``, ``up``,
     ``used``, ``known``: its Warlords' faces as the viewer knows them (None: a back), face up, used, and seen by
-    the viewer (a face-down card drawn dashed). Also the marks drawn, for the legend."""
+    the viewer (a face-down card drawn dashed); ``to_move``: the rules await it. Also the marks drawn, for the
+    legend."""
     c = Canvas("", width)
-    y += seat_band(c, y, s, words, state, you=mine)
+    y += seat_band(c, y, s, words, state, you=mine, to_move=to_move)
     y += 30
     x = 16
     c.text(x, y + 11, "Warlords", 13, fill=MUTED)
@@ -144,9 +160,10 @@ def _battle(c: Canvas, st, b, y: float, known, face, name) -> float:
     resolved = all(r in st.faces for r in b.refs())
     c.add('<g class="battle">')
     at, top = len(c.parts), y
-    c.text(14, y + 22, f"Battle: {name(b.attacker)} attacks {name(b.defender)}", 15, weight="bold",
-           width=c.width - 28)
-    y += 34
+    for line in wrap(f"Battle: {name(b.attacker)} attacks {name(b.defender)}", c.width - 28, 15):
+        c.text(14, y + 22, line, 15, weight="bold", width=c.width - 28)
+        y += 19
+    y += 15
     for label, who, cards in (("attack", b.attacker, (b.a_warlord, b.a_army, b.a_support)),
                               ("defence", b.defender, (b.d_warlord, b.d_army, b.d_support))):
         c.text(14, y + 12, label, 13, fill=SEATS[who % len(SEATS)], weight="bold")
@@ -162,9 +179,10 @@ def _battle(c: Canvas, st, b, y: float, known, face, name) -> float:
             c.text(c.width - 14, y + 36, f"{total}", 22, anchor="end", weight="bold", cls="total")
         y += 78
     if b.damage:
-        c.text(14, y + 16, f"strength {b.attack} against {b.defence}: {b.damage} damage", 13, weight="bold",
-               fill=RED, width=c.width - 28)
-        y += 24
+        for line in wrap(f"strength {b.attack} against {b.defence}: {b.damage} damage", c.width - 28):
+            c.text(14, y + 16, line, 13, weight="bold", fill=RED, width=c.width - 28)
+            y += 18
+        y += 6
     c.frame(at, 4, top, c.width - 8, y - top, "#f3ead2", "#b9a66a")
     c.add("</g>")
     return y + 10

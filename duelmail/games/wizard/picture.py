@@ -17,11 +17,99 @@ from collections.abc import Mapping, Sequence
 
 from duelmail.games.base import GameState
 from duelmail.games.cards import Card, CardRef
-from duelmail.games.svg import CARD_W, GOLD, MUTED, RED, SEATS, Canvas, card, face_row, n, named, open_hand, seat_name
+from duelmail.games.svg import (
+    CARD_W,
+    GOLD,
+    MUTED,
+    RED,
+    SEATS,
+    TAG_H,
+    TAG_W,
+    Canvas,
+    backs,
+    card,
+    esc,
+    face_row,
+    fit,
+    n,
+    named,
+    open_hand,
+    seat_name,
+    to_move_tag,
+    wrap,
+)
 from duelmail.games.wizard.terms import OVER, PHASE_NAMES
 
-BOX_W, BOX_H = 108, 70
-RX, RY = 140, 128
+BOX_W, BOX_H = 116, 78
+RX, RY = 134, 128  # a box and its glow stay inside the picture at 3 o'clock and 9
+
+
+def _box(c: Canvas, st: GameState, s: int, at: tuple[float, float], label: str, known: Mapping[CardRef, Card],
+         seat: int | None, to_move: bool) -> None:
+    """A player's box: its name in its colour, its Lives (three backs) and its hand (backs, or "below" where the
+    picture draws it face up), a gold glow and "to move" tag when the rules await it."""
+    x, y = at
+    colour = SEATS[s % len(SEATS)]
+    alive = s in st.alive
+    left, up = x - BOX_W / 2, y - BOX_H / 2
+    if to_move:
+        c.rect(left - 3, up - 3, BOX_W + 6, BOX_H + 6, "none", GOLD, rx=11, cls="glow",
+               extra=' stroke-width="7" stroke-opacity="0.6"')
+    c.add(f'<g class="seat box{" out" if not alive else ""}" data-seat="{s}">')
+    c.rect(left, up, BOX_W, BOX_H, "#ffffff" if alive else "#e4e0d6", colour, rx=8, extra=' stroke-width="3"')
+    c.text(x, up + 17, label, 13, anchor="middle", weight="bold", fill=colour, width=BOX_W - 8, cls="seat-name")
+    if alive:
+        lives = len(st.lives[s])
+        c.add(f'<g class="lives" data-lives="{lives}"><title>{lives} {"Life" if lives == 1 else "Lives"}, '
+              'face down: nobody has seen them</title>')
+        c.text(left + 6, up + 38, "Lives", 13, fill=MUTED)
+        for i in range(lives):
+            card(c, left + 56 + i * 17, up + 24, None, w=14, cls="life")
+        c.add("</g>")
+        c.mark("lives")
+        hand = st.hands[s]
+        c.text(left + 6, up + 65, "Hand", 13, fill=MUTED)
+        if s == seat or (hand and open_hand(hand, known)):
+            c.text(left + 56, up + 65, f"{len(hand)}, below", 13, fill=MUTED)
+        elif hand:
+            backs(c, left + 56, up + 50, len(hand), "", w=14, most=6)
+            c.mark("back")
+        else:
+            c.text(left + 56, up + 65, "none", 13, fill=MUTED)
+    else:
+        c.text(x, up + 48, "out", 13, anchor="middle", fill=MUTED)
+    c.add("</g>")
+    if to_move:
+        to_move_tag(c, x - TAG_W / 2, up - TAG_H - 4)
+        c.mark("turn")
+
+
+def _exit(x: float, y: float, ux: float, uy: float, tag: bool) -> float:
+    """How far from a box's centre, along (ux, uy), the box ends (with its "to move" tag above it, ``tag``), and
+    a little more: where the spell's arrow starts or stops, clear of the box and its tag."""
+    half_up = BOX_H / 2 + (TAG_H + 4 if tag else 0)
+    out = [BOX_W / 2 / abs(ux)] if ux else []
+    if uy:
+        out.append((half_up if uy < 0 else BOX_H / 2) / abs(uy))
+    return min(out) + 6
+
+
+def _arrow(c: Canvas, a: tuple[float, float], b: tuple[float, float], title: str, tags: tuple[bool, bool]) -> None:
+    """The spell in flight: a red dashed arrow from the caster's box edge to the target's (``tags``: whether each
+    box has the "to move" tag over it, which the arrow keeps clear of)."""
+    (x1, y1), (x2, y2) = a, b
+    dx, dy = x2 - x1, y2 - y1
+    length = math.hypot(dx, dy) or 1
+    ux, uy = dx / length, dy / length
+    start, stop = _exit(x1, y1, ux, uy, tags[0]), _exit(x2, y2, -ux, -uy, tags[1])
+    hx, hy = x2 - ux * stop, y2 - uy * stop
+    c.add(f'<g class="spell"><title>{esc(title)}</title>')
+    c.add(f'<line class="arrow-line" x1="{n(x1 + ux * start)}" y1="{n(y1 + uy * start)}" x2="{n(hx - ux * 12)}" '
+          f'y2="{n(hy - uy * 12)}" stroke="{RED}" stroke-width="4" stroke-dasharray="10 5" opacity="0.8"/>')
+    c.add(f'<path class="arrow-line" d="M{n(hx)} {n(hy)}L{n(hx - ux * 16 - uy * 9)} {n(hy - uy * 16 + ux * 9)}'
+          f'L{n(hx - ux * 16 + uy * 9)} {n(hy - uy * 16 - ux * 9)}z" fill="{RED}"/>')
+    c.add("</g>")
+    c.mark("spell")
 
 
 def picture(st: GameState, seat: int | None, known: Mapping[CardRef, Card],
@@ -36,72 +124,56 @@ def picture(st: GameState, seat: int | None, known: Mapping[CardRef, Card],
         who = ", ".join(name(d) for d in st.deciders()) or "nobody (cards being turned up or shuffled)"
         status = f"Turn {st.turn}, {name(st.current)}: {PHASE_NAMES[st.phase]}. To move: {who}"
     top = c.header("Wizard Duel" + ("" if seat is None else f" · {name(seat)}’s view"), status)
-    cx, cy = c.width / 2, top + RY + BOX_H / 2 + 6
+    cx, cy = c.width / 2, top + RY + BOX_H / 2 + TAG_H + 8
     turn = 0 if seat is None else seat  # the viewer sits at the bottom, a spectator looks from seat 0's side
     at = {}
     for s in range(st.n):
         a = 2 * math.pi * (s - turn) / st.n + (0 if seat is None else math.pi)
         at[s] = (cx + RX * math.sin(a), cy - RY * math.cos(a))
     sp = st.spell
+    deciders = set(st.deciders()) if st.phase != OVER else set()
+    short = []  # names too long for their box: written whole under the table
     for s in range(st.n):
-        x, y = at[s]
-        colour = SEATS[s % len(SEATS)]
-        alive = s in st.alive
-        c.add(f'<g class="seat box{" out" if not alive else ""}" data-seat="{s}">')
-        edge = GOLD if s == st.current and alive else colour
-        if edge == GOLD:
-            c.mark("turn")
-        left, up = x - BOX_W / 2, y - BOX_H / 2
-        c.rect(left, up, BOX_W, BOX_H, "#ffffff" if alive else "#e4e0d6", edge, rx=8, extra=' stroke-width="3"')
-        c.text(x, up + 17, name(s) + (" (you)" if s == seat else ""), 13, anchor="middle", weight="bold",
-               fill=colour, width=BOX_W - 8)
-        if alive:
-            lives = len(st.lives[s])
-            c.add(f'<g class="lives" data-lives="{lives}"><title>{lives} {"Life" if lives == 1 else "Lives"}, '
-                  'face down: nobody has seen them</title>')
-            c.text(left + 6, up + 38, "Lives", 13, fill=MUTED)
-            for i in range(lives):
-                card(c, left + 52 + i * 17, up + 24, None, w=14, cls="life")
-            c.add("</g>")
-            c.text(x, up + 60, f"hand {len(st.hands[s])}", 13, anchor="middle", fill=MUTED)
-            c.mark("lives")
-        else:
-            c.text(x, up + 44, "out", 13, anchor="middle", fill=MUTED)
-        c.add("</g>")
+        label = name(s) + (" (you)" if s == seat else "")
+        if fit(label, BOX_W - 8, 13)[0] != label:
+            short.append(s)
+        _box(c, st, s, at[s], label, known, seat, s in deciders)
     if sp is not None:
-        (x1, y1), (x2, y2) = at[sp.attacker], at[sp.target]
-        c.add(f'<g class="spell"><title>{"out-of-turn " if sp.window else ""}attack by {name(sp.attacker)} '
-              f'at {name(sp.target)}, strength {sp.strength}</title>')
-        dx, dy = x2 - x1, y2 - y1
-        length = math.hypot(dx, dy) or 1
-        ux, uy = dx / length, dy / length
-        gap = BOX_H / 2 + 4
-        hx, hy = x2 - ux * gap, y2 - uy * gap
-        c.add(f'<line x1="{n(x1 + ux * gap)}" y1="{n(y1 + uy * gap)}" x2="{n(hx - ux * 12)}" y2="{n(hy - uy * 12)}" '
-              f'stroke="{RED}" stroke-width="4" stroke-dasharray="10 5" opacity="0.8"/>')
-        c.add(f'<path d="M{n(hx)} {n(hy)}L{n(hx - ux * 16 - uy * 9)} {n(hy - uy * 16 + ux * 9)}'
-              f'L{n(hx - ux * 16 + uy * 9)} {n(hy - uy * 16 - ux * 9)}z" fill="{RED}"/>')
-        c.add("</g>")
-        c.mark("spell")
+        _arrow(c, at[sp.attacker], at[sp.target], f'{"out-of-turn " if sp.window else ""}attack by '
+               f'{name(sp.attacker)} at {name(sp.target)}, strength {sp.strength}',
+               (sp.attacker in deciders, sp.target in deciders))
+    y = cy + RY + BOX_H / 2 + 14
     c.add('<g class="stock">')
-    card(c, cx - 46, cy - 40, None, w=34)
-    c.text(cx - 29, cy + 24, f"stock {len(st.stock)}", 13, anchor="middle", weight="bold")
-    c.text(cx - 29, cy + 41, f"pile {st.generation + 1} of 2", 13, anchor="middle", fill=MUTED)
+    card(c, 16, y, None, w=34)
+    c.text(58, y + 20, f"stock {len(st.stock)}", 13, weight="bold")
+    c.text(58, y + 38, f"pile {st.generation + 1} of 2", 13, fill=MUTED)
     c.add("</g>")
     if st.used:
-        card(c, cx + 18, cy - 40, known.get(st.used[-1]), w=34, cls="used")
-        c.text(cx + 35, cy + 24, f"used {len(st.used)}", 13, anchor="middle")
-    y = cy + RY + BOX_H / 2 + 14
+        card(c, c.width / 2 + 10, y, known.get(st.used[-1]), w=34, cls="used")
+        c.text(c.width / 2 + 52, y + 20, f"used {len(st.used)}", 13)
+        c.text(c.width / 2 + 52, y + 38, "the last on top", 13, fill=MUTED)
+    y += 34 * 1.4 + 10
+    if short:
+        c.text(16, y + 12, "Names in full", 13, fill=MUTED)
+        y += 18
+    for s in short:
+        for line in wrap(name(s), c.width - 32):
+            c.text(16, y + 12, line, 13, weight="bold", fill=SEATS[s % len(SEATS)], width=c.width - 32,
+                   cls="full-name")
+            y += 18
+    y += 6 if short else 0
     if sp is not None:
         kind = "Out-of-turn attack" if sp.window else "Attack"
         line = (f"{kind} by {name(sp.attacker)} at {name(sp.target)}: strength {sp.strength}"
                 + (" (two face cards: no defence)" if sp.strike else ""))
-        c.text(16, y + 12, line, 13.5, weight="bold", fill=RED, width=c.width - 32, cls="spell-line")
-        y += 20
-        if sp.protected:
-            c.text(16, y + 12, "protected: " + ", ".join(name(p) for p in sorted(sp.protected)), 13,
-                   fill=MUTED, width=c.width - 32)
+        for part in wrap(line, c.width - 32, 13.5, 3):
+            c.text(16, y + 12, part, 13.5, weight="bold", fill=RED, width=c.width - 32, cls="spell-line")
             y += 18
+        y += 2
+        if sp.protected:
+            for part in wrap("protected: " + ", ".join(name(p) for p in sorted(sp.protected)), c.width - 32, 13, 3):
+                c.text(16, y + 12, part, 13, fill=MUTED, width=c.width - 32)
+                y += 18
         for i, r in enumerate(sp.cards):
             card(c, 16 + i * (CARD_W + 6), y + 4, known.get(r), cls="spell-card")
         y += CARD_W * 1.4 + 14
