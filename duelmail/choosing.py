@@ -255,6 +255,7 @@ def _not_understood(text: str, listed: Sequence[Choice], notation: NotationError
     if close:
         numbers = {c.words: c.number for c in listed}
         hint = "; did you mean " + " or ".join(f"{numbers[w]}. {w}" for w in close) + "?"
-    why = f" ({notation})" if notation is not None and not close else ""
-    return (f"{text!r} is none of your {len(listed)} legal moves{why}{hint} "
+    why = f" ({notation})" if notation is not None else ""  # what the notation says is wrong with it, always
+    shown = text if len(text) <= 80 else text[:77] + "..."
+    return (f"{shown!r} is none of your {len(listed)} legal moves{why}{hint} "
             "('duelmail moves' lists them; answer with a number)")

@@ -270,6 +270,31 @@ def split_verb(text: str, title: str, usage: Mapping[str, str]) -> tuple[str, li
     return verb, words[1:]
 
 
+def ref_word(text: str, word: str, example: str) -> CardRef:
+    """``word`` of the action ``text`` as a card reference; ``NotationError`` quoting both, with ``example``."""
+    try:
+        return CardRef.parse(word)
+    except NotationError:
+        raise NotationError(f"{text!r}: {word!r} is not a card reference like {example}") from None
+
+
+def played_word(text: str, word: str, deck: str, faces: str, fold_case: bool = False) -> tuple[CardRef, Card]:
+    """``word`` of the action ``text`` as ``REF=face`` (``s#17=8h``): a card and the face its player claims for it
+    (the notation of the games whose cards are played face up). ``deck`` and ``faces`` make the examples of the
+    error; ``fold_case``: the reference is read in lower case."""
+    r, eq, f = word.partition("=")
+    if not eq:
+        raise NotationError(f"{text!r}: {word!r} must name the card and its face, like {deck}#17=8h")
+    try:
+        face = Card.parse(f)
+    except NotationError:
+        face = None
+    ref = ref_word(text, r.lower() if fold_case else r, f"{deck}#17")
+    if face is None:
+        raise NotationError(f"{text!r}: {f!r} is not a card face like {faces}")
+    return ref, face
+
+
 @dataclass(frozen=True)
 class Sealed(Action):
     """The public face of a secret choice: only its label is known until it is opened."""

@@ -29,7 +29,7 @@ Attack(attackers=(CardRef.parse('s#3'), CardRef.parse('s#4')), target=CardRef.pa
 from __future__ import annotations
 
 from duelmail.errors import NotationError
-from duelmail.games.base import Action, split_verb
+from duelmail.games.base import Action, played_word, ref_word, split_verb
 from duelmail.games.cards import Card, CardRef
 from duelmail.util.classes import dataclass
 
@@ -171,20 +171,10 @@ def parse_action(text: str) -> SummonerAction:
             raise usage()
 
     def ref(word: str) -> CardRef:
-        try:
-            return CardRef.parse(word)
-        except NotationError:
-            raise NotationError(f"{text!r}: {word!r} is not a card reference like s#17") from None
+        return ref_word(text, word, "s#17")
 
     def play(word: str) -> tuple[CardRef, Card]:
-        r, eq, f = word.partition("=")
-        if not eq:
-            raise NotationError(f"{text!r}: {word!r} must name the card and its face, like s#17=8h")
-        try:
-            face = Card.parse(f)
-        except NotationError:
-            raise NotationError(f"{text!r}: {f!r} is not a card face like 8h, 10s, qd, xr") from None
-        return ref(r), face
+        return played_word(text, word, "s", "8h, 10s, qd, xr")
 
     if verb in ("summon", "stop"):
         need(1)

@@ -24,7 +24,7 @@ Attack(warlord=None, army=CardRef.parse('a#17'))
 from __future__ import annotations
 
 from duelmail.errors import NotationError
-from duelmail.games.base import Action, split_verb
+from duelmail.games.base import Action, ref_word, split_verb
 from duelmail.games.cards import CardRef
 from duelmail.util.classes import dataclass
 
@@ -145,10 +145,7 @@ def parse_action(text: str) -> WarlordsAction:
     def ref(word: str) -> CardRef:
         if word == NONE:
             raise NotationError(f"{text!r}: '-' is not allowed here (expected '{_USAGE[verb]}')")
-        try:
-            return CardRef.parse(word)
-        except NotationError:
-            raise NotationError(f"{text!r}: {word!r} is not a card reference like a#17") from None
+        return ref_word(text, word, "a#17")
 
     def opt(word: str) -> CardRef | None:
         return None if word == NONE else ref(word)

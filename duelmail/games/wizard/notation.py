@@ -21,7 +21,7 @@ Attack(cards=((CardRef.parse('w#3'), Card.parse('7H')), (CardRef.parse('w#9'), C
 from __future__ import annotations
 
 from duelmail.errors import NotationError
-from duelmail.games.base import Action, split_verb
+from duelmail.games.base import Action, played_word, split_verb
 from duelmail.games.cards import Card, CardRef
 from duelmail.util.classes import dataclass
 
@@ -98,17 +98,7 @@ def parse_action(text: str) -> WizardAction:
         return int(word)
 
     def play(word: str) -> tuple[CardRef, Card]:
-        r, eq, f = word.partition("=")
-        if not eq:
-            raise NotationError(f"{text!r}: {word!r} must name the card and its face, like w#17=8h")
-        try:
-            ref = CardRef.parse(r.lower())
-        except NotationError:
-            raise NotationError(f"{text!r}: {r!r} is not a card reference like w#17") from None
-        try:
-            face = Card.parse(f)
-        except NotationError:
-            raise NotationError(f"{text!r}: {f!r} is not a card face like 8h, 10s, qd") from None
+        ref, face = played_word(text, word, "w", "8h, 10s, qd", fold_case=True)
         if face.is_joker:
             raise NotationError(f"{text!r}: Wizard Duel has no jokers")
         return ref, face
