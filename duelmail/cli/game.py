@@ -190,9 +190,11 @@ def _status_of(ctx, folder) -> dict:
 @click.command("claim")
 @click.argument("game", required=False)
 @click.option("--out", type=click.Path(file_okay=False), help="Also copy the claim into this folder.")
+@click.option("--send", is_flag=True, help="Mail the claim to the other seats ('duelmail mail setup').")
+@click.option("--push", is_flag=True, help="Commit, pull and push it in the game's repository ('duelmail git').")
 @pass_ctx
 @handled
-def claim(ctx, game, out):
+def claim(ctx, game, out, send, push):
     """Claim the timeout of a seat whose deadline has passed (signed; the time control settles it).
 
     Also claims against a file that reached you later than the time it carries allows (it then does not count).
@@ -200,11 +202,17 @@ def claim(ctx, game, out):
     \b
     Example:
       duelmail claim 3f2a
+      duelmail claim --push
     """
     ident, folder, match, seat = _open(ctx, game)
     played = _app().write_claim(folder, match, seat, ident, now())
     click.echo(f"round {played.file.round}: {played.match.told_to(played.events[-1:])[0].text}")
-    click.echo(f"wrote {_copy_out(played.path, out)}: send it to the other players")
+    click.echo(f"wrote {_copy_out(played.path, out)}" + ("" if send or push else ": send it to the other players"))
+    release_all()  # written: sending only reads, and a sync locks what it changes one folder at a time
+    if send:
+        mail_played(ctx, ident, played)
+    if push:
+        push_played(ctx, ident, played)
 
 
 @click.command("show")
