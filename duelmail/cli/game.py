@@ -17,6 +17,7 @@ import click
 
 from duelmail.cli.cached import _cached_show, _cached_status, _show_key, all_games_lines, by_reply, status_lines
 from duelmail.cli.common import (
+    GAME_HELP,
     Ctx,
     _app,
     _check_game,
@@ -36,6 +37,7 @@ from duelmail.cli.common import (
     _store_show,
     _store_status,
     _store_views,
+    game_option,
     handled,
     mail_played,
     new_in_repo,
@@ -139,6 +141,7 @@ def join(ctx, file, out, send, push):
 
 @click.command("status")
 @click.argument("game", required=False)
+@game_option
 @click.option("--all", "all_games", is_flag=True, help="Every game in this home, soonest deadline first.")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 @pass_ctx
@@ -189,6 +192,7 @@ def _status_of(ctx, folder) -> dict:
 
 @click.command("claim")
 @click.argument("game", required=False)
+@game_option
 @click.option("--out", type=click.Path(file_okay=False), help="Also copy the claim into this folder.")
 @click.option("--send", is_flag=True, help="Mail the claim to the other seats ('duelmail mail setup').")
 @click.option("--push", is_flag=True, help="Commit, pull and push it in the game's repository ('duelmail git').")
@@ -217,6 +221,7 @@ def claim(ctx, game, out, send, push):
 
 @click.command("show")
 @click.argument("game", required=False)
+@game_option
 @click.option("--svg", "svg_out", type=click.Path(dir_okay=False),
               help="Also write the picture of the table (SVG) to this file.")
 @click.option("--html", "html_out", type=click.Path(dir_okay=False),
@@ -271,6 +276,7 @@ def show(ctx, game, svg_out, html_out, open_it):
 
 @click.command("history")
 @click.argument("game", required=False)
+@game_option
 @click.option("--protocol", is_flag=True, help="Also list deck passes, key shares and seeds.")
 @pass_ctx
 @handled
@@ -293,6 +299,7 @@ def history(ctx, game, protocol):
 
 @click.command("moves")
 @click.argument("game", required=False)
+@game_option
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 @click.option("--all", "every", is_flag=True, help="One line per move even when there are many (else grouped).")
 @pass_ctx
@@ -375,6 +382,7 @@ def _faces(text: str, known, name=lambda r, c: str(c)) -> str:
 
 @click.command("undo")
 @click.argument("game", required=False)
+@game_option
 @click.option("--all", "everything", is_flag=True, help="Drop every noted move of this turn.")
 @pass_ctx
 @handled
@@ -410,7 +418,7 @@ def undo(ctx, game, everything):
 
 @click.command("play")
 @click.argument("moves", nargs=-1)
-@click.option("--game", "-g", help="Which game (default: the only one).")
+@click.option("--game", "-g", metavar="GAME", help=GAME_HELP)
 @click.option("--bot", help="Let a bot decide (random, heuristic).")
 @click.option("--seed", type=int, default=None, help="Seed for the bot's choices.")
 @click.option("--out", type=click.Path(file_okay=False), help="Also copy the new file into this folder.")
@@ -604,7 +612,8 @@ def rules(game):
 
 
 @click.command("archive")
-@click.argument("game")
+@click.argument("game", required=False)
+@game_option
 @pass_ctx
 @handled
 def archive(ctx, game):
@@ -614,6 +623,8 @@ def archive(ctx, game):
     Example:
       duelmail archive 3f2a
     """
+    if game is None:
+        raise click.UsageError("name the game to archive: duelmail archive GAME (or -g GAME)")
     folder = ctx.home.find(game)
     match = folder.fold()
     if not match.over():
