@@ -509,10 +509,10 @@ def play(ctx, moves, game, bot, seed, out, vacation, send, push, say, ask):
             click.echo(f"your turn goes on: {draft.named(draft.state.prompt(seat))} ('duelmail moves' lists them, "
                        "'duelmail undo' drops the last)")
             return
-        from duelmail.choosing import choices_in, numbered
+        from duelmail.choosing import choices_in, compact
 
         click.echo(f"your move: {draft.named(draft.state.prompt(seat))}")  # nothing chosen: what may be
-        for line in numbered(choices_in(draft, seat)):
+        for line in compact(choices_in(draft, seat)):  # many moves: grouped, each keeping its number
             click.echo(line)
         click.echo("'duelmail play N' makes move N (several: 'duelmail play 1 4'); in a terminal 'duelmail play' "
                    "asks")
@@ -552,7 +552,7 @@ def _read_moves(match, seat, ident, moves, noted) -> list[str]:
 
 def _ask(folder, match, seat, ident, actions, say):
     """The table and the numbered list of legal moves, and the player's choices until the turn is made."""
-    from duelmail.choosing import ChoiceError, choices, numbered, read_answer
+    from duelmail.choosing import ChoiceError, choices, compact, read_answer
 
     if not choices(match, seat, ident, actions):
         return actions, say  # nothing to decide: what needs no decision is sent
@@ -567,7 +567,7 @@ def _ask(folder, match, seat, ident, actions, say):
             view = match.draft(seat, ident, actions)
             click.echo(f"chosen so far: {'; '.join(said)}")
             click.echo(f"your move: {view.named(view.state.prompt(seat))}")
-        for line in numbered(listed):
+        for line in compact(listed):  # many moves (Grid's first): grouped, each keeping its number
             click.echo(line)
         try:
             text = click.prompt("your choice (a number, several, or words; 'undo' takes one back)",
