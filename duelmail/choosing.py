@@ -126,6 +126,39 @@ def numbered(listed: Sequence[Choice]) -> list[str]:
     return [f"{c.number:>{width + 2}}. {c.words}" for c in listed]
 
 
+MANY = 40
+"""More legal moves than this are shown grouped (``compact``)."""
+
+
+def compact(listed: Sequence[Choice], many: int = MANY, width: int = 100) -> list[str]:
+    """The list as ``numbered`` gives it, or, when it holds more than ``many`` moves, grouped: the moves that differ
+    only in their last word (Grid's squares) share one line, each number beside its last word
+    (``Play the Knight face down to ...: 1. b3  2. c2  3. c4``). The numbers are the list's: ``read_answer`` takes
+    them as they are."""
+    if len(listed) <= many:
+        return numbered(listed)
+    groups: dict[str, list[Choice]] = {}
+    for c in listed:
+        head, _, last = c.words.rpartition(" ")
+        groups.setdefault(head if head else c.words, []).append(c)
+    pad = len(str(len(listed))) + 2
+    lines: list[str] = []
+    for head, group in groups.items():
+        if len(group) == 1:
+            lines.append(f"{group[0].number:>{pad}}. {group[0].words}")
+            continue
+        line, indent = f"{' ' * pad}  {head} ...:", " " * (pad + 4)
+        for c in group:
+            item = f"{c.number}. {c.words.rpartition(' ')[2]}"
+            if len(line) + 2 + len(item) > width:
+                lines.append(line)
+                line = indent + item
+            else:
+                line += ("  " if not line.endswith(":") else " ") + item
+        lines.append(line)
+    return lines
+
+
 # -- reading an answer ----------------------------------------------------------------------------------------
 _NUMBERS = re.compile(r"\s*\d+(?:\s*(?:,|;|\band\b|\bthen\b|\s)\s*\d+)*\s*[.!]?\s*", re.IGNORECASE)
 _STEPS = re.compile(r"\s*(?:;|,?\s+\bthen\b|\n)\s*", re.IGNORECASE)

@@ -131,3 +131,38 @@ def test_imperative_and_names_in_the_notation():
         "Add no Support and accept any damage in advance"
     assert shown_move("attack w#9=8c w#12=qc at 1", ["alice", "bob"]) == "attack w#9=8c w#12=qc at bob"
     assert shown_move("plan p3: 1>2 4>0 6", ["a", "b", "c"]) == "plan p3: 1>c 4>a 6"
+
+
+def test_a_grid_turn_of_about_200_moves_is_shown_grouped_and_every_number_still_chooses_its_move():
+    """Issue 29: Grid's many moves (every card, face, orientation and square) were one flat list of about 200
+    lines; grouped by all but their last word (the square), each number stays beside its square, and
+    read_answer takes it as the same move (seeds/grid.md G-9)."""
+    import re as _re
+
+    from duelmail.choosing import choices_in, compact, read_answer
+    from duelmail.testing.selfplay import SelfPlay
+
+    sp = SelfPlay("grid", n=2, seed=5, shared=True)
+
+    def many(m):
+        return any(m.duties.get(s) and m.duties[s].decide and len(choices_in(m.draft(s, sp.ids[s], []), s)) > 100
+                   for s in m.state.deciders())
+
+    sp.run(until=many)
+    m = sp.match
+    seat = next(s for s in m.state.deciders() if m.duties.get(s) and m.duties[s].decide)
+    listed = choices_in(m.draft(seat, sp.ids[seat], []), seat)
+    lines = compact(listed)
+    assert len(lines) < 40 < len(listed)
+    shown, head = {}, None
+    for line in lines:
+        if "...:" in line:
+            head, _, line = line.partition(" ...:")
+            head = head.strip()
+        for number, last in _re.findall(r"(\d+)\. (\S+)", line):
+            shown[int(number)] = f"{head} {last}"
+    assert sorted(shown) == [c.number for c in listed]
+    for c in listed[::17]:
+        assert shown[c.number] == c.words
+        (chosen,) = read_answer(m, seat, sp.ids[seat], str(c.number)).chosen
+        assert chosen.move == c.move

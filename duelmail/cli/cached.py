@@ -222,12 +222,27 @@ def _status_text(home: Home, args: list[str]) -> str | None:
     return "".join(f"{line}\n" for line in lines)
 
 
+def _game_positional(args: list[str]) -> list[str]:
+    """``-g GAME``, ``--game GAME`` and ``--game=GAME`` as the positional ``GAME`` they mean (anything odd: as is)."""
+    out: list[str] = []
+    rest = iter(args)
+    for a in rest:
+        if a in ("-g", "--game"):
+            out.append(next(rest, "-"))  # no name after it: left to the click command, which says so
+        elif a.startswith("--game="):
+            out.append(a.partition("=")[2] or "-")
+        else:
+            out.append(a)
+    return out
+
+
 def answer(args: list[str], environ=os.environ, out=None) -> bool:
     """Answer ``duelmail status [GAME] [--json] [--all]`` or ``duelmail show [GAME]`` from the fresh caches, as the
     click command would print it; False (nothing printed, nothing written) for anything else, a cache that does not
     answer, or any error, which the click command then says."""
     if not args or args[0] not in ("status", "show") or environ.get("DUELMAIL_AS"):
         return False  # another command, or another identity than the default (never cached): the click command
+    args = _game_positional(args)
     try:
         home = Home(environ.get("DUELMAIL_HOME") or None)
         if args[0] == "status":

@@ -74,6 +74,22 @@ def handled(fn):
 
 pass_ctx = click.make_pass_decorator(Ctx)
 
+GAME_HELP = "Which game: its id (its first letters will do) or folder name, as GAME (default: the only one)."
+
+
+def game_option(fn):
+    """``-g/--game GAME`` beside a command's positional ``GAME``: either names the game, the same way everywhere."""
+
+    @functools.wraps(fn)
+    def wrapper(*args, game_opt=None, **kwargs):
+        game = kwargs.get("game")
+        if game is not None and game_opt is not None and game != game_opt:
+            raise click.UsageError(f"two games named: {game!r} and --game {game_opt!r}; name one")
+        kwargs["game"] = game if game is not None else game_opt
+        return fn(*args, **kwargs)
+
+    return click.option("--game", "-g", "game_opt", metavar="GAME", help=GAME_HELP)(wrapper)
+
 
 def _say_awaited(match, seat) -> None:
     for line in awaited_lines(match):

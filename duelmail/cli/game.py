@@ -25,6 +25,7 @@ from duelmail.cli.cached import (
     status_lines,
 )
 from duelmail.cli.common import (
+    GAME_HELP,
     Ctx,
     _app,
     _check_game,
@@ -44,6 +45,7 @@ from duelmail.cli.common import (
     _store_show,
     _store_status,
     _store_views,
+    game_option,
     handled,
     mail_played,
     new_in_repo,
@@ -147,6 +149,7 @@ def join(ctx, file, out, send, push):
 
 @click.command("status")
 @click.argument("game", required=False)
+@game_option
 @click.option("--all", "all_games", is_flag=True,
               help="Every game in play in this home, soonest deadline first, and how many are finished.")
 @click.option("--finished", is_flag=True, help="With --all: list the finished games too.")
@@ -206,10 +209,13 @@ def _status_of(ctx, folder) -> dict:
 
 @click.command("claim")
 @click.argument("game", required=False)
+@game_option
 @click.option("--out", type=click.Path(file_okay=False), help="Also copy the claim into this folder.")
+@click.option("--send", is_flag=True, help="Mail the claim to the other seats ('duelmail mail setup').")
+@click.option("--push", is_flag=True, help="Commit, pull and push it in the game's repository ('duelmail git').")
 @pass_ctx
 @handled
-def claim(ctx, game, out):
+def claim(ctx, game, out, send, push):
     """Claim the timeout of a seat whose deadline has passed (signed; the time control settles it).
 
     Also claims against a file that reached you later than the time it carries allows (it then does not count).
@@ -217,15 +223,22 @@ def claim(ctx, game, out):
     \b
     Example:
       duelmail claim 3f2a
+      duelmail claim --push
     """
     ident, folder, match, seat = _open(ctx, game)
     played = _app().write_claim(folder, match, seat, ident, now())
     click.echo(f"round {played.file.round}: {played.match.told_to(played.events[-1:])[0].text}")
-    click.echo(f"wrote {_copy_out(played.path, out)}: send it to the other players")
+    click.echo(f"wrote {_copy_out(played.path, out)}" + ("" if send or push else ": send it to the other players"))
+    release_all()  # written: sending only reads, and a sync locks what it changes one folder at a time
+    if send:
+        mail_played(ctx, ident, played)
+    if push:
+        push_played(ctx, ident, played)
 
 
 @click.command("show")
 @click.argument("game", required=False)
+@game_option
 @click.option("--svg", "svg_out", type=click.Path(dir_okay=False),
               help="Also write the picture of the table (SVG) to this file.")
 @click.option("--html", "html_out", type=click.Path(dir_okay=False),
@@ -280,6 +293,7 @@ def show(ctx, game, svg_out, html_out, open_it):
 
 @click.command("history")
 @click.argument("game", required=False)
+@game_option
 @click.option("--protocol", is_flag=True, help="Also list deck passes, key shares and seeds.")
 @pass_ctx
 @handled
@@ -302,6 +316,7 @@ def history(ctx, game, protocol):
 
 @click.command("moves")
 @click.argument("game", required=False)
+@game_option
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 @click.option("--all", "every", is_flag=True, help="One line per move even when there are many (else grouped).")
 @pass_ctx
@@ -384,6 +399,7 @@ def _faces(text: str, known, name=lambda r, c: str(c)) -> str:
 
 @click.command("undo")
 @click.argument("game", required=False)
+@game_option
 @click.option("--all", "everything", is_flag=True, help="Drop every noted move of this turn.")
 @pass_ctx
 @handled
@@ -419,7 +435,7 @@ def undo(ctx, game, everything):
 
 @click.command("play")
 @click.argument("moves", nargs=-1)
-@click.option("--game", "-g", help="Which game (default: the only one).")
+@click.option("--game", "-g", metavar="GAME", help=GAME_HELP)
 @click.option("--bot", help="Let a bot decide (random, heuristic).")
 @click.option("--seed", type=int, default=None, help="Seed for the bot's choices.")
 @click.option("--out", type=click.Path(file_okay=False), help="Also copy the new file into this folder.")
@@ -510,10 +526,10 @@ def play(ctx, moves, game, bot, seed, out, vacation, send, push, say, ask):
             click.echo(f"your turn goes on: {draft.named(draft.state.prompt(seat))} ('duelmail moves' lists them, "
                        "'duelmail undo' drops the last)")
             return
-        from duelmail.choosing import choices_in, numbered
+        from duelmail.choosing import choices_in, compact
 
         click.echo(f"your move: {draft.named(draft.state.prompt(seat))}")  # nothing chosen: what may be
-        for line in numbered(choices_in(draft, seat)):
+        for line in compact(choices_in(draft, seat)):  # many moves: grouped, each keeping its number
             click.echo(line)
         click.echo("'duelmail play N' makes move N (several: 'duelmail play 1 4'); in a terminal 'duelmail play' "
                    "asks")
@@ -555,7 +571,7 @@ def _read_moves(match, seat, ident, moves, noted) -> list[str]:
 
 def _ask(folder, match, seat, ident, actions, say):
     """The table and the numbered list of legal moves, and the player's choices until the turn is made."""
-    from duelmail.choosing import ChoiceError, choices, numbered, read_answer
+    from duelmail.choosing import ChoiceError, choices, compact, read_answer
 
     if not choices(match, seat, ident, actions):
         return actions, say  # nothing to decide: what needs no decision is sent
@@ -570,7 +586,7 @@ def _ask(folder, match, seat, ident, actions, say):
             view = match.draft(seat, ident, actions)
             click.echo(f"chosen so far: {'; '.join(said)}")
             click.echo(f"your move: {view.named(view.state.prompt(seat))}")
-        for line in numbered(listed):
+        for line in compact(listed):  # many moves (Grid's first): grouped, each keeping its number
             click.echo(line)
         try:
             text = click.prompt("your choice (a number, several, or words; 'undo' takes one back)",
@@ -615,7 +631,8 @@ def rules(game):
 
 
 @click.command("archive")
-@click.argument("game")
+@click.argument("game", required=False)
+@game_option
 @pass_ctx
 @handled
 def archive(ctx, game):
@@ -625,6 +642,8 @@ def archive(ctx, game):
     Example:
       duelmail archive 3f2a
     """
+    if game is None:
+        raise click.UsageError("name the game to archive: duelmail archive GAME (or -g GAME)")
     folder = ctx.home.find(game)
     match = folder.fold()
     if not match.over():

@@ -8,6 +8,7 @@ from __future__ import annotations
 import click
 
 from duelmail.cli.common import (
+    GAME_HELP,
     _open,
     _send_note,
     _set_pending,
@@ -18,7 +19,7 @@ from duelmail.cli.common import (
 
 def _note_options(fn):
     for option in reversed([
-            click.option("--game", "-g", "game_opt", help="Which game (default: the only one)."),
+            click.option("--game", "-g", "game_opt", metavar="GAME", help=GAME_HELP),
             click.option("--out", type=click.Path(file_okay=False), help="Also copy the new file into this folder."),
             click.option("--send", is_flag=True, help="Mail it to the other seats ('duelmail mail setup')."),
             click.option("--push", is_flag=True, help="Commit, pull and push it in the game's repository.")]):

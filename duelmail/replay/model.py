@@ -161,6 +161,15 @@ class Replay:
             done = self._public[step.index] = {**step.public, **up} if up else step.public
         return done
 
+    def told_to(self, step: Step, seat: int | None, everything: bool = False) -> list[Event]:
+        """The step's events as ``seat``'s view reads them: every card that view shows named by its face (a seat's
+        own draws by what it drew, once audited), as its table names them; the others as recorded."""
+        known = self.known(step, seat, everything)
+        if known is step.public:
+            return list(step.events)
+        namer = step.state.card_words
+        return [Event(e.round, e.seat, in_words(e.text, known, namer=namer), e.said) for e in step.events]
+
     def render(self, step: Step, seat: int | None, everything: bool = False) -> str:
         """The game's own text table for ``seat`` (None: a spectator), with names for seats."""
         return self.named(self.table(step, seat, everything))

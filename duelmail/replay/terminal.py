@@ -117,7 +117,7 @@ class TerminalReplay:
         title = "the game is opened" if st.index == 0 else f"round {st.round}" + (f", {st.time}" if st.time else "")
         lines = [f"{title}:"]
         tech = 0
-        for e in st.events:
+        for e in self.r.told_to(st, self.seat, self.everything):  # a seat's own cards by their faces
             if TECHNICAL.search(e.text):
                 tech += 1
             else:

@@ -24,6 +24,7 @@ CHECKS = {
     "empty parentheses": re.compile(r"\(\s*\)"),
     "a seat number": re.compile(r"\bseat \d", re.I),
     "a negative count": re.compile(r"(?<![\w.])-\d+ (?:life|cards?|points?)"),
+    "a negative amount": re.compile(r"(?<![\w.,-])-\d+(?![\d,])"),
     "a player called 'it'": re.compile(r"\b(?:alice|bob|carol)\b [a-z]+ its\b"),
     "protocol words": re.compile(r"shuffle_lock|published keys|escrow|pass on deck|sealed \w+ d?\d|opened [a-z]+\d*: "),
 }
@@ -62,8 +63,25 @@ def read_whole_game(game: str, n: int, options: dict, seed: int) -> list[str]:
     m = sp.match
     played = [e for e in m.events if not e.technical]
     for seat in [None, *range(n)]:
-        lines += [e.text for e in m.told_to(played, m.seen(seat) if seat is not None else None)]
+        known = m.seen(seat) if seat is not None else None
+        lines += [e.text for e in m.told_to(played, known)]
+        lines += m.named(m.state.render(seat, known or {})).splitlines()  # the table at the end, as 'show' has it
     return lines
+
+
+def told_twice(events) -> list[str]:
+    """Consecutive events that say the same thing again (``bob runs to 3,4`` then ``bob runs from 1,4 to 3,4``)."""
+    said = [re.sub(r" from \S+ to ", " to ", e.text) for e in events]
+    return [f"told twice: {a!r}" for a, b in zip(said, said[1:], strict=False) if a == b]
+
+
+@pytest.mark.parametrize(("game", "n", "options"), GAMES)
+def test_no_event_of_a_whole_game_is_told_twice(game, n, options):
+    sp = SelfPlay(game, n=n, seed=5, options=options, shared=True)
+    sp.run()
+    m = sp.match
+    found = told_twice(m.told_to([e for e in m.events if not e.technical]))
+    assert not found, "\n".join(found[:20])
 
 
 @pytest.mark.parametrize(("game", "n", "options"), GAMES)
@@ -76,8 +94,10 @@ def test_the_grammar_check_finds_what_issue_29_saw():
     """Each check catches the sentence the issue quoted."""
     for text in ["alice throws the joker the black joker", "bob's the 9 of hearts", "1 Lives left", "up to 1 inches",
                  "attacks bob with the 4 of diamonds the Jack of diamonds", "alice commits its start reveal",
-                 "() said", "-6 life points", "seat 1 must seat 0 attacks you", "shuffle_lock pass on deck a"]:
+                 "() said", "-6 life points", "seat 1 must seat 0 attacks you", "shuffle_lock pass on deck a",
+                 "bob loses 9 life points: 8 -> -1", "bob: -6 life points, hand 3"]:
         assert faults(text), text
     for text in ["Attack the Queen of clubs with the 8 of clubs", "Play the King of clubs face down as a Warlord",
-                 "Defend with the Jack of hearts (the Warlord) and the 7 of clubs face down as the Army"]:
+                 "Defend with the Jack of hearts (the Warlord) and the 7 of clubs face down as the Army",
+                 "bob runs from 32,12 to 31,12", "game 3f2a-b1", "due 2026-11-29", "2-4 players"]:
         assert not faults(text), text

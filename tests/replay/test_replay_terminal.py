@@ -120,3 +120,22 @@ def test_html_option_writes_the_page(tmp_path):
 def test_help_has_an_example():
     out = keys("--help")
     assert "Example:" in out and "duelmail replay examples/warlords-game --html" in out
+
+
+def test_a_seats_own_view_names_the_cards_it_drew_by_their_faces(tmp_path):
+    """Issue 29: Bob's own replay view said 'bob draws b#21' while his hand showed 'AD b#21'. Once audited, a
+    seat's view names each card it saw by its face in the events too; the table's view still does not."""
+    from click.testing import CliRunner as Runner
+
+    from duelmail.cli import main
+
+    out = Runner().invoke(main, ["demo", "warlords", "--seed", "3", "--quiet", "--out", str(tmp_path)])
+    assert out.exit_code == 0, out.output
+    (game,) = (tmp_path / "homes" / "bob" / "games").iterdir()
+    bobs = keys(str(game), "--seat", "bob", input="n\n" * 60)
+    table = keys(str(game), input="n\n" * 60)
+    assert re.search(r"bob draws b#\d+", table)
+    assert re.search(r"bob draws the (?:\d+|Jack|Queen|King|Ace) of \w+", bobs)
+    for screen in re.split(r"^== ", bobs, flags=re.M):  # never a card by its ref in the events, by its face above
+        for ref in re.findall(r"bob draws (b#\d+)", screen):
+            assert not re.search(rf"[0-9JQKA]+[SHDC] {ref}\b", screen), screen

@@ -1,9 +1,11 @@
 """The Grid Duel table as text, from one seat (or a spectator, ``seat=None``).
 
-The map is drawn from the viewer's side of the table (seat 1 sees it turned round). Each space
-shows its owner's deck letter (``a`` is seat 0, ``b`` seat 1) and its defence; ``?`` marks a card
-the viewer cannot see, ``*`` one only its owner sees (face down); ``a5<b7`` is a battle: seat 0
-defends with 5 against seat 1's attack of 7. The lines under the map name every card.
+The map is the whole 5x5 frame of the picture, drawn from the viewer's side of the table as the picture
+is (seat 1 sees it turned round), its columns ``a``-``e`` and rows ``1``-``5`` the squares' names. Each
+space shows its owner in capitals (``A:`` is seat 0, ``B:`` seat 1), never as a square's name, and its
+defence; ``?`` marks a card the viewer cannot see, ``*`` one only its owner sees (face down);
+``A:5<B:7`` is a battle: seat 0 defends with 5 against seat 1's attack of 7; ``.`` is a square a card
+may go to now, ``-`` one out of the frame the cards allow. The lines under the map name every card.
 
 The state drawn is a ``GridState``; ``rules.py`` imports this module, so this module never imports
 ``rules.py``: what both need is in ``terms.py``.
@@ -16,9 +18,11 @@ from collections.abc import Mapping
 from duelmail.games.base import GameState
 from duelmail.games.cards import Card, CardRef
 from duelmail.games.grid.notation import ORIENTS
-from duelmail.games.grid.terms import DECK_IDS, OVER, SCORE, frame_ok, pos_name, seat_of
+from duelmail.games.grid.terms import OVER, SCORE, frame_ok, pos_name, seat_of
 
 CELL = 9
+OWNER = ("A:", "B:")
+"""A space's owner on the map: capitals and a colon, never a square's name (``b3`` is a square)."""
 
 
 def _name(st: GameState, ref: CardRef, known: Mapping[CardRef, Card], seat: int | None) -> str:
@@ -64,8 +68,8 @@ def render(st: GameState, seat: int | None, known: Mapping[CardRef, Card]) -> st
         lines.append(f"Grid Duel {decks}, turn {st.turn + 1}; to move: {who}")
     occ = list(st.spaces)
     area = [p for p in range(25) if p in st.spaces or (frame_ok([*occ, p]) if occ else p == 12)]
-    cols = sorted({p % 5 for p in area}, reverse=seat == 1)
-    rows = sorted({p // 5 for p in area}, reverse=seat != 1)
+    cols = sorted(range(5), reverse=seat == 1)  # the picture's frame and orientation (picture.py)
+    rows = sorted(range(5), reverse=seat != 1)
     lines.append(("     " + "".join(f"{'abcde'[c]:<{CELL}}" for c in cols)).rstrip())
     for r in rows:
         cells = []
@@ -73,16 +77,17 @@ def render(st: GameState, seat: int | None, known: Mapping[CardRef, Card]) -> st
             p = c + 5 * r
             sp = st.spaces.get(p)
             if sp is None:
-                cells.append(("." if p in area else " ").ljust(CELL))
+                cells.append(("." if p in area else "-").ljust(CELL))
                 continue
             d, unseen, down = _value(st, sp.defending(), known, "defend")
             d += st.support(p, sp.owner, "boost")
-            text = f"{DECK_IDS[sp.owner]}{'?' if unseen else d}{'*' if down and not unseen else ''}"
+            text = f"{OWNER[sp.owner]}{'?' if unseen else d}{'*' if down and not unseen else ''}"
             if sp.attack:
                 a, _, _ = _value(st, [x for u in sp.attack for x in u], known, "attack")
-                text += f"<{DECK_IDS[1 - sp.owner]}{a}"
+                text += f"<{OWNER[1 - sp.owner]}{a}"
             cells.append(text.ljust(CELL))
         lines.append(f"  {r + 1}  " + "".join(cells).rstrip())
+    lines.append(f"({OWNER[0]} seat 0's cards, {OWNER[1]} seat 1's, with their defence; . a square open now)")
     count, _ = st.score()
     lines.append(f"Spaces held: seat 0{you[0]} {count[0]}, seat 1{you[1]} {count[1]} "
                  "(a battle counts for its defender)")

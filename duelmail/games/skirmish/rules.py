@@ -483,10 +483,7 @@ class SkirmishState(GameState):
                 pass
             elif isinstance(action, Move):
                 self.check_move(seat, action)
-                self.moves[seat] = (self.pos[seat], action.to, action.mode)
-                self.tell("move", f"seat {seat} {'climbs' if action.mode == 'climb' else 'runs'} from "
-                          f"{pfmt(self.pos[seat])} to {pfmt(action.to)}", (seat,),
-                          rule="K-12" if action.mode == "climb" else "K-11")
+                self.moves[seat] = (self.pos[seat], action.to, action.mode)  # told once: by describe()
                 self.pos[seat] = action.to
                 self.moved_order.append(seat)
             else:

@@ -43,7 +43,8 @@ def render(state: GameState, seat: int | None, known: Mapping[CardRef, Card]) ->
     lines.append(f"Draw pile: {len(st.pile)} cards; out of play: {len(st.gone)}")
     for s in range(2):
         me = " (you)" if s == seat else ""
-        lines.append(f"Seat {s}{me}: {st.life[s]} life points, hand {len(st.hands[s])}")
+        life = f"{st.life[s]} life points" if st.life[s] > 0 else "no life points left"  # never '-6 life points'
+        lines.append(f"Seat {s}{me}: {life}, hand {len(st.hands[s])}")
         lines.append(f"  Field: {'; '.join(_unit(st, u) for u in st.field[s]) or 'empty'}")
         if s == seat:
             lines.append(f"  Hand: {'  '.join(_card(r, known) for r in st.hands[s])}")

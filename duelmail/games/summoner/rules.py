@@ -672,8 +672,10 @@ class SummonerState(FaceClaims, GameState):
         self._hurt(seat, total)
 
     def _hurt(self, seat: int, amount: int) -> None:
-        self.tell("damage", f"seat {seat} loses {amount} life points: {self.life[seat]} -> "
-                  f"{self.life[seat] - amount}", (seat,), numbers=(amount, self.life[seat] - amount), rule="S-24")
+        left = self.life[seat] - amount
+        said = f"{self.life[seat]} -> {left}" if left > 0 else f"{self.life[seat]} -> none left"  # never '-> -6'
+        self.tell("damage", f"seat {seat} loses {amount} life points: {said}", (seat,),
+                  numbers=(amount, left), rule="S-24")
         self.life[seat] -= amount
         if self.life[seat] <= 0:
             self._finish(Outcome((1 - seat,), f"seat {seat}'s life points fell to zero (S-24)"))

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from skirmish_helpers import label, play, quiet, start
+from skirmish_helpers import GAME, label, play, quiet, start
 
 from duelmail.games.base import in_words
+from duelmail.games.skirmish.geometry import pt
 
 NEAR = [(10, 12), (12, 12)]
 
@@ -50,9 +51,11 @@ def test_movement_is_told_K11():
     t = start((3, 2, 5, 3), (3, 2, 5, 3), battlefield="ruined-keep", at=[(15.5, 18), (40, 30)])
     quiet(t)
     play(t, 1, "stay")
+    before = len(t.told)
     play(t, 0, "run 15.5,17")
-    e, words = said(t, "move")
-    assert e.rule == "K-11" and words == "alice runs from 15.5,18 to 15.5,17"
+    assert not [e for e in t.told[before:] if e.kind == "move"]  # told once, by the action's own line (issue 29)
+    assert t.state.describe(0, GAME.parse_action("run 15.5,17")) == "seat 0 runs to 15.5,17"
+    assert t.state.pos[0] == pt(15.5, 17)
 
 
 def test_a_throw_is_told_K28():
