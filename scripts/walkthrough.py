@@ -162,8 +162,8 @@ def warlords_walkthrough(w: Walk) -> None:
 def talk_walkthrough(w: Walk) -> None:
     set_up(w, "warlords", ["alice", "bob"])
     w.text("In another game, Bob, while it is not his turn:")
+    w.read["alice"] = {p.name for p in (w.where / "outbox").iterdir()}  # Bob's note reaches Alice at the end
     w.run("bob", 'duelmail say "take your time" --out outbox')
-    w.read["alice"] = {p.name for p in (w.where / "outbox").iterdir()}
     mine = [m for m in w.moves("alice") if m["move"] != "end"]
     if mine:
         w.run("alice", f"duelmail play {typed(mine[0])}")

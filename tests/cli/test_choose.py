@@ -47,7 +47,9 @@ def test_play_takes_the_list_s_numbers_and_words_on_the_command_line(tmp_path):
     t.settle()
     listed = json.loads(dm(t.alice, "moves", "--json"))
     assert [m["number"] for m in listed] == list(range(1, len(listed) + 1))
-    warlord = next(m for m in listed if m["move"].startswith("warlord"))
+    # a Warlord when the deal gives one (it does not always: the game's randomness is fresh), else any other move
+    warlord = next((m for m in listed if m["move"].startswith("warlord")), None) or \
+        next(m for m in listed if m["move"] != "end")
     end = next(m for m in listed if m["move"] == "end")
     before = snapshot(t.alice)
     out = dm(t.alice, "play", "edn", "teh", "trun", code=1)

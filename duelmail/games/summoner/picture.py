@@ -77,7 +77,8 @@ def picture(st: GameState, seat: int | None, known: Mapping[CardRef, Card],
         y += 28
         if faces:
             y = face_row(c, 16, y, faces) + 8
-        c.bar(16, y, c.width - 32, st.life[s], st.start_life, SEATS[s], f"{st.life[s]} life points")
+        left = f"{st.life[s]} life points" if st.life[s] > 0 else "no life points left"  # never "-6 life points"
+        c.bar(16, y, c.width - 32, max(st.life[s], 0), st.start_life, SEATS[s], left)
         y += 28
         c.text(16, y + 12, "Field" if st.field[s] else "Field: empty", 13, fill=MUTED)
         per_row = max(1, int((c.width - 32) // STEP))
