@@ -43,10 +43,11 @@ class Composing:
             self.attach(seat, identity)
         duty = self.duties[seat]
         actions = list(actions)
-        if not duty.needs_human and not actions and not extra:
+        if not duty.needs_human and not actions and not extra and self.tc.delivery is None:
             # a decision-free answer is dated by what it answers, the opening of its round, so it is the same file
             # wherever and whenever it is composed: a restored home, or a second machine, sends it again unchanged
-            # (a duplicate, never an equivocation: protocol section 5)
+            # (a duplicate, never an equivocation: protocol section 5). Not in a game with a delivery allowance
+            # (section 6b), where a file must reach the others within it of the time it carries
             now = self.opened_at
         secrets = self._secrets_of(self.own[seat])
         public, secret = [], {}

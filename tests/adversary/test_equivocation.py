@@ -52,7 +52,8 @@ def test_the_equivocating_seat_is_named_with_proof_not_an_honest_one(split, tmp_
     alice, bob = homes["alice"], homes["bob"]
     dm(alice, "receive", str(out["bob"] / "r0001-s1.toml"), str(to_alice), "--out", str(out["alice"]))
     dm(bob, "receive", str(to_bob), "--out", str(out["bob"]))
-    assert awaited(alice) == awaited(bob)  # each home closed round 1, with a different file of Carol's
+    rounds = [json.loads(dm(h, "status", "--json"))["round"] for h in (alice, bob)]
+    assert rounds[0] == rounds[1] > 1  # each home closed round 1, with a different file of Carol's
     sent = {h: sorted(out[h.name].glob("r0002-*.toml")) for h in (alice, bob)}  # answered at once (deck passes)
     assert sent[alice] or sent[bob]
     for sender, receiver in ((alice, bob), (bob, alice)):
@@ -94,51 +95,6 @@ def test_a_false_seen_table_is_refused(split, tmp_path):
     res = dm(receiver, "receive", str(liar), code=1)
     assert "'seen' table" in res and "[P-chain]" in res, res
     assert "verified and applied" in dm(receiver, "receive", *map(str, (tmp_path / "play").iterdir()))
-
-
-def test_a_home_restored_from_a_backup_answers_again_with_the_same_file(tmp_path):
-    """Issue 27 item 4, between separate homes: Bob's home answers a decision-free duty by itself; Bob restores an
-    older backup of his home (or fetches on a second machine) and, hours later, the same file arrives and is
-    answered again. The answer is the same file (dated by the round it answers), so Alice's home takes the second
-    copy as a duplicate instead of recording Bob as a cheat."""
-    import shutil
-
-    from clitable import Table
-    from freezegun import freeze_time
-
-    with freeze_time("2026-11-21 12:00:00") as clock:
-        t = Table(tmp_path)
-        for i in range(30):
-            t.settle()
-            st = t.status(t.alice)
-            (s,) = t.todo(st)
-            backup = tmp_path / f"bob-backup-{i}"
-            shutil.copytree(t.bob, backup)
-            t.turn(t.home(s), "--bot", "heuristic", "--seed", str(i))
-            incoming = list(t.inbox[t.bob])
-            if not incoming:
-                continue
-            before = set(t.out.iterdir())
-            dm(t.bob, "receive", *map(str, incoming), "--out", str(t.out))
-            answers = sorted(set(t.out.iterdir()) - before)
-            t.inbox[t.bob] = []
-            if answers:
-                break
-        else:
-            raise AssertionError("bob never answered by himself")
-        clock.tick(timedelta(hours=5))
-        again = tmp_path / "again"
-        again.mkdir()
-        dm(backup, "receive", *map(str, incoming), "--out", str(again))  # the restored home, five hours later
-        copies = sorted(again.iterdir())
-        assert [p.name for p in copies] == [p.name for p in answers]
-        assert [p.read_text() for p in copies] == [p.read_text() for p in answers]
-        dm(t.alice, "receive", *map(str, answers))
-        out = dm(t.alice, "receive", *map(str, copies))
-        assert all(f"{p}: round" in out for p in copies) and out.count("already applied (nothing changed)") == \
-            len(copies), out
-        st = dm(t.alice, "status")
-        assert "CHEAT" not in st and "cannot go on" not in st
 
 
 def test_the_proof_reaches_every_seat_and_the_game_ends_against_the_equivocator(split, tmp_path):
@@ -216,7 +172,7 @@ def test_a_home_behind_what_its_seat_signed_is_told_before_signing_again(tmp_pat
                        and int(p.name[1:5]) > t.status(backup)["round"] and "-s0" in p.name)
         assert later
         res = runner.invoke(main, ["--home", str(backup), "receive", str(later[0])])
-        assert res.exit_code == 1 and "cannot be checked before" in res.output, res.output
+        assert res.exit_code == 0 and "is waiting for round" in res.output, res.output  # kept until the gap fills
         fresh = tmp_path / "fresh-out"
         fresh.mkdir()
         out = dm(backup, "play", "--bot", "heuristic", "--seed", "2", "--out", str(fresh), code=1)
