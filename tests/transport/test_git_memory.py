@@ -18,7 +18,7 @@ from test_hostile import push_as
 @pytest.fixture
 def midgame(tmp_path):
     t = GitTable(tmp_path)
-    repos = t.start("summoner", "life=3")
+    repos = t.start("warlords")  # (not summoner: a deal with jokers can end it at once, S-22)
     t.join(1)
     for home in (*t.homes, *t.homes):
         dm(home, "git", "sync")
@@ -82,7 +82,7 @@ def test_a_finished_game_is_settled_once_and_a_late_file_still_arrives(midgame):
         assert "no games in play" in out and "and 1 finished game ('duelmail status --all --finished'" in out, out
         assert (home / "games" / game / ".settled").exists()
         listed = dm(home, "status", "--all", "--finished")
-        assert f"{game[-12:]} summoner  over: bob won: alice resigned" in listed, listed
+        assert f"{game[-12:]} warlords  over: bob won: alice resigned" in listed, listed
         assert [r["folder"] for r in json.loads(dm(home, "status", "--all", "--finished", "--json"))] == [game]
     dm(alice, "say", "good game", "--push")  # a late file in a settled game
     out = dm(bob, "git", "sync")
