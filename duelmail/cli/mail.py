@@ -208,6 +208,7 @@ def fetch(ctx, source, auto):
             send_played(ctx, ident, [a.played for a in answers])
         else:
             click.echo("answers written; no SMTP host set up, so send them with 'duelmail mail send'")
+    _mail_forwards(ctx, ident)
     from duelmail.transport.archive import awaited_text
 
     touched = {a.game for a in report.arrivals if a.status in arrivals.APPLIED}
@@ -224,3 +225,18 @@ def fetch(ctx, source, auto):
     refresh_views(ctx, ident, touched, folded=[*shown, *(d.match for d in decisions)])
     if any(a.status == "refused" for a in report.arrivals):
         raise click.ClickException("refused files were not applied (see above)")
+
+
+def _mail_forwards(ctx, ident) -> None:
+    """Mail the proofs of an equivocation this home keeps to send on (protocol section 5): once each; one that
+    cannot go now is kept for the next fetch."""
+    from duelmail.delivery import mail as mailing
+    from duelmail.transport import mail as mailt
+
+    try:
+        settings = mailt.load_settings(ctx.home)
+    except mailt.MailError:
+        settings = None
+    for line in mailing.mail_forwards(ctx.home, ident, now(), settings,
+                                      lambda: password_for(settings, settings.smtp_user, settings.smtp_host)):
+        click.echo(line)

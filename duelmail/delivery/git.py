@@ -23,7 +23,7 @@ from duelmail.home import Home
 from duelmail.protocol.identity import Identity
 from duelmail.protocol.turnfile import SignedFile, parse_any
 from duelmail.transport import mail as mailt
-from duelmail.transport.archive import TURN_NAME, awaited_text, file_name
+from duelmail.transport.archive import TURN_NAME, awaited_text, file_name, proof_name
 from duelmail.transport.folder import GameFolder
 from duelmail.transport.git import GAME_DIR, GitError, GitRepo
 from duelmail.transport.settled import GameIndex
@@ -150,6 +150,7 @@ def sync_git(home: Home, identity: Identity, path: Path, now: datetime | None = 
     seen = dict(memory or {}, rows=index.rows_size, generation=index.generation)
     for _ in range(attempts):
         report.committed += _export(home, repo, games, look)
+        took = len(report.arrivals)
         ref = repo.fetch()
         tree = ref or ("HEAD" if repo.has_commits() else None)
         if tree is not None:
@@ -162,6 +163,8 @@ def sync_git(home: Home, identity: Identity, path: Path, now: datetime | None = 
         if ref is not None and not repo.holds(ref):  # held already: no rebase (git would stat the whole tree)
             repo.integrate(ref)
             report.committed += _export(home, repo, games, look)  # put back what the remote's commits overwrote
+        elif any(a.status != "duplicate" for a in report.arrivals[took:]):  # a proof to send on goes in this push
+            report.committed += _export(home, repo, games, look)
         _write_readmes(home, repo, look=look)
         if (ref is not None and repo.out("rev-parse", "HEAD") == head) or repo.push():  # nothing new to push
             report.pushed = repo.remote() is not None
@@ -246,7 +249,8 @@ def _check_name(path: str, f: SignedFile, count: int, where: str) -> None:
     """A file in a repository sits only under its own name (game folder, round, seat, kind): anything else
     at a turn's path (a copy of another file, a forgery) is a squatter, refused and reported."""
     folder, name = path.split("/")
-    if count != 1 or name != file_name(f) or not folder.endswith("-" + f.game[:12]):
+    own = name == file_name(f) or (f.kind == "turn" and name == proof_name(f))  # (a second file: the proof, §5)
+    if count != 1 or not own or not folder.endswith("-" + f.game[:12]):
         what = f"{count} files" if count != 1 else f"game {f.game[:12]}'s {file_name(f)}"
         raise FileRefused(where, f"{path} holds {what}: a file may only sit under its own name "
                                  "(a squatter on another file's name)", round=f.round, seat=f.seat, rule="P-format")
@@ -292,32 +296,54 @@ def _export(home: Home, repo: GitRepo, games: Sequence[GameFolder], look: set[st
             target.mkdir()
         if folder.path.name not in wanted and not target.is_dir():
             continue
-        newest, replaced = None, []
+        newest, proof, replaced = None, None, []
         tracked = repo.tracked(folder.path.name) if target.is_dir() else set()
-        for p in sorted(folder.path.iterdir(), key=lambda p: (p.name != "genesis.toml", p.name)):
+        log = sorted(folder.path.iterdir(), key=lambda p: (p.name != "genesis.toml", p.name))
+        for p in [*log, *folder.kept_forwards()]:  # and the equivocator's file kept to send on: the others' proof
             if not (p.name == "genesis.toml" or TURN_NAME.fullmatch(p.name)):
                 continue
             text = p.read_text()
             there = repo.plain(f"{folder.path.name}/{p.name}")
             if there.exists() and f"{folder.path.name}/{p.name}" in tracked:  # (written, not added: a kill)
-                if same_file(text, there.read_text(errors="replace"), str(there)):
+                theirs = there.read_text(errors="replace")
+                if same_file(text, theirs, str(there)) or _other_half(folder, theirs, str(there)):
                     continue
                 replaced.append(p.name)
             (f,) = parse_any(text, str(p))
             atomic_write(there, text)
             repo.add(f"{folder.path.name}/{p.name}")
-            newest = (f, text)
-        if newest is not None:
+            if "-x" in p.name:  # a second file of a seat: the proof of its equivocation
+                proof = proof or f
+            else:
+                newest = (f, text)
+        if newest is not None or proof is not None:
             _write_readmes(home, repo, commit=False, look=None if look is None else look | {folder.path.name})
-            msg = _commit_message(folder.path.name, *newest)
+            seats = parse_any((folder.path / "genesis.toml").read_text(), "genesis.toml")[0].content["seats"]
+            if newest is None:
+                name = _CONTROL.sub("", str(seats[proof.seat]["name"]))
+                msg = (f"{folder.path.name} round {proof.round}: the proof that {name} signed two different files "
+                       f"for round {proof.round}, sent on")
+                newest = (proof, "")
+            else:
+                msg = _commit_message(folder.path.name, *newest)
             if replaced:
                 msg = msg.replace("\n", f" (replacing a foreign {', '.join(replaced)})\n", 1) if "\n" in msg \
                     else f"{msg} (replacing a foreign {', '.join(replaced)})"
-            seats = parse_any((folder.path / "genesis.toml").read_text(), "genesis.toml")[0].content["seats"]
             who = seats[newest[0].seat]
             if repo.commit(msg, author=(who["name"], who["email"])):
                 messages.append(msg.splitlines()[0])
     return messages
+
+
+def _other_half(folder: GameFolder, text: str, where: str) -> bool:
+    """Whether ``text`` is the other file of an equivocation this home holds the proof of (kept in its log beside
+    its own, or to send on): not a foreign file to write over, or two homes would take turns replacing it."""
+    try:
+        (f,) = parse_any(text, where)
+    except Exception:  # noqa: BLE001 - whatever sits there is no such file
+        return False
+    name = proof_name(f)
+    return f.kind == "turn" and ((folder.path / name).exists() or (folder.forward_path / name).exists())
 
 
 _INDEX_LINE = re.compile(r"- \[([^\]]+)\]\(\1/README\.md\)(: .*)?")

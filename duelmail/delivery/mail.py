@@ -9,10 +9,12 @@ from dataclasses import field
 from datetime import datetime
 
 from duelmail import app
-from duelmail.delivery.arrivals import Arrival, apply_files
+from duelmail.delivery.arrivals import Arrival, apply_files, fold
+from duelmail.delivery.git import by_git
+from duelmail.errors import DuelmailError
 from duelmail.home import Home
 from duelmail.protocol.identity import Identity
-from duelmail.protocol.turnfile import SignedFile
+from duelmail.protocol.turnfile import SignedFile, parse_any
 from duelmail.transport import mail as mailt
 from duelmail.transport.archive import file_name
 from duelmail.transport.reply import looks_like_reply
@@ -93,4 +95,41 @@ def mail_answers(identity: Identity, answers: Sequence[app.Played], now: datetim
         messages.append(mailt.compose(p.match, p.file, sender, to, now, p.events))
         lines.append(f"mailed round {p.file.round} of {p.match.gid[:12]} to {', '.join(to)}")
     mailt.send(settings, messages, password)
+    return lines
+
+
+def mail_forwards(home: Home, identity: Identity, now: datetime, settings: mailt.MailSettings | None,
+                  password: Callable[[], str]) -> list[str]:
+    """Mail every file a game folder keeps to send on (an equivocator's file this home holds, the proof for the
+    others: protocol section 5) to every other seat still in play, and mark it sent: it goes once. A game played
+    by git is left to ``git sync``. A file that cannot be mailed (no outgoing server, a server that fails) is kept
+    for the next run; one line each, in words, says what was done."""
+    lines = []
+    for folder in home.game_folders():
+        paths = folder.forwards()
+        if not paths or by_git(home, folder):
+            continue
+        match = fold(folder)
+        me = home.me(folder).get("seat")
+        to = [c.email for s, c in enumerate(match.cards) if s != me and s not in match.removed]
+        sender = (settings.address if settings is not None else None) or identity.email
+        for p in paths:
+            try:
+                (f,) = parse_any(p.read_text(encoding="utf-8"), str(p))
+            except (DuelmailError, OSError, ValueError):
+                continue  # only this home writes there; a file it cannot read is nothing to send
+            what = f"the proof that {match.cards[f.seat].name} signed two different files for round {f.round}"
+            if settings is None or not settings.smtp_host:
+                lines.append(f"{what} (game {match.gid[:12]}) is kept to be mailed to the other players: no "
+                             "outgoing server is set up ('duelmail mail setup --smtp-host HOST'), so the next "
+                             "'duelmail mail fetch' mails it")
+                continue
+            try:
+                mailt.send(settings, [mailt.compose_proof(match, f, me, sender, to, now)], password)
+            except mailt.MailError as e:
+                lines.append(f"could not mail {what} (game {match.gid[:12]}): {e}; kept for the next "
+                             "'duelmail mail fetch'")
+                continue
+            folder.mark_forwarded([p.name])
+            lines.append(f"mailed {what} (game {match.gid[:12]}) to {', '.join(to)}")
     return lines

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from duelmail.delivery.arrivals import Answer, Arrival, Decision, answer_duties
 from duelmail.delivery.git import by_git, sync_git
-from duelmail.delivery.mail import fetch_mail, mail_answers
+from duelmail.delivery.mail import fetch_mail, mail_answers, mail_forwards
 from duelmail.delivery.reminders import send_reminders
 from duelmail.errors import DuelmailError
 from duelmail.home import Home
@@ -46,6 +46,11 @@ class Carrier:
     def push(self, home: Home, identity: Identity, answers: Sequence[Answer], now: datetime) -> list[str]:
         raise NotImplementedError
 
+    def send_on(self, home: Home, identity: Identity, now: datetime) -> list[str]:
+        """Send the files this home keeps to send on to every seat (the proof of an equivocation, protocol
+        section 5); a git repository takes them in its ``push``."""
+        return []
+
 
 class MailCarrier(Carrier):
     def __init__(self, settings: mailt.MailSettings, password: Callable[[mailt.MailSettings, str, str], str],
@@ -66,6 +71,10 @@ class MailCarrier(Carrier):
             return ["answers written; no SMTP host set up, so send them with 'duelmail mail send'"]
         return mail_answers(identity, [a.played for a in answers], now, s,
                             lambda: self.password(s, s.smtp_user, s.smtp_host))
+
+    def send_on(self, home, identity, now):
+        s = self.settings
+        return mail_forwards(home, identity, now, s, lambda: self.password(s, s.smtp_user, s.smtp_host))
 
     def remind(self, home, identity, now):
         s = self.settings
@@ -116,6 +125,8 @@ def poll(home: Home, identity: Identity, carriers: Sequence[Carrier], clock: Cal
         if out.answers:
             for c in carriers:
                 out.lines += c.push(home, identity, out.answers, clock())
+        for c in carriers:
+            out.lines += c.send_on(home, identity, clock())
         if replies is not None:
             out.lines += replies.offer(home, identity, out.decisions, clock)
         out.lines += [d.line() for d in out.decisions]

@@ -11,6 +11,7 @@ from duelmail.transport.archive import TURN_NAME, file_name, fold, header_for, p
 from duelmail.util.fs import atomic_write, forget, listing
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
     from datetime import datetime
 
     from duelmail.engine.match import Match
@@ -155,21 +156,47 @@ class GameFolder:
         return self.path / ".forward"
 
     def forward(self, f: SignedFile) -> None:
-        """Keep a file to send on to every seat (the equivocator's file this home holds: the other seats' proof)."""
+        """Keep a file to send on to every seat (the equivocator's file this home holds: the other seats' proof);
+        one already sent on (``mark_forwarded``) is not kept again."""
+        name = proof_name(f)
+        if name in self.forwarded():
+            return
         self.forward_path.mkdir(exist_ok=True)
-        target = self.forward_path / proof_name(f)
+        target = self.forward_path / name
         if not target.exists():
             atomic_write(target, f.to_toml([f"duelmail: seat {f.seat}'s file for round {f.round}, sent on: with "
                                             "the other file it signed for that round it proves an equivocation"]))
 
-    def take_forwards(self) -> list[tuple[str, str]]:
-        """The files kept to send on (``forward``), as (name, text), taken: the caller sends them."""
+    def kept_forwards(self) -> list[Path]:
+        """Every file kept to send on (``forward``), sent or not (a git sync keeps them all in the repository)."""
         if not self.forward_path.is_dir():
             return []
-        out = []
-        for p in sorted(self.forward_path.iterdir()):
-            out.append((p.name, p.read_text(encoding="utf-8")))
-            p.unlink()
+        return sorted(p for p in self.forward_path.iterdir() if p.suffix == ".toml" and p.is_file())
+
+    def forwards(self) -> list[Path]:
+        """The files kept to send on that have not been sent yet."""
+        sent = set(self.forwarded())
+        return [p for p in self.kept_forwards() if p.name not in sent]
+
+    def forwarded(self) -> list[str]:
+        """The names of the kept files already sent on (``mark_forwarded``)."""
+        try:
+            return (self.path / ".forwarded").read_text(encoding="utf-8").split()
+        except (OSError, UnicodeDecodeError):
+            return []
+
+    def mark_forwarded(self, names: Sequence[str]) -> None:
+        """Remember that these kept files were sent on: they go once."""
+        known = self.forwarded()
+        new = [n for n in names if n not in known]
+        if new:
+            atomic_write(self.path / ".forwarded", "".join(f"{n}\n" for n in [*known, *new]))
+
+    def take_forwards(self) -> list[tuple[str, str]]:
+        """The files kept to send on (``forward``) and not sent yet, as (name, text), marked sent: the caller
+        sends them."""
+        out = [(p.name, p.read_text(encoding="utf-8")) for p in self.forwards()]
+        self.mark_forwarded([name for name, _ in out])
         return out
 
     def note_late(self, f: SignedFile, now: datetime) -> None:

@@ -304,6 +304,42 @@ def compose(match, f: SignedFile, sender: str, recipients: Sequence[str], now: d
     return msg
 
 
+def proof_subject(match, f: SignedFile) -> str:
+    return (f"[duelmail] {match.game.spec.title} {f.game[:12]}: proof that {match.cards[f.seat].name} signed two "
+            f"different files for round {f.round}")
+
+
+def compose_proof(match, f: SignedFile, sender_seat: int | None, sender: str, recipients: Sequence[str],
+                  now: datetime) -> EmailMessage:
+    """A file of an equivocator that this home holds, sent on to the other seats (protocol section 5): with the
+    other file the seat signed for that round, which a receiver holds, it proves the equivocation. Said in words,
+    the file in the armour and attached as a turn is; threaded in the game."""
+    if not recipients:
+        raise MailError(f"round {f.round}: no other seat to mail this proof to")
+    title, gid, name = match.game.spec.title, f.game[:12], match.cards[f.seat].name
+    msg = EmailMessage(policy=email.policy.SMTP)
+    msg["From"] = formataddr((match.cards[sender_seat].name, sender)) if sender_seat is not None else sender
+    msg["To"] = ", ".join(recipients)
+    msg["Subject"] = proof_subject(match, f)
+    msg["Date"] = format_datetime(now)
+    msg["Message-ID"] = f"<proof-{f.file_hash[:32]}@{THREAD_DOMAIN}>"
+    msg["In-Reply-To"] = msg["References"] = thread_root(f.game)
+    msg["X-Duelmail"] = f"game={gid}; round={f.round}; seat={f.seat}"
+    words = [f"{name} signed two different files for round {f.round} of {title} (game {gid}) and sent them to",
+             "different players. This is the one that reached this sender; the other one reached you. Both carry",
+             f"{name}'s signature, so together they prove it: the game ends against {name} as soon as your",
+             "duelmail holds both. It takes this one in with one command:", "  duelmail mail fetch"]
+    machine = ["This is a duelmail file. To apply it: 'duelmail mail fetch', or save the attachment",
+               "(or this whole message) and run 'duelmail receive FILE'."]
+    header = [f"duelmail: {name}'s file for round {f.round} of game {gid}, sent on: with the other file "
+              f"{name} signed for that round it proves an equivocation"]
+    msg.set_content("\n".join([*words, "", "-- ", *machine, "", f.armour()]), subtype="plain", charset="utf-8",
+                    cte="quoted-printable")
+    msg.add_attachment(f.to_toml(header).encode(), maintype="application", subtype="toml",
+                       filename=file_name(f))
+    return msg
+
+
 def compose_notice(match, kind: str, late: int, sender_seat: int, sender: str, recipients: Sequence[str],
                    due: datetime, now: datetime) -> EmailMessage:
     """A reminder (``kind='reminder'``: ``late``'s deadline is near; sent to ``late``) or a note that a timeout
