@@ -105,7 +105,7 @@ def mail_forwards(home: Home, identity: Identity, now: datetime, settings: mailt
     by git is left to ``git sync``. A file that cannot be mailed (no outgoing server, a server that fails) is kept
     for the next run; one line each, in words, says what was done."""
     lines = []
-    for folder in home.game_folders():
+    for folder in home.live_folders():  # (a proof is found in a game in play, and sent in the same command)
         paths = folder.forwards()
         if not paths or by_git(home, folder):
             continue

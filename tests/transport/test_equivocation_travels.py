@@ -194,11 +194,20 @@ def test_by_git_the_proof_reaches_the_other_home_and_both_end_against_the_equivo
     assert kept == {first.file_hash, other.file_hash}
     assert "round 1: the proof that carol signed two different files for round 1, sent on" in git(
         t.remote, "log", "--format=%s", "main")
-    head = git(repos[0], "rev-parse", "HEAD")
+    squat = repos[2] / game / f"r0001-s2-x{'0' * 12}.toml"  # only a file's own second-file name is a proof's
+    git(repos[2], "pull", "-q", "--rebase=false", "-X", "theirs", "origin", "main")
+    squat.write_text(first.to_toml())
+    git(repos[2], "add", "-A")
+    git(repos[2], "commit", "-qm", "a copy under another name")
+    git(repos[2], "push", "-q", "origin", "main")
+    out = dm(bob, "git", "sync", code=1)
+    assert f"REFUSED {game}/{squat.name}" in out and "squatter" in out and "[P-format]" in out, out
+    dm_any(alice, "git", "sync")  # (it reports the copy above, once)
+    head = git(t.remote, "rev-parse", "main")
     for home in (alice, bob):  # settled: another sync commits nothing (no tug of war over Carol's file's name)
         out = dm(home, "git", "sync")
         assert "committed" not in out, out
-    assert git(repos[0], "rev-parse", "HEAD") == head or git(t.remote, "rev-parse", "main") == head
+    assert git(t.remote, "rev-parse", "main") == head
 
 
 def dm_any(home: Path, *args: str) -> str:
