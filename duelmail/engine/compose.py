@@ -147,6 +147,23 @@ class Composing:
                 keys[str(ref)] = sra.encode_scalars([trial.own_key(seat, ref)])
         raise DuelmailError("key shares never settle (a bug)")
 
+    def compose_claim(self, seat: int, identity: Identity, against: int, now: datetime,
+                      rnd: int | None = None) -> SignedFile:
+        """This seat's timeout claim against ``against`` for round ``rnd`` (default: the open one). With a delivery
+        allowance it names the copies its clock counts from (protocol section 6b): ``dates``, of each decision-free
+        answer of the round before, and ``answer``, of the claimed seat's own file for the round if this home holds
+        one (a file that came later than the allowance after its time)."""
+        rnd = self.round if rnd is None else rnd
+        content: dict = {"duelmail": 1, "kind": "claim", "game": self.game_ref, "round": rnd, "prev": self.prevs[rnd],
+                         "seat": seat, "time": now.isoformat(timespec="seconds"), "against": against}
+        dates = self.claim_dates(rnd)
+        if dates:
+            content["dates"] = dates
+        held = (self.rounds[rnd] if rnd < self.round else self.current).get(against)
+        if self.tc.delivery is not None and held is not None:
+            content["answer"] = {"time": held.content["time"], "signature": b64e(held.signature)}
+        return SignedFile.sign(content, identity)
+
     def compose_note(self, seat: int, identity: Identity, now: datetime, say: str | None = None,
                      resign: bool = False, draw: str | None = None) -> SignedFile:
         """This seat's next note (protocol §5a), refused before signing if it would change nothing."""
