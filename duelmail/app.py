@@ -211,8 +211,9 @@ def _claim_late(folder: GameFolder, match: Match, seat: int, identity: Identity,
                 against: int) -> Played:
     """A timeout claim against ``against`` for round ``rnd``, whose file reached this home late: the archive is
     folded again with it (it folds before that file, which it sets aside with every file built on it)."""
-    f = match.compose_claim(seat, identity, against, now, rnd)  # it names the late file's copy it counts from
     with locked(folder.path):
+        full = fold(folder.files(), now=now, proven=folder.proven())  # every file whole (a kept state keeps hashes)
+        f = full.compose_claim(seat, identity, against, now, rnd)  # it names the late file's copy it counts from
         after = fold([*folder.files(), (file_name(f), f)], now=now, proven=folder.proven())
         if f.file_hash not in after.applied:
             raise DuelmailError(f"the claim against {match.cards[against].name} for round {rnd} does not stand: "

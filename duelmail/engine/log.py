@@ -158,7 +158,9 @@ ANSWER_DOMAIN = b"duelmail/answer/v1\n"
 def date_free(f: SignedFile) -> bool:
     """Whether ``f`` is a decision-free answer that any home of its seat composes alike but for its date (protocol
     section 5): a turn file with no action and no field of the sender's own (``vacation``, ``say``)."""
-    c = f.content
+    c = getattr(f, "content", None)
+    if c is None:  # a file of an older round a kept state remembers by its hashes (``transport/kept.py``)
+        return getattr(f, "answer", "") not in ("", f.file_hash)
     return f.kind == "turn" and c.get("actions") == [] and "vacation" not in c and "say" not in c
 
 
@@ -168,6 +170,8 @@ def answer_hash(f: SignedFile) -> str:
     of it whatever its date; for any other file its file hash."""
     if not date_free(f):
         return f.file_hash
+    if getattr(f, "content", None) is None:
+        return f.answer
     got = f.__dict__.get("_answer_hash")
     if got is None:
         got = digest_bytes(ANSWER_DOMAIN + canonical({k: v for k, v in f.content.items() if k != "time"}))

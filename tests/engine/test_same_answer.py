@@ -80,7 +80,8 @@ def two_copies(n: int):
 def test_a_restored_home_answers_again_with_another_date_and_it_is_the_same_answer(n):
     """The two copies differ only in their date: every other home takes the second as the same answer (said so),
     never as an equivocation; every home closes the round with one hash whichever copy it holds, and the game goes
-    on to later rounds at every home (the restored one too, whose copy is dated after the files that follow)."""
+    on to later rounds at every home (the restored one too, whose copy is dated after the files that follow). A file
+    whose content differs is still an equivocation, and ends the game against its seat."""
     p, seat, first, again, home = two_copies(n)
     assert first.file_hash != again.file_hash and first.content["time"] != again.content["time"]
     assert answer_hash(first) == answer_hash(again)
@@ -92,6 +93,12 @@ def test_a_restored_home_answers_again_with_another_date_and_it_is_the_same_answ
     with pytest.raises(Duplicate, match=rf"a second copy of {p.ids[seat].name}'s answer for round {rnd}, dated later"
                                         r".*the same answer, nothing changes"):
         p.matches[others[0]].apply(again, "again.toml")
+    forged = SignedFile.sign({**copy.deepcopy(first.content), "note": "another answer"}, p.ids[seat])
+    with pytest.raises(FileRefused) as info:  # a different answer (not only a date) is still an equivocation
+        p.matches[others[0]].clone().apply(forged, "forged.toml")
+    assert info.value.rule == "P-equivocation" and answer_hash(forged) != answer_hash(first)
+    cheat = fold([(f"{i}.toml", f) for i, f in enumerate([*p.files, first, forged])])
+    assert cheat.over() and seat not in cheat.outcome().winners and (rnd, seat) in cheat.equivocations
     if n == 3:  # the other copy to the third seat
         p.matches[others[1]].apply(again, "again.toml")
     p.matches[seat] = home  # the restored home plays on; the first one is gone
@@ -102,21 +109,6 @@ def test_a_restored_home_answers_again_with_another_date_and_it_is_the_same_answ
     assert all(not m.over() or m.finished and m.audit.ok for m in p.matches)  # (a short game may end: audited)
     both = fold([(f"{i}.toml", f) for i, f in enumerate([*p.files, first, again])])  # an archive with both copies
     assert both.prev == p.match.prev and both.outcome() == p.match.outcome() and not both.equivocations
-
-
-def test_a_different_answer_for_the_round_is_still_an_equivocation():
-    """Two files of one seat and round whose content differs (not only their date) are two answers: refused as an
-    equivocation, and an archive holding both ends the game against the seat."""
-    p, seat, first, _, home = two_copies(2)
-    other = 1 - seat
-    forged = SignedFile.sign({**copy.deepcopy(first.content), "note": "another answer"}, p.ids[seat])
-    assert answer_hash(forged) != answer_hash(first)
-    p.matches[other].apply(first, "first.toml")
-    with pytest.raises(FileRefused) as info:
-        p.matches[other].apply(forged, "forged.toml")
-    assert info.value.rule == "P-equivocation"
-    both = fold([(f"{i}.toml", f) for i, f in enumerate([*p.files, first, forged])])
-    assert both.over() and seat not in both.outcome().winners and (first.round, seat) in both.equivocations
 
 
 @pytest.mark.parametrize("n", [2, 3])
