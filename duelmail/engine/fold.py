@@ -345,16 +345,19 @@ class Folding:
                          "P-timeout")
         out = {}
         for s, g in sorted(want.items()):
-            out[s] = self._named_copy(g, named[str(s)], f"its copy of {self.cards[s].name}'s answer", refuse)
+            out[s] = self._named_copy(g, named[str(s)], f"its copy of {self.cards[s].name}'s answer", refuse,
+                                      self.last_floor)
         return out
 
-    def _named_copy(self, g: SignedFile, named, what: str, refuse) -> datetime:
+    def _named_copy(self, g: SignedFile, named, what: str, refuse, floor: datetime) -> datetime:
         """The time of the copy of ``g`` that a claim names (``{time, signature}``), checked: ``g``'s content with
-        that time, signed by ``g``'s seat."""
+        that time, signed by ``g``'s seat, and dated no earlier than any file of its round may be (``floor``)."""
         if not isinstance(named, dict) or not isinstance(named.get("time"), str) \
                 or not isinstance(named.get("signature"), str):
             raise refuse(f"{what} must be a table {{time, signature}}", "P-timeout")
         t = parse_time(named["time"], "claim")
+        if t < floor - FUTURE_TOLERANCE:
+            raise refuse(f"{what} is dated {t.isoformat()}, before its round opened ({floor.isoformat()})", "P-time")
         try:
             copy = SignedFile({**g.content, "time": named["time"]}, b64d(named["signature"], "signature"))
         except CryptoError:
@@ -437,7 +440,7 @@ class Folding:
             answered_at = None
             if "answer" in c and answer is not None:  # (a home that holds no copy judges it from the deadline)
                 answered_at = self._named_copy(answer, c["answer"], f"its copy of {self.cards[against].name}'s file "
-                                               f"for round {self.round}", refuse)
+                                               f"for round {self.round}", refuse, self.floor_at)
             due = self.deadline(against, opening)
             stands = self.claim_from(against, answered_at, opening)
             if t <= stands:
@@ -923,6 +926,7 @@ class Folding:
         self.prev = round_hash(self.round, self.prev, self.current, self.current_claims, self.current_notes,
                                dated=self.tc.delivery is None)
         if self.tc.delivery is not None:  # every time but a decision-free answer's: the same in every home
+            self.last_floor = self.floor_at
             self.floor_at = max([self.floor_at, *(parse_time(f.content["time"], "log") for f in
                                                   [*self.current.values(), *self.current_claims.values()]
                                                   if not date_free(f))])

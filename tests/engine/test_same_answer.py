@@ -160,3 +160,31 @@ def test_a_claim_must_name_a_true_copy_of_each_answer_it_counts_from():
             m.clone().apply(SignedFile.sign(content, p.ids[claimant]), "claim.toml")
         assert info.value.rule == rule
     m.clone().apply(good, "claim.toml")
+
+
+def test_a_copy_dated_early_and_kept_back_is_met_by_the_claim_of_the_seat_it_never_reached():
+    """Item 2's attack through a second copy, in two seats: the seat owing a decision-free answer signs one copy dated
+    at its round's opening and keeps it back, sends another dated twenty hours later, and claims the next seat's
+    timeout counted from the copy kept back (it names it). That copy reaches the victim only inside the claim, more
+    than the delivery allowance after its time: the victim's own claim against the answer for its round, naming that
+    copy, stands in every home; the answer, and the attacker's claim built on it, are set aside."""
+    p, x, _, _, _ = two_copies(2)
+    v = 1 - x
+    victim, attacker = p.matches[v], p.matches[x]
+    hidden = attacker.compose(x, p.ids[x], [], attacker.floor_at)
+    sent = attacker.compose(x, p.ids[x], [], p.clock + timedelta(hours=20))
+    attacker.apply(hidden, "hidden.toml")
+    victim.apply(sent, "sent.toml")
+    rnd = victim.round
+    assert v in victim.duties and attacker.claim_from(v) < victim.claim_from(v)
+    when = attacker.claim_from(v) + timedelta(minutes=1)
+    claim = attacker.compose_claim(x, p.ids[x], v, when)
+    trial = victim.clone()
+    trial.apply(claim, "claim.toml")
+    assert trial.timed_out[rnd][0] == v  # judged by the copy it names, the claim alone would stand
+    copied = claim.content["dates"][str(x)]
+    counter = victim.compose_claim(v, p.ids[v], x, when + timedelta(minutes=2), rnd=rnd - 1, copy=copied)
+    for held in ([sent], [hidden], [sent, hidden]):  # every home, whichever copies it holds
+        home = fold([(f"{i}.toml", f) for i, f in enumerate([*p.files, *held, claim, counter])])
+        assert counter.file_hash in home.applied and claim.file_hash not in home.applied
+        assert home.timed_out[rnd - 1][:2] == (x, v) and home.over() and home.outcome().winners == (v,)
