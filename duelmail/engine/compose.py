@@ -67,6 +67,8 @@ class Composing:
         seen = self._seen()
         if seen is not None:
             content["seen"] = seen
+        if duty.needs_human and self.banked() and (dates := self.claim_dates()):
+            content["dates"] = dates  # the copies its bank counts from (protocol section 6b)
         if seat not in self.entropy:
             content["entropy"] = seal_entropy(self.masters[seat], self.gid, seat, self.fresh[seat])
         if self.toss_commit is not None and duty.join:

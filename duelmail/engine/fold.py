@@ -252,7 +252,13 @@ class Folding:
             waiting = ", ".join(f"seat {s}" for s in sorted(self.duties)) or "nobody"
             raise refuse(f"seat {seat} is not awaited in round {rnd} (awaited: {waiting})", "P-turn")
         t = self._check_time(c["time"], where, refuse, now)
-        due = self.deadline(seat)
+        opening = None
+        if duty.needs_human and self.banked() and any(date_free(g) for g in self.rounds[-1].values()):
+            # a decision's time comes out of its bank counted from the copies it names (protocol section 6b)
+            dates = self._named_dates(c, refuse, "a decision")
+            opening = self._opening(self.rounds[-1], self.claims_by_round.get(self.round - 1, {}),
+                                    self.notes_by_round.get(self.round - 1, {}), dates)
+        due = self.deadline(seat, opening)
         try:
             events = self._apply_body(f, seat, duty, strict)
         except (CryptoError, IllegalMove, NotationError) as e:
@@ -262,7 +268,7 @@ class Folding:
             raise refuse(f"CHEAT: {e}", e.rule) from None
         self.last_time = max(self.last_time, t) if self.last_time else t
         if duty.needs_human:  # the move's clock: time past days_per_move comes out of the bank
-            used = time_used(self.clock_start(seat), t, self.vacations[seat])
+            used = time_used(self.clock_start(seat, opening), t, self.vacations[seat])
             self.bank[seat] += timedelta(hours=self.tc.extra_hours_per_move) - max(used - self.tc.per_move,
                                                                                     timedelta(0))
         if due is not None and t > due:
@@ -334,15 +340,21 @@ class Folding:
         return {str(s): {"time": g.content["time"], "signature": b64e(g.signature)}
                 for s, g in sorted(self.rounds[rnd - 1].items()) if date_free(g)}
 
-    def _named_dates(self, c: dict, refuse) -> dict[int, datetime]:
-        """The times a claim counts the last closed round's decision-free answers from: one copy of each, named by
-        time and signature (``dates``), each verifying under its seat's key (protocol section 6b)."""
+    def banked(self) -> bool:
+        """Whether a seat's bank can ever count (a reserve or an increment): then a decision names the copies of the
+        last round's decision-free answers its clock counts from, as a claim does (protocol section 6b)."""
+        return self.tc.delivery is not None and bool(self.tc.bank_days or self.tc.extra_hours_per_move)
+
+    def _named_dates(self, c: dict, refuse, who: str = "the claim") -> dict[int, datetime]:
+        """The times a claim (or, with a bank, a decision) counts the last closed round's decision-free answers from:
+        one copy of each, named by time and signature (``dates``), each verifying under its seat's key (protocol
+        section 6b)."""
         named = c.get("dates", {})
         want = {s: g for s, g in self.rounds[-1].items() if date_free(g)}
         if not isinstance(named, dict) or set(named) != {str(s) for s in want}:
-            raise refuse(f"'dates' must name the copy the claim counts from of each decision-free answer of round "
+            raise refuse(f"'dates' must name the copy {who} counts from of each decision-free answer of round "
                          f"{self.round - 1} (seats {', '.join(map(str, sorted(want))) or 'none'}), and only those",
-                         "P-timeout")
+                         "P-dates")
         out = {}
         for s, g in sorted(want.items()):
             out[s] = self._named_copy(g, named[str(s)], f"its copy of {self.cards[s].name}'s answer", refuse,
@@ -354,7 +366,7 @@ class Folding:
         that time, signed by ``g``'s seat, and dated no earlier than any file of its round may be (``floor``)."""
         if not isinstance(named, dict) or not isinstance(named.get("time"), str) \
                 or not isinstance(named.get("signature"), str):
-            raise refuse(f"{what} must be a table {{time, signature}}", "P-timeout")
+            raise refuse(f"{what} must be a table {{time, signature}}", "P-dates")
         t = parse_time(named["time"], "claim")
         if t < floor - FUTURE_TOLERANCE:
             raise refuse(f"{what} is dated {t.isoformat()}, before its round opened ({floor.isoformat()})", "P-time")

@@ -10,7 +10,7 @@ from datetime import datetime, timedelta
 import pytest
 from helpers import Players
 
-from duelmail.app import DEFAULT_TIME_CONTROL
+from duelmail.app import DEFAULT_TIME_CONTROL, bot_actions
 from duelmail.engine.log import Duplicate, answer_hash
 from duelmail.engine.match import Match
 from duelmail.errors import FileRefused
@@ -61,19 +61,30 @@ def test_the_same_decision_free_answer_twice_is_one_file(n):
 # time), so a home restored from a backup composes it again with another date. The chain covers its answer hash (its
 # content without 'time'): the second copy is the same answer, and a timeout claim names the copies it counts from.
 
-def two_copies(n: int):
+def two_copies(n: int, decision_next: bool = False, **time_control):
     """A game with a delivery allowance where ``seat`` owes a decision-free answer, the last file of its round: its
     home sends it (``first``); the home restored from a backup taken before composes it again seven hours later
-    (``again``). Returns the players, the seat, both copies and the restored home."""
-    p = Players(n=n, seed=3, time_control=DEFAULT_TIME_CONTROL)
+    (``again``). Returns the players, the seat, both copies and the restored home. ``decision_next``: a position
+    where a decision follows the answer."""
+    p = Players(n=n, seed=3, time_control={**DEFAULT_TIME_CONTROL, **time_control},
+                **({"game": "warlords"} if decision_next else {}))  # (its key shares come before a defence)
     p.run(until=lambda m: m.round > 3)
     seat = a_decision_free_duty(p)
+    while decision_next and not (len(p.match.duties) == 1 and _decision_follows(p, seat)):
+        p.step()
+        seat = a_decision_free_duty(p)
     for s in sorted(set(p.match.duties) - set(p.match.current) - {seat}):  # the others' files of the round first
         p.deliver(p.compose(s))
     home = restored(p, seat)
     first = p.matches[seat].compose(seat, p.ids[seat], [], p.tick())
     again = home.compose(seat, p.ids[seat], [], p.clock + timedelta(hours=7))
     return p, seat, first, again, home
+
+
+def _decision_follows(p: Players, seat: int) -> bool:
+    trial = p.match.clone()
+    trial.apply(p.matches[seat].compose(seat, p.ids[seat], [], p.clock), "trial.toml")
+    return any(d.decide for d in trial.duties.values())
 
 
 @pytest.mark.parametrize("n", [2, 3])
@@ -153,9 +164,11 @@ def test_a_claim_must_name_a_true_copy_of_each_answer_it_counts_from():
     claimant = 1 - x
     good = m.compose_claim(claimant, p.ids[claimant], x, m.claim_from(x) + timedelta(minutes=1))
     bare = {k: v for k, v in good.content.items() if k != "dates"}
-    moved = copy.deepcopy(good.content)
-    moved["dates"][str(seat)]["time"] = (datetime.fromisoformat(first.content["time"]) - timedelta(hours=9)).isoformat()
-    for content, rule in ((bare, "P-timeout"), (moved, "P-signature")):
+    moved, early = copy.deepcopy(good.content), copy.deepcopy(good.content)
+    signed = datetime.fromisoformat(first.content["time"])
+    moved["dates"][str(seat)]["time"] = (signed + timedelta(hours=1)).isoformat()  # a date its seat never signed
+    early["dates"][str(seat)]["time"] = (m.last_floor - timedelta(hours=2)).isoformat()  # before its round opened
+    for content, rule in ((bare, "P-dates"), (moved, "P-signature"), (early, "P-time")):
         with pytest.raises(FileRefused) as info:
             m.clone().apply(SignedFile.sign(content, p.ids[claimant]), "claim.toml")
         assert info.value.rule == rule
@@ -188,3 +201,30 @@ def test_a_copy_dated_early_and_kept_back_is_met_by_the_claim_of_the_seat_it_nev
         home = fold([(f"{i}.toml", f) for i, f in enumerate([*p.files, *held, claim, counter])])
         assert counter.file_hash in home.applied and claim.file_hash not in home.applied
         assert home.timed_out[rnd - 1][:2] == (x, v) and home.over() and home.outcome().winners == (v,)
+
+
+def test_with_a_bank_a_decision_names_the_copies_its_time_counts_from():
+    """With a bank, the time a decision takes comes out of it, counted from the clock's start, which the last round's
+    decision-free answer sets: the decision names the copy it counts from, so every home holding either copy charges
+    the same bank (otherwise a later claim against the seat would stand in one home and not in another)."""
+    p, seat, first, again, home = two_copies(2, decision_next=True, bank_days=3)
+    early = p.matches[1 - seat]
+    early.apply(first, "first.toml")
+    home.apply(again, "again.toml")
+    (x,) = early.duties
+    assert early.duties[x].decide
+    maker = early if x != seat else p.matches[seat]  # the decider's own home holds the first copy
+    if maker is not early:
+        maker.apply(first, "mine.toml")
+    actions = bot_actions(maker, x, p.ids[x], p.bots[x], p.rng)
+    slow = maker.compose(x, p.ids[x], actions, maker.clock_start(x) + timedelta(days=4))  # a day of the bank
+    assert slow.content["dates"][str(seat)]["time"] == first.content["time"]
+    for m in (early, home):
+        m.apply(slow, "slow.toml")
+    assert early.bank[x] == home.bank[x] == timedelta(days=2)
+    bare = SignedFile.sign({k: v for k, v in slow.content.items() if k != "dates"}, p.ids[x])
+    fresh = p.fresh()
+    fresh.apply(first, "first.toml")
+    with pytest.raises(FileRefused) as info:  # refused, never taken as late
+        fresh.apply(bare, "bare.toml")
+    assert info.value.rule == "P-dates"
