@@ -193,9 +193,7 @@ def write_claim(folder: GameFolder, match: Match, seat: int | None, identity: Id
         names = ", ".join(("yourself" if s == seat else match.cards[s].name) for s in waiting)
         raise DuelmailError(f"not yet: round {match.round} also awaits {names}; a timeout claim closes the round, "
                             "so claim once every other file of the round is in")
-    content = {"duelmail": 1, "kind": "claim", "game": match.game_ref, "round": match.round, "prev": match.prev,
-               "seat": seat, "time": now.isoformat(timespec="seconds"), "against": overdue[0]}
-    f = SignedFile.sign(content, identity)
+    f = match.compose_claim(seat, identity, overdue[0], now)
     events = match.apply(f, "your timeout claim", now=now)
     path = folder.store(f, match, events)
     _keep(folder, match, f, path)
@@ -213,10 +211,9 @@ def _claim_late(folder: GameFolder, match: Match, seat: int, identity: Identity,
                 against: int) -> Played:
     """A timeout claim against ``against`` for round ``rnd``, whose file reached this home late: the archive is
     folded again with it (it folds before that file, which it sets aside with every file built on it)."""
-    content = {"duelmail": 1, "kind": "claim", "game": match.game_ref, "round": rnd, "prev": match.prevs[rnd],
-               "seat": seat, "time": now.isoformat(timespec="seconds"), "against": against}
-    f = SignedFile.sign(content, identity)
     with locked(folder.path):
+        full = fold(folder.files(), now=now, proven=folder.proven())  # every file whole (a kept state keeps hashes)
+        f = full.compose_claim(seat, identity, against, now, rnd)  # it names the late file's copy it counts from
         after = fold([*folder.files(), (file_name(f), f)], now=now, proven=folder.proven())
         if f.file_hash not in after.applied:
             raise DuelmailError(f"the claim against {match.cards[against].name} for round {rnd} does not stand: "
@@ -413,6 +410,7 @@ class Received:
     waited: str = ""  # a held file applied now: what it had waited for
     refused: str = ""  # a held file that proved bad once it could be checked: why (it was dropped)
     file_hash: str = ""  # a held file's (what arrived with it by the same way is then the same file)
+    copy: str = ""  # another copy of a decision-free answer already applied, dated otherwise: what it is (§5)
 
     def line(self) -> str:
         """What a player reads of this file: applied, already applied, waiting, or refused."""
@@ -421,6 +419,8 @@ class Received:
         head = f"{self.path}: round {self.round} seat {self.seat}"
         if self.waiting:
             return f"{head} is waiting for {self.waiting}: kept, and applied as soon as {self.waiting} arrives"
+        if self.copy:
+            return self.copy
         if self.duplicate:
             return f"{head} already applied (nothing changed)"
         return f"{head} verified and applied" + (f" (it had waited for {self.waited})" if self.waited else "")
@@ -498,8 +498,9 @@ def receive_files(home: Home, identity: Identity | None, incoming: Sequence[tupl
             continue
         with locked(folder.path):  # another duelmail process on this home waits: no interleaved writes
             before = folder.fold(reuse=held.pop(folder.path, None))  # the kept state: no fold when it is current
-            if f.file_hash in before.applied or f.file_hash in before.void:
-                out.append(Received(where, f.round, f.seat, [], duplicate=True))
+            copy = before.second_copy(f, where)  # a decision-free answer again, dated otherwise: one answer (§5)
+            if f.file_hash in before.applied or f.file_hash in before.void or copy is not None:
+                out.append(Received(where, f.round, f.seat, [], duplicate=True, copy=copy or ""))
                 held[folder.path] = before
                 continue
             prior = before.events.copy()  # ``before`` itself may be extended in place

@@ -62,7 +62,7 @@ class Arrival:
         if self.status == "held":
             return f"{head} is waiting for {self.reason}: kept, and applied as soon as {self.reason} arrives"
         if self.status == "duplicate":
-            return f"{head} already applied (nothing changed)"
+            return self.reason or f"{head} already applied (nothing changed)"
         if self.status == "new game":
             return f"{head}: a new game ({self.reason})"
         return f"{head} verified and applied" + (f" (it had waited for {self.reason})" if self.reason else "") + \
@@ -115,7 +115,7 @@ def _arrival(r: app.Received, game: str, identity: Identity | None) -> Arrival:
         return Arrival(r.path, game, r.round, r.seat, "held", reason=r.waiting)
     events = r.match.told_to(r.events, r.match.reader_faces(identity)) if r.match is not None else r.events
     return Arrival(r.path, game, r.round, r.seat, "duplicate" if r.duplicate else "applied", events,
-                   reason=r.waited)
+                   reason=r.copy if r.duplicate else r.waited)
 
 
 @dataclass

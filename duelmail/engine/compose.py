@@ -67,6 +67,8 @@ class Composing:
         seen = self._seen()
         if seen is not None:
             content["seen"] = seen
+        if duty.needs_human and self.banked() and (dates := self.claim_dates()):
+            content["dates"] = dates  # the copies its bank counts from (protocol section 6b)
         if seat not in self.entropy:
             content["entropy"] = seal_entropy(self.masters[seat], self.gid, seat, self.fresh[seat])
         if self.toss_commit is not None and duty.join:
@@ -146,6 +148,25 @@ class Composing:
             for ref in owed:
                 keys[str(ref)] = sra.encode_scalars([trial.own_key(seat, ref)])
         raise DuelmailError("key shares never settle (a bug)")
+
+    def compose_claim(self, seat: int, identity: Identity, against: int, now: datetime,
+                      rnd: int | None = None, copy: dict[str, str] | None = None) -> SignedFile:
+        """This seat's timeout claim against ``against`` for round ``rnd`` (default: the open one). With a delivery
+        allowance it names the copies its clock counts from (protocol section 6b): ``dates``, of each decision-free
+        answer of the round before, and ``answer``, of the claimed seat's own file for the round if this home holds
+        one (a file that came later than the allowance after its time), or ``copy`` (``{time, signature}``): another
+        copy of it that came late, named by a claim against this seat."""
+        rnd = self.round if rnd is None else rnd
+        content: dict = {"duelmail": 1, "kind": "claim", "game": self.game_ref, "round": rnd, "prev": self.prevs[rnd],
+                         "seat": seat, "time": now.isoformat(timespec="seconds"), "against": against}
+        dates = self.claim_dates(rnd)
+        if dates:
+            content["dates"] = dates
+        held = (self.rounds[rnd] if rnd < self.round else self.current).get(against)
+        if self.tc.delivery is not None and held is not None:
+            content["answer"] = dict(copy) if copy else {"time": held.content["time"],
+                                                          "signature": b64e(held.signature)}
+        return SignedFile.sign(content, identity)
 
     def compose_note(self, seat: int, identity: Identity, now: datetime, say: str | None = None,
                      resign: bool = False, draw: str | None = None) -> SignedFile:

@@ -207,14 +207,17 @@ class Duties:
                 duties[s].seed = duties[s].retired = True
 
     # -- the clock ----------------------------------------------------------------------------
-    def clock_start(self, seat: int) -> datetime:
+    def clock_start(self, seat: int, opening: tuple[datetime, dict[int, datetime]] | None = None) -> datetime:
         """When ``seat``'s clock started in the open round: the round's opening, and, with a delivery allowance
         (protocol section 6b), no earlier than that allowance after the signed time of any other seat's file that
-        closed the round before: a file dated early starts nobody's clock before it could have arrived."""
-        return max(self.opened_at, getattr(self, "clock_starts", {}).get(seat, self.opened_at))
+        closed the round before: a file dated early starts nobody's clock before it could have arrived.
+        ``opening``: (opening, clock starts) counted from the copies a timeout claim names, not this home's."""
+        opened, starts = opening or (self.opened_at, getattr(self, "clock_starts", {}))
+        return max(opened, starts.get(seat, opened))
 
-    def deadline(self, seat: int) -> datetime | None:
-        """When ``seat``'s part of the open round is due (None if it owes nothing)."""
+    def deadline(self, seat: int, opening: tuple[datetime, dict[int, datetime]] | None = None) -> datetime | None:
+        """When ``seat``'s part of the open round is due (None if it owes nothing); ``opening`` as for
+        ``clock_start``."""
         duty = self.duties.get(seat)
         if duty is None or seat in self.current:
             return None
@@ -222,17 +225,19 @@ class Duties:
         hours = self.state.answer_deadline_hours(seat) if duty.decide and not duty.join else None
         if hours:
             allowance = timedelta(hours=min(hours, MAX_ALLOWANCE // timedelta(hours=1)))
-        return paused_deadline(self.clock_start(seat), min(allowance, MAX_ALLOWANCE), self.vacations[seat])
+        return paused_deadline(self.clock_start(seat, opening), min(allowance, MAX_ALLOWANCE), self.vacations[seat])
 
     def deadlines(self) -> dict[int, datetime]:
         return {s: d for s in sorted(self.duties) if (d := self.deadline(s)) is not None}
 
-    def claim_from(self, seat: int, answered_at: datetime | None = None) -> datetime | None:
+    def claim_from(self, seat: int, answered_at: datetime | None = None,
+                   opening: tuple[datetime, dict[int, datetime]] | None = None) -> datetime | None:
         """The time after which a timeout claim against ``seat`` stands (protocol section 6b): its deadline, plus
         the delivery allowance, since a file signed by the deadline may still be in the mail until then. Sooner
-        if the fold holds a move of the seat for the round (``answered_at``, its signed time): that file had the
-        delivery allowance from its own time to arrive, and a claim signed after that says it did not."""
-        due = self.deadline(seat)
+        if the claim counts from a move of the seat for the round (``answered_at``, the signed time of the copy it
+        names): that file had the delivery allowance from its own time to arrive, and a claim signed after that
+        says it did not. ``opening`` as for ``clock_start``."""
+        due = self.deadline(seat, opening)
         if due is None or self.tc.delivery is None:
             return due
         if answered_at is not None:

@@ -9,12 +9,12 @@ from datetime import datetime, timedelta
 from duelmail.crypto import deck as sra
 from duelmail.crypto.commit import check_opening
 from duelmail.crypto.derive import FRESH_BYTES, entropy_key, game_seed, hkdf
-from duelmail.crypto.encoding import b64d, lp
+from duelmail.crypto.encoding import b64d, b64e, lp
 from duelmail.crypto.seal import box_size, open_sealed, seal
 from duelmail.engine import toss
 from duelmail.engine.clock import FUTURE_TOLERANCE, check_vacation, time_used
 from duelmail.engine.duties import Duty
-from duelmail.engine.log import JOIN, SEALED, Duplicate, Event, parse_time, round_hash
+from duelmail.engine.log import JOIN, SEALED, Duplicate, Event, answer_hash, date_free, parse_time, round_hash
 from duelmail.engine.memo import memo_sizes
 from duelmail.engine.talk import DRAW, DRAW_ANSWERS, Talk, check_say
 from duelmail.engine.views import with_faces
@@ -164,13 +164,13 @@ class Folding:
 
     # -- applying a file --------------------------------------------------------------------
     def apply(self, f: SignedFile, where: str, strict: bool = True, now: datetime | None = None,
-              answered_at: datetime | None = None) -> list[Event]:
+              answered_at: datetime | None = None, answer: SignedFile | None = None) -> list[Event]:
         """Check ``f`` completely and apply it. Raises ``FileRefused``/``Duplicate``; see the class note.
 
         ``now`` is the receiver's clock: a file signed further in the future than clocks drift is refused.
-        ``answered_at``, for a timeout claim: the signed time of the claimed seat's move for the round, when the
-        fold holds one (it folds after the claim): a claim stands once that move is older than the delivery
-        allowance (protocol section 6b).
+        ``answer``, for a timeout claim: the claimed seat's move for the round, when the fold holds a copy of it (it
+        folds after the claim): with a delivery allowance, a claim that names a copy of it stands once that copy is
+        older than the allowance (protocol section 6b). ``answered_at`` is not read any more (kept for callers).
         ``strict=False`` is for a sender's trial of its own file, which may be partial: what this process
         computed itself (signature, points, proofs) is not checked again, nor are missing duties."""
         c = f.content
@@ -196,7 +196,7 @@ class Folding:
             raise refuse(f"signature does not verify with {self.cards[seat].name}'s key "
                          f"({self.cards[seat].fingerprint})", "P-signature")
         if f.kind == "claim":
-            return self._apply_claim(f, where, seat, refuse, now, answered_at)
+            return self._apply_claim(f, where, seat, refuse, now, answer)
         if f.kind == "note":
             return self._apply_note(f, where, seat, refuse, now)
         if rnd < self.round and rnd in self.timed_out and self.timed_out[rnd][0] == seat:
@@ -219,6 +219,8 @@ class Folding:
             old = self.rounds[rnd].get(seat)
             if old is not None and old.file_hash == f.file_hash:
                 raise Duplicate(f"{where}: round {rnd} seat {seat} is already in the log")
+            if old is not None and self.same_answer(old, f):
+                raise Duplicate(self._second_copy(old, f, where))
             if old is not None:
                 raise refuse(f"EQUIVOCATION: seat {seat} ({self.cards[seat].name}) signed two different files "
                              f"for round {rnd}; both signatures verify, which proves it", "P-equivocation")
@@ -241,6 +243,8 @@ class Folding:
         if seat in self.current:
             if self.current[seat].file_hash == f.file_hash:
                 raise Duplicate(f"{where}: round {rnd} seat {seat} is already in the log")
+            if self.same_answer(self.current[seat], f):
+                raise Duplicate(self._second_copy(self.current[seat], f, where))
             raise refuse(f"EQUIVOCATION: seat {seat} ({self.cards[seat].name}) signed two different files "
                          f"for round {rnd}; both signatures verify, which proves it", "P-equivocation")
         duty = self.duties.get(seat)
@@ -248,7 +252,13 @@ class Folding:
             waiting = ", ".join(f"seat {s}" for s in sorted(self.duties)) or "nobody"
             raise refuse(f"seat {seat} is not awaited in round {rnd} (awaited: {waiting})", "P-turn")
         t = self._check_time(c["time"], where, refuse, now)
-        due = self.deadline(seat)
+        opening = None
+        if duty.needs_human and self.banked() and any(date_free(g) for g in self.rounds[-1].values()):
+            # a decision's time comes out of its bank counted from the copies it names (protocol section 6b)
+            dates = self._named_dates(c, refuse, "a decision")
+            opening = self._opening(self.rounds[-1], self.claims_by_round.get(self.round - 1, {}),
+                                    self.notes_by_round.get(self.round - 1, {}), dates)
+        due = self.deadline(seat, opening)
         try:
             events = self._apply_body(f, seat, duty, strict)
         except (CryptoError, IllegalMove, NotationError) as e:
@@ -258,7 +268,7 @@ class Folding:
             raise refuse(f"CHEAT: {e}", e.rule) from None
         self.last_time = max(self.last_time, t) if self.last_time else t
         if duty.needs_human:  # the move's clock: time past days_per_move comes out of the bank
-            used = time_used(self.clock_start(seat), t, self.vacations[seat])
+            used = time_used(self.clock_start(seat, opening), t, self.vacations[seat])
             self.bank[seat] += timedelta(hours=self.tc.extra_hours_per_move) - max(used - self.tc.per_move,
                                                                                     timedelta(0))
         if due is not None and t > due:
@@ -274,20 +284,110 @@ class Folding:
         """Each seat's clock start in the round that opens (protocol section 6b): the delivery allowance after the
         latest signed time among the other seats' files that closed the round (turns, claims, closing notes). Its
         own files do not count: a seat has its own file at once."""
+        return self._opening(self.current, self.current_claims, self.current_notes)[1]
+
+    def _opening(self, files: dict, claims: dict, notes: dict, dates: dict[int, datetime] | None = None
+                 ) -> tuple[datetime, dict[int, datetime]]:
+        """The opening of the round that the files, claims and notes of a round close, and each seat's clock start
+        in it if later (protocol section 6b). With a delivery allowance the opening is the latest time among those
+        turns and claims and the floor (``floor_at``: every earlier time but those of decision-free answers), and a
+        decision-free answer counts by the time ``dates`` gives its seat, if any, else by the copy held."""
+        def when(f: SignedFile) -> datetime:
+            if dates and f.kind == "turn" and f.seat in dates:
+                return dates[f.seat]
+            return parse_time(f.content["time"], "log")
+
+        times = [when(f) for f in [*files.values(), *claims.values()]]
         if self.tc.delivery is None:
+            return max([self.opened_at, *times]), {}
+        opened = max([self.floor_at, *times])
+        later = [(f.seat, when(f) + self.tc.delivery) for f in [*files.values(), *claims.values(), *notes.values()]]
+        return opened, {s: start for s in range(self.n)
+                        if (start := max((t for by, t in later if by != s), default=opened)) > opened}
+
+    def same_answer(self, held: SignedFile, f: SignedFile) -> bool:
+        """Whether ``f`` is another copy of ``held``, a decision-free answer: the same answer hash, another date (in a
+        game with a delivery allowance; protocol section 5). ``f``'s signature is checked by the caller."""
+        return self.tc.delivery is not None and held.file_hash != f.file_hash and date_free(held) \
+            and answer_hash(held) == answer_hash(f)
+
+    def second_copy(self, f: SignedFile, where: str) -> str | None:
+        """If ``f`` is another copy, signed by its seat, of a decision-free answer this match holds: what a player
+        reads of it (nothing changes); else None (protocol section 5)."""
+        if f.kind != "turn" or self.tc.delivery is None or not isinstance(f.content.get("round"), int) \
+                or not isinstance(f.content.get("seat"), int) or not 0 <= f.seat < self.n:
+            return None
+        held = self.rounds[f.round].get(f.seat) if 0 < f.round < self.round else \
+            self.current.get(f.seat) if f.round == self.round else None
+        if held is None or not self.same_answer(held, f) or not f.verify(self.cards[f.seat]):
+            return None
+        return self._second_copy(held, f, where)
+
+    def _second_copy(self, held: SignedFile, f: SignedFile, where: str) -> str:
+        ours, theirs = parse_time(held.content["time"], where), parse_time(f.content["time"], where)
+        dated = "later" if theirs > ours else "earlier" if theirs < ours else "alike"
+        return (f"{where}: a second copy of {self.cards[f.seat].name}'s answer for round {f.round}, dated {dated} "
+                f"({theirs.isoformat()}; this home holds the one of {ours.isoformat()}): the same answer, nothing "
+                "changes")
+
+    def claim_dates(self, rnd: int | None = None) -> dict[str, dict[str, str]]:
+        """A timeout claim's ``dates`` for round ``rnd`` (default: the open one): the time and signature of the copy
+        this home holds of each decision-free answer of the round before, whose times its clock counts from
+        (protocol section 6b). Empty without a delivery allowance."""
+        rnd = self.round if rnd is None else rnd
+        if self.tc.delivery is None or rnd < 2:
             return {}
-        files = [*self.current.values(), *self.current_claims.values(), *self.current_notes.values()]
-        times = [(f.seat, parse_time(f.content["time"], "log") + self.tc.delivery) for f in files]
-        return {s: start for s in range(self.n)
-                if (start := max((t for by, t in times if by != s), default=self.opened_at)) > self.opened_at}
+        return {str(s): {"time": g.content["time"], "signature": b64e(g.signature)}
+                for s, g in sorted(self.rounds[rnd - 1].items()) if date_free(g)}
+
+    def banked(self) -> bool:
+        """Whether a seat's bank can ever count (a reserve or an increment): then a decision names the copies of the
+        last round's decision-free answers its clock counts from, as a claim does (protocol section 6b)."""
+        return self.tc.delivery is not None and bool(self.tc.bank_days or self.tc.extra_hours_per_move)
+
+    def _named_dates(self, c: dict, refuse, who: str = "the claim") -> dict[int, datetime]:
+        """The times a claim (or, with a bank, a decision) counts the last closed round's decision-free answers from:
+        one copy of each, named by time and signature (``dates``), each verifying under its seat's key (protocol
+        section 6b)."""
+        named = c.get("dates", {})
+        want = {s: g for s, g in self.rounds[-1].items() if date_free(g)}
+        if not isinstance(named, dict) or set(named) != {str(s) for s in want}:
+            raise refuse(f"'dates' must name the copy {who} counts from of each decision-free answer of round "
+                         f"{self.round - 1} (seats {', '.join(map(str, sorted(want))) or 'none'}), and only those",
+                         "P-dates")
+        out = {}
+        for s, g in sorted(want.items()):
+            out[s] = self._named_copy(g, named[str(s)], f"its copy of {self.cards[s].name}'s answer", refuse,
+                                      self.last_floor)
+        return out
+
+    def _named_copy(self, g: SignedFile, named, what: str, refuse, floor: datetime) -> datetime:
+        """The time of the copy of ``g`` that a claim names (``{time, signature}``), checked: ``g``'s content with
+        that time, signed by ``g``'s seat, and dated no earlier than any file of its round may be (``floor``)."""
+        if not isinstance(named, dict) or not isinstance(named.get("time"), str) \
+                or not isinstance(named.get("signature"), str):
+            raise refuse(f"{what} must be a table {{time, signature}}", "P-dates")
+        t = parse_time(named["time"], "claim")
+        if t < floor - FUTURE_TOLERANCE:
+            raise refuse(f"{what} is dated {t.isoformat()}, before its round opened ({floor.isoformat()})", "P-time")
+        try:
+            copy = SignedFile({**g.content, "time": named["time"]}, b64d(named["signature"], "signature"))
+        except CryptoError:
+            copy = None
+        if copy is None or not copy.verify(self.cards[g.seat]):
+            raise refuse(f"{what} dated {named['time']} does not verify with {self.cards[g.seat].name}'s key",
+                         "P-signature")
+        return t
 
     def _seen(self) -> dict[str, str] | None:
-        """What a file of the open round says it saw: the hashes of the last closed round's files, so that
-        a seat that sent different files for one round to different seats is found (protocol §5)."""
+        """What a file of the open round says it saw: the hashes of the last closed round's files (with a delivery
+        allowance, their answer hashes), so that a seat that sent different files for one round to different seats
+        is found (protocol §5)."""
         if self.round < 2 or self.n < 3 or self.claims_by_round.get(self.round - 1) \
                 or self.notes_by_round.get(self.round - 1):
             return None
-        return {str(s): g.file_hash for s, g in sorted(self.rounds[-1].items())}
+        key = answer_hash if self.tc.delivery is not None else (lambda g: g.file_hash)
+        return {str(s): key(g) for s, g in sorted(self.rounds[-1].items())}
 
     def _diverged(self, f: SignedFile, seat: int, where: str) -> None:
         """A file whose 'prev' differs from ours: if its 'seen' table names another file than ours for a seat
@@ -312,16 +412,21 @@ class Folding:
 
     def _check_time(self, text: str, where: str, refuse, now: datetime | None) -> datetime:
         t = parse_time(text, where)
-        if t < self.opened_at - FUTURE_TOLERANCE:
-            raise refuse(f"signed at {t.isoformat()}, before round {self.round} opened ({self.opened_at.isoformat()})",
+        # with a delivery allowance, the times of decision-free answers do not count here: homes may hold copies of
+        # one answer with different dates (protocol section 5), and dating a file early gains nothing (section 6b)
+        floor = self.opened_at if self.tc.delivery is None else self.floor_at
+        if t < floor - FUTURE_TOLERANCE:
+            raise refuse(f"signed at {t.isoformat()}, before round {self.round} opened ({floor.isoformat()})",
                          "P-time")
         if now is not None and t > now + FUTURE_TOLERANCE:
             raise refuse(f"signed at {t.isoformat()}, in the future (it is {now.isoformat()} here)", "P-time")
         return t
 
     def _apply_claim(self, f: SignedFile, where: str, seat: int, refuse, now: datetime | None,
-                     answered_at: datetime | None = None) -> list[Event]:
-        """A timeout claim: ``seat`` says seat ``against`` let its deadline pass in the open round."""
+                     answer: SignedFile | None = None) -> list[Event]:
+        """A timeout claim: ``seat`` says seat ``against`` let its deadline pass in the open round. With a delivery
+        allowance it is judged by the copies it names (``dates``, ``answer``), never by those this home holds, so
+        every home that holds it judges it alike (protocol section 6b)."""
         c = f.content
         if c["game"] != self.game_ref:
             raise refuse(f"a claim in game {c['game'][:12]}, not in this game {self.gid[:12]}", "P-game")
@@ -341,12 +446,20 @@ class Folding:
                          "P-timeout")
         t = self._check_time(c["time"], where, refuse, now)
         if self.tc.delivery is not None:  # a file signed by the deadline may be in the mail for the delivery allowance
-            stands = self.claim_from(against, answered_at)
+            dates = self._named_dates(c, refuse)
+            opening = self._opening(self.rounds[-1], self.claims_by_round.get(self.round - 1, {}),
+                                    self.notes_by_round.get(self.round - 1, {}), dates) if dates else None
+            answered_at = None
+            if "answer" in c and answer is not None:  # (a home that holds no copy judges it from the deadline)
+                answered_at = self._named_copy(answer, c["answer"], f"its copy of {self.cards[against].name}'s file "
+                                               f"for round {self.round}", refuse, self.floor_at)
+            due = self.deadline(against, opening)
+            stands = self.claim_from(against, answered_at, opening)
             if t <= stands:
                 raise refuse(f"too early: {self.cards[against].name}'s deadline is {due.isoformat()} and a file may "
                              f"take {self.tc.delivery_hours} hours to arrive: a claim stands from "
                              f"{stands.isoformat()}, this one was signed at {t.isoformat()}", "P-timeout")
-            if answered_at is not None:  # the claimed seat's move had not reached the claimant: it is set aside
+            if answer is not None:  # the claimed seat's move had not reached the claimant: it is set aside
                 self.final_claims[self.round] = where
         elif t <= due:
             raise refuse(f"too early: {self.cards[against].name}'s deadline is {due.isoformat()}, the claim was "
@@ -822,10 +935,14 @@ class Folding:
         """Close the open round; return what the rules settled as it closed (also in ``events``)."""
         closed = self.round
         self.last_prev = self.prev
-        self.prev = round_hash(self.round, self.prev, self.current, self.current_claims, self.current_notes)
-        times = [parse_time(f.content["time"], "log") for f in [*self.current.values(), *self.current_claims.values()]]
-        self.opened_at = max([self.opened_at, *times])
-        self.clock_starts = self._clock_starts()
+        self.prev = round_hash(self.round, self.prev, self.current, self.current_claims, self.current_notes,
+                               dated=self.tc.delivery is None)
+        if self.tc.delivery is not None:  # every time but a decision-free answer's: the same in every home
+            self.last_floor = self.floor_at
+            self.floor_at = max([self.floor_at, *(parse_time(f.content["time"], "log") for f in
+                                                  [*self.current.values(), *self.current_claims.values()]
+                                                  if not date_free(f))])
+        self.opened_at, self.clock_starts = self._opening(self.current, self.current_claims, self.current_notes)
         self.rounds.append(self.current)
         self.claims_by_round[self.round] = self.current_claims
         self.notes_by_round[self.round] = self.current_notes

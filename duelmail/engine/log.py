@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import re
 from datetime import datetime
 
@@ -9,7 +10,7 @@ from duelmail.crypto.encoding import b64e
 from duelmail.engine.clock import TimeControlError, check_date
 from duelmail.errors import DuelmailError, FileRefused
 from duelmail.games.base import GameEvent
-from duelmail.protocol.canonical import digest
+from duelmail.protocol.canonical import canonical, digest
 from duelmail.protocol.turnfile import SignedFile
 from duelmail.util.classes import dataclass
 
@@ -151,9 +152,39 @@ class Duplicate(DuelmailError):
     """The very same file is already in the log (receiving it again changes nothing)."""
 
 
+ANSWER_DOMAIN = b"duelmail/answer/v1\n"
+
+
+def date_free(f: SignedFile) -> bool:
+    """Whether ``f`` is a decision-free answer that any home of its seat composes alike but for its date (protocol
+    section 5): a turn file with no action and no field of the sender's own (``vacation``, ``say``)."""
+    c = getattr(f, "content", None)
+    if c is None:  # a file of an older round a kept state remembers by its hashes (``transport/kept.py``)
+        return getattr(f, "answer", "") not in ("", f.file_hash)
+    return f.kind == "turn" and c.get("actions") == [] and "vacation" not in c and "say" not in c
+
+
+def answer_hash(f: SignedFile) -> str:
+    """What a round's hash covers for ``f`` in a game with a delivery allowance (protocol sections 4 and 5): for a
+    decision-free answer, ``SHA256hex(ANSWER_DOMAIN || canonical(content without 'time'))``, the same for every copy
+    of it whatever its date; for any other file its file hash."""
+    if not date_free(f):
+        return f.file_hash
+    if getattr(f, "content", None) is None:
+        return f.answer
+    got = f.__dict__.get("_answer_hash")
+    if got is None:
+        got = digest_bytes(ANSWER_DOMAIN + canonical({k: v for k, v in f.content.items() if k != "time"}))
+        object.__setattr__(f, "_answer_hash", got)
+    return got
+
+
 def round_hash(rnd: int, prev: str, files: dict[int, SignedFile], claims: dict[int, SignedFile] | None = None,
-               notes: dict[int, SignedFile] | None = None) -> str:
-    return hash_of_round(rnd, prev, {str(s): f.file_hash for s, f in sorted(files.items())},
+               notes: dict[int, SignedFile] | None = None, dated: bool = True) -> str:
+    """The hash of a closed round (protocol section 5). ``dated=False`` (a game with a delivery allowance): a
+    decision-free answer counts by its answer hash, so every copy of it closes the round alike."""
+    key = (lambda f: f.file_hash) if dated else answer_hash
+    return hash_of_round(rnd, prev, {str(s): key(f) for s, f in sorted(files.items())},
                          {str(s): f.file_hash for s, f in sorted((claims or {}).items())},
                          {str(s): f.file_hash for s, f in sorted((notes or {}).items())})
 
@@ -167,6 +198,10 @@ def hash_of_round(rnd: int, prev: str, files: dict[str, str], claims: dict[str, 
     if notes:
         body["notes"] = notes
     return b64e(bytes.fromhex(digest(body)))
+
+
+def digest_bytes(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
 
 
 def parse_time(text: str, where: str) -> datetime:

@@ -128,6 +128,8 @@ class Match(Folding, Duties, Composing, Views, Escrowing):
         self.proofs = "every pass proof checked as its file was applied"
         self.last_time: datetime | None = parse_time(c["created"], where)
         self.opened_at: datetime = self.last_time  # when the open round opened: the latest time of the last round
+        self.floor_at: datetime = self.last_time  # (delivery allowance) the latest time but decision-free answers'
+        self.last_floor: datetime = self.last_time  # ... and that floor when the last closed round opened
         self.clock_starts: dict[int, datetime] = {}  # seat -> its clock's start in the open round, if after opened_at
         self.bank = {s: timedelta(days=self.tc.bank_days) for s in range(self.n)}
         self.vacations: dict[int, list[tuple[datetime, datetime]]] = {s: [] for s in range(self.n)}

@@ -248,9 +248,7 @@ def withheld_audit_seed(sp: SelfPlay) -> Caught:
     cheater = sorted(m.duties)[0]
     due = m.claim_from(cheater)  # the deadline, and the delivery allowance after it (protocol section 6b)
     claimant = next(s for s in range(len(sp.ids)) if s != cheater)
-    claim = SignedFile.sign({"duelmail": 1, "kind": "claim", "game": m.game_ref, "round": m.round, "prev": m.prev,
-                             "seat": claimant, "time": (due + timedelta(seconds=1)).isoformat(),
-                             "against": cheater}, sp.ids[claimant])
+    claim = m.compose_claim(claimant, sp.ids[claimant], cheater, due + timedelta(seconds=1))  # (names its copies)
     sp.deliver(claim)
     if sp.match.outcome() and cheater not in sp.match.outcome().winners:
         return Caught("withheld audit seed", m.game.spec.id, "by a timeout claim", "P-timeout", claim.round,
@@ -547,9 +545,7 @@ def withheld_escrow_shares(sp: SelfPlay) -> Caught:
     m = sp.match
     claimant = next(x for x in range(len(sp.ids)) if x != silent)
     sp.clock = max(sp.clock, m.claim_from(silent)) + timedelta(minutes=1)
-    sp.deliver(SignedFile.sign({"duelmail": 1, "kind": "claim", "game": m.game_ref, "round": m.round,
-                                "prev": m.prev, "seat": claimant, "time": sp.clock.isoformat(),
-                                "against": silent}, sp.ids[claimant]))
+    sp.deliver(m.compose_claim(claimant, sp.ids[claimant], silent, sp.clock))
     if m.removing != silent:
         return Caught("", game, "NOT CAUGHT", "", None, None, "the claim did not open a removal round")
     cheater = max(m.duties)
@@ -558,8 +554,7 @@ def withheld_escrow_shares(sp: SelfPlay) -> Caught:
             sp.deliver(sp.compose(x))
     by = min(m.current)
     sp.clock = max(sp.clock, m.claim_from(cheater)) + timedelta(minutes=1)
-    claim = SignedFile.sign({"duelmail": 1, "kind": "claim", "game": m.game_ref, "round": m.round, "prev": m.prev,
-                             "seat": by, "time": sp.clock.isoformat(), "against": cheater}, sp.ids[by])
+    claim = m.compose_claim(by, sp.ids[by], cheater, sp.clock)
     sp.deliver(claim)
     if m.over() and cheater not in m.outcome().winners:
         return Caught("", game, "by a timeout claim", "P-timeout", claim.round, cheater, m.describe_outcome())

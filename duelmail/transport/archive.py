@@ -292,15 +292,15 @@ def fold_into(match: Match, rest: list[tuple[str, SignedFile]], strict: bool = T
                                               f"different files for round {f.round}; neither counts and the game "
                                               "ended against it")
                 return
-        answered_at = None
+        answer = None
         if f.kind == "claim" and f.round == match.round:
             against = f.content["against"]
             answer = next((g for _, g in rest if g.kind == "turn" and g.round == f.round and g.seat == against),
                           None)
             due = match.deadline(against)
-            if answer is not None and match.tc.delivery is not None:
-                answered_at = _time(answer.content["time"], w)  # the claim stands if the move is older than delivery
-            elif answer is not None and due is not None and _time(answer.content["time"], w) <= due:
+            # (with a delivery allowance the claim stands if the copy of the move it names is older than that)
+            if answer is not None and match.tc.delivery is None and due is not None \
+                    and _time(answer.content["time"], w) <= due:
                 builder = _builds_on_claim(match, w, f, rest)
                 if builder is None:
                     match.void[f.file_hash] = (w, f"{match.cards[against].name}'s move was signed by the deadline "
@@ -309,7 +309,7 @@ def fold_into(match: Match, rest: list[tuple[str, SignedFile]], strict: bool = T
                 match.final_claims[f.round] = builder
         before = match.round
         try:
-            match.apply(f, w, strict=strict, now=now, answered_at=answered_at)
+            match.apply(f, w, strict=strict, now=now, answer=answer if match.tc.delivery is not None else None)
         except Duplicate:
             return
         except FileRefused as e:
@@ -362,7 +362,10 @@ def fold_into(match: Match, rest: list[tuple[str, SignedFile]], strict: bool = T
 
 
 def _pairs(match: Match, files: list[tuple[str, SignedFile]]) -> dict[tuple[int, int], tuple]:
-    """(round, seat) -> two different turn files that seat signed for that round, both verifying with its key."""
+    """(round, seat) -> two different turn files that seat signed for that round, both verifying with its key (with a
+    delivery allowance, two different answers: copies of one decision-free answer are one)."""
+    from duelmail.engine.log import answer_hash
+
     slots: dict[tuple[int, int], dict[str, SignedFile]] = {}
     for _, f in files:
         if f.kind == "turn" and isinstance(f.content.get("seat"), int) and isinstance(f.content.get("round"), int):
@@ -371,6 +374,9 @@ def _pairs(match: Match, files: list[tuple[str, SignedFile]]) -> dict[tuple[int,
     for slot, by_hash in slots.items():
         if len(by_hash) > 1 and 0 <= slot[1] < match.n:
             signed = [by_hash[h] for h in sorted(by_hash) if by_hash[h].verify(match.cards[slot[1]])]
+            if match.tc.delivery is not None:  # copies of one decision-free answer are one answer (protocol §5)
+                answers = {answer_hash(g): g for g in reversed(signed)}
+                signed = [answers[a] for a in sorted(answers)]
             if len(signed) > 1:
                 out[slot] = (signed[0], signed[1])
     return out

@@ -167,6 +167,7 @@ class KeptFile:
     kind: str
     round: int
     seat: int
+    answer: str = ""  # its answer hash (protocol section 5): a second copy of it, dated otherwise, is the same answer
 
 
 FULL_ROUNDS = 2  # the last closed rounds keep their files whole (a diverging file is compared with them)
@@ -192,7 +193,9 @@ def stripped(match: Match) -> Match:
 
 
 def _slim(f) -> KeptFile:
-    return f if isinstance(f, KeptFile) else KeptFile(f.file_hash, f.kind, f.round, f.seat)
+    from duelmail.engine.log import answer_hash
+
+    return f if isinstance(f, KeptFile) else KeptFile(f.file_hash, f.kind, f.round, f.seat, answer_hash(f))
 
 
 class _Chunks(list):

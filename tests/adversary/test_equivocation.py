@@ -97,6 +97,61 @@ def test_a_false_seen_table_is_refused(split, tmp_path):
     assert "verified and applied" in dm(receiver, "receive", *map(str, (tmp_path / "play").iterdir()))
 
 
+def test_a_home_restored_from_a_backup_answers_again_and_it_is_the_same_answer(tmp_path):
+    """Issue 27 item 4, between separate homes, in a game with a delivery allowance (the default): a player's home
+    answers a decision-free duty by itself; the player restores an older backup of the home (or fetches on a second
+    machine) and, five hours later, the same file arrives and is answered again, dated then. The other home takes the
+    second copy as the same answer (said so), not as a cheat, and the game goes on between it and the restored home,
+    with one chain."""
+    import shutil
+
+    from clitable import Table
+    from freezegun import freeze_time
+
+    with freeze_time("2026-11-21 12:00:00") as clock:
+        t = Table(tmp_path)
+        for i in range(40):
+            t.settle()
+            (s,) = t.todo(t.status(t.alice))
+            mover = t.home(s)
+            home = t.other(mover)  # the home that may answer by itself
+            backup = tmp_path / f"backup-{i}"
+            shutil.copytree(home, backup)
+            t.turn(mover, "--bot", "heuristic", "--seed", str(i))
+            incoming = list(t.inbox[home])
+            before = set(t.out.iterdir())
+            dm(home, "receive", *map(str, incoming), "--out", str(t.out))
+            answers = sorted(set(t.out.iterdir()) - before)
+            t.inbox[home] = []
+            if answers:
+                break
+        else:
+            raise AssertionError("no home answered by itself")
+        name = "alice" if home == t.alice else "bob"
+        clock.tick(timedelta(hours=5))
+        again = tmp_path / "again"
+        again.mkdir()
+        dm(backup, "receive", *map(str, incoming), "--out", str(again))  # the restored home, five hours later
+        copies = sorted(again.iterdir())
+        assert [p.name for p in copies] == [p.name for p in answers]
+        assert all(a.read_text() != c.read_text() for a, c in zip(answers, copies, strict=True))  # other dates
+        before = set(t.out.iterdir())
+        dm(mover, "receive", *map(str, answers), "--out", str(t.out))
+        out = dm(mover, "receive", *map(str, copies), "--out", str(t.out))
+        for p in copies:
+            assert f"a second copy of {name}'s answer for round {int(p.name[1:5])}, dated later" in out, out
+        assert out.count("the same answer, nothing changes") == len(copies), out
+        st = dm(mover, "status")
+        assert "CHEAT" not in st and "cannot go on" not in st and not t.status(mover)["cheats"], st
+        setattr(t, name, backup)  # the restored home plays on
+        t.inbox = {mover: [], backup: sorted(set(t.out.iterdir()) - before)}
+        t.play_turns(4)
+        mine, theirs = t.status(t.alice), t.status(t.bob)
+        assert mine["round"] == theirs["round"] > max(int(p.name[1:5]) for p in copies) + 2
+        assert mine["awaited"] == theirs["awaited"] and mine["over"] == theirs["over"]
+        assert not mine["cheats"] and not theirs["cheats"]
+
+
 def test_the_proof_reaches_every_seat_and_the_game_ends_against_the_equivocator(split, tmp_path):
     """Issue 27 item 4: Carol's two files for round 1 split Alice's and Bob's homes. Each home that finds it (by the
     other's 'seen') sends on the file of Carol's it holds; each, receiving the other one, holds both signed files,

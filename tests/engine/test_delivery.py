@@ -113,9 +113,8 @@ def _name(f: SignedFile) -> str:
 
 
 def sign_claim(m: Match, by: int, against: int, when: datetime, identity, rnd: int | None = None) -> SignedFile:
-    rnd = m.round if rnd is None else rnd
-    return SignedFile.sign({"duelmail": 1, "kind": "claim", "game": m.game_ref, "round": rnd,
-                            "prev": m.prevs[rnd], "seat": by, "time": when.isoformat(), "against": against}, identity)
+    """The claim ``by``'s home holding ``m`` signs: it names the copies it counts from (protocol section 6b)."""
+    return m.compose_claim(by, identity, against, when, rnd)
 
 
 _positions: dict[str, Position] = {}
