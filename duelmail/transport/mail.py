@@ -765,9 +765,10 @@ class MboxSource(Source):
 
 class ImapSource(Source):
     """An IMAP folder. Each new message's structure (``BODYSTRUCTURE``) is read, never every body: a message is
-    downloaded when it may carry a turn (duelmail's subject; an attachment named ``*.toml``, ``*.asc`` or
-    ``*.txt`` or of a TOML or bare binary type; a text part the server may not search through, encoded
-    quoted-printable or base64; a body the server finds the armour or a bare file's first line in).
+    downloaded when it may carry a turn or be a reply to duelmail's mail (duelmail's subject; an ``In-Reply-To``
+    or ``References`` naming a Message-ID of duelmail's, whatever the subject became; an attachment named
+    ``*.toml``, ``*.asc`` or ``*.txt`` or of a TOML or bare binary type; a text part the server may not search
+    through, encoded quoted-printable or base64; a body the server finds the armour or a bare file's first line in).
     Processed messages are flagged (keyword and \\Seen) or moved to ``processed_folder``; a downloaded one with no
     turn in it only gets the keyword (it stays unread for its reader). The home remembers the folder's
     UIDVALIDITY and the highest UID looked at (``Seen``), so the next fetch looks only at newer messages."""
@@ -829,8 +830,9 @@ class ImapSource(Source):
         if not new:
             return []
         self.last = max(new)
-        found = set(self._search(first, "OR", "OR", "SUBJECT", '"[duelmail]"', "BODY", f'"{BEGIN}"',
-                                 "BODY", '"duelmail = 1"'))
+        found = set(self._search(first, "OR", "OR", "OR", "OR", "SUBJECT", '"[duelmail]"', "BODY", f'"{BEGIN}"',
+                                 "BODY", '"duelmail = 1"', "HEADER", "In-Reply-To", f'"@{THREAD_DOMAIN}"',
+                                 "HEADER", "References", f'"@{THREAD_DOMAIN}"'))
         fetched = self._ok("fetch", self.conn.uid("FETCH", f"{first}:{self.last}", "(UID BODYSTRUCTURE)"))
         for uid, structure in structures(fetched):
             if uid in new and uid not in found and may_carry_turn(structure):

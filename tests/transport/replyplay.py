@@ -37,12 +37,16 @@ def _head(orig: Message, frm: str, in_reply_to: bool = True) -> EmailMessage:
     return m
 
 
-def mutt(orig: Message, text: str, frm: str) -> EmailMessage:
-    """mutt: plain text, the attribution, every line quoted with '> ', the answer under it, a signature."""
+def mutt(orig: Message, text: str, frm: str, subject: str | None = None) -> EmailMessage:
+    """mutt: plain text, the attribution, every line quoted with '> ', the answer under it, a signature;
+    ``subject``: the one its user wrote instead of "Re: ..." (In-Reply-To and References still name the mail)."""
     m = _head(orig, frm)
+    if subject is not None:
+        m.replace_header("Subject", subject)
     m["User-Agent"] = "NeoMutt/20231103"
     quoted = "\n".join(("> " + line) if line else ">" for line in plain_of(orig).splitlines())
-    m.set_content(f"{ATTRIBUTION.format(name=orig['From'])}\n{quoted}\n\n{text}\n\n-- \nBob, from his terminal\n")
+    m.set_content(f"{ATTRIBUTION.format(name=orig['From'])}\n{quoted}\n\n{text}\n\n-- \nBob, from his terminal\n",
+                  cte="8bit")  # as NeoMutt sends UTF-8 text: no encoding the server's search could not look into
     return m
 
 
@@ -101,10 +105,12 @@ def is_list(msg: Message) -> bool:
 
 class Player:
     """The person behind a seat played by reply: reads each 'your move' mail, answers as a bot would choose,
-    through the next client of ``CLIENTS`` in turn, with numbers or the words of the list."""
+    through the next client of ``CLIENTS`` in turn, with numbers or the words of the list; ``mutt_subject``: the
+    subject they give their mutt replies (one without duelmail's tag)."""
 
-    def __init__(self, home, address: str, seed: int = 0, bot: str | Bot = "heuristic"):
-        self.home, self.address, self.bot = Home(home), address, bot
+    def __init__(self, home, address: str, seed: int = 0, bot: str | Bot = "heuristic",
+                 mutt_subject: str | None = None):
+        self.home, self.address, self.bot, self.mutt_subject = Home(home), address, bot, mutt_subject
         self.rng = random.Random(seed)
         self.clients = itertools.cycle(CLIENTS)
         self.used: dict[str, int] = {}
@@ -134,4 +140,5 @@ class Player:
         client = next(self.clients)
         self.used[client.__name__] = self.used.get(client.__name__, 0) + 1
         self.replies += 1
-        return client(orig, self.answer_text() if text is None else text, self.address)
+        extra = {"subject": self.mutt_subject} if client is mutt and self.mutt_subject else {}
+        return client(orig, self.answer_text() if text is None else text, self.address, **extra)

@@ -11,7 +11,7 @@ import smtplib
 import pytest
 from clitable import dm, runner, snapshot
 from mailtable import MailTable
-from replyplay import Player, is_list, mutt, phone, plain_of, webmail
+from replyplay import Hasty, Player, is_list, mutt, phone, plain_of, webmail
 from servers import PASSWORD
 
 from duelmail.cli import main
@@ -94,22 +94,37 @@ class ReplyMailTable(MailTable):
 
 
 def test_a_whole_game_by_replies_over_real_mail(mail_servers, tmp_path):
+    """Summoner to its end over IMAP and SMTP, Bob choosing only by replies from mutt (with a subject of his own:
+    the reply is found by its In-Reply-To), an HTML-only webmail and a phone, the moves that end a game soonest."""
     t = ReplyMailTable(tmp_path, mail_servers)
-    player = Player(t.bob, t.address, seed=5)
+    player = Player(t.bob, t.address, seed=5, bot=Hasty("summoner"), mutt_subject="my move")
     said = []
-    for i in range(60):
+    for i in range(80):
         t.alice_moves(i)
         said.append(t.watch())
         for orig in t.new_lists()[-1:]:
             t.send(player.reply(orig))
         if all(t.status(h)["audited"] for h in t.homes) and t.read[t.users[0]] == t.sent[t.users[0]]:
             break
+    else:
+        raise AssertionError("the game did not end in 80 polls:\n" + "\n".join(said[-10:]))
     a, b = t.status(t.alice), t.status(t.bob)
-    assert a["audited"] and a["audit_ok"] and a["result"] == b["result"], "\n".join(said)
+    assert a["audited"] and a["audit_ok"] and a["result"] == b["result"] and "resign" not in a["result"], said
     text = "\n".join(said)
-    assert ": by reply: " in text and "REFUSED" not in text and "not played" not in text, text
-    assert player.replies >= 1 and set(player.used) <= {"mutt", "webmail", "phone"}  # a short game: the refusals'
-    # test sends every client's shape over these servers too
+    assert text.count(": by reply: ") >= 3 and "REFUSED" not in text and "not played" not in text, text
+    assert set(player.used) == {"mutt", "webmail", "phone"}, player.used
+
+
+def test_a_reply_whose_subject_lost_its_tag_is_found_by_its_references(mail_servers, tmp_path):
+    """A client that lets its user rewrite the subject: IMAP finds the reply by the In-Reply-To and References that
+    name the "your move" mail; the reply code in them, checked as always, lets it play."""
+    t = ReplyMailTable(tmp_path, mail_servers)
+    orig = t.first_list()
+    reply = mutt(orig, Player(t.bob, t.address).answer_text(), t.address, subject="Re: that card game")
+    assert "duelmail" not in str(reply["Subject"]) and reply["Content-Transfer-Encoding"] == "8bit"
+    t.send(reply)
+    out = t.watch()
+    assert ": by reply: " in out and "REFUSED" not in out, out
 
 
 def _folder(home):
