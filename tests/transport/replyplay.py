@@ -73,24 +73,29 @@ def phone(orig: Message, text: str, frm: str) -> EmailMessage:
 
 CLIENTS = (mutt, webmail, phone)
 
-# The moves that end a game soonest, first found first taken: Warlords' defender takes every blow (W-15, W-20)
-# and its attacker attacks whenever it can (W-10); Summoner attacks (S-15); Wizard Duel takes the blow and attacks
-# (Z-7, Z-15); Grid Duel ends the game the first time it may (G-13). Skirmish's four turns are short already.
-HASTE = {"warlords": ("accept", "support - accept", "defend - -", "attack"), "summoner": ("attack",),
-         "wizard": ("take", "attack"), "grid": ("end",), "skirmish": ()}
+# The moves that end a game soonest: (the heuristic's own picks kept as they are, the moves taken first found first
+# where legal). Warlords' reply seat attacks when its heuristic would (W-10), else ends its turn, and as defender takes
+# every blow (W-11, W-15, W-20): half the rounds of a game that attacks at every turn, whose failed attacks only cost
+# a card. Summoner attacks (S-15); Wizard Duel takes the blow and attacks (Z-7, Z-15); Grid Duel ends the game the
+# first time it may (G-13). Skirmish's four turns are short already.
+HASTE = {"warlords": (("attack",), ("accept", "support - accept", "defend - -", "end")),
+         "summoner": ((), ("attack",)), "wizard": ((), ("take", "attack")), "grid": ((), ("end",)),
+         "skirmish": ((), ())}
 
 
 class Hasty(Bot):
-    """The heuristic bot, but where a move of ``HASTE`` is legal it takes one (the heuristic's own pick if it is
-    one): a whole game played by reply in a few dozen mails."""
+    """The heuristic bot, bent by ``HASTE`` towards the moves that end a game soonest: a whole game played by reply
+    in a few dozen mails."""
 
     name = "hasty"
 
     def __init__(self, game: str):
-        self.prefer, self.inner = HASTE[game], get_game(game).bots["heuristic"]()
+        (self.keep, self.prefer), self.inner = HASTE[game], get_game(game).bots["heuristic"]()
 
     def choose(self, state, seat, known, rng):
         mine = self.inner.choose(state, seat, known, rng)
+        if str(mine).split(" ", 1)[0] in self.keep:
+            return mine
         legal = state.legal_actions(seat, known)
         for word in self.prefer:
             fit = [a for a in legal if str(a) == word or str(a).startswith(word + " ")]
