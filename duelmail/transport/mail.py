@@ -615,6 +615,8 @@ class Letter:
     done: Callable[[], None] = lambda: None
     skip: Callable[[], None] = lambda: None  # for a message with no turn in it: never read it again, quietly
     refuse: Callable[[], None] | None = None  # for one holding a refused file: set it aside (default: done)
+    leave: Callable[[], None] = lambda: None  # for one left for another reader of the home (a reply, for 'watch'):
+    # neither marked nor remembered as looked at, so the next fetch meets it again
 
     def set_aside(self) -> None:
         (self.refuse or self.done)()
@@ -806,6 +808,7 @@ class ImapSource(Source):
         self.validity = validity[0].decode() if validity and validity[0] else ""
         self.moved = False
         self.last = 0  # the highest UID this fetch looked at
+        self.left: set[int] = set()  # UIDs left for another reader (Letter.leave): looked at again next time
 
     @staticmethod
     def _quote(name: str) -> str:
@@ -850,11 +853,12 @@ class ImapSource(Source):
                          lambda uid=uid: self._mark(uid),
                          lambda uid=uid: self._ok("flag", self.conn.uid("STORE", uid, "+FLAGS", f"({KEYWORD})")),
                          lambda uid=uid: self._ok("flag", self.conn.uid("STORE", uid, "+FLAGS",
-                                                                        f"({KEYWORD} {REFUSED_KEYWORD} \\Flagged)")))
+                                                                        f"({KEYWORD} {REFUSED_KEYWORD} \\Flagged)")),
+                         leave=lambda n=n: self.left.add(n))
 
     def commit(self) -> None:
-        if self.last:
-            self.seen.data.update(uidvalidity=self.validity, uid=self.last)
+        if self.last:  # up to the first message left for another reader: the next fetch looks from there
+            self.seen.data.update(uidvalidity=self.validity, uid=min(self.left) - 1 if self.left else self.last)
             self.seen.save()
 
     def _mark(self, uid: bytes) -> None:

@@ -127,6 +127,19 @@ def test_a_reply_whose_subject_lost_its_tag_is_found_by_its_references(mail_serv
     assert ": by reply: " in out and "REFUSED" not in out, out
 
 
+def test_a_reply_left_by_mail_fetch_is_played_by_the_next_watch(mail_servers, tmp_path):
+    """'duelmail mail fetch' run by hand in the home leaves a reply for 'watch': unread, and not counted among the
+    messages IMAP has looked at, so the next watch still finds it."""
+    t = ReplyMailTable(tmp_path, mail_servers)
+    orig = t.first_list()
+    t.send(webmail(orig, Player(t.bob, t.address).answer_text(), t.address))
+    mail_servers.wait_for(t.users[1], t.bob_total())
+    out = dm(t.bob, "mail", "fetch")
+    assert "reply" in out and "by reply" not in out, out
+    out = t.watch()
+    assert ": by reply: " in out and "REFUSED" not in out, out
+
+
 def _folder(home):
     return next((home / "games").iterdir())
 
