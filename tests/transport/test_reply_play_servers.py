@@ -209,6 +209,9 @@ def test_refused_replies_are_reported_and_never_played(mail_servers, tmp_path):
     out = t.watch()
     assert "REFUSED" in out and "answers an old list" in out, out
     assert all(k in _game_files(t.bob) for k in before)
+    refusals = [plain_of(m) for m in t.inbox() if "reply refused" in str(m["Subject"])]
+    assert len(refusals) == 6, refusals  # each refused reply told to the player: the second, the replay, the old
+    assert sum("was answered already" in r for r in refusals) == 2 and "answers an old list" in refusals[-1]
 
 
 def test_reply_play_refuses_a_sealed_identity_without_an_agent(mail_servers, tmp_path, monkeypatch):
