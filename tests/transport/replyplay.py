@@ -76,7 +76,7 @@ CLIENTS = (mutt, webmail, phone)
 # The moves that end a game soonest: (the heuristic's own picks kept as they are, the moves taken first found first
 # where legal). Warlords' reply seat attacks when its heuristic would (W-10), else ends its turn, and as defender takes
 # every blow (W-11, W-15, W-20): half the rounds of a game that attacks at every turn, whose failed attacks only cost
-# a card. Summoner attacks (S-15); Wizard Duel takes the blow and attacks (Z-7, Z-15); Grid Duel ends the game the
+# a card. Summoner attacks (S-14); Wizard Duel takes the blow and attacks (Z-7, Z-15); Grid Duel ends the game the
 # first time it may (G-13). Skirmish's four turns are short already.
 HASTE = {"warlords": (("attack",), ("accept", "support - accept", "defend - -", "end")),
          "summoner": ((), ("attack",)), "wizard": ((), ("take", "attack")), "grid": ((), ("end",)),
@@ -122,11 +122,15 @@ class Player:
         self.replies = 0
         self.ident = self.home.load_identity(None)
 
-    def answer_text(self) -> str:
+    def answer_text(self, one_step: bool = False) -> str:
+        """The bot's moves for the rest of the turn as the list names them; ``one_step``: only the first (the
+        turn goes on, and the next list follows)."""
         folder, match, seat = app.open_game(self.home, None, self.ident)
         noted, _ = pending(folder)
         bot = match.game.bots[self.bot]() if isinstance(self.bot, str) else self.bot
         actions = app.bot_actions(match, seat, self.ident, bot, self.rng, start=noted)
+        if one_step:
+            actions = actions[:len(noted) + 1]
         steps = []
         for i in range(len(noted), len(actions)):
             listed = choices(match, seat, self.ident, actions[:i])
