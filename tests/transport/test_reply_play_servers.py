@@ -118,11 +118,18 @@ def test_a_whole_game_by_replies_over_real_mail(mail_servers, tmp_path):
 
 def test_a_reply_whose_subject_lost_its_tag_is_found_by_its_references(mail_servers, tmp_path):
     """A client that lets its user rewrite the subject: IMAP finds the reply by the In-Reply-To and References that
-    name the "your move" mail; the reply code in them, checked as always, lets it play."""
+    name the "your move" mail (mutt), or by References alone (a phone); the reply code in them, checked as always,
+    lets it play. Both in 8bit plain text, which the server's search looks into and finds nothing of duelmail's."""
     t = ReplyMailTable(tmp_path, mail_servers)
-    orig = t.first_list()
-    reply = mutt(orig, Player(t.bob, t.address).answer_text(), t.address, subject="Re: that card game")
+    reply = mutt(t.first_list(), Player(t.bob, t.address).answer_text(), t.address, subject="Re: that card game")
     assert "duelmail" not in str(reply["Subject"]) and reply["Content-Transfer-Encoding"] == "8bit"
+    t.send(reply)
+    out = t.watch()
+    assert ": by reply: " in out and "REFUSED" not in out, out
+    reply = phone(t.first_list(), Player(t.bob, t.address).answer_text(), t.address)
+    reply.replace_header("Subject", "my move")
+    reply.set_content(plain_of(reply), cte="8bit")
+    assert "In-Reply-To" not in reply and "dm-" in str(reply["References"])
     t.send(reply)
     out = t.watch()
     assert ": by reply: " in out and "REFUSED" not in out, out
