@@ -200,6 +200,7 @@ def test_refused_replies_are_reported_and_never_played(mail_servers, tmp_path):
     first = phone(orig, Player(t.bob, t.address).answer_text(), t.address)  # a whole turn
     second = mutt(orig, "1", t.address)
     t.send(first)
+    t.servers.wait_for(t.users[1], t.bob_total())  # delivered before the second is sent: the relay keeps no order
     t.send(second)
     out = t.watch()
     assert ": by reply: " in out and out.count("REFUSED") == 1 and "was answered already" in out, out
