@@ -1,10 +1,11 @@
 """Play by reply: a seat played only by replies to the mails its own 'duelmail watch' sends its player, from mutt,
 an HTML-only webmail and a phone, while the other seats play by the CLI (bots choosing).
 
-Here the replies come in through a Maildir (``mailing.fetch_mail`` with the reply play's hook: the code path IMAP
-takes too) and the game's files travel between the homes through folders (``receive``/``play --out`` for the CLI
-seats, a carrier of folders for the watch), so the five games stay cheap; a game by real mail and git, and the
-refused replies, run over the real Dovecot and OpenSMTPD in ``test_reply_play_servers.py``."""
+Here the replies come in through a Maildir (``delivery.mail.fetch_mail`` with the reply play's hook: the code path
+IMAP takes too, all but the server's search) and the game's files travel between the homes through folders
+(``receive``/``play --out`` for the CLI seats, a carrier of folders for the watch), so that each of the five games
+to its end takes seconds; a whole game by real mail, one kept in git, the replies found by their headers and the
+refused replies run over the real Dovecot and OpenSMTPD in ``test_reply_play_servers.py``."""
 
 from __future__ import annotations
 

@@ -1,7 +1,8 @@
 """Play by reply over the real Dovecot and OpenSMTPD: Bob's seat is played only by his replies to the mails his own
 'duelmail watch --once' (IMAP in, SMTP out) sends him, Alice plays by the CLI; and every refused reply: a forged
 From:, no reply code, a forged code, a replayed one, one answering an old list, two replies to one mail, and an
-illegal move (answered with the legal ones). A refused reply is never played and is reported to the player."""
+illegal move (answered with the legal ones). A refused reply is never played and is reported to the player. A
+reply whose subject lost duelmail's tag is found by IMAP through its In-Reply-To or References."""
 
 from __future__ import annotations
 
