@@ -53,7 +53,8 @@ def fetch_mail(home: Home, identity: Identity | None, source: mailt.Source, now:
                 continue
             if take is None and looks_like_reply(letter.msg):
                 report.replies += 1
-                continue  # for the reply play of 'duelmail watch', never marked here
+                letter.leave()
+                continue  # for the reply play of 'duelmail watch', never marked here, met again by its fetch
             found = mailt.find_turns(letter.msg, letter.where)  # never raises for a part it cannot read
             for problem in found.problems:
                 report.arrivals.append(Arrival(letter.where, "?", 0, -1, "refused", reason=problem))

@@ -651,6 +651,8 @@ class Letter:
     done: Callable[[], None] = lambda: None
     skip: Callable[[], None] = lambda: None  # for a message with no turn in it: never read it again, quietly
     refuse: Callable[[], None] | None = None  # for one holding a refused file: set it aside (default: done)
+    leave: Callable[[], None] = lambda: None  # for one left for another reader of the home (a reply, for 'watch'):
+    # neither marked nor remembered as looked at, so the next fetch meets it again
 
     def set_aside(self) -> None:
         (self.refuse or self.done)()
@@ -801,9 +803,10 @@ class MboxSource(Source):
 
 class ImapSource(Source):
     """An IMAP folder. Each new message's structure (``BODYSTRUCTURE``) is read, never every body: a message is
-    downloaded when it may carry a turn (duelmail's subject; an attachment named ``*.toml``, ``*.asc`` or
-    ``*.txt`` or of a TOML or bare binary type; a text part the server may not search through, encoded
-    quoted-printable or base64; a body the server finds the armour or a bare file's first line in).
+    downloaded when it may carry a turn or be a reply to duelmail's mail (duelmail's subject; an ``In-Reply-To``
+    or ``References`` naming a Message-ID of duelmail's, whatever the subject became; an attachment named
+    ``*.toml``, ``*.asc`` or ``*.txt`` or of a TOML or bare binary type; a text part the server may not search
+    through, encoded quoted-printable or base64; a body the server finds the armour or a bare file's first line in).
     Processed messages are flagged (keyword and \\Seen) or moved to ``processed_folder``; a downloaded one with no
     turn in it only gets the keyword (it stays unread for its reader). The home remembers the folder's
     UIDVALIDITY and the highest UID looked at (``Seen``), so the next fetch looks only at newer messages."""
@@ -841,6 +844,7 @@ class ImapSource(Source):
         self.validity = validity[0].decode() if validity and validity[0] else ""
         self.moved = False
         self.last = 0  # the highest UID this fetch looked at
+        self.left: set[int] = set()  # UIDs left for another reader (Letter.leave): looked at again next time
 
     @staticmethod
     def _quote(name: str) -> str:
@@ -865,8 +869,9 @@ class ImapSource(Source):
         if not new:
             return []
         self.last = max(new)
-        found = set(self._search(first, "OR", "OR", "SUBJECT", '"[duelmail]"', "BODY", f'"{BEGIN}"',
-                                 "BODY", '"duelmail = 1"'))
+        found = set(self._search(first, "OR", "OR", "OR", "OR", "SUBJECT", '"[duelmail]"', "BODY", f'"{BEGIN}"',
+                                 "BODY", '"duelmail = 1"', "HEADER", "In-Reply-To", f'"@{THREAD_DOMAIN}"',
+                                 "HEADER", "References", f'"@{THREAD_DOMAIN}"'))
         fetched = self._ok("fetch", self.conn.uid("FETCH", f"{first}:{self.last}", "(UID BODYSTRUCTURE)"))
         for uid, structure in structures(fetched):
             if uid in new and uid not in found and may_carry_turn(structure):
@@ -884,11 +889,12 @@ class ImapSource(Source):
                          lambda uid=uid: self._mark(uid),
                          lambda uid=uid: self._ok("flag", self.conn.uid("STORE", uid, "+FLAGS", f"({KEYWORD})")),
                          lambda uid=uid: self._ok("flag", self.conn.uid("STORE", uid, "+FLAGS",
-                                                                        f"({KEYWORD} {REFUSED_KEYWORD} \\Flagged)")))
+                                                                        f"({KEYWORD} {REFUSED_KEYWORD} \\Flagged)")),
+                         leave=lambda n=n: self.left.add(n))
 
     def commit(self) -> None:
-        if self.last:
-            self.seen.data.update(uidvalidity=self.validity, uid=self.last)
+        if self.last:  # up to the first message left for another reader: the next fetch looks from there
+            self.seen.data.update(uidvalidity=self.validity, uid=min(self.left) - 1 if self.left else self.last)
             self.seen.save()
 
     def _mark(self, uid: bytes) -> None:

@@ -12,6 +12,7 @@ from email.utils import make_msgid
 from duelmail import app
 from duelmail.choosing import choices, matching
 from duelmail.delivery.replies import pending
+from duelmail.games.base import Bot, get_game
 from duelmail.home import Home
 
 ATTRIBUTION = "On Thu, 26 Nov 2026 at 20:00, {name} wrote:"
@@ -36,12 +37,16 @@ def _head(orig: Message, frm: str, in_reply_to: bool = True) -> EmailMessage:
     return m
 
 
-def mutt(orig: Message, text: str, frm: str) -> EmailMessage:
-    """mutt: plain text, the attribution, every line quoted with '> ', the answer under it, a signature."""
+def mutt(orig: Message, text: str, frm: str, subject: str | None = None) -> EmailMessage:
+    """mutt: plain text, the attribution, every line quoted with '> ', the answer under it, a signature;
+    ``subject``: the one its user wrote instead of "Re: ..." (In-Reply-To and References still name the mail)."""
     m = _head(orig, frm)
+    if subject is not None:
+        m.replace_header("Subject", subject)
     m["User-Agent"] = "NeoMutt/20231103"
     quoted = "\n".join(("> " + line) if line else ">" for line in plain_of(orig).splitlines())
-    m.set_content(f"{ATTRIBUTION.format(name=orig['From'])}\n{quoted}\n\n{text}\n\n-- \nBob, from his terminal\n")
+    m.set_content(f"{ATTRIBUTION.format(name=orig['From'])}\n{quoted}\n\n{text}\n\n-- \nBob, from his terminal\n",
+                  cte="8bit")  # as NeoMutt sends UTF-8 text: no encoding the server's search could not look into
     return m
 
 
@@ -68,6 +73,36 @@ def phone(orig: Message, text: str, frm: str) -> EmailMessage:
 
 CLIENTS = (mutt, webmail, phone)
 
+# The moves that end a game soonest: (the heuristic's own picks kept as they are, the moves taken first found first
+# where legal). Warlords' reply seat attacks when its heuristic would (W-10), else ends its turn, and as defender takes
+# every blow (W-11, W-15, W-20): half the rounds of a game that attacks at every turn, whose failed attacks only cost
+# a card. Summoner attacks (S-14); Wizard Duel takes the blow and attacks (Z-7, Z-15); Grid Duel ends the game the
+# first time it may (G-13). Skirmish's four turns are short already.
+HASTE = {"warlords": (("attack",), ("accept", "support - accept", "defend - -", "end")),
+         "summoner": ((), ("attack",)), "wizard": ((), ("take", "attack")), "grid": ((), ("end",)),
+         "skirmish": ((), ())}
+
+
+class Hasty(Bot):
+    """The heuristic bot, bent by ``HASTE`` towards the moves that end a game soonest: a whole game played by reply
+    in a few dozen mails."""
+
+    name = "hasty"
+
+    def __init__(self, game: str):
+        (self.keep, self.prefer), self.inner = HASTE[game], get_game(game).bots["heuristic"]()
+
+    def choose(self, state, seat, known, rng):
+        mine = self.inner.choose(state, seat, known, rng)
+        if str(mine).split(" ", 1)[0] in self.keep:
+            return mine
+        legal = state.legal_actions(seat, known)
+        for word in self.prefer:
+            fit = [a for a in legal if str(a) == word or str(a).startswith(word + " ")]
+            if fit:
+                return mine if mine in fit else rng.choice(fit)
+        return mine
+
 
 def is_list(msg: Message) -> bool:
     return msg.get("X-Duelmail-Reply") == "list"
@@ -75,20 +110,27 @@ def is_list(msg: Message) -> bool:
 
 class Player:
     """The person behind a seat played by reply: reads each 'your move' mail, answers as a bot would choose,
-    through the next client of ``CLIENTS`` in turn, with numbers or the words of the list."""
+    through the next client of ``CLIENTS`` in turn, with numbers or the words of the list; ``mutt_subject``: the
+    subject they give their mutt replies (one without duelmail's tag)."""
 
-    def __init__(self, home, address: str, seed: int = 0, bot: str = "heuristic"):
-        self.home, self.address, self.bot = Home(home), address, bot
+    def __init__(self, home, address: str, seed: int = 0, bot: str | Bot = "heuristic",
+                 mutt_subject: str | None = None):
+        self.home, self.address, self.bot, self.mutt_subject = Home(home), address, bot, mutt_subject
         self.rng = random.Random(seed)
         self.clients = itertools.cycle(CLIENTS)
         self.used: dict[str, int] = {}
         self.replies = 0
         self.ident = self.home.load_identity(None)
 
-    def answer_text(self) -> str:
+    def answer_text(self, one_step: bool = False) -> str:
+        """The bot's moves for the rest of the turn as the list names them; ``one_step``: only the first (the
+        turn goes on, and the next list follows)."""
         folder, match, seat = app.open_game(self.home, None, self.ident)
         noted, _ = pending(folder)
-        actions = app.bot_actions(match, seat, self.ident, match.game.bots[self.bot](), self.rng, start=noted)
+        bot = match.game.bots[self.bot]() if isinstance(self.bot, str) else self.bot
+        actions = app.bot_actions(match, seat, self.ident, bot, self.rng, start=noted)
+        if one_step:
+            actions = actions[:len(noted) + 1]
         steps = []
         for i in range(len(noted), len(actions)):
             listed = choices(match, seat, self.ident, actions[:i])
@@ -107,4 +149,5 @@ class Player:
         client = next(self.clients)
         self.used[client.__name__] = self.used.get(client.__name__, 0) + 1
         self.replies += 1
-        return client(orig, self.answer_text() if text is None else text, self.address)
+        extra = {"subject": self.mutt_subject} if client is mutt and self.mutt_subject else {}
+        return client(orig, self.answer_text() if text is None else text, self.address, **extra)

@@ -1,7 +1,8 @@
 """Play by reply over the real Dovecot and OpenSMTPD: Bob's seat is played only by his replies to the mails his own
 'duelmail watch --once' (IMAP in, SMTP out) sends him, Alice plays by the CLI; and every refused reply: a forged
 From:, no reply code, a forged code, a replayed one, one answering an old list, two replies to one mail, and an
-illegal move (answered with the legal ones). A refused reply is never played and is reported to the player."""
+illegal move (answered with the legal ones). A refused reply is never played and is reported to the player. A
+reply whose subject lost duelmail's tag is found by IMAP through its In-Reply-To or References."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import smtplib
 import pytest
 from clitable import dm, runner, snapshot
 from mailtable import MailTable
-from replyplay import Player, is_list, mutt, phone, plain_of, webmail
+from replyplay import Hasty, Player, is_list, mutt, phone, plain_of, webmail
 from servers import PASSWORD
 
 from duelmail.cli import main
@@ -27,9 +28,9 @@ def password(monkeypatch):
 class ReplyMailTable(MailTable):
     """Alice and Bob by real mail; Bob plays by reply (``mail setup --reply-play``)."""
 
-    def __init__(self, tmp, servers):
+    def __init__(self, tmp, servers, life: int = 3):
         super().__init__(tmp, servers)
-        self.start("summoner", "life=3")
+        self.start("summoner", f"life={life}")
         self.alice, self.bob = self.homes
         out = dm(self.bob, "mail", "setup", "--reply-play")
         assert "reply play: on" in out, out
@@ -94,22 +95,58 @@ class ReplyMailTable(MailTable):
 
 
 def test_a_whole_game_by_replies_over_real_mail(mail_servers, tmp_path):
-    t = ReplyMailTable(tmp_path, mail_servers)
-    player = Player(t.bob, t.address, seed=5)
+    """Summoner to its end over IMAP and SMTP, Bob choosing only by replies from mutt (with a subject of his own:
+    the reply is found by its In-Reply-To), an HTML-only webmail and a phone, the moves that end a game soonest
+    (his first three replies a step each, so that all three clients answer however short the game)."""
+    t = ReplyMailTable(tmp_path, mail_servers, life=10)
+    player = Player(t.bob, t.address, seed=5, bot=Hasty("summoner"), mutt_subject="my move")
     said = []
-    for i in range(60):
+    for i in range(80):
         t.alice_moves(i)
         said.append(t.watch())
         for orig in t.new_lists()[-1:]:
-            t.send(player.reply(orig))
+            t.send(player.reply(orig, player.answer_text(one_step=player.replies < 3)))
         if all(t.status(h)["audited"] for h in t.homes) and t.read[t.users[0]] == t.sent[t.users[0]]:
             break
+    else:
+        raise AssertionError("the game did not end in 80 polls:\n" + "\n".join(said[-10:]))
     a, b = t.status(t.alice), t.status(t.bob)
-    assert a["audited"] and a["audit_ok"] and a["result"] == b["result"], "\n".join(said)
+    assert a["audited"] and a["audit_ok"] and a["result"] == b["result"] and "resign" not in a["result"], said
     text = "\n".join(said)
     assert ": by reply: " in text and "REFUSED" not in text and "not played" not in text, text
-    assert player.replies >= 1 and set(player.used) <= {"mutt", "webmail", "phone"}  # a short game: the refusals'
-    # test sends every client's shape over these servers too
+    assert text.count(": reply ") == player.replies and set(player.used) == {"mutt", "webmail", "phone"}, text
+
+
+def test_a_reply_whose_subject_lost_its_tag_is_found_by_its_references(mail_servers, tmp_path):
+    """A client that lets its user rewrite the subject: IMAP finds the reply by the In-Reply-To and References that
+    name the "your move" mail (mutt), or by References alone (a phone); the reply code in them, checked as always,
+    lets it play. Both in 8bit plain text, which the server's search looks into and finds nothing of duelmail's."""
+    t = ReplyMailTable(tmp_path, mail_servers)
+    reply = mutt(t.first_list(), Player(t.bob, t.address).answer_text(), t.address, subject="Re: that card game")
+    assert "duelmail" not in str(reply["Subject"]) and reply["Content-Transfer-Encoding"] == "8bit"
+    t.send(reply)
+    out = t.watch()
+    assert ": by reply: " in out and "REFUSED" not in out, out
+    reply = phone(t.first_list(), Player(t.bob, t.address).answer_text(), t.address)
+    reply.replace_header("Subject", "my move")
+    reply.set_content(plain_of(reply), cte="8bit")
+    assert "In-Reply-To" not in reply and "dm-" in str(reply["References"])
+    t.send(reply)
+    out = t.watch()
+    assert ": by reply: " in out and "REFUSED" not in out, out
+
+
+def test_a_reply_left_by_mail_fetch_is_played_by_the_next_watch(mail_servers, tmp_path):
+    """'duelmail mail fetch' run by hand in the home leaves a reply for 'watch': unread, and not counted among the
+    messages IMAP has looked at, so the next watch still finds it."""
+    t = ReplyMailTable(tmp_path, mail_servers)
+    orig = t.first_list()
+    t.send(webmail(orig, Player(t.bob, t.address).answer_text(), t.address))
+    mail_servers.wait_for(t.users[1], t.bob_total())
+    out = dm(t.bob, "mail", "fetch")
+    assert "reply" in out and "by reply" not in out, out
+    out = t.watch()
+    assert ": by reply: " in out and "REFUSED" not in out, out
 
 
 def _folder(home):
@@ -164,6 +201,7 @@ def test_refused_replies_are_reported_and_never_played(mail_servers, tmp_path):
     first = phone(orig, Player(t.bob, t.address).answer_text(), t.address)  # a whole turn
     second = mutt(orig, "1", t.address)
     t.send(first)
+    t.servers.wait_for(t.users[1], t.bob_total())  # delivered before the second is sent: the relay keeps no order
     t.send(second)
     out = t.watch()
     assert ": by reply: " in out and out.count("REFUSED") == 1 and "was answered already" in out, out
@@ -181,6 +219,9 @@ def test_refused_replies_are_reported_and_never_played(mail_servers, tmp_path):
     out = t.watch()
     assert "REFUSED" in out and "answers an old list" in out, out
     assert all(k in _game_files(t.bob) for k in before)
+    refusals = [plain_of(m) for m in t.inbox() if "reply refused" in str(m["Subject"])]
+    assert len(refusals) == 6, refusals  # each refused reply told to the player: the second, the replay, the old
+    assert sum("was answered already" in r for r in refusals) == 2 and "answers an old list" in refusals[-1]
 
 
 def test_reply_play_refuses_a_sealed_identity_without_an_agent(mail_servers, tmp_path, monkeypatch):
