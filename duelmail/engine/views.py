@@ -75,9 +75,15 @@ class Views:
 
     def sealed_choices(self, seat: int) -> dict[str, str]:
         """This seat's own sealed choices (label -> action text), recovered from its memos in the log."""
+        opened = self.__dict__.get("_opened_memos")
+        if opened is None:  # shared by clones: a memo opens alike in every one of them
+            opened = self._opened_memos = {}
         out: dict[str, str] = {}
         for rnd, box, labels in self.memos.get(seat, []):
-            out.update(open_memo(self.game, self.own[seat], self.gid, rnd, seat, box, labels))
+            key = (seat, rnd, box, self.own[seat])
+            if key not in opened:
+                opened[key] = open_memo(self.game, self.own[seat], self.gid, rnd, seat, box, labels)
+            out.update(opened[key])
         return out
 
     def words(self, event: Event, known: Mapping[CardRef, Card] | None = None) -> str:

@@ -27,6 +27,7 @@ SPACE = re.compile(r"^[a-e][1-5]$")
 FACES = ("2c", "7d", "9h", "jc", "qs", "kh", "as", "xr")
 SPACES = [c + r for c in "abcde" for r in "12345"]
 VERBS = ("ally", "merge", "win", "counter", "stop", "joker")  # verbs of claims a legal move's shape may take
+FIRST_SEEDS = {"grid": (2,)}
 OPTIONS = {"warlords": {"reinforcements": True}, "grid": {"deck0": "bastion", "deck1": "bastion"}}  # jokers, Rooted
 
 
@@ -77,7 +78,10 @@ def slips_at(sp: SelfPlay, seat: int, limit: int = 60):
 @pytest.mark.parametrize("game", sorted(CLAIMS))
 def test_every_false_claim_about_own_cards_is_refused_before_signing(game):
     found: set[str] = set()
-    for seed in range(10):  # until every claim has come up (the rules version decides which games show which)
+    # until every claim has come up (the rules version decides which games show which); Grid's G-25 (a Rooted
+    # card's claim) comes up in few deals: seed 2's is one, so it goes first
+    first = FIRST_SEEDS.get(game, ())
+    for seed in [*first, *(s for s in range(10) if s not in first)]:
         sp = SelfPlay(game, n=3 if game == "wizard" else 2, seed=seed, shared=True,
                       options=OPTIONS.get(game))
         for _ in range(300):
