@@ -172,20 +172,20 @@ def _audit_dealings(match, report: AuditReport) -> None:
     from duelmail.engine.escrowing import KEY, deal_table
 
     count = 0
-    for dealer, table in sorted(match.dealings.items()):
+    for (dealer, what), history in sorted(match.dealing_history.items()):
         seed = match.seeds.get(dealer)
         if seed is None:
             continue  # a removed seat: its dealings were checked by their holders and at its removal
-        for what, d in sorted(table.items()):
-            if what == KEY:
-                continue  # an older client's dealing of its escrow key: never opened, and its key is never published
-            secrets = list(match._secrets_of(seed)(what, match.book.decks[what].n).keys)
-            want = deal_table(match.gid, d.round, dealer, what, secrets, d.holders, d.threshold, match.escrow_keys,
-                              seed)
+        if what == KEY:
+            continue  # an older client's dealing of its escrow key: never opened, and its key is never published
+        secrets = list(match._secrets_of(seed)(what, match.book.decks[what].n).keys)
+        for d in history:  # the first dealing and every re-dealing (protocol section 6c, "Threshold")
+            want = deal_table(match.gid, d.round, dealer, d.tag(what), secrets, d.holders, d.threshold,
+                              match.escrow_keys, seed)
             flat = decode_points(want["commits"], None, "audit") if d.threshold > 1 else []
             got = [c for cs in d.commits for c in cs]
             if flat != got or {int(h): t for h, t in want["shares"].items()} != d.ciphertexts:
-                report.cheat(dealer, "P-audit-pass", f"the escrow dealing of {what} (round {d.round}) does not follow "
-                             "from the published seed")
+                report.cheat(dealer, "P-audit-pass", f"the escrow dealing of {d.tag(what)} (round {d.round}) does "
+                             "not follow from the published seed")
             count += 1
     report.lines.append(f"recomputed {count} escrow dealings from the published seeds")

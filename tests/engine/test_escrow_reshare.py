@@ -1,0 +1,146 @@
+"""Re-sharing after a departure (protocol section 6c, "Threshold" and "Removal"; issue 27, item 1): in a game whose
+genesis says ``escrow = {reshare = true}``, once a seat has left (removed, or retired by the rules: Z-19) every seat
+still in play deals its escrowed lock keys again among the seats now in play, so that a second silent seat can be
+removed (W-32, Z-29) instead of forfeiting the game; the coalition of ``escrow_attack`` still opens nothing, and a
+wrong share in a re-dealing is named by its holder's complaint. Real signed files between separate seats' matches."""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+from escrow_attack import hidden_cards_opened, rebuild
+from escrow_play import claim_file, forfeits, play_with_silences
+
+from duelmail.crypto import escrow as esc
+from duelmail.crypto import group
+from duelmail.errors import FileRefused
+from duelmail.protocol.turnfile import SignedFile
+from duelmail.testing.selfplay import SelfPlay
+from duelmail.transport.archive import fold
+
+RESHARE = {"reshare": True}
+
+
+def _redealt(sp: SelfPlay) -> list[SignedFile]:
+    return [f for f in sp.files if f.kind == "turn" and "escrow_reshare" in f.content]
+
+
+def _remove_next(sp: SelfPlay) -> int:
+    """Play until a seat (every deck locked) owes a file whose silence would forfeit the game and is removable;
+    claim its timeout and play the removal round. Returns the seat removed."""
+    m = sp.match
+    for _ in range(400):
+        if all(d.locked for d in m.book.decks.values()) and m.round > 2 * m.n and not m.over():
+            s = next((x for x in sorted(m.duties) if forfeits(m, x) and m.removable(x)), None)
+            if s is not None:
+                break
+        sp.step()
+    else:
+        raise AssertionError("no seat became removable")
+    sp.deliver(claim_file(sp, min(x for x in m.in_play() if x != s), s))
+    sp.run(until=lambda m: s in m.removed or m.over(), limit=5)
+    assert s in m.removed and not m.over()
+    return s
+
+
+def _two_departures(n: int, seed: int, escrow: dict | None = RESHARE) -> tuple[SelfPlay, list[int]]:
+    sp = SelfPlay("wizard", n, seed=seed, escrow=escrow)
+    return sp, [_remove_next(sp), _remove_next(sp)]
+
+
+@pytest.mark.parametrize("game, seed", [("wizard", 2), ("warlords", 1)])
+def test_after_a_departure_the_others_re_deal_and_a_second_silent_seat_is_removed(game, seed):
+    """Four seats, default threshold: the first removal leaves each dealing one holder short; without re-sharing a
+    second silent seat forfeits the game (test_escrow_removal, the default threshold). Here every seat re-deals in
+    its next file and the second one is removed too, the game played to an audited end and folded again."""
+    first, second = seed % 4, (seed + 2) % 4
+    sp, gone = play_with_silences(game, 4, seed, [first, second], escrow=RESHARE)
+    m = sp.match
+    assert [s for s, _, _ in gone] == [first, second]
+    assert m.finished and m.removed == {first, second} and m.audit.ok, m.audit.lines
+    assert not set(m.outcome().winners) & {first, second}
+    redealt = _redealt(sp)
+    assert redealt and {f.seat for f in redealt} >= {second}
+    used = list(m.dealings[second].values())
+    assert used and all(d.label and first not in d.holders for d in used)  # the removal used the re-dealing
+    assert "re-dealt" in " ".join(e.text for e in m.events)
+    fresh = fold([(f"{i:05d}.toml", f) for i, f in enumerate(sp.files)])
+    assert fresh.finished and fresh.removed == {first, second} and fresh.audit.ok and fresh.prev == m.prev
+
+
+@pytest.mark.parametrize("n, seed", [
+    (4, 1),  # two departures, two survivors
+    (5, 1),  # two departures, three survivors
+])
+def test_after_two_departures_no_survivor_opens_another_seats_cards(n, seed):
+    """The coalition (everything published, every seed, one survivor's secrets) against old and new dealings, and
+    against shares of two dealings of one key taken together: it rebuilds the removed seats' keys and nothing else."""
+    sp, silent = _two_departures(n, seed)
+    m = sp.match
+    assert m.removed == set(silent) and not m.over()
+    assert _redealt(sp)
+    for seat in sorted(m.in_play()):
+        mine = sp.matches[seat]
+        assert {dealer for dealer, _ in rebuild(mine, seat)} <= set(silent), seat
+        assert hidden_cards_opened(mine, seat) == [], seat
+
+
+def test_after_a_retirement_by_the_rules_the_others_re_deal_and_no_survivor_opens_another_seats_cards():
+    """Z-19: a Wizard Duel seat knocked out retires and publishes its seed; the others re-deal among themselves, the
+    retired seat among no holder; the survivors still open nothing of one another's."""
+    sp = SelfPlay("wizard", 4, seed=1, escrow=RESHARE)
+    m = sp.match
+    sp.run(until=lambda m: m.over() or any(s in m.seeds for s in m.state.retired()))
+    assert not m.over()
+    (gone,) = m.state.retired()
+    sp.run(until=lambda m: m.over() or all(gone not in d.holders for x in m.in_play()
+                                           for d in m.dealings.get(x, {}).values()))
+    assert not m.over() and _redealt(sp)
+    assert not any(gone in d.holders for x in m.in_play() for d in m.dealings.get(x, {}).values())
+    for seat in sorted(m.in_play()):
+        assert {dealer for dealer, _ in rebuild(sp.matches[seat], seat)} <= {gone}, seat
+        assert hidden_cards_opened(sp.matches[seat], seat) == [], seat
+
+
+def test_a_genesis_without_reshare_deals_nothing_again():
+    """Games begun before re-sharing (no ``reshare`` in the genesis) keep their behaviour: after a departure no
+    file re-deals, and a file that does is refused."""
+    sp = SelfPlay("wizard", 4, seed=2)
+    gone = _remove_next(sp)
+    m = sp.match
+    sp.step()
+    assert m.removed == {gone} and not _redealt(sp) and not any(m.removable(x) for x in m.in_play())
+    seat = min(m.duties)
+    content = dict(sp.compose(seat).content)
+    content["escrow_reshare"] = {"a.1": {"commits": "", "shares": {}}}
+    with pytest.raises(FileRefused) as err:
+        m.apply(SignedFile.sign(content, sp.ids[seat]), "bad.toml")
+    assert err.value.rule == "P-escrow" and "re-deals" in str(err.value) and "bad.toml" in str(err.value)
+
+
+def test_a_wrong_share_in_a_re_dealing_is_named_by_its_holders_complaint():
+    sp = SelfPlay("wizard", 4, seed=2, escrow=RESHARE)
+    gone = _remove_next(sp)
+    m = sp.match
+    assert m.removed == {gone}
+    dealer = next(s for s in sorted(m.duties) if m.redeal_due(s))
+    f = sp.compose(dealer)
+    content = copy.deepcopy(f.content)
+    what = sorted(content["escrow_reshare"])[0]
+    d = content["escrow_reshare"][what]
+    holder = min(int(h) for h in d["shares"])
+    label = m._redeal_label(dealer, what)
+    ctx = esc.escrow_context(m.gid, m.round, dealer, f"{label}/to-{holder}")
+    shares = esc.decrypt_shares(d["shares"][str(holder)], sp.matches[holder]._own_escrow_secret(holder), ctx,
+                                m.book.decks[what].n)
+    shares[3] = group.scalar_from_int(777)
+    d["shares"][str(holder)] = esc.encrypt_shares(shares, m.escrow_keys[holder], ctx)
+    sp.deliver(SignedFile.sign(content, sp.ids[dealer]))
+    assert sp.matches[holder].complaints_due[holder] == [(dealer, what, 1)]
+    sent = len(sp.files)
+    sp.run(until=lambda m: any("escrow_complaint" in x.content for x in sp.files[sent:]), limit=40)
+    for seat in m.in_play():
+        mm = sp.matches[seat]
+        assert any(v.seat == dealer and v.rule == "P-escrow" and "re-dealing" in v.message for v in mm.violations)
+        assert dealer in mm.escrow_broken and not mm.removable(dealer)
