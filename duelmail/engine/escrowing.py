@@ -60,6 +60,7 @@ class Dealt:
     commits: list[list[bytes]]  # per position: C_1..C_{t-1} (C_0 is the dealer's recorded commitment)
     ciphertexts: dict[int, str]  # holder seat -> b64e(R ‖ c_1..c_n)
     label: str = ""  # a re-dealing's name in its contexts ("a.1@1"); empty for the first dealing (its ``what``)
+    generation: int = 0  # the deck generation whose keys it deals (a set-up abandoned at a removal is not re-dealt)
 
     def tag(self, what: str) -> str:
         """The name this dealing's contexts bind: ``what`` for the first dealing, ``what@g`` for re-dealing ``g``."""
@@ -225,7 +226,8 @@ class Escrowing:
                 raise CryptoError(f"{field}.{what}: the ciphertext to seat {h} is not "
                                   f"{esc.ciphertext_size(count)} bytes of base64")
             cts[h] = text
-        return Dealt(rnd, holders, t, count, commits, cts, label)
+        generation = 0 if what == KEY else self.book.decks[what].generation
+        return Dealt(rnd, holders, t, count, commits, cts, label, generation)
 
     def _add_dealing(self, seat: int, what: str, dealt: Dealt) -> None:
         """Record a dealing as ``seat``'s newest of ``what`` (the one a removal uses) and check this home's shares."""
@@ -247,7 +249,7 @@ class Escrowing:
         if not t:
             return []  # fewer than two holders: no removal is possible anyway
         return sorted(w for w, d in self.dealings.get(seat, {}).items() if w != KEY and not set(d.holders) <=
-                      set(holders))
+                      set(holders) and d.generation == self.book.decks[w].generation)
 
     def _redeal_label(self, seat: int, what: str) -> str:
         """``what@g``: the name the ``g``-th re-dealing of ``what`` binds in its contexts, so that shares of two

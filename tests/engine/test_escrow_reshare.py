@@ -144,3 +144,29 @@ def test_a_wrong_share_in_a_re_dealing_is_named_by_its_holders_complaint():
         mm = sp.matches[seat]
         assert any(v.seat == dealer and v.rule == "P-escrow" and "re-dealing" in v.message for v in mm.violations)
         assert dealer in mm.escrow_broken and not mm.removable(dealer)
+
+
+@pytest.mark.parametrize("game, n, seed", [("wizard", 4, 3), ("warlords", 4, 2)])
+def test_a_set_up_abandoned_at_a_removal_is_not_re_dealt_and_the_game_ends_audited(game, n, seed):
+    """A seat removed while a deck generation it locks is being set up: that generation is set up again without it
+    (fresh secrets). The dealings the others made of the abandoned one are not re-dealt (their keys lock nothing);
+    the new generation is dealt with its locks, the locked decks are re-dealt, and the audit recomputes every
+    dealing, the abandoned generation's included."""
+    sp = SelfPlay(game, n, seed=seed, escrow=RESHARE)
+    m = sp.match
+    for _ in range(3000):
+        s = next((x for x, d in m.duties.items() if d.steps and m.book.decks[d.steps[0]].done >= 1
+                  and m.round > 1 and any(x != y and d.steps[0] in m.dealings.get(y, {}) for y in range(n))), None)
+        if s is not None and m.removable(s):
+            break
+        sp.step()
+    unlocked = [d.id for d in m.book.decks.values() if s in d.lockers and not d.locked]
+    assert unlocked
+    sp.deliver(claim_file(sp, next(x for x in range(n) if x != s), s))
+    sp.run()
+    assert m.removed == {s} and m.finished and m.audit.ok, m.audit.lines
+    abandoned = [d for (dealer, what), h in m.dealing_history.items() if what in unlocked for d in h
+                 if d.generation != m.book.decks[what].generation]
+    assert abandoned and not any(d.label for d in abandoned)
+    again = fold([(f"{i:05d}.toml", f) for i, f in enumerate(sp.files)])
+    assert again.finished and again.audit.ok and again.prev == m.prev
