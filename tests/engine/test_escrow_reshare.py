@@ -86,9 +86,10 @@ def test_after_two_departures_no_survivor_opens_another_seats_cards(n, seed):
         assert hidden_cards_opened(mine, seat) == [], seat
 
 
-def test_after_a_retirement_by_the_rules_the_others_re_deal_and_no_survivor_opens_another_seats_cards():
+def test_after_a_retirement_by_the_rules_the_others_re_deal_a_silent_seat_is_removed_and_none_opens_more():
     """Z-19: a Wizard Duel seat knocked out retires and publishes its seed; the others re-deal among themselves, the
-    retired seat among no holder; the survivors still open nothing of one another's."""
+    retired seat among no holder; the survivors still open nothing of one another's, and then a silent seat is
+    removed (Z-29) and the two left open nothing of each other's either."""
     sp = SelfPlay("wizard", 4, seed=1, escrow=RESHARE)
     m = sp.match
     sp.run(until=lambda m: m.over() or any(s in m.seeds for s in m.state.retired()))
@@ -100,6 +101,12 @@ def test_after_a_retirement_by_the_rules_the_others_re_deal_and_no_survivor_open
     assert not any(gone in d.holders for x in m.in_play() for d in m.dealings.get(x, {}).values())
     for seat in sorted(m.in_play()):
         assert {dealer for dealer, _ in rebuild(sp.matches[seat], seat)} <= {gone}, seat
+        assert hidden_cards_opened(sp.matches[seat], seat) == [], seat
+    # the retired seat's shares are replaced: a silent seat is removed after it (without re-sharing it forfeits)
+    removed = _remove_next(sp)
+    assert m.removed == {removed} and len(m.in_play()) == 2
+    for seat in sorted(m.in_play()):
+        assert {dealer for dealer, _ in rebuild(sp.matches[seat], seat)} <= {gone, removed}, seat
         assert hidden_cards_opened(sp.matches[seat], seat) == [], seat
 
 
