@@ -44,16 +44,30 @@ def _remove_next(sp: SelfPlay) -> int:
     return s
 
 
-def _two_departures(n: int, seed: int, escrow: dict | None = RESHARE) -> tuple[SelfPlay, list[int]]:
-    sp = SelfPlay("wizard", n, seed=seed, escrow=escrow)
+def _two_departures(n: int, seed: int, game: str = "wizard") -> tuple[SelfPlay, list[int]]:
+    sp = SelfPlay(game, n, seed=seed, escrow=RESHARE)
     return sp, [_remove_next(sp), _remove_next(sp)]
 
 
-@pytest.mark.parametrize("game, seed", [("wizard", 2), ("warlords", 1)])
+def test_in_warlords_a_second_silent_seat_is_removed_after_the_re_dealings_and_the_game_plays_on():
+    """W-32, four seats, default threshold: after the first removal each seat re-deals among the other two in its
+    next file; a second silent seat is then removed and the two left play on (without re-sharing it would
+    forfeit: test_escrow_removal, the default threshold)."""
+    sp, gone = _two_departures(4, 1, "warlords")
+    m = sp.match
+    assert m.removed == set(gone) and _redealt(sp)
+    assert all(d.label and gone[0] not in d.holders for d in m.dealings[gone[1]].values())
+    start = m.round
+    sp.run(until=lambda m: m.over() or m.round > start + 8)
+    assert not m.forced_outcome and (not m.over() or set(m.outcome().winners) <= m.in_play())
+
+
+@pytest.mark.parametrize("game, seed", [("wizard", 2)])
 def test_after_a_departure_the_others_re_deal_and_a_second_silent_seat_is_removed(game, seed):
-    """Four seats, default threshold: the first removal leaves each dealing one holder short; without re-sharing a
-    second silent seat forfeits the game (test_escrow_removal, the default threshold). Here every seat re-deals in
-    its next file and the second one is removed too, the game played to an audited end and folded again."""
+    """Z-29, four seats, default threshold: the first removal leaves each dealing one holder short; without
+    re-sharing a second silent seat forfeits the game (test_escrow_removal, the default threshold). Here every seat
+    re-deals in its next file and the second one is removed too, the game played to an audited end and folded
+    again."""
     first, second = seed % 4, (seed + 2) % 4
     sp, gone = play_with_silences(game, 4, seed, [first, second], escrow=RESHARE)
     m = sp.match
