@@ -83,14 +83,15 @@ def test_after_a_departure_the_others_re_deal_and_a_second_silent_seat_is_remove
     assert fresh.finished and fresh.removed == {first, second} and fresh.audit.ok and fresh.prev == m.prev
 
 
-@pytest.mark.parametrize("n, seed", [
-    (4, 1),  # two departures, two survivors
-    (5, 1),  # two departures, three survivors
+@pytest.mark.parametrize("game, n, seed", [
+    ("wizard", 4, 1),  # two departures, two survivors
+    ("wizard", 5, 1),  # two departures, three survivors
+    ("warlords", 4, 1),
 ])
-def test_after_two_departures_no_survivor_opens_another_seats_cards(n, seed):
+def test_after_two_departures_no_survivor_opens_another_seats_cards(game, n, seed):
     """The coalition (everything published, every seed, one survivor's secrets) against old and new dealings, and
     against shares of two dealings of one key taken together: it rebuilds the removed seats' keys and nothing else."""
-    sp, silent = _two_departures(n, seed)
+    sp, silent = _two_departures(n, seed, game)
     m = sp.match
     assert m.removed == set(silent) and not m.over()
     assert _redealt(sp)
@@ -191,3 +192,29 @@ def test_a_set_up_abandoned_at_a_removal_is_not_re_dealt_and_the_game_ends_audit
     assert abandoned and not any(d.label for d in abandoned)
     again = fold([(f"{i:05d}.toml", f) for i, f in enumerate(sp.files)])
     assert again.finished and again.audit.ok and again.prev == m.prev
+
+
+def test_with_three_seats_a_departure_leaves_nobody_to_re_deal_among():
+    """Two seats left: one holder would learn the keys, and no removal is possible anyway; nothing is dealt."""
+    sp = SelfPlay("wizard", 3, seed=1, escrow=RESHARE)
+    _remove_next(sp)
+    start = sp.match.round
+    sp.run(until=lambda m: m.over() or m.round > start + 4)
+    assert not _redealt(sp) and all(not sp.match.redeal_due(x) for x in sp.match.in_play())
+
+
+@pytest.mark.parametrize("table, why", [
+    ({"off": True, "reshare": True}, "only with escrow on"),
+    ({"reshare": "yes"}, "reshare must be true or false"),
+    ({"reshare": True, "again": 1}, "off, threshold and reshare"),
+])
+def test_a_genesis_with_a_wrong_reshare_is_refused(table, why):
+    from duelmail.app import genesis_content
+    from duelmail.engine.match import Match
+
+    sp = SelfPlay("wizard", 4, seed=3)
+    content = genesis_content("wizard", [i.card for i in sp.ids], 0, {}, sp.clock, b"e" * 16, master=sp.ids[0].master,
+                              escrow=table)
+    with pytest.raises(FileRefused) as err:
+        Match(SignedFile.sign(content, sp.ids[0]))
+    assert err.value.rule == "P-genesis" and why in str(err.value)
