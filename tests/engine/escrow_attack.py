@@ -23,11 +23,14 @@ def escrow_keys_known(m: Match, seat: int) -> dict[int, bytes]:
     return {s: e for s, e in known.items() if m.escrow_keys.get(s) == base_mul(e)}
 
 
-def rebuild(m: Match, seat: int) -> dict[tuple[int, str], list[bytes]]:
+def rebuild(m: Match, seat: int, partners: dict[int, bytes] | None = None,
+            mixed_tries: list[tuple[int, str, int, int]] | None = None) -> dict[tuple[int, str], list[bytes]]:
     """(dealer, what) -> the keys the coalition reconstructs: published shares, plus every share it can decrypt of
     every dealing (the first and each re-dealing), repeated while a rebuilt escrow key opens more. Shares of two
-    dealings of one key are also tried together (they must not combine)."""
-    known = escrow_keys_known(m, seat)
+    dealings of one key are also tried together (they must not combine): each such try is noted in
+    ``mixed_tries`` as (dealer, what, shares pooled, threshold). ``partners``: the escrow keys of other members
+    of the coalition (a seat that left, say)."""
+    known = {**escrow_keys_known(m, seat), **(partners or {})}
     rebuilt: dict[tuple[int, str], list[bytes]] = {}
     grew = True
     while grew:
@@ -49,6 +52,8 @@ def rebuild(m: Match, seat: int) -> dict[tuple[int, str], list[bytes]]:
                 keys = _try(have, d.threshold, comms, d.count)
                 if keys is None and len(history) > 1:
                     keys = _try(mixed, d.threshold, comms, d.count)
+                    if mixed_tries is not None and len(mixed) >= d.threshold:
+                        mixed_tries.append((dealer, what, len(mixed), d.threshold))
                 if keys is not None:
                     rebuilt[(dealer, what)] = keys
                     if what == KEY:

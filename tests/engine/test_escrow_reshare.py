@@ -218,3 +218,22 @@ def test_a_genesis_with_a_wrong_reshare_is_refused(table, why):
     with pytest.raises(FileRefused) as err:
         Match(SignedFile.sign(content, sp.ids[0]))
     assert err.value.rule == "P-genesis" and why in str(err.value)
+
+
+def test_a_departed_seat_and_a_survivor_pooling_old_and_new_shares_open_nothing():
+    """Four seats, default threshold: seat A leaves; each other dealer re-deals among the two others (t = 2). A (its
+    escrow key) and a survivor B pool A's shares of the old dealing (t = 3) with B's of the new one: two shares,
+    the new dealing's threshold, of two different polynomials. They give no key (Lagrange on them misses ``C_0``),
+    and no card opens; the pooling was really tried with enough shares."""
+    sp = SelfPlay("wizard", 4, seed=1, escrow=RESHARE)
+    a = _remove_next(sp)
+    m = sp.match
+    sp.run(until=lambda m: m.over() or not any(m.redeal_due(x) for x in m.in_play()) and all(
+        a not in d.holders for x in m.in_play() for d in m.dealings.get(x, {}).values()))
+    assert not m.over() and _redealt(sp)
+    partner = {a: sp.matches[a]._own_escrow_secret(a)}
+    for b in sorted(m.in_play()):
+        tries: list = []
+        assert {dealer for dealer, _ in rebuild(sp.matches[b], b, partner, tries)} <= {a}, b
+        assert tries and all(pooled >= t for _, _, pooled, t in tries), b
+        assert hidden_cards_opened(sp.matches[b], b) == [], b
