@@ -56,11 +56,12 @@ class Played:
 
 def genesis_content(kind: str, cards: Sequence[PlayerCard], creator: int, options: dict, now: datetime,
                     nonce: bytes, time_control: dict | None = None, master: bytes | None = None,
-                    escrow: dict | None = None) -> dict:
+                    escrow: dict | None = None, reshare: bool = False) -> dict:
     """A genesis; ``master``, the creator's master secret, commits to its part of the coin toss in games that
     draw lots for who starts (protocol section 10) and gives the creator's escrow key in games of three or more
     seats that escrow deck keys (section 6c; ``escrow``: the genesis's ``escrow`` table, ``{off = true}`` or
-    ``{threshold = N}``)."""
+    ``{threshold = N}``; ``reshare``: write ``reshare = true`` in it, as new games do, so that after a departure every
+    seat deals its escrowed keys again among the seats in play)."""
     game = get_game(kind)
     opts = game.spec.resolve_options(options)
     if not game.spec.min_players <= len(cards) <= game.spec.max_players:
@@ -84,6 +85,8 @@ def genesis_content(kind: str, cards: Sequence[PlayerCard], creator: int, option
             raise DuelmailError(f"{kind} with {len(cards)} seats escrows deck keys: the genesis needs the creator's "
                                 "secret")
         content["escrow_key"] = encode_points([base_mul(creator_escrow_key(master, nonce))])
+        if reshare:
+            content["escrow"] = {**content.get("escrow", {}), "reshare": True}
     return content
 
 
@@ -94,7 +97,7 @@ def create_game(home: Home, identity: Identity, kind: str, cards: Sequence[Playe
         raise DuelmailError(f"you ({identity.name}) must hold one of the seats")
     creator = keys.index(identity.public_key)
     genesis = SignedFile.sign(genesis_content(kind, cards, creator, options, now, nonce, time_control,
-                                              identity.master), identity)
+                                              identity.master, reshare=True), identity)
     match = Match(genesis)
     folder = home.folder_for(kind, match.gid)
     path = folder.store(genesis, match)

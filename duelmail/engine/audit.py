@@ -168,24 +168,26 @@ def _open_every_sealed_choice(match, report: AuditReport) -> dict:
 def _audit_dealings(match, report: AuditReport) -> None:
     """Recompute every escrow dealing from its dealer's published seed (coefficients and nonces follow from it)
     and compare it with the log: a dealing that does not is ``P-audit-pass`` against its dealer (protocol §6c)."""
-    from duelmail.crypto.deck import decode_points
+    from duelmail.crypto.deck import LockerSecrets, decode_points
     from duelmail.engine.escrowing import KEY, deal_table
 
     count = 0
-    for dealer, table in sorted(match.dealings.items()):
+    for (dealer, what), history in sorted(match.dealing_history.items()):
         seed = match.seeds.get(dealer)
         if seed is None:
             continue  # a removed seat: its dealings were checked by their holders and at its removal
-        for what, d in sorted(table.items()):
-            if what == KEY:
-                continue  # an older client's dealing of its escrow key: never opened, and its key is never published
-            secrets = list(match._secrets_of(seed)(what, match.book.decks[what].n).keys)
-            want = deal_table(match.gid, d.round, dealer, what, secrets, d.holders, d.threshold, match.escrow_keys,
-                              seed)
+        if what == KEY:
+            continue  # an older client's dealing of its escrow key: never opened, and its key is never published
+        deck = match.book.decks[what]
+        for d in history:  # the first dealing and every re-dealing (protocol section 6c, "Threshold")
+            secrets = list((match._secrets_of(seed)(what, deck.n) if d.generation == deck.generation else
+                            LockerSecrets(seed, what, deck.n, d.generation)).keys)  # a set-up abandoned at a removal
+            want = deal_table(match.gid, d.round, dealer, d.tag(what), secrets, d.holders, d.threshold,
+                              match.escrow_keys, seed)
             flat = decode_points(want["commits"], None, "audit") if d.threshold > 1 else []
             got = [c for cs in d.commits for c in cs]
             if flat != got or {int(h): t for h, t in want["shares"].items()} != d.ciphertexts:
-                report.cheat(dealer, "P-audit-pass", f"the escrow dealing of {what} (round {d.round}) does not follow "
-                             "from the published seed")
+                report.cheat(dealer, "P-audit-pass", f"the escrow dealing of {d.tag(what)} (round {d.round}) does "
+                             "not follow from the published seed")
             count += 1
     report.lines.append(f"recomputed {count} escrow dealings from the published seeds")

@@ -8,9 +8,11 @@ the shares dealt to its own seat on arrival and complains (a DLEQ-proved decrypt
 
 After a timeout claim against a seat ``S`` that would forfeit the game, if ``S`` is removable, the next round
 (the *removal round*) awaits every other seat in play that holds shares of ``S`` for those shares, decrypted;
-when it closes every home checks them, reconstructs ``S``'s keys and escrow key, records the keys as ``S``'s key
-shares, and the rules remove ``S`` (``GameState.remove``). Games without decks (DUEL skirmish) escrow nothing:
-a removal needs no keys and happens at the claim.
+when it closes every home checks them, reconstructs ``S``'s keys, records them as ``S``'s key shares, and the rules
+remove ``S`` (``GameState.remove``). In a game whose genesis says ``escrow = {reshare = true}``, after any departure
+every seat in play deals its escrowed keys again among the seats now in play, in its next file (``escrow_reshare``),
+and a later removal uses the newest dealing. Games without decks (DUEL skirmish) escrow nothing: a removal needs no
+keys and happens at the claim.
 """
 
 from __future__ import annotations
@@ -57,6 +59,12 @@ class Dealt:
     count: int
     commits: list[list[bytes]]  # per position: C_1..C_{t-1} (C_0 is the dealer's recorded commitment)
     ciphertexts: dict[int, str]  # holder seat -> b64e(R ‖ c_1..c_n)
+    label: str = ""  # a re-dealing's name in its contexts ("a.1@1"); empty for the first dealing (its ``what``)
+    generation: int = 0  # the deck generation whose keys it deals (a set-up abandoned at a removal is not re-dealt)
+
+    def tag(self, what: str) -> str:
+        """The name this dealing's contexts bind: ``what`` for the first dealing, ``what@g`` for re-dealing ``g``."""
+        return self.label or what
 
 
 def _points(text: object, count: int, what: str) -> list[bytes]:
@@ -76,12 +84,15 @@ class Escrowing:
         self.escrow_keys: dict[int, bytes] = {}  # seat -> E_s
         self.escrow_key_round: dict[int, int] = {}  # seat -> the round whose file published E_s (creator: 0)
         self.escrow_open: frozenset[int] = frozenset()  # seats in play with a known key when the open round opened
-        self.dealings: dict[int, dict[str, Dealt]] = {}  # dealer -> what -> dealing
+        self.dealings: dict[int, dict[str, Dealt]] = {}  # dealer -> what -> its newest dealing
+        self.dealing_history: dict[tuple[int, str], list[Dealt]] = {}  # (dealer, what) -> every dealing, oldest first
+        self.escrow_reshare = False  # after a departure, every seat re-deals its keys among the seats in play
         self.published: dict[tuple[int, str], dict[int, list[bytes]]] = {}  # (dealer, what) -> holder -> shares
         self.escrow_accepted: dict[tuple[int, str], set[int]] = {}  # (dealer, what) -> holders that answered
         # after the dealing without a complaint (a later complaint of theirs is late: it names them too)
         self.escrow_accomplices: dict[int, set[int]] = {}  # dealer -> holders whose late complaint named them
-        self.complaints_due: dict[int, list[tuple[int, str]]] = {}  # own seat -> [(dealer, what)] its check failed
+        self.complaints_due: dict[int, list[tuple[int, str, int]]] = {}  # own seat -> [(dealer, what, dealing
+        # index in the history)] its check failed
         self.escrow_broken: set[int] = set()  # dealers a complaint proved: their removal forfeits
         self.removing: int | None = None  # the seat the open removal round removes
         self.removal_round = 0
@@ -94,11 +105,15 @@ class Escrowing:
                         "remove a seat); the genesis asks for it")
             return None
         given = {} if given is None else given
-        if not isinstance(given, dict) or set(given) - {"off", "threshold"}:
-            return f"'escrow' must be a table of off and threshold, got {given!r:.80}"
+        if not isinstance(given, dict) or set(given) - {"off", "threshold", "reshare"}:
+            return f"'escrow' must be a table of off, threshold and reshare, got {given!r:.80}"
         off = given.get("off", False)
         if off is not True and off is not False:
             return f"escrow.off must be true or false, got {off!r}"
+        reshare = given.get("reshare", False)
+        if (reshare is not True and reshare is not False) or (off and reshare):
+            return f"escrow.reshare must be true or false (and only with escrow on), got {reshare!r}"
+        self.escrow_reshare = reshare
         if "threshold" in given:
             t = given["threshold"]
             if off or not isinstance(t, int) or isinstance(t, bool) or not 2 <= t <= self.n - 1:
@@ -187,33 +202,80 @@ class Escrowing:
                               f"passes need {sorted(want) or 'none'}")
         events = []
         for what in sorted(given):
-            d = given[what]
-            count = 1 if what == KEY else self.book.decks[what].n
-            if not isinstance(d, dict) or set(d) != {"commits", "shares"} or not isinstance(d["shares"], dict):
-                raise IllegalMove("P-escrow", f"escrow.{what} must be a table of commits and shares")
-            flat = _points(d["commits"], count * (t - 1), f"escrow.{what} commits")
-            commits = [flat[j * (t - 1):(j + 1) * (t - 1)] for j in range(count)]
-            if sorted(d["shares"]) != [str(h) for h in holders]:
-                raise IllegalMove("P-escrow", f"escrow.{what}: ciphertexts for seats {sorted(d['shares'])}, the "
-                                  f"holders are {list(holders)}")
-            cts = {}
-            for h in holders:
-                text = d["shares"][str(h)]
-                if not isinstance(text, str) or len(b64d(text, f"escrow.{what} to {h}")) != \
-                        esc.ciphertext_size(count):
-                    raise CryptoError(f"escrow.{what}: the ciphertext to seat {h} is not "
-                                      f"{esc.ciphertext_size(count)} bytes of base64")
-                cts[h] = text
-            dealt = Dealt(rnd, holders, t, count, commits, cts)
-            self.dealings.setdefault(seat, {})[what] = dealt
-            self.escrow_accepted[(seat, what)] = set()
-            for h in holders:
-                if h in self.own and h != seat:
-                    self._check_own_shares(seat, what, dealt, h)
+            self._add_dealing(seat, what, self._parse_dealing("escrow", what, given[what], rnd, holders, t, ""))
         if given:
             events.append(Event(rnd, seat, f"{self.cards[seat].name} escrowed {', '.join(sorted(given))} "
                                 f"among seats {', '.join(map(str, holders))} (threshold {t})"))
         return events
+
+    def _parse_dealing(self, field: str, what: str, d: object, rnd: int, holders: tuple[int, ...], t: int,
+                       label: str) -> Dealt:
+        """One ``{commits, shares}`` table of a file's ``escrow`` (or ``escrow_reshare``), its shape checked."""
+        count = 1 if what == KEY else self.book.decks[what].n
+        if not isinstance(d, dict) or set(d) != {"commits", "shares"} or not isinstance(d["shares"], dict):
+            raise IllegalMove("P-escrow", f"{field}.{what} must be a table of commits and shares")
+        flat = _points(d["commits"], count * (t - 1), f"{field}.{what} commits")
+        commits = [flat[j * (t - 1):(j + 1) * (t - 1)] for j in range(count)]
+        if sorted(d["shares"]) != [str(h) for h in holders]:
+            raise IllegalMove("P-escrow", f"{field}.{what}: ciphertexts for seats {sorted(d['shares'])}, the "
+                              f"holders are {list(holders)}")
+        cts = {}
+        for h in holders:
+            text = d["shares"][str(h)]
+            if not isinstance(text, str) or len(b64d(text, f"{field}.{what} to {h}")) != esc.ciphertext_size(count):
+                raise CryptoError(f"{field}.{what}: the ciphertext to seat {h} is not "
+                                  f"{esc.ciphertext_size(count)} bytes of base64")
+            cts[h] = text
+        generation = 0 if what == KEY else self.book.decks[what].generation
+        return Dealt(rnd, holders, t, count, commits, cts, label, generation)
+
+    def _add_dealing(self, seat: int, what: str, dealt: Dealt) -> None:
+        """Record a dealing as ``seat``'s newest of ``what`` (the one a removal uses) and check this home's shares."""
+        self.dealings.setdefault(seat, {})[what] = dealt
+        self.dealing_history.setdefault((seat, what), []).append(dealt)
+        self.escrow_accepted[(seat, dealt.tag(what))] = set()
+        for h in dealt.holders:
+            if h in self.own and h != seat:
+                self._check_own_shares(seat, what, dealt, h)
+
+    # -- re-sharing after a departure (protocol section 6c, "Threshold") ------------------------------
+    def redeal_due(self, seat: int) -> list[str]:
+        """The dealings ``seat`` deals again in its file of the open round: in a game that re-shares, each of its
+        dealings (its newest of each deck) of which a holder has left since, when the seats now in play give it
+        at least two holders. Every home computes the same list from the round's opening."""
+        if not (self.escrow_reshare and self.escrow_material) or seat not in self.escrow_open:
+            return []
+        holders, t = self.escrow_holders(seat)
+        if not t:
+            return []  # fewer than two holders: no removal is possible anyway
+        return sorted(w for w, d in self.dealings.get(seat, {}).items() if w != KEY and not set(d.holders) <=
+                      set(holders) and d.generation == self.book.decks[w].generation)
+
+    def _redeal_label(self, seat: int, what: str) -> str:
+        """``what@g``: the name the ``g``-th re-dealing of ``what`` binds in its contexts, so that shares of two
+        dealings of one key never pass for one another."""
+        return f"{what}@{len(self.dealing_history.get((seat, what), ()))}"
+
+    def _record_redealings(self, c: dict, seat: int, rnd: int) -> list[Event]:
+        """``escrow_reshare``: every dealing ``redeal_due`` names, dealt again among the holders now in play."""
+        given = c.get("escrow_reshare", {})
+        want = self.redeal_due(seat)
+        if not isinstance(given, dict) or sorted(given) != want:
+            got = sorted(given) if isinstance(given, dict) else given
+            raise IllegalMove("P-escrow", f"the file re-deals the escrow of {got or 'nothing'!r:.60}; the departures "
+                              f"since its dealings need {want or 'none'}")
+        if not want:
+            return []
+        holders, t = self.escrow_holders(seat)
+        for what in want:
+            self._add_dealing(seat, what, self._parse_dealing("escrow_reshare", what, given[what], rnd, holders, t,
+                                                              self._redeal_label(seat, what)))
+        return [Event(rnd, seat, f"{self.cards[seat].name} re-dealt its escrow of {', '.join(want)} among seats "
+                      f"{', '.join(map(str, holders))} (threshold {t})")]
+
+    def _ctx(self, dealer: int, what: str, d: Dealt, holder: int) -> bytes:
+        """The context of ``d``'s ciphertext to ``holder``."""
+        return esc.escrow_context(self.gid, d.round, dealer, f"{d.tag(what)}/to-{holder}")
 
     def _commitments(self, dealer: int, what: str, d: Dealt) -> list[list[bytes]]:
         return [[self._base(dealer, what, j), *d.commits[j]] for j in range(d.count)]
@@ -225,10 +287,11 @@ class Escrowing:
         """A home checks the shares dealt to its own seat; a failure is owed as a complaint in its next file."""
         try:
             esc.receive_shares(d.ciphertexts[h], self._own_escrow_secret(h), h + 1, self._commitments(dealer, what, d),
-                               esc.escrow_context(self.gid, d.round, dealer, f"{what}/to-{h}"),
-                               self._names(what, d.count), f"seat {dealer}'s dealing of {what}", d.threshold)
+                               self._ctx(dealer, what, d, h), self._names(what, d.count),
+                               f"seat {dealer}'s dealing of {d.tag(what)}", d.threshold)
         except CryptoError as e:
-            self.complaints_due.setdefault(h, []).append((dealer, what))
+            index = len(self.dealing_history[(dealer, what)]) - 1
+            self.complaints_due.setdefault(h, []).append((dealer, what, index))
             self.events.append(Event(self.round, h, f"{self.cards[h].name}'s escrow shares from seat {dealer} fail: "
                                      f"{e}; its next file complains"))
 
@@ -241,30 +304,40 @@ class Escrowing:
         if not isinstance(k, dict) or set(k) != {"dealer", "what", "dh", "proof"} or not isinstance(k["proof"], str):
             raise IllegalMove("P-escrow", "'escrow_complaint' must be a table of dealer, what, dh and proof")
         dealer, what = k["dealer"], k["what"]
-        d = self.dealings.get(dealer, {}).get(what) if isinstance(dealer, int) and isinstance(what, str) else None
-        if d is None or seat not in d.holders:
+        history = self.dealing_history.get((dealer, what), []) if isinstance(dealer, int) and \
+            isinstance(what, str) else []
+        made = [(i, d) for i, d in enumerate(history) if seat in d.holders]
+        if not made:
             raise IllegalMove("P-escrow", f"the complaint names no dealing of seat {dealer!r} ({what!r}) to seat "
                               f"{seat}")
-        ctx = esc.escrow_context(self.gid, d.round, dealer, f"{what}/to-{seat}")
         dh = _points(k["dh"], 1, "escrow_complaint.dh")[0]
-        try:
-            shares = esc.open_with_proof(d.ciphertexts[seat], self.escrow_keys[seat], dh, k["proof"], ctx, d.count)
-        except CryptoError as e:
-            raise CheatDetected(seat, "P-escrow", f"a false complaint about seat {dealer}'s dealing of {what}: {e}") \
-                from None
-        if (dealer, what) in self.complaints_due.get(seat, []):  # this home's own complaint, now sent
-            self.complaints_due[seat].remove((dealer, what))
+        error: CryptoError | None = None
+        found = None
+        for index, d in reversed(made):  # the dealing (first or re-dealt) its proof verifies against
+            try:
+                found = index, d, esc.open_with_proof(d.ciphertexts[seat], self.escrow_keys[seat], dh, k["proof"],
+                                                      self._ctx(dealer, what, d, seat), d.count)
+                break
+            except CryptoError as e:
+                error = error or e
+        if found is None:
+            raise CheatDetected(seat, "P-escrow", f"a false complaint about seat {dealer}'s dealing of {what}: "
+                                f"{error}")
+        index, d, shares = found
+        if (dealer, what, index) in self.complaints_due.get(seat, []):  # this home's own complaint, now sent
+            self.complaints_due[seat].remove((dealer, what, index))
         comms = self._commitments(dealer, what, d)
         for j, share in enumerate(shares):
             try:
                 esc.verify_share(share, seat + 1, comms[j], self._names(what, d.count)[j], d.threshold)
             except CryptoError as e:
                 v = Violation(dealer, "P-escrow", f"seat {dealer} dealt seat {seat} a wrong escrow share in round "
-                              f"{d.round}: {e} (proved by seat {seat}'s complaint)")
+                              f"{d.round}{' (a re-dealing)' if d.label else ''}: {e} (proved by seat {seat}'s "
+                              "complaint)")
                 self.violations.append(v)
                 self.escrow_broken.add(dealer)
                 out = [Event(rnd, dealer, f"CHEAT: {v.message} (rule P-escrow)")]
-                if seat in self.escrow_accepted.get((dealer, what), ()):
+                if seat in self.escrow_accepted.get((dealer, d.tag(what)), ()):
                     late = Violation(seat, "P-escrow", f"seat {seat} accepted seat {dealer}'s wrong escrow dealing "
                                      f"of {what} (round {d.round}): it answered afterwards without a complaint, and "
                                      f"complained only in round {rnd}")
@@ -278,10 +351,10 @@ class Escrowing:
     def _note_acceptance(self, seat: int, rnd: int) -> None:
         """A holder's file without a complaint, in a round after a dealing made to it, accepts that dealing: its
         home checked the shares as the dealing arrived, and owes a complaint in its next file if one failed."""
-        for dealer, table in self.dealings.items():
-            for what, d in table.items():
+        for (dealer, what), history in self.dealing_history.items():
+            for d in history:
                 if seat in d.holders and d.round < rnd:
-                    self.escrow_accepted.setdefault((dealer, what), set()).add(seat)
+                    self.escrow_accepted.setdefault((dealer, d.tag(what)), set()).add(seat)
 
     def _record_published(self, c: dict, seat: int, duty) -> list[Event]:
         """``escrow_shares`` in a removal round: every share the holder holds of the seat removed, decrypted."""
@@ -333,16 +406,21 @@ class Escrowing:
             content["escrow_key"] = sra.encode_points([base_mul(self._own_escrow_secret(seat))])
         holders, t = self.escrow_holders(seat)
         locks = [d for d in duty.steps if self.book.decks[d].next_step().op in ("shuffle_lock", "lock")]
+        secrets = self._secrets_of(seed)
         if t and locks and seat in self.escrow_open:
-            secrets = self._secrets_of(seed)
             content["escrow"] = {what: deal_table(self.gid, self.round, seat, what,
                                                   list(secrets(what, self.book.decks[what].n).keys), holders, t,
                                                   self.escrow_keys, seed) for what in locks}
+        redeal = self.redeal_due(seat)
+        if redeal:  # the same keys, dealt again among the seats now in play (C_0 is still the recorded K_s[j])
+            content["escrow_reshare"] = {what: deal_table(self.gid, self.round, seat, self._redeal_label(seat, what),
+                                                          list(secrets(what, self.book.decks[what].n).keys), holders,
+                                                          t, self.escrow_keys, seed) for what in redeal}
         due = self.complaints_due.get(seat)
         if due:
-            dealer, what = due[0]
-            d = self.dealings[dealer][what]
-            ctx = esc.escrow_context(self.gid, d.round, dealer, f"{what}/to-{seat}")
+            dealer, what, index = due[0]
+            d = self.dealing_history[(dealer, what)][index]
+            ctx = self._ctx(dealer, what, d, seat)
             dh, proof = esc.prove_decryption(d.ciphertexts[seat], self._own_escrow_secret(seat), ctx, d.count)
             content["escrow_complaint"] = {"dealer": dealer, "what": what, "dh": sra.encode_points([dh]),
                                            "proof": proof}
@@ -351,8 +429,7 @@ class Escrowing:
             out = {}
             for what, d in sorted(self.dealings.get(s, {}).items()):
                 if seat in d.holders and what != KEY:
-                    shares = esc.decrypt_shares(d.ciphertexts[seat], e, esc.escrow_context(
-                        self.gid, d.round, s, f"{what}/to-{seat}"), d.count)
+                    shares = esc.decrypt_shares(d.ciphertexts[seat], e, self._ctx(s, what, d, seat), d.count)
                     out[what] = b64e(b"".join(shares))
             content["escrow_shares"] = {str(s): out}
 
@@ -458,7 +535,7 @@ def deal_table(gid: str, rnd: int, dealer: int, what: str, secrets: list[bytes],
     the audit recomputes it."""
     commits: list[bytes] = []
     per_holder: dict[int, list[bytes]] = {h: [] for h in holders}
-    names = [KEY] if what == KEY else [f"{what}#{j}" for j in range(len(secrets))]
+    names = [KEY] if what == KEY else [f"{what}#{j}" for j in range(len(secrets))]  # ``what``: a re-dealing's label
     for name, k in zip(names, secrets, strict=True):
         d = esc.deal(k, t, [h + 1 for h in holders], esc.escrow_context(gid, rnd, dealer, name), seed)
         commits += d.sent

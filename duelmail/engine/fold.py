@@ -665,6 +665,7 @@ class Folding:
             self.book.apply_step(deck_id, seat, str(p.get("op")), pts, commits, layer, p.get("proof"), rnd,
                                  check=strict and not proven)
             events.append(Event(rnd, seat, f"{self.cards[seat].name}: {p.get('op')} pass on deck {deck_id}"))
+        events += self._record_redealings(c, seat, rnd)  # before this file's own lock dealings, as it was composed
         events += self._record_dealings(c, seat, rnd, locks)
         events += self._record_complaint(c, seat, rnd)
         events += self._record_published(c, seat, duty)

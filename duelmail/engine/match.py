@@ -285,6 +285,7 @@ class Match(Folding, Duties, Composing, Views, Escrowing):
         twin.escrow_keys = dict(self.escrow_keys)
         twin.escrow_key_round = dict(self.escrow_key_round)
         twin.dealings = {k: dict(v) for k, v in self.dealings.items()}
+        twin.dealing_history = {k: list(v) for k, v in self.dealing_history.items()}
         twin.published = {k: dict(v) for k, v in self.published.items()}
         twin.escrow_accepted = {k: set(v) for k, v in self.escrow_accepted.items()}
         twin.escrow_accomplices = {k: set(v) for k, v in self.escrow_accomplices.items()}

@@ -23,36 +23,54 @@ def escrow_keys_known(m: Match, seat: int) -> dict[int, bytes]:
     return {s: e for s, e in known.items() if m.escrow_keys.get(s) == base_mul(e)}
 
 
-def rebuild(m: Match, seat: int) -> dict[tuple[int, str], list[bytes]]:
-    """(dealer, what) -> the keys the coalition reconstructs: published shares, plus every share it can decrypt,
-    repeated while a rebuilt escrow key opens more."""
-    known = escrow_keys_known(m, seat)
+def rebuild(m: Match, seat: int, partners: dict[int, bytes] | None = None,
+            mixed_tries: list[tuple[int, str, int, int]] | None = None) -> dict[tuple[int, str], list[bytes]]:
+    """(dealer, what) -> the keys the coalition reconstructs: published shares, plus every share it can decrypt of
+    every dealing (the first and each re-dealing), repeated while a rebuilt escrow key opens more. Shares of two
+    dealings of one key are also tried together (they must not combine): each such try is noted in
+    ``mixed_tries`` as (dealer, what, shares pooled, threshold). ``partners``: the escrow keys of other members
+    of the coalition (a seat that left, say)."""
+    known = {**escrow_keys_known(m, seat), **(partners or {})}
     rebuilt: dict[tuple[int, str], list[bytes]] = {}
     grew = True
     while grew:
         grew = False
-        for dealer, table in sorted(m.dealings.items()):
-            for what, d in sorted(table.items()):
-                if dealer == seat or (dealer, what) in rebuilt:
-                    continue
-                have = {h + 1: list(sh) for h, sh in m.published.get((dealer, what), {}).items()}
+        for (dealer, what), history in sorted(m.dealing_history.items()):
+            if dealer == seat or (dealer, what) in rebuilt:
+                continue
+            comms = None
+            mixed: dict[int, list[bytes]] = {}  # holder index -> shares, from whichever dealing gave it one
+            for d in history:
+                have = {h + 1: list(sh) for h, sh in m.published.get((dealer, what), {}).items()
+                        if m.dealings[dealer][what] is d}
                 for h in d.holders:
                     if h in known and h + 1 not in have:
-                        have[h + 1] = esc.decrypt_shares(d.ciphertexts[h], known[h], esc.escrow_context(
-                            m.gid, d.round, dealer, f"{what}/to-{h}"), d.count)
-                if len(have) < d.threshold:
-                    continue
+                        have[h + 1] = esc.decrypt_shares(d.ciphertexts[h], known[h], m._ctx(dealer, what, d, h),
+                                                         d.count)
+                mixed.update(have)
                 comms = m._commitments(dealer, what, d)
-                try:
-                    keys = [esc.reconstruct({x: sh[j] for x, sh in have.items()}, d.threshold, comms[j][0])
-                            for j in range(d.count)]
-                except CryptoError:
-                    continue
-                rebuilt[(dealer, what)] = keys
-                if what == KEY:
-                    known[dealer] = keys[0]
-                grew = True
+                keys = _try(have, d.threshold, comms, d.count)
+                if keys is None and len(history) > 1:
+                    keys = _try(mixed, d.threshold, comms, d.count)
+                    if mixed_tries is not None and len(mixed) >= d.threshold:
+                        mixed_tries.append((dealer, what, len(mixed), d.threshold))
+                if keys is not None:
+                    rebuilt[(dealer, what)] = keys
+                    if what == KEY:
+                        known[dealer] = keys[0]
+                    grew = True
+                    break
     return rebuilt
+
+
+def _try(have: dict[int, list[bytes]], t: int, comms: list[list[bytes]], count: int) -> list[bytes] | None:
+    """Every position rebuilt from ``t`` of the shares in ``have`` (checked against ``C_0``), or None."""
+    if len(have) < t:
+        return None
+    try:
+        return [esc.reconstruct({x: sh[j] for x, sh in have.items()}, t, comms[j][0]) for j in range(count)]
+    except CryptoError:
+        return None
 
 
 def hidden_cards_opened(m: Match, seat: int) -> list[CardRef]:

@@ -252,7 +252,7 @@ def test_a_late_complaint_names_the_dealer_and_the_holder_that_had_accepted_the_
     d["shares"][str(holder)] = esc.encrypt_shares(shares, m.escrow_keys[holder], ctx)
     sp.deliver(SignedFile.sign(content, sp.ids[dealer]))
     due = sp.matches[holder].complaints_due.pop(holder)  # the accomplice keeps quiet
-    assert due == [(dealer, what)]
+    assert due == [(dealer, what, 0)]  # the dealer, the deck, the first dealing of it
     sent = len(sp.files)
     while not any(x.seat == holder and x.kind == "turn" for x in sp.files[sent:]):
         sp.step()

@@ -133,3 +133,17 @@ def test_a_player_who_resigns_leaves_and_the_other_three_play_on(tmp_path):
     assert "dave left the game" in history and "bye all" in history
     refused = dm(t.homes[3], "resign", code=1)
     assert "dave has left it" in refused and "Traceback" not in refused
+    # a game begun by `duelmail new` re-shares (protocol 6c, "Threshold"): each of the three re-deals its escrowed
+    # keys among the other two in its next file, checked by their homes on arrival
+    for i in range(30):
+        history = dm(t.homes[0], "history")
+        if all(f"{n} re-dealt its escrow" in history for n in NAMES[:3]):
+            break
+        st = t.status(t.homes[0])
+        for seat in [s for s in st["awaited"] if not (t.out / f"r{st['round']:04d}-s{s}.toml").exists()]:
+            home = t.homes[int(seat)]
+            t.written(home, lambda h=home, n=i: dm(h, "play", "--bot", "heuristic", "--seed", str(n), "--out",
+                                                   str(t.out)))
+        t.settle()
+    assert all(f"{n} re-dealt its escrow" in history and "among seats" in history for n in NAMES[:3]), history
+    assert not any(t.status(h)["over"] for h in t.homes[:3])

@@ -1,0 +1,239 @@
+"""Re-sharing after a departure (protocol section 6c, "Threshold" and "Removal"; issue 27, item 1): in a game whose
+genesis says ``escrow = {reshare = true}``, once a seat has left (removed, or retired by the rules: Z-19) every seat
+still in play deals its escrowed lock keys again among the seats now in play, so that a second silent seat can be
+removed (W-32, Z-29) instead of forfeiting the game; the coalition of ``escrow_attack`` still opens nothing, and a
+wrong share in a re-dealing is named by its holder's complaint. Real signed files between separate seats' matches."""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+from escrow_attack import hidden_cards_opened, rebuild
+from escrow_play import claim_file, forfeits, play_with_silences
+
+from duelmail.crypto import escrow as esc
+from duelmail.crypto import group
+from duelmail.errors import FileRefused
+from duelmail.protocol.turnfile import SignedFile
+from duelmail.testing.selfplay import SelfPlay
+from duelmail.transport.archive import fold
+
+RESHARE = {"reshare": True}
+
+
+def _redealt(sp: SelfPlay) -> list[SignedFile]:
+    return [f for f in sp.files if f.kind == "turn" and "escrow_reshare" in f.content]
+
+
+def _remove_next(sp: SelfPlay) -> int:
+    """Play until a seat (every deck locked) owes a file whose silence would forfeit the game and is removable;
+    claim its timeout and play the removal round. Returns the seat removed."""
+    m = sp.match
+    for _ in range(400):
+        if all(d.locked for d in m.book.decks.values()) and m.round > 2 * m.n and not m.over():
+            s = next((x for x in sorted(m.duties) if forfeits(m, x) and m.removable(x)), None)
+            if s is not None:
+                break
+        sp.step()
+    else:
+        raise AssertionError("no seat became removable")
+    sp.deliver(claim_file(sp, min(x for x in m.in_play() if x != s), s))
+    sp.run(until=lambda m: s in m.removed or m.over(), limit=5)
+    assert s in m.removed and not m.over()
+    return s
+
+
+def _two_departures(n: int, seed: int, game: str = "wizard") -> tuple[SelfPlay, list[int]]:
+    sp = SelfPlay(game, n, seed=seed, escrow=RESHARE)
+    return sp, [_remove_next(sp), _remove_next(sp)]
+
+
+def test_in_warlords_a_second_silent_seat_is_removed_after_the_re_dealings_and_the_game_plays_on():
+    """W-32, four seats, default threshold: after the first removal each seat re-deals among the other two in its
+    next file; a second silent seat is then removed and the two left play on (without re-sharing it would
+    forfeit: test_escrow_removal, the default threshold)."""
+    sp, gone = _two_departures(4, 1, "warlords")
+    m = sp.match
+    assert m.removed == set(gone) and _redealt(sp)
+    assert all(d.label and gone[0] not in d.holders for d in m.dealings[gone[1]].values())
+    start = m.round
+    sp.run(until=lambda m: m.over() or m.round > start + 8)
+    assert not m.forced_outcome and (not m.over() or set(m.outcome().winners) <= m.in_play())
+
+
+@pytest.mark.parametrize("game, seed", [("wizard", 2)])
+def test_after_a_departure_the_others_re_deal_and_a_second_silent_seat_is_removed(game, seed):
+    """Z-29, four seats, default threshold: the first removal leaves each dealing one holder short; without
+    re-sharing a second silent seat forfeits the game (test_escrow_removal, the default threshold). Here every seat
+    re-deals in its next file and the second one is removed too, the game played to an audited end and folded
+    again."""
+    first, second = seed % 4, (seed + 2) % 4
+    sp, gone = play_with_silences(game, 4, seed, [first, second], escrow=RESHARE)
+    m = sp.match
+    assert [s for s, _, _ in gone] == [first, second]
+    assert m.finished and m.removed == {first, second} and m.audit.ok, m.audit.lines
+    assert not set(m.outcome().winners) & {first, second}
+    redealt = _redealt(sp)
+    assert redealt and {f.seat for f in redealt} >= {second}
+    used = list(m.dealings[second].values())
+    assert used and all(d.label and first not in d.holders for d in used)  # the removal used the re-dealing
+    assert "re-dealt" in " ".join(e.text for e in m.events)
+    fresh = fold([(f"{i:05d}.toml", f) for i, f in enumerate(sp.files)])
+    assert fresh.finished and fresh.removed == {first, second} and fresh.audit.ok and fresh.prev == m.prev
+
+
+@pytest.mark.parametrize("game, n, seed", [
+    ("wizard", 4, 1),  # two departures, two survivors
+    ("wizard", 5, 1),  # two departures, three survivors
+    ("warlords", 4, 1),
+])
+def test_after_two_departures_no_survivor_opens_another_seats_cards(game, n, seed):
+    """The coalition (everything published, every seed, one survivor's secrets) against old and new dealings, and
+    against shares of two dealings of one key taken together: it rebuilds the removed seats' keys and nothing else."""
+    sp, silent = _two_departures(n, seed, game)
+    m = sp.match
+    assert m.removed == set(silent) and not m.over()
+    assert _redealt(sp)
+    for seat in sorted(m.in_play()):
+        mine = sp.matches[seat]
+        assert {dealer for dealer, _ in rebuild(mine, seat)} <= set(silent), seat
+        assert hidden_cards_opened(mine, seat) == [], seat
+
+
+def test_after_a_retirement_by_the_rules_the_others_re_deal_a_silent_seat_is_removed_and_none_opens_more():
+    """Z-19: a Wizard Duel seat knocked out retires and publishes its seed; the others re-deal among themselves, the
+    retired seat among no holder; the survivors still open nothing of one another's, and then a silent seat is
+    removed (Z-29) and the two left open nothing of each other's either."""
+    sp = SelfPlay("wizard", 4, seed=1, escrow=RESHARE)
+    m = sp.match
+    sp.run(until=lambda m: m.over() or any(s in m.seeds for s in m.state.retired()))
+    assert not m.over()
+    (gone,) = m.state.retired()
+    sp.run(until=lambda m: m.over() or all(gone not in d.holders for x in m.in_play()
+                                           for d in m.dealings.get(x, {}).values()))
+    assert not m.over() and _redealt(sp)
+    assert not any(gone in d.holders for x in m.in_play() for d in m.dealings.get(x, {}).values())
+    for seat in sorted(m.in_play()):
+        assert {dealer for dealer, _ in rebuild(sp.matches[seat], seat)} <= {gone}, seat
+        assert hidden_cards_opened(sp.matches[seat], seat) == [], seat
+    # the retired seat's shares are replaced: a silent seat is removed after it (without re-sharing it forfeits)
+    removed = _remove_next(sp)
+    assert m.removed == {removed} and len(m.in_play()) == 2
+    for seat in sorted(m.in_play()):
+        assert {dealer for dealer, _ in rebuild(sp.matches[seat], seat)} <= {gone, removed}, seat
+        assert hidden_cards_opened(sp.matches[seat], seat) == [], seat
+
+
+def test_a_genesis_without_reshare_deals_nothing_again():
+    """Games begun before re-sharing (no ``reshare`` in the genesis) keep their behaviour: after a departure no
+    file re-deals, and a file that does is refused."""
+    sp = SelfPlay("wizard", 4, seed=2)
+    gone = _remove_next(sp)
+    m = sp.match
+    sp.step()
+    assert m.removed == {gone} and not _redealt(sp) and not any(m.removable(x) for x in m.in_play())
+    seat = min(m.duties)
+    content = dict(sp.compose(seat).content)
+    content["escrow_reshare"] = {"a.1": {"commits": "", "shares": {}}}
+    with pytest.raises(FileRefused) as err:
+        m.apply(SignedFile.sign(content, sp.ids[seat]), "bad.toml")
+    assert err.value.rule == "P-escrow" and "re-deals" in str(err.value) and "bad.toml" in str(err.value)
+
+
+def test_a_wrong_share_in_a_re_dealing_is_named_by_its_holders_complaint():
+    sp = SelfPlay("wizard", 4, seed=2, escrow=RESHARE)
+    gone = _remove_next(sp)
+    m = sp.match
+    assert m.removed == {gone}
+    dealer = next(s for s in sorted(m.duties) if m.redeal_due(s))
+    f = sp.compose(dealer)
+    content = copy.deepcopy(f.content)
+    what = sorted(content["escrow_reshare"])[0]
+    d = content["escrow_reshare"][what]
+    holder = min(int(h) for h in d["shares"])
+    label = m._redeal_label(dealer, what)
+    ctx = esc.escrow_context(m.gid, m.round, dealer, f"{label}/to-{holder}")
+    shares = esc.decrypt_shares(d["shares"][str(holder)], sp.matches[holder]._own_escrow_secret(holder), ctx,
+                                m.book.decks[what].n)
+    shares[3] = group.scalar_from_int(777)
+    d["shares"][str(holder)] = esc.encrypt_shares(shares, m.escrow_keys[holder], ctx)
+    sp.deliver(SignedFile.sign(content, sp.ids[dealer]))
+    assert sp.matches[holder].complaints_due[holder] == [(dealer, what, 1)]
+    sent = len(sp.files)
+    sp.run(until=lambda m: any("escrow_complaint" in x.content for x in sp.files[sent:]), limit=40)
+    for seat in m.in_play():
+        mm = sp.matches[seat]
+        assert any(v.seat == dealer and v.rule == "P-escrow" and "re-dealing" in v.message for v in mm.violations)
+        assert dealer in mm.escrow_broken and not mm.removable(dealer)
+
+
+@pytest.mark.parametrize("game, n, seed", [("wizard", 4, 3), ("warlords", 4, 2)])
+def test_a_set_up_abandoned_at_a_removal_is_not_re_dealt_and_the_game_ends_audited(game, n, seed):
+    """A seat removed while a deck generation it locks is being set up: that generation is set up again without it
+    (fresh secrets). The dealings the others made of the abandoned one are not re-dealt (their keys lock nothing);
+    the new generation is dealt with its locks, the locked decks are re-dealt, and the audit recomputes every
+    dealing, the abandoned generation's included."""
+    sp = SelfPlay(game, n, seed=seed, escrow=RESHARE)
+    m = sp.match
+    for _ in range(3000):
+        s = next((x for x, d in m.duties.items() if d.steps and m.book.decks[d.steps[0]].done >= 1
+                  and m.round > 1 and any(x != y and d.steps[0] in m.dealings.get(y, {}) for y in range(n))), None)
+        if s is not None and m.removable(s):
+            break
+        sp.step()
+    unlocked = [d.id for d in m.book.decks.values() if s in d.lockers and not d.locked]
+    assert unlocked
+    sp.deliver(claim_file(sp, next(x for x in range(n) if x != s), s))
+    sp.run()
+    assert m.removed == {s} and m.finished and m.audit.ok, m.audit.lines
+    abandoned = [d for (dealer, what), h in m.dealing_history.items() if what in unlocked for d in h
+                 if d.generation != m.book.decks[what].generation]
+    assert abandoned and not any(d.label for d in abandoned)
+    again = fold([(f"{i:05d}.toml", f) for i, f in enumerate(sp.files)])
+    assert again.finished and again.audit.ok and again.prev == m.prev
+
+
+def test_with_three_seats_a_departure_leaves_nobody_to_re_deal_among():
+    """Two seats left: one holder would learn the keys, and no removal is possible anyway; nothing is dealt."""
+    sp = SelfPlay("wizard", 3, seed=1, escrow=RESHARE)
+    _remove_next(sp)
+    start = sp.match.round
+    sp.run(until=lambda m: m.over() or m.round > start + 4)
+    assert not _redealt(sp) and all(not sp.match.redeal_due(x) for x in sp.match.in_play())
+
+
+@pytest.mark.parametrize("table, why", [
+    ({"off": True, "reshare": True}, "only with escrow on"),
+    ({"reshare": "yes"}, "reshare must be true or false"),
+    ({"reshare": True, "again": 1}, "off, threshold and reshare"),
+])
+def test_a_genesis_with_a_wrong_reshare_is_refused(table, why):
+    from duelmail.app import genesis_content
+    from duelmail.engine.match import Match
+
+    sp = SelfPlay("wizard", 4, seed=3)
+    content = genesis_content("wizard", [i.card for i in sp.ids], 0, {}, sp.clock, b"e" * 16, master=sp.ids[0].master,
+                              escrow=table)
+    with pytest.raises(FileRefused) as err:
+        Match(SignedFile.sign(content, sp.ids[0]))
+    assert err.value.rule == "P-genesis" and why in str(err.value)
+
+
+def test_a_departed_seat_and_a_survivor_pooling_old_and_new_shares_open_nothing():
+    """Four seats, default threshold: seat A leaves; each other dealer re-deals among the two others (t = 2). A (its
+    escrow key) and a survivor B pool A's shares of the old dealing (t = 3) with B's of the new one: two shares,
+    the new dealing's threshold, of two different polynomials. They give no key (Lagrange on them misses ``C_0``),
+    and no card opens; the pooling was really tried with enough shares."""
+    sp = SelfPlay("wizard", 4, seed=1, escrow=RESHARE)
+    a = _remove_next(sp)
+    m = sp.match
+    sp.run(until=lambda m: m.over() or not any(m.redeal_due(x) for x in m.in_play()) and all(
+        a not in d.holders for x in m.in_play() for d in m.dealings.get(x, {}).values()))
+    assert not m.over() and _redealt(sp)
+    partner = {a: sp.matches[a]._own_escrow_secret(a)}
+    for b in sorted(m.in_play()):
+        tries: list = []
+        assert {dealer for dealer, _ in rebuild(sp.matches[b], b, partner, tries)} <= {a}, b
+        assert tries and all(pooled >= t for _, _, pooled, t in tries), b
+        assert hidden_cards_opened(sp.matches[b], b) == [], b
