@@ -86,6 +86,10 @@ def git(cwd: Path, *args: str, input: str | None = None) -> str:
                           input=input).stdout.strip()
 
 
+def blob(repo: Path, text: str) -> str:
+    return git(repo, "hash-object", "-w", "--stdin", input=text)
+
+
 def build(size: int, tmp: Path) -> dict:
     """Two homes and their clones of a club of ``size`` games (see the module's docstring)."""
     from duelmail.app import demo_identity
@@ -125,13 +129,19 @@ def build(size: int, tmp: Path) -> dict:
         entries = git(remote, "ls-tree", "main").splitlines()
         names = [f"summoner-{hashlib.sha256(f'club copy {k}'.encode()).hexdigest()[:12]}" for k in range(copies)]
         entries += [f"040000 tree {trees[finished[k % len(finished)]]}\t{n}" for k, n in enumerate(names)]
-        readme = git(remote, "show", "main:README.md").splitlines()
-        lines = [line for line in readme if line.startswith("- [")] + [
-            f"- [{n}]({n}/README.md): Summoner, over: a copy" for n in names]
-        text = "\n".join(["# duelmail games", "", "One folder per game; each holds its signed turn files.", "",
-                          *sorted(lines), "", "Play with `duelmail play ... --push` or `duelmail git sync`.", ""])
-        blob = git(remote, "hash-object", "-w", "--stdin", input=text)
-        entries = [e for e in entries if not e.endswith("\tREADME.md")] + [f"100644 blob {blob}\tREADME.md"]
+        listings = {e.split("\t")[1]: git(remote, "show", f"main:finished/{e.split(chr(9))[1]}").splitlines()
+                    for e in git(remote, "ls-tree", "main:finished").splitlines()}
+        month_of = {line[3:].split("]", 1)[0]: m for m, lines in listings.items() for line in lines
+                    if line.startswith("- [")}
+        for k, n in enumerate(names):  # each copy listed in its original's month, as a sync that settled it would
+            listings[month_of[finished[k % len(finished)]]].append(f"- [{n}](../{n}/README.md): Summoner, over: a copy")
+        in_play = [line for line in git(remote, "show", "main:README.md").splitlines() if line.startswith("- [")]
+        top = gitsync.top_readme(in_play, {m.removesuffix(".md"): sum(line.startswith("- [") for line in lines)
+                                           for m, lines in listings.items()})
+        months = [f"100644 blob {blob(remote, chr(10).join(lines) + chr(10))}\t{m}" for m, lines in listings.items()]
+        entries = [e for e in entries if not e.endswith(("\tREADME.md", "\tfinished"))] + [
+            f"100644 blob {blob(remote, top)}\tREADME.md",
+            f"040000 tree {git(remote, 'mktree', input=chr(10).join(months) + chr(10))}\tfinished"]
         tree = git(remote, "mktree", input="\n".join(entries) + "\n")
         commit = git(remote, "commit-tree", tree, "-p", head, "-m", f"{copies} finished games")
         git(remote, "update-ref", "refs/heads/main", commit)
