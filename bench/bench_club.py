@@ -4,15 +4,17 @@ finished games grows.
 
 Usage: python bench/bench_club.py [SIZE ...] [--repeat N]      (default sizes: 30 100 1000 10000)
 
-Material, built once and cached under bench/.cache: 24 real games of Summoner (life 3) in play between alice and
-bob, played by bots to rounds 4 to 11, and 3 real finished ones (a few seconds each). A club of SIZE games: the 24
-in play, the 3 finished and SIZE-27 copies of the finished ones under new ids (their folders renamed; a settled
-game is never read again, so the id inside its files does not matter). Per size: alice's home and bob's each get
-every game; alice's first `git sync` exports the real games to a bare remote for real, bob's takes them in; the
-copies are then committed to the remote by git's plumbing (one tree per real game, shared by its copies), both
-clones pull them, and each home's settled marks and its memory of the last sync are written as a sync that had
-applied them would have left them. Each command then runs as its own `duelmail` process: wall time, and CPU time
-of the process and its git children (getrusage). "One new turn": bob plays a turn of a game in play and pushes
+Material, built once and cached under bench/.cache: real games of Summoner (life 3) in play between alice and bob,
+played by bots to rounds 4 to 11 (24 are dealt; the 7 the bots end before their round are left out: 17 in play),
+and 3 real finished ones (a few seconds each). A club of SIZE games: the 17 in play, the 3 finished and SIZE-20
+copies of the finished ones under new ids (their folders renamed; a settled game is never read again, so the id
+inside its files does not matter). Per size: alice's home and bob's each get every game; alice's first `git sync`
+exports the real games to a bare remote for real, bob's takes them in; the copies are then committed to the remote
+by git's plumbing (one tree per real game, shared by its copies; their lines appended to their originals' month
+listing and the top README's count, as a sync that settled them writes them), both clones pull them, and each
+home's settled marks and its memory of the last sync are written as a sync that had applied them would have left
+them. Each command then runs as its own `duelmail` process: wall time, and CPU time of the process and its git
+children (getrusage). "One new turn": bob plays a turn of a game in play and pushes
 (not timed), then alice's `git sync` that applies it is timed.
 """
 
@@ -32,7 +34,7 @@ from pathlib import Path
 
 from common import game_cache
 
-IN_PLAY, FINISHED = 24, 3
+IN_PLAY, FINISHED = 24, 3  # dealt: the games the bots end early are left out
 DUELMAIL = str(Path(sys.executable).parent / "duelmail")
 OPTIONS = {"life": 3}
 
@@ -216,8 +218,9 @@ def main(argv: list[str]) -> None:
         repeat = int(argv[i + 1])
         argv = argv[:i] + argv[i + 2:]
     sizes = [int(a) for a in argv] or [30, 100, 1000, 10000]
+    in_play = sum(1 for p in material().iterdir() if p.is_dir()) - FINISHED
     print(f"load average before: {os.getloadavg()[0]:.2f} ({os.cpu_count()} cores); median of {repeat}; "
-          f"{IN_PLAY} games in play, the rest finished")
+          f"{in_play} games in play, the rest finished")
     results = {size: measure(size, repeat) for size in sizes}
     labels = list(next(iter(results.values())))
     print(f"{'command':<28}" + "".join(f"{f'{s:,} games':>22}" for s in sizes))
