@@ -162,6 +162,7 @@ def sync_git(home: Home, identity: Identity, path: Path, now: datetime | None = 
                 look |= seen["touched"]
         if ref is not None and not repo.holds(ref):  # held already: no rebase (git would stat the whole tree)
             if not repo.fast_forward(ref):  # only the files the new commits changed are written
+                report.recovered += repo.commit_leftovers()  # (the clean mark spared recover this look)
                 repo.integrate(ref)
             report.committed += _export(home, repo, games, look)  # put back what the remote's commits overwrote
         _write_readmes(home, repo, look=look)

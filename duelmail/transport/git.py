@@ -241,12 +241,17 @@ class GitRepo:
             pass
         if clean and not done:
             return done
+        return done + self.commit_leftovers()
+
+    def commit_leftovers(self) -> list[str]:
+        """Commit a change of ours left staged, unstaged or untracked (a sync stopped half-way, a README edited by
+        hand): ``git status``, which looks at every file of the working tree. What it did, in words."""
         ours = [path for path in self.changed() if is_ours(path)]
         if ours:
             self.git("add", "-A", "--", *ours)
             if self.commit("duelmail: finish a sync that was stopped half-way"):
-                done.append(f"committed what a stopped sync had left ({len(ours)} files)")
-        return done
+                return [f"committed what a stopped sync had left ({len(ours)} files)"]
+        return []
 
     def mark_clean(self) -> None:
         """This sync ended with everything of its own committed: the next one need not look at the working tree."""

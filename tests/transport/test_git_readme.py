@@ -95,3 +95,21 @@ def test_an_index_of_the_older_kind_is_rewritten_once_in_full(tmp_path):
     assert re.search(rf"^- \[{game}\]\({game}/README\.md\): Warlords, round \d+, awaiting ", top, re.M), top
     assert "warlords-0123456789ab" not in top  # no such folder in the repository: not listed
     assert_plain_git_reads(repos[0])
+
+
+def test_a_readme_edited_by_hand_in_the_clone_never_stops_the_sync(tmp_path):
+    """The clean mark spares a sync ``git status``; a change by hand at a path the new commits change makes the
+    fast-forward give way to the rebase, and the change is committed first, as after a stopped sync."""
+    t = GitTable(tmp_path)
+    repos = t.start("warlords")
+    t.join(1)
+    for home in (*t.homes, *t.homes):
+        dm(home, "git", "sync")
+    other, applied = move(t)
+    clone = repos[t.homes.index(other)]
+    game = next((other / "games").iterdir()).name
+    (clone / game / "README.md").write_text("my own notes\n")  # the mover's push rewrote this README
+    out = dm(other, "git", "sync")
+    assert applied in out, out
+    assert "my own notes" not in (clone / game / "README.md").read_text()  # rewritten from the home's state
+    assert_plain_git_reads(clone)
