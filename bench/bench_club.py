@@ -4,15 +4,17 @@ finished games grows.
 
 Usage: python bench/bench_club.py [SIZE ...] [--repeat N]      (default sizes: 30 100 1000 10000)
 
-Material, built once and cached under bench/.cache: 24 real games of Summoner (life 3) in play between alice and
-bob, played by bots to rounds 4 to 11, and 3 real finished ones (a few seconds each). A club of SIZE games: the 24
-in play, the 3 finished and SIZE-27 copies of the finished ones under new ids (their folders renamed; a settled
-game is never read again, so the id inside its files does not matter). Per size: alice's home and bob's each get
-every game; alice's first `git sync` exports the real games to a bare remote for real, bob's takes them in; the
-copies are then committed to the remote by git's plumbing (one tree per real game, shared by its copies), both
-clones pull them, and each home's settled marks and its memory of the last sync are written as a sync that had
-applied them would have left them. Each command then runs as its own `duelmail` process: wall time, and CPU time
-of the process and its git children (getrusage). "One new turn": bob plays a turn of a game in play and pushes
+Material, built once and cached under bench/.cache: real games of Summoner (life 3) in play between alice and bob,
+played by bots to rounds 4 to 11 (24 are dealt; the 7 the bots end before their round are left out: 17 in play),
+and 3 real finished ones (a few seconds each). A club of SIZE games: the 17 in play, the 3 finished and SIZE-20
+copies of the finished ones under new ids (their folders renamed; a settled game is never read again, so the id
+inside its files does not matter). Per size: alice's home and bob's each get every game; alice's first `git sync`
+exports the real games to a bare remote for real, bob's takes them in; the copies are then committed to the remote
+by git's plumbing (one tree per real game, shared by its copies; their lines appended to their originals' month
+listing and the top README's count, as a sync that settled them writes them), both clones pull them, and each
+home's settled marks and its memory of the last sync are written as a sync that had applied them would have left
+them. Each command then runs as its own `duelmail` process: wall time, and CPU time of the process and its git
+children (getrusage). "One new turn": bob plays a turn of a game in play and pushes
 (not timed), then alice's `git sync` that applies it is timed.
 """
 
@@ -32,7 +34,7 @@ from pathlib import Path
 
 from common import game_cache
 
-IN_PLAY, FINISHED = 24, 3
+IN_PLAY, FINISHED = 24, 3  # dealt: the games the bots end early are left out
 DUELMAIL = str(Path(sys.executable).parent / "duelmail")
 OPTIONS = {"life": 3}
 
@@ -86,6 +88,10 @@ def git(cwd: Path, *args: str, input: str | None = None) -> str:
                           input=input).stdout.strip()
 
 
+def blob(repo: Path, text: str) -> str:
+    return git(repo, "hash-object", "-w", "--stdin", input=text)
+
+
 def build(size: int, tmp: Path) -> dict:
     """Two homes and their clones of a club of ``size`` games (see the module's docstring)."""
     from duelmail.app import demo_identity
@@ -125,13 +131,19 @@ def build(size: int, tmp: Path) -> dict:
         entries = git(remote, "ls-tree", "main").splitlines()
         names = [f"summoner-{hashlib.sha256(f'club copy {k}'.encode()).hexdigest()[:12]}" for k in range(copies)]
         entries += [f"040000 tree {trees[finished[k % len(finished)]]}\t{n}" for k, n in enumerate(names)]
-        readme = git(remote, "show", "main:README.md").splitlines()
-        lines = [line for line in readme if line.startswith("- [")] + [
-            f"- [{n}]({n}/README.md): Summoner, over: a copy" for n in names]
-        text = "\n".join(["# duelmail games", "", "One folder per game; each holds its signed turn files.", "",
-                          *sorted(lines), "", "Play with `duelmail play ... --push` or `duelmail git sync`.", ""])
-        blob = git(remote, "hash-object", "-w", "--stdin", input=text)
-        entries = [e for e in entries if not e.endswith("\tREADME.md")] + [f"100644 blob {blob}\tREADME.md"]
+        listings = {e.split("\t")[1]: git(remote, "show", f"main:finished/{e.split(chr(9))[1]}").splitlines()
+                    for e in git(remote, "ls-tree", "main:finished").splitlines()}
+        month_of = {line[3:].split("]", 1)[0]: m for m, lines in listings.items() for line in lines
+                    if line.startswith("- [")}
+        for k, n in enumerate(names):  # each copy listed in its original's month, as a sync that settled it would
+            listings[month_of[finished[k % len(finished)]]].append(f"- [{n}](../{n}/README.md): Summoner, over: a copy")
+        in_play = [line for line in git(remote, "show", "main:README.md").splitlines() if line.startswith("- [")]
+        top = gitsync.top_readme(in_play, {m.removesuffix(".md"): sum(line.startswith("- [") for line in lines)
+                                           for m, lines in listings.items()})
+        months = [f"100644 blob {blob(remote, chr(10).join(lines) + chr(10))}\t{m}" for m, lines in listings.items()]
+        entries = [e for e in entries if not e.endswith(("\tREADME.md", "\tfinished"))] + [
+            f"100644 blob {blob(remote, top)}\tREADME.md",
+            f"040000 tree {git(remote, 'mktree', input=chr(10).join(months) + chr(10))}\tfinished"]
         tree = git(remote, "mktree", input="\n".join(entries) + "\n")
         commit = git(remote, "commit-tree", tree, "-p", head, "-m", f"{copies} finished games")
         git(remote, "update-ref", "refs/heads/main", commit)
@@ -206,8 +218,9 @@ def main(argv: list[str]) -> None:
         repeat = int(argv[i + 1])
         argv = argv[:i] + argv[i + 2:]
     sizes = [int(a) for a in argv] or [30, 100, 1000, 10000]
+    in_play = sum(1 for p in material().iterdir() if p.is_dir()) - FINISHED
     print(f"load average before: {os.getloadavg()[0]:.2f} ({os.cpu_count()} cores); median of {repeat}; "
-          f"{IN_PLAY} games in play, the rest finished")
+          f"{in_play} games in play, the rest finished")
     results = {size: measure(size, repeat) for size in sizes}
     labels = list(next(iter(results.values())))
     print(f"{'command':<28}" + "".join(f"{f'{s:,} games':>22}" for s in sizes))

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
 import tomllib
 from collections.abc import Sequence
@@ -25,8 +26,8 @@ from duelmail.protocol.turnfile import SignedFile, parse_any
 from duelmail.transport import mail as mailt
 from duelmail.transport.archive import TURN_NAME, awaited_text, file_name, proof_name
 from duelmail.transport.folder import GameFolder
-from duelmail.transport.git import GAME_DIR, GitError, GitRepo
-from duelmail.transport.settled import GameIndex
+from duelmail.transport.git import GAME_DIR, LISTING, GitError, GitRepo, blob_id
+from duelmail.transport.settled import MARK, GameIndex
 from duelmail.util.classes import dataclass
 from duelmail.util.fs import atomic_write
 
@@ -161,7 +162,9 @@ def sync_git(home: Home, identity: Identity, path: Path, now: datetime | None = 
             elif look is not None:
                 look |= seen["touched"]
         if ref is not None and not repo.holds(ref):  # held already: no rebase (git would stat the whole tree)
-            repo.integrate(ref)
+            if not repo.fast_forward(ref):  # only the files the new commits changed are written
+                report.recovered += repo.commit_leftovers()  # (the clean mark spared recover this look)
+                repo.integrate(ref)
             report.committed += _export(home, repo, games, look)  # put back what the remote's commits overwrote
         elif any(a.status != "duplicate" for a in report.arrivals[took:]):  # a proof to send on goes in this push
             report.committed += _export(home, repo, games, look)
@@ -171,6 +174,7 @@ def sync_git(home: Home, identity: Identity, path: Path, now: datetime | None = 
             report.recovered += repo.aside
             if seen.get("commit"):
                 _remember(home, repo, seen)
+            repo.mark_clean()
             return report
     raise GitError(f"{path}: the remote kept moving; {attempts} pushes were rejected (try again)")
 
@@ -289,33 +293,40 @@ def _export(home: Home, repo: GitRepo, games: Sequence[GameFolder], look: set[st
     honest file's name can keep it out. ``look``: only these games (see ``sync_git``)."""
     messages = []
     wanted = {g.path.name for g in games}
-    for folder in _looked_at(home, look):
+    folders = _looked_at(home, look)
+    committed = repo.committed([f.path.name for f in folders if (repo.path / f.path.name).is_dir()
+                                and not (repo.path / f.path.name).is_symlink()])  # one read of HEAD's trees
+    for folder in folders:
         was = len(repo.aside)
         target = repo.plain(folder.path.name, folder=True)
         if len(repo.aside) > was:  # the game's folder was a link someone pushed: written again in its place
             target.mkdir()
         if folder.path.name not in wanted and not target.is_dir():
             continue
-        newest, proof, replaced = None, None, []
-        tracked = repo.tracked(folder.path.name) if target.is_dir() else set()
+        newest, proof, replaced, added = None, None, [], []
         log = sorted(folder.path.iterdir(), key=lambda p: (p.name != "genesis.toml", p.name))
         for p in [*log, *folder.kept_forwards()]:  # and the equivocator's file kept to send on: the others' proof
             if not (p.name == "genesis.toml" or TURN_NAME.fullmatch(p.name)):
                 continue
+            data = p.read_bytes()
+            key = f"{folder.path.name}/{p.name}"
+            if committed.get(key) == blob_id(data):  # HEAD holds this very file: nothing to read or write
+                continue
             text = p.read_text()
-            there = repo.plain(f"{folder.path.name}/{p.name}")
-            if there.exists() and f"{folder.path.name}/{p.name}" in tracked:  # (written, not added: a kill)
+            there = repo.plain(key)
+            if there.exists() and key in committed:  # (written, not committed: a kill, put in order by recover)
                 theirs = there.read_text(errors="replace")
                 if same_file(text, theirs, str(there)) or _other_half(folder, theirs, str(there)):
                     continue
                 replaced.append(p.name)
             (f,) = parse_any(text, str(p))
             atomic_write(there, text)
-            repo.add(f"{folder.path.name}/{p.name}")
+            added.append(key)
             if "-x" in p.name:  # a second file of a seat: the proof of its equivocation
                 proof = proof or f
             else:
                 newest = (f, text)
+        repo.add(*added)  # one update of git's index for the game
         if newest is not None or proof is not None:
             _write_readmes(home, repo, commit=False, look=None if look is None else look | {folder.path.name})
             seats = parse_any((folder.path / "genesis.toml").read_text(), "genesis.toml")[0].content["seats"]
@@ -365,13 +376,67 @@ def _index_line(line: str) -> str:
     return line
 
 
+_FINISHED = re.compile(r"Finished: .*")
+_MONTH_COUNT = re.compile(r"\[([0-9]{4}-[0-9]{2})\]\(finished/\1\.md\) \(([0-9][0-9,]*)\)")
+_LISTED = re.compile(r"- \[([a-z][a-z0-9_]*-[0-9a-f]{12})\]\(\.\./\1/README\.md\)")
+
+
+def top_readme(lines: Sequence[str], months: dict[str, int]) -> str:
+    """The repository's README: a line per game in play (``lines``), and how many are finished, with a link to each
+    month's listing (``finished/YYYY-MM.md``: the games whose last move was in that month) and its count."""
+    total = sum(months.values())
+    finished = "Finished: none yet." if not total else (
+        f"Finished: {total:,} game{'s' if total != 1 else ''}, listed by the month of their last move: "
+        + ", ".join(f"[{m}](finished/{m}.md) ({n:,})" for m, n in sorted(months.items(), reverse=True)) + ".")
+    return "\n".join(["# duelmail games", "", "One folder per game; each holds its signed turn files.", "",
+                      *(["In play:", "", *sorted(lines)] if lines else ["In play: none."]), "", finished, "",
+                      "Play with `duelmail play ... --push` or `duelmail git sync`.", ""])
+
+
+def _listing_names(repo: GitRepo, month: str | None = None) -> dict[str, set[str]]:
+    """The game folders each month's listing names (one month's, or all of them)."""
+    where = repo.path / "finished"
+    if where.is_symlink() or not where.is_dir():
+        return {}
+    out = {}
+    for p in ([where / f"{month}.md"] if month else sorted(where.iterdir())):
+        if LISTING.fullmatch(f"finished/{p.name}") and p.is_file() and not p.is_symlink():
+            out[p.stem] = {m.group(1) for line in p.read_text(errors="replace").splitlines()
+                           if (m := _LISTED.match(line))}
+    return out
+
+
+_TIME = re.compile(r'^(?:time|created) = "([0-9]{4}-[0-9]{2})-', re.MULTILINE)
+
+
+def _last_month(folder: Path) -> str:
+    """The month of a game's last move (``YYYY-MM``: the latest time its last round's files carry; its genesis's
+    when it has no turn), read from those files alone, so that every home lists a game in the same month."""
+    rounds = {n: int(m.group(1)) for n in os.listdir(folder) if (m := TURN_NAME.fullmatch(n))}
+    top = max(rounds.values(), default=None)
+    last = [n for n, r in rounds.items() if r == top] if rounds else ["genesis.toml"]
+    months = [m.group(1) for n in last for m in _TIME.finditer((folder / n).read_text(errors="replace"))]
+    return max(months, default="0000-00")
+
+
 def _write_readmes(home: Home, repo: GitRepo, commit: bool = True, look: set[str] | None = None) -> None:
     """Rewrite each game's README (and the index) from this home's state; a game whose files did not
     change since the last rewrite is not folded again (``.readme.toml`` in the home's game folder). ``look``:
-    only these games' READMEs, and their lines of the index (see ``sync_git``)."""
+    only these games' READMEs, and their lines of the index (see ``sync_git``).
+
+    The index (the top ``README.md``) lists the games in play and counts the finished ones; a game's line moves,
+    once it is finished, to the listing of the month of its last move (``finished/YYYY-MM.md``), appended there
+    once and never rewritten. So a turn rewrites a README of a line per game in play, whatever the number of
+    finished games. An index of the older kind (a line per game, no ``Finished:`` line) is rewritten in full once."""
+    root = repo.plain("README.md")
+    kept_text = root.read_text(errors="replace") if root.exists() else ""
+    kept = kept_text.splitlines()
+    counts_line = [line for line in kept if _FINISHED.fullmatch(line)]
+    if look is not None and len(counts_line) != 1:
+        look = None  # no index of this kind yet: every game is looked at once
     changed = []
-    names = []
-    moved = look is None  # whether a line of the index may have changed
+    ours: dict[str, str] = {}  # the lines of the games in play looked at
+    done: list[tuple[str, str, str]] = []  # (month, folder, its listing's line) of the finished ones
     folded = []
     for folder in _looked_at(home, look):
         target = repo.plain(folder.path.name, folder=True)
@@ -382,50 +447,88 @@ def _write_readmes(home: Home, repo: GitRepo, commit: bool = True, look: set[str
         memo = folder.path / ".readme.toml"
         old = tomllib.loads(memo.read_text()) if memo.exists() else {}
         key = folder.listing_key()
-        if old.get("key") == key and (target / "README.md").exists():
-            text, line = (target / "README.md").read_text(), old.get("line", "")
-            if text == old.get("text"):
-                names.append(line)
-                continue
+        n = folder.path.name
+        if old.get("key") == key and (target / "README.md").exists() \
+                and (target / "README.md").read_text() == old.get("text"):
+            line = old.get("line", "")
+            listed = old.get("listed", "")
+            if "listed" not in old and (folder.path / MARK).exists():  # a memo from before the listings: settled
+                listed = line.replace(f"]({n}/README.md)", f"](../{n}/README.md)", 1)
+            if listed:
+                done.append((_last_month(folder.path), n, listed))
+            else:
+                ours[n] = line
+            continue
         match = fold(folder)
         folded.append((folder, match))
         text = readme_text(match)
         changed += _game_views(folder, match, target)
-        line = (f"- [{folder.path.name}]({folder.path.name}/README.md): {match.game.spec.title}, "
+        line = (f"- [{n}]({n}/README.md): {match.game.spec.title}, "
                 + md_text(f"over: {match.describe_outcome()}" if match.over() else
                           f"round {match.round}, awaiting {awaited_text(match)}"))
-        names.append(line)
-        moved = moved or line != old.get("line")
-        atomic_write(memo, tomlkit.dumps({"key": key, "line": line, "text": text}))
+        listed = f"- [{n}](../{n}/README.md): {match.game.spec.title}, " + md_text(
+            f"over: {match.describe_outcome()}") if match.finished else ""
+        if listed:
+            done.append((_last_month(folder.path), n, listed))
+        else:
+            ours[n] = line
+        atomic_write(memo, tomlkit.dumps({"key": key, "line": line, "text": text, "listed": listed}))
         p = target / "README.md"
         if not p.exists() or p.read_text() != text:
             atomic_write(p, text)
-            changed.append(f"{folder.path.name}/README.md")
+            changed.append(f"{n}/README.md")
     settle_finished(home, folded)
-    root = repo.plain("README.md")
-    if look is None:
-        mine = {folder.path.name for folder in home.game_folders()}
-        names += [f"- [{p.name}]({p.name}/README.md)" for p in sorted(repo.path.iterdir())  # games not held here
-                  if p.is_dir() and not p.is_symlink() and p.name not in mine and GAME_DIR.fullmatch(p.name)]
-    else:  # the index as it stands, its lines of the games looked at replaced
-        ours = {line.split("]", 1)[0] for line in names}
-        foreign = sorted(n for n in look if (repo.path / n).is_dir() and not (repo.path / n).is_symlink()
-                         and not (home.games_dir / n).is_dir())
-        moved = moved or bool(foreign)
-        if not moved and root.exists():
-            names = []
-        else:
-            kept = root.read_text(errors="replace").splitlines() if root.exists() else []
-            names += [_index_line(line) for line in kept if line.startswith("- [")
-                      and line.split("]", 1)[0] not in ours and _index_line(line)]
-            names += [f"- [{n}]({n}/README.md)" for n in foreign if f"- [{n}" not in ours
-                      and not any(line.startswith(f"- [{n}]") for line in names)]
-    text = "\n".join(["# duelmail games", "", "One folder per game; each holds its signed turn files.", "",
-                      *sorted(names), "", "Play with `duelmail play ... --push` or `duelmail git sync`.", ""])
-    if names and (not root.exists() or root.read_text() != text):
+    months: dict[str, int] = {}
+    if len(counts_line) == 1:
+        months = {m.group(1): int(m.group(2).replace(",", "")) for m in _MONTH_COUNT.finditer(counts_line[0])}
+    appended = set()
+    for month in sorted({m for m, _, _ in done}):  # each finished game's line, appended once to its month's listing
+        rel = f"finished/{month}.md"
+        was = len(repo.aside)
+        repo.plain("finished", folder=True).mkdir(exist_ok=True)
+        p = repo.plain(rel)
+        if len(repo.aside) > was:
+            months.clear()  # something not ours was set aside: every listing is counted again
+        have = p.read_text(errors="replace") if p.exists() else f"# duelmail games finished in {month}\n\n"
+        listed = {m.group(1) for line in have.splitlines() if (m := _LISTED.match(line))}
+        new = [line for m, n, line in done if m == month and n not in listed]
+        if new or not p.exists():
+            atomic_write(p, have + ("" if have.endswith("\n") else "\n") + "".join(f"{line}\n" for line in new))
+            changed.append(rel)
+            appended.add(month)
+    finished = {n for _, n, _ in done}
+    listings: dict[str, set[str]] | None = None
+    if look is None or not months:  # counted from every listing
+        listings = _listing_names(repo)
+        months = {m: len(names) for m, names in listings.items() if names}
+    else:
+        for month in appended:
+            months[month] = len(_listing_names(repo, month).get(month, ()))
+    # the index's lines: those of the games in play looked at, and the others as they stand (a foreign game, one
+    # not held here: as its holder wrote it, or its bare link)
+    mine = {folder.path.name for folder in home.game_folders()} if look is None else set()
+    lines = dict(ours)
+    for line in kept:
+        if line.startswith("- [") and (checked := _index_line(line)):
+            n = checked[3:].split("]", 1)[0]
+            if n in finished or n in lines or (look is None and (n in mine or not (repo.path / n).is_dir())):
+                continue
+            lines[n] = checked
+    here = [p.name for p in repo.path.iterdir()] if look is None else sorted(look)
+    foreign = [n for n in here if n not in lines and n not in finished and GAME_DIR.fullmatch(n)
+               and (repo.path / n).is_dir() and not (repo.path / n).is_symlink()
+               and not (home.games_dir / n).is_dir()]
+    if foreign:  # a foreign game already in a listing is finished: not in play
+        listings = listings if listings is not None else _listing_names(repo)
+        over = set().union(*listings.values()) if listings else set()
+        lines.update({n: f"- [{n}]({n}/README.md)" for n in foreign if n not in over})
+    text = top_readme(list(lines.values()), months)
+    if text != kept_text:
         atomic_write(root, text)
         changed.append("README.md")
     if changed:
+        if appended and repo.attributes():  # the listings merge by union too (a repository made before them)
+            changed.append(".gitattributes")
         repo.add(*changed)
         if commit:
             repo.commit("duelmail: README files show the current position")

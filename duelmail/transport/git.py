@@ -21,8 +21,10 @@ from duelmail.transport.archive import TURN_NAME
 from duelmail.util.classes import dataclass
 from duelmail.util.fs import atomic_write
 
-ATTRIBUTES = "README.md merge=union\n*/README.md merge=union\n"
+ATTRIBUTES = "README.md merge=union\n*/README.md merge=union\nfinished/*.md merge=union\n"
 GAME_DIR = re.compile(r"[a-z][a-z0-9_]*-[0-9a-f]{12}")
+LISTING = re.compile(r"finished/[0-9]{4}-[0-9]{2}\.md")  # the finished games of a month (the top README links them)
+CLEAN = "duelmail-clean"  # in the git folder: the last sync ended and left nothing uncommitted
 
 
 class GitError(DuelmailError):
@@ -43,7 +45,21 @@ def is_ours(path: str) -> bool:
     parts = path.split("/")
     if len(parts) == 1:
         return path in ("README.md", ".gitattributes")
+    if LISTING.fullmatch(path):
+        return True
     return is_turn_path(path) or len(parts) == 2 and bool(GAME_DIR.fullmatch(parts[0])) and parts[1] in VIEWS
+
+
+def _clean_message(message: str) -> str:
+    """A commit message as ``git commit -m`` leaves it: trailing spaces cut, blank lines at either end dropped and
+    runs of them made one, a newline at the end."""
+    lines, out = [line.rstrip() for line in message.splitlines()], []
+    for line in lines:
+        if line or (out and out[-1]):
+            out.append(line)
+    while out and not out[-1]:
+        out.pop()
+    return "\n".join(out) + "\n"
 
 
 @dataclass
@@ -63,11 +79,13 @@ class GitRepo:
         self.aside: list[str] = []  # what was set aside in the clone (symbolic links someone pushed), in words
 
     # -- plumbing ---------------------------------------------------------------------------
-    def git(self, *args: str, check: bool = True, input: str | None = None) -> subprocess.CompletedProcess:
-        env = dict(os.environ, GIT_TERMINAL_PROMPT="0", GIT_EDITOR="true", LC_ALL="C")
+    def git(self, *args: str, check: bool = True, input: str | None = None,
+            env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+        base = dict(os.environ, GIT_TERMINAL_PROMPT="0", GIT_EDITOR="true", LC_ALL="C")
         if self.author and not self._has_user():
             name, addr = self.author
-            env.update(GIT_AUTHOR_NAME=name, GIT_AUTHOR_EMAIL=addr, GIT_COMMITTER_NAME=name, GIT_COMMITTER_EMAIL=addr)
+            base.update(GIT_AUTHOR_NAME=name, GIT_AUTHOR_EMAIL=addr, GIT_COMMITTER_NAME=name, GIT_COMMITTER_EMAIL=addr)
+        env = {**base, **(env or {})}
         try:
             res = subprocess.run(["git", "-C", str(self.path), *args], capture_output=True, text=True, env=env,
                                  input=input, timeout=120)
@@ -107,13 +125,21 @@ class GitRepo:
             self.path.mkdir(parents=True, exist_ok=True)
             self.git("init", "-q", "-b", "main")
             created = True
-        attrs = self.plain(".gitattributes")
-        text = attrs.read_text() if attrs.exists() else ""
-        if "merge=union" not in text:
-            atomic_write(attrs, text + ATTRIBUTES)
-            self.git("add", ".gitattributes")
-            self.commit("duelmail: README files merge by union (the tool rewrites them)")
+        if self.attributes():
+            self.add(".gitattributes")
+            self.commit("duelmail: README files and finished-game listings merge by union (the tool writes them)")
         return created
+
+    def attributes(self) -> bool:
+        """``.gitattributes`` merges the files the tool keeps by union: the lines it lacks are added (not staged);
+        whether it changed."""
+        attrs = self.plain(".gitattributes")
+        text = attrs.read_text(errors="replace") if attrs.exists() else ""
+        missing = [line for line in ATTRIBUTES.splitlines() if line not in text.splitlines()]
+        if missing:
+            atomic_write(attrs, text + ("" if not text or text.endswith("\n") else "\n") + "".join(
+                f"{line}\n" for line in missing))
+        return bool(missing)
 
     def remote(self) -> str | None:
         remotes = self.out("remote").split()
@@ -130,18 +156,31 @@ class GitRepo:
 
     # -- commits -----------------------------------------------------------------------------
     def commit(self, message: str, author: tuple[str, str] | None = None) -> bool:
-        """Commit what is staged, authored by ``author`` (name, email) if given; False when nothing is staged."""
-        if self.has_commits() and self.git("diff", "--cached", "--quiet", check=False).returncode == 0:
+        """Commit what is staged, authored by ``author`` (name, email) if given; False when nothing is staged.
+
+        Built by git's plumbing (``write-tree``, ``commit-tree``, ``update-ref``), never ``git commit``: that one
+        checks every file of the working tree (one ``lstat`` each, some 110,000 in a club's repository of 10,000
+        games), this one reads the index once. The commit is an ordinary one, signed when ``commit.gpgsign`` is
+        set; git's commit hooks do not run."""
+        tree = self.out("write-tree")
+        parent = self.git("rev-parse", "-q", "--verify", "HEAD^{commit}", check=False).stdout.strip()
+        if parent and self.out("rev-parse", f"{parent}^{{tree}}") == tree:
             return False
-        if not self.has_commits() and not self.out("diff", "--cached", "--name-only"):
+        if not parent and tree == self.out("hash-object", "-t", "tree", "/dev/null"):
             return False
-        by = [f"--author={author[0]} <{author[1]}>"] if author else []
-        self.git("commit", "-q", *by, "-m", message)
+        env = {"GIT_AUTHOR_NAME": author[0], "GIT_AUTHOR_EMAIL": author[1]} if author else None
+        sign = ["-S"] if self.git("config", "--type=bool", "commit.gpgsign", check=False).stdout.strip() == "true" \
+            else []
+        made = self.git("commit-tree", tree, *(["-p", parent] if parent else []), *sign,
+                        input=_clean_message(message), env=env).stdout.strip()
+        self.git("update-ref", "-m", f"commit: {message.splitlines()[0] if message else ''}", "HEAD", made,
+                 parent or "0" * 40)
         return True
 
     def add(self, *paths: str) -> None:
+        """Stage these paths as they are in the working tree (a path gone from it: taken out of the index)."""
         if paths:
-            self.git("add", "--", *paths)
+            self.git("update-index", "--add", "--remove", "--", *paths)
 
     # -- what we read and write ----------------------------------------------------------------
     def plain(self, rel: str, folder: bool = False) -> Path:
@@ -175,11 +214,17 @@ class GitRepo:
         """Put back in order what a sync killed half-way left, so this one goes on: a rebase or merge in progress
         is aborted (this sync rebases again), an index lock older than ``stale`` seconds (a git killed while
         writing; a running git holds it for less) is removed, and a change of ours left staged, unstaged or
-        untracked (game files, README files, pictures, replay pages) is committed. What it did, in words."""
+        untracked (game files, README files, pictures, replay pages) is committed. What it did, in words.
+
+        The working tree is looked at (``git status``: an ``lstat`` of every file) only when the last sync did not
+        end (no ``CLEAN`` mark in the git folder: killed, failed, or a clone no sync has finished in); the mark is
+        taken away here and put back by ``mark_clean`` when this sync ends."""
         import time
 
         done = []
         gd = self.git_dir
+        clean = (gd / CLEAN).exists()
+        (gd / CLEAN).unlink(missing_ok=True)
         if (gd / "rebase-merge").exists() or (gd / "rebase-apply").exists():
             if self.git("rebase", "--abort", check=False).returncode != 0:
                 self.git("rebase", "--quit", check=False)
@@ -194,12 +239,26 @@ class GitRepo:
                 done.append("a stale index.lock (left by a git that was killed) was removed")
         except FileNotFoundError:
             pass
+        if clean and not done:
+            return done
+        return done + self.commit_leftovers()
+
+    def commit_leftovers(self) -> list[str]:
+        """Commit a change of ours left staged, unstaged or untracked (a sync stopped half-way, a README edited by
+        hand): ``git status``, which looks at every file of the working tree. What it did, in words."""
         ours = [path for path in self.changed() if is_ours(path)]
         if ours:
             self.git("add", "-A", "--", *ours)
             if self.commit("duelmail: finish a sync that was stopped half-way"):
-                done.append(f"committed what a stopped sync had left ({len(ours)} files)")
-        return done
+                return [f"committed what a stopped sync had left ({len(ours)} files)"]
+        return []
+
+    def mark_clean(self) -> None:
+        """This sync ended with everything of its own committed: the next one need not look at the working tree."""
+        try:
+            (self.git_dir / CLEAN).write_text("")
+        except OSError:
+            pass  # without the mark the next sync looks at the working tree: slower, never wrong
 
     def changed(self) -> list[str]:
         """Paths with a change not committed (staged, unstaged or untracked)."""
@@ -219,13 +278,26 @@ class GitRepo:
         """The paths git tracks (in its index) under a folder."""
         return set(self.git("ls-files", "-z", "--", under).stdout.split("\0")) - {""}
 
+    def committed(self, folders: list[str]) -> dict[str, str]:
+        """The blob id of each file HEAD holds under these folders, by path (read from HEAD's trees alone: the
+        index, a line per file of the whole repository, is not read)."""
+        if not folders or not self.has_commits():
+            return {}
+        out = {}
+        for entry in self.git("ls-tree", "-r", "-z", "HEAD", "--", *folders).stdout.split("\0"):
+            meta, _, path = entry.partition("\t")
+            parts = meta.split()
+            if len(parts) == 3 and parts[1] == "blob":
+                out[path] = parts[2]
+        return out
+
     # -- remote ------------------------------------------------------------------------------
     def fetch(self) -> str | None:
         """Fetch the remote; the upstream ref to compare with (None without a remote or branch there)."""
         remote = self.remote()
         if remote is None:
             return None
-        self.git("fetch", "-q", remote)
+        self.git("fetch", "-q", "--no-recurse-submodules", remote)  # (else git reads its whole index)
         ref = f"{remote}/{self.branch()}"
         if self.git("rev-parse", "-q", "--verify", ref, check=False).returncode != 0:
             return None
@@ -361,3 +433,86 @@ class GitRepo:
         if "rejected" in res.stderr or "fetch first" in res.stderr or "non-fast-forward" in res.stderr:
             return False
         raise GitError(f"{self.path}: git push failed: {res.stderr.strip()}")
+
+    def fast_forward(self, ref: str, most: int = 1000) -> bool:
+        """Move the branch to ``ref`` when HEAD is in its history, writing only the files the commits since changed
+        (their blobs by ``git cat-file --batch``, one ``update-index`` of those paths, then ``update-ref``): git's own
+        fast-forward (``merge``, ``rebase``) checks every file of the working tree, some 110,000 in a club's
+        repository of 10,000 games. False, with nothing changed, when this is no plain fast-forward: a local commit,
+        more than ``most`` paths, anything but plain files at them (a symbolic link, a submodule), a working tree that
+        differs from HEAD at one of them (a change git would not overwrite), or attributes other than duelmail's (a
+        filter or an end-of-line rule would make git's files differ from their blobs): then ``integrate``."""
+        if not self.has_commits() or self.git("merge-base", "--is-ancestor", "HEAD", ref, check=False).returncode:
+            return False
+        head, new = self.out("rev-parse", "HEAD"), self.out("rev-parse", f"{ref}^{{commit}}")
+        fields = self.git("diff", "--raw", "-z", "--no-abbrev", "--no-renames", head, new, "--").stdout.split("\0")
+        changes = []  # (path, blob id in HEAD or None, blob id in ref, mode in ref: 000000 when it is gone)
+        for meta, path in zip(fields[0::2], fields[1::2], strict=False):
+            parts = meta.lstrip(":").split()
+            if len(parts) != 5 or not path:
+                return False
+            if parts[0] not in ("000000", "100644", "100755") or parts[1] not in ("000000", "100644", "100755"):
+                return False
+            changes.append((path, None if parts[0] == "000000" else parts[2], parts[3], parts[1]))
+        if len(changes) > most or not all(self._as_in_head(path, blob) for path, blob, _, _ in changes):
+            return False
+        attrs = self.path / ".gitattributes"
+        ours = set(ATTRIBUTES.splitlines())
+        if any(path == ".gitattributes" or path.endswith("/.gitattributes") for path, _, _, _ in changes) or (
+                attrs.is_file() and any(line.strip() and not line.startswith("#") and line not in ours
+                                        for line in attrs.read_text(errors="replace").splitlines())):
+            return False
+        keep = {path: (blob, mode) for path, _, blob, mode in changes if mode != "000000"}
+        gone = [path for path, _, _, mode in changes if mode == "000000"]
+        for path, data in zip(keep, self.blobs([blob for blob, _ in keep.values()]), strict=True):
+            (self.path / path).parent.mkdir(parents=True, exist_ok=True)
+            atomic_write(self.path / path, data, mode=0o755 if keep[path][1] == "100755" else 0o644, durable=False)
+        for path in gone:
+            (self.path / path).unlink(missing_ok=True)
+            for parent in Path(path).parents:  # a folder left empty goes, as git's own checkout does
+                folder = self.path / parent
+                if str(parent) == "." or folder.is_symlink() or not folder.is_dir() or any(folder.iterdir()):
+                    break
+                folder.rmdir()
+        self.add(*keep, *gone)  # one update of the index, from the files as written
+        self.git("update-ref", "-m", f"duelmail: fast-forward to {ref}", "HEAD", new, head)
+        return True
+
+    def blobs(self, ids: list[str]) -> list[bytes]:
+        """The contents of these blobs, in order (one ``git cat-file --batch``; bytes, whatever they hold)."""
+        if not ids:
+            return []
+        res = subprocess.run(["git", "-C", str(self.path), "cat-file", "--batch"], input="".join(
+            f"{i}\n" for i in ids).encode(), capture_output=True, timeout=120, env=dict(os.environ, LC_ALL="C"))
+        out, at = [], 0
+        for i in ids:
+            head, _, rest = res.stdout[at:].partition(b"\n")
+            parts = head.split()
+            if res.returncode or len(parts) != 3 or parts[0].decode() != i or parts[1] != b"blob":
+                raise GitError(f"{self.path}: git cat-file could not read blob {i}")
+            size = int(parts[2])
+            at += len(head) + 1
+            out.append(res.stdout[at:at + size])
+            at += size + 1
+        return out
+
+    def _as_in_head(self, path: str, blob: str | None) -> bool:
+        """Whether the working tree holds ``path`` as HEAD does (``blob``; None: absent), through plain folders."""
+        where = self.path
+        for part in path.split("/")[:-1]:
+            where = where / part
+            if where.is_symlink() or (where.exists() and not where.is_dir()):
+                return False
+        p = self.path / path
+        if blob is None:
+            return not p.exists() and not p.is_symlink()
+        if p.is_symlink() or not p.is_file():
+            return False
+        return blob_id(p.read_bytes()) == blob
+
+
+def blob_id(data: bytes) -> str:
+    """The id git gives a file holding ``data`` (``git hash-object``)."""
+    import hashlib
+
+    return hashlib.sha1(b"blob %d\0" % len(data) + data, usedforsecurity=False).hexdigest()

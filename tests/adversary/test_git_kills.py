@@ -67,7 +67,7 @@ def talk(home: Path) -> str:
     return dm(home, "show")
 
 
-STEPS = ("add", "commit", "fetch", "rebase", "push")
+STEPS = ("update-index", "commit-tree", "update-ref", "fetch", "rebase", "push")  # a commit is built by plumbing
 
 
 @pytest.fixture(scope="module")
@@ -81,7 +81,7 @@ def calls(base, tmp_path_factory) -> list[str]:
 
 
 def _steps(calls: list[str], how: str) -> list[int]:
-    """The call numbers of Bob's sync to kill at: the first of each step that changes something (add, commit,
+    """The call numbers of Bob's sync to kill at: the first of each step that changes something (index update, commit,
     fetch, rebase, push), or the rebase alone."""
     firsts: dict[str, int] = {}
     for n, c in enumerate(calls, 1):

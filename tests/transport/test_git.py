@@ -93,7 +93,11 @@ def test_whole_game_between_two_clones_through_a_bare_remote(tmp_path):
         assert held == sorted(p.name for p in (t.homes[0] / "games" / game).glob("[gr]*.toml"))
         assert "Game over" in (repo / game / "README.md").read_text() and "as everyone can see it" in (
             repo / game / "README.md").read_text()
-        assert game in (repo / "README.md").read_text()
+        top = (repo / "README.md").read_text()  # a finished game: counted there, its line in its month's listing
+        assert game not in top and "In play: none." in top and "Finished: 1 game" in top, top
+        (listing,) = (repo / "finished").iterdir()
+        assert f"- [{game}](../{game}/README.md): Summoner (playing card duel), over: " in listing.read_text()
+        assert f"[{listing.stem}](finished/{listing.name}) (1)" in top
     log = git(repos[1], "log", "--format=%s%n%b")
     assert f"{game} round 3: " in log and "now awaited" in log
     # issue 15: commits say what the rules computed, each card by its face once the table has seen it

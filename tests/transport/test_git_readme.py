@@ -1,0 +1,115 @@
+"""A club's repository (issue 32): the top README lists the games in play and counts the finished ones, whose lines
+go once to their month's listing (``finished/YYYY-MM.md``); a sync that brings a new turn writes only what the new
+commits changed and builds its commits with git's plumbing. Real repositories, and plain git reads them after."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from pathlib import Path
+
+from clitable import dm
+from test_git import GitTable, git
+from test_git_memory import move, traced
+from test_hostile import push_as
+
+
+def assert_plain_git_reads(clone: Path) -> None:
+    """Any git client takes the clone as it is: no broken object, nothing left uncommitted, the remote's tip."""
+    fsck = subprocess.run(["git", "-C", str(clone), "fsck", "--no-dangling"], capture_output=True, text=True)
+    assert fsck.returncode == 0 and "error" not in fsck.stderr + fsck.stdout, fsck.stderr
+    assert git(clone, "status", "--porcelain", "--untracked-files=all") == ""
+    assert git(clone, "rev-parse", "HEAD") == git(clone, "rev-parse", "origin/main")
+
+
+def test_a_finished_games_line_leaves_the_index_for_its_months_listing_once_with_names_escaped(tmp_path):
+    t = GitTable(tmp_path, names=("alice", "bob__loud__"))  # `_` is markdown: a name a player chose, escaped
+    repos = t.start("warlords")
+    t.join(1)
+    alice, bob = t.homes
+    for home in t.homes:
+        dm(home, "git", "sync")
+    game = next((alice / "games").iterdir()).name
+    top = (repos[0] / "README.md").read_text()
+    assert re.search(rf"^In play:\n\n- \[{game}\]\({game}/README\.md\): Warlords, round \d+, awaiting ", top, re.M), top
+    assert "Finished: none yet." in top and not (repos[0] / "finished").exists()
+    dm(alice, "resign", "--push")
+    dm(bob, "git", "sync")  # bob's seed for the audit goes out
+    dm(alice, "git", "sync")
+    dm(bob, "git", "sync")
+    for repo in repos:
+        top = (repo / "README.md").read_text()
+        (listing,) = (repo / "finished").iterdir()
+        assert re.fullmatch(r"[0-9]{4}-[0-9]{2}\.md", listing.name)
+        assert game not in top and "In play: none." in top, top
+        assert f"Finished: 1 game, listed by the month of their last move: [{listing.stem}](finished/{listing.name}) " \
+               "(1)." in top, top
+        text = listing.read_text()
+        assert text.count(f"- [{game}](../{game}/README.md)") == 1, text  # both homes settled it: one line
+        assert "over: bob\\_\\_loud\\_\\_ won: alice resigned" in text and "bob__loud__" not in text, text
+        assert "finished/*.md merge=union" in (repo / ".gitattributes").read_text()
+        assert_plain_git_reads(repo)
+
+
+def test_a_new_turn_is_written_alone_and_the_clone_stays_a_plain_git_clone(tmp_path, monkeypatch):
+    """The sync that takes a new turn in moves the branch by writing the files its commits changed: no ``git
+    status``, ``rebase``, ``merge`` or ``commit`` (each checks every file of the working tree, some 110,000 in a
+    club's repository of 10,000 games), and the next sync, with nothing new, does not look at the working tree."""
+    t = GitTable(tmp_path)
+    repos = t.start("warlords")
+    t.join(1)
+    for home in (*t.homes, *t.homes):
+        dm(home, "git", "sync")
+    other, applied = move(t)
+    out, commands = traced(other, monkeypatch, tmp_path, "git", "sync")
+    assert applied in out, out
+    verbs = {c.split()[0] for c in commands}
+    assert not verbs & {"status", "rebase", "merge", "commit", "reset"}, commands
+    assert [c for c in commands if c.startswith("cat-file --batch")], commands
+    clone = repos[t.homes.index(other)]
+    assert_plain_git_reads(clone)
+    new = git(clone, "diff", "--name-only", "HEAD~1", "HEAD").split()
+    assert new and all((clone / p).read_text() == git(clone, "show", f"HEAD:{p}") for p in new)
+    _, commands = traced(other, monkeypatch, tmp_path, "git", "sync")
+    assert "status" not in {c.split()[0] for c in commands}, commands
+    mover = t.homes[1 - t.homes.index(other)]  # the mover's own commits are built by plumbing, and plain git reads
+    assert_plain_git_reads(repos[t.homes.index(mover)])
+    author, title = git(repos[t.homes.index(mover)], "log", "-1", "--format=%an%n%s", "HEAD").splitlines()
+    assert author == mover.name and title.startswith("warlords-") and " round " in title, (author, title)
+
+
+def test_an_index_of_the_older_kind_is_rewritten_once_in_full(tmp_path):
+    """A README listing every game, as duelmail wrote it before the listings (or as anyone pushed it), becomes the
+    index of the games in play at the next sync; a line someone else wrote is cut back to its link."""
+    t = GitTable(tmp_path)
+    repos = t.start("warlords")
+    t.join(1)
+    alice = t.homes[0]
+    game = next((alice / "games").iterdir()).name
+    old = "\n".join(["# duelmail games", "", f"- [{game}]({game}/README.md): Warlords, over: <b>forged</b>",
+                     "- [warlords-0123456789ab](warlords-0123456789ab/README.md): Warlords, round 3", ""])
+    push_as(tmp_path, t.remote, "an index of the older kind", {"README.md": old})
+    dm(alice, "git", "sync")
+    top = (repos[0] / "README.md").read_text()
+    assert "Finished: none yet." in top and "forged" not in top and "<b>" not in top, top
+    assert re.search(rf"^- \[{game}\]\({game}/README\.md\): Warlords, round \d+, awaiting ", top, re.M), top
+    assert "warlords-0123456789ab" not in top  # no such folder in the repository: not listed
+    assert_plain_git_reads(repos[0])
+
+
+def test_a_readme_edited_by_hand_in_the_clone_never_stops_the_sync(tmp_path):
+    """The clean mark spares a sync ``git status``; a change by hand at a path the new commits change makes the
+    fast-forward give way to the rebase, and the change is committed first, as after a stopped sync."""
+    t = GitTable(tmp_path)
+    repos = t.start("warlords")
+    t.join(1)
+    for home in (*t.homes, *t.homes):
+        dm(home, "git", "sync")
+    other, applied = move(t)
+    clone = repos[t.homes.index(other)]
+    game = next((other / "games").iterdir()).name
+    (clone / game / "README.md").write_text("my own notes\n")  # the mover's push rewrote this README
+    out = dm(other, "git", "sync")
+    assert applied in out, out
+    assert "my own notes" not in (clone / game / "README.md").read_text()  # rewritten from the home's state
+    assert_plain_git_reads(clone)
