@@ -98,7 +98,7 @@ def test_a_whole_game_by_replies_over_real_mail(mail_servers, tmp_path):
     """Summoner to its end over IMAP and SMTP, Bob choosing only by replies from mutt (with a subject of his own:
     the reply is found by its In-Reply-To), an HTML-only webmail and a phone, the moves that end a game soonest
     (his first three replies a step each, so that all three clients answer however short the game)."""
-    t = ReplyMailTable(tmp_path, mail_servers, life=10)
+    t = ReplyMailTable(tmp_path, mail_servers, life=4)  # a short game: every list still comes by mail
     player = Player(t.bob, t.address, seed=5, bot=Hasty("summoner"), mutt_subject="my move")
     said = []
     for i in range(80):
