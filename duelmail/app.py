@@ -20,7 +20,7 @@ from duelmail.crypto.encoding import b64e
 from duelmail.crypto.group import base_mul
 from duelmail.engine import toss
 from duelmail.engine.escrowing import creator_escrow_key
-from duelmail.engine.log import Duplicate, Event
+from duelmail.engine.log import Duplicate, Event, parse_time
 from duelmail.engine.match import Match
 from duelmail.engine.talk import check_say
 from duelmail.engine.views import with_faces
@@ -210,13 +210,31 @@ def late_files(folder: GameFolder, match: Match, seat: int | None) -> list[tuple
             and r < match.round and r not in match.timed_out]
 
 
+def late_copies(match: Match, claim: SignedFile, now: datetime, me: int | None) -> list[tuple[SignedFile, dict]]:
+    """The copies of other seats' decision-free answers that a timeout claim names (``dates``, protocol section 6b)
+    and that reach this home only inside it, later than the delivery allowance after their time: the file this home
+    holds of each, with the copy. Each is a late file: a claim of this seat's own against it stands."""
+    named = claim.content.get("dates")
+    if match.tc.delivery is None or not isinstance(named, dict) or not 1 <= claim.round - 1 < len(match.rounds):
+        return []
+    out = []
+    for s, copy in sorted(named.items()):
+        held = match.rounds[claim.round - 1].get(int(s)) if s.isdigit() else None
+        if held is None or int(s) == me or getattr(held, "content", None) is None:
+            continue
+        if copy["time"] != held.content["time"] and parse_time(copy["time"], "claim") + match.tc.delivery < now:
+            out.append((held, dict(copy)))
+    return out
+
+
 def _claim_late(folder: GameFolder, match: Match, seat: int, identity: Identity, now: datetime, rnd: int,
                 against: int) -> Played:
     """A timeout claim against ``against`` for round ``rnd``, whose file reached this home late: the archive is
     folded again with it (it folds before that file, which it sets aside with every file built on it)."""
     with locked(folder.path):
         full = fold(folder.files(), now=now, proven=folder.proven())  # every file whole (a kept state keeps hashes)
-        f = full.compose_claim(seat, identity, against, now, rnd)  # it names the late file's copy it counts from
+        # it names the late file's copy it counts from (one that came inside another seat's claim, if so)
+        f = full.compose_claim(seat, identity, against, now, rnd, copy=folder.late_copy(rnd, against))
         after = fold([*folder.files(), (file_name(f), f)], now=now, proven=folder.proven())
         if f.file_hash not in after.applied:
             raise DuelmailError(f"the claim against {match.cards[against].name} for round {rnd} does not stand: "
@@ -414,6 +432,7 @@ class Received:
     refused: str = ""  # a held file that proved bad once it could be checked: why (it was dropped)
     file_hash: str = ""  # a held file's (what arrived with it by the same way is then the same file)
     copy: str = ""  # another copy of a decision-free answer already applied, dated otherwise: what it is (§5)
+    late_copies: list[tuple[int, int]] = field(default_factory=list)  # (round, seat): copies a claim brought late
 
     def line(self) -> str:
         """What a player reads of this file: applied, already applied, waiting, or refused."""
@@ -570,14 +589,19 @@ def receive_files(home: Home, identity: Identity | None, incoming: Sequence[tupl
             else:
                 folder.store(f, match, events)
                 name = file_name(f)
+            copies: list[tuple[int, int]] = []
             late = f.kind == "turn" and now is not None and f.seat != home.me(folder).get("seat") \
                 and f.file_hash in match.applied and match.arrived_late(f, now)
             if late:  # its sender's deadline for it had passed: a claim against it stands (protocol section 6b)
                 folder.note_late(f, now)
+            if f.kind == "claim" and now is not None and f.file_hash in match.applied:
+                for answer, copy in late_copies(match, f, now, home.me(folder).get("seat")):
+                    folder.note_late(answer, now, copy)
+                    copies.append((answer.round, answer.seat))
             folder.remember_proven(match.applied)
             folder.keep(match, {**(by_name(existing) if existing else {}), name: [f]}, in_order=True)
             held[folder.path] = match
-        out.append(Received(where, f.round, f.seat, events, match=match, late=late))
+        out.append(Received(where, f.round, f.seat, events, match=match, late=late, late_copies=copies))
         if release:
             out += _release_held(home, identity, folder, now)
     return out

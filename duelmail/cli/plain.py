@@ -302,10 +302,13 @@ def awaited_lines(match) -> list[str]:
         ["now awaiting: " + awaited_text(match)]
 
 
-def late_line(match, rnd: int, seat: int) -> str:
-    """What a player reads of a file that reached its home later than its delivery allowance (protocol §6b)."""
+def late_line(match, rnd: int, seat: int, inside: bool = False) -> str:
+    """What a player reads of a file that reached its home later than its delivery allowance (protocol §6b);
+    ``inside``: a copy of the seat's answer for round ``rnd`` that came only inside this timeout claim."""
     name = match.cards[seat].name
-    return (f"this file of {name} came more than {match.tc.delivery_hours} hours after the time it carries: "
+    what = f"this claim counts from a copy of {name}'s answer for round {rnd} that" if inside else \
+        f"this file of {name}"
+    return (f"{what} came more than {match.tc.delivery_hours} hours after the time it carries: "
             f"{name}'s time for it had run out. 'duelmail claim' claims {name}'s timeout for round {rnd}, and the "
             "file then does not count")
 
@@ -358,6 +361,8 @@ def _after_receive(ctx: Ctx, ident, results, last, auto: bool, out, echo) -> Non
             echo(f"  {e.text}")
         if r.late:
             echo(f"  {late_line(r.match, r.round, r.seat)}")
+        for rnd, seat in r.late_copies:  # a copy of an answer that came only inside this claim
+            echo(f"  {late_line(r.match, rnd, seat, inside=True)}")
     if not results or last is None:
         return
     folder = _app().game_folder_for(ctx.home, ident, last)

@@ -199,10 +199,13 @@ class GameFolder:
         self.mark_forwarded([name for name, _ in out])
         return out
 
-    def note_late(self, f: SignedFile, now: datetime) -> None:
+    def note_late(self, f: SignedFile, now: datetime, copy: dict[str, str] | None = None) -> None:
         """Remember that ``f`` reached this home at ``now``, later than its delivery allowance after the time it
-        carries (protocol section 6b): ``duelmail claim`` then claims its sender's timeout for that round."""
+        carries (protocol section 6b): ``duelmail claim`` then claims its sender's timeout for that round. ``copy``
+        (``{time, signature}``): the late one was another copy of ``f``, which came inside a timeout claim."""
         line = f"{f.round} {f.seat} {f.file_hash} {now.isoformat(timespec='seconds')}"
+        if copy is not None:
+            line += f" {copy['time']} {copy['signature']}"
         known = self.late()
         if not any(r == f.round and s == f.seat for r, s, _, _ in known):
             atomic_write(self.path / ".late", "".join(f"{x}\n" for x in [*self._late_lines(), line]))
@@ -218,9 +221,18 @@ class GameFolder:
         out = []
         for line in self._late_lines():
             parts = line.split()
-            if len(parts) == 4 and parts[0].isdigit() and parts[1].isdigit():
+            if len(parts) in (4, 6) and parts[0].isdigit() and parts[1].isdigit():
                 out.append((int(parts[0]), int(parts[1]), parts[2], parts[3]))
         return out
+
+    def late_copy(self, rnd: int, seat: int) -> dict[str, str] | None:
+        """The copy (``{time, signature}``) of seat ``seat``'s answer for round ``rnd`` that came late inside a timeout
+        claim (``note_late``), if that is how it came late."""
+        for line in self._late_lines():
+            parts = line.split()
+            if len(parts) == 6 and parts[0] == str(rnd) and parts[1] == str(seat):
+                return {"time": parts[4], "signature": parts[5]}
+        return None
 
     def unclaimed_late(self) -> list[tuple[int, int]]:
         """(round, seat) of the late files (``late``) that no claim of this folder has answered yet."""

@@ -152,6 +152,66 @@ def test_a_home_restored_from_a_backup_answers_again_and_it_is_the_same_answer(t
         assert not mine["cheats"] and not theirs["cheats"]
 
 
+def test_a_copy_dated_early_and_kept_back_loses_to_the_claim_of_the_seat_it_reached_late(tmp_path):
+    """Issue 27 item 2 through a second copy, between separate homes: a home answers a decision-free duty (its copy
+    dated then, kept back), and eleven hours later sends another copy of the same answer to the other seat (from a
+    backup of the home). Once a claim counted from the kept-back copy stands, it claims the other seat's timeout.
+    That copy reaches the victim only inside the claim, long after its time: the victim's home says so and offers
+    the claim; the victim's own claim, naming that copy, wins in both homes (protocol section 6b)."""
+    import shutil
+
+    from clitable import Table
+    from freezegun import freeze_time
+
+    with freeze_time("2026-11-21 12:00:00") as clock:
+        t = Table(tmp_path)
+        for i in range(40):
+            t.settle()
+            (s,) = t.todo(t.status(t.alice))
+            victim = t.home(s)
+            attacker = t.other(victim)  # the home that answers by itself
+            backup = tmp_path / f"backup-{i}"
+            shutil.copytree(attacker, backup)
+            t.turn(victim, "--bot", "heuristic", "--seed", str(i))
+            incoming = list(t.inbox[attacker])
+            kept = tmp_path / f"kept-{i}"
+            kept.mkdir()
+            dm(attacker, "receive", *map(str, incoming), "--out", str(kept))  # its copy, dated now: kept back
+            t.inbox[attacker] = []
+            if list(kept.iterdir()):
+                break
+        else:
+            raise AssertionError("no home answered by itself")
+        clock.tick(timedelta(hours=11))  # (later, the file it answers would have come late: no answer by itself)
+        sent = tmp_path / "sent"
+        sent.mkdir()
+        dm(backup, "receive", *map(str, incoming), "--out", str(sent))  # the copy sent, dated eleven hours later
+        assert sorted(p.name for p in sent.iterdir()) == sorted(p.name for p in kept.iterdir())
+        dm(victim, "receive", "--no-auto", *map(str, sorted(sent.iterdir())))  # in time: it came at once
+        claim_dir = tmp_path / "claim"
+        for _ in range(24 * 8):  # the attacker claims as soon as its own copy lets it
+            clock.tick(timedelta(hours=1))
+            result = runner.invoke(main, ["--home", str(attacker), "claim", "--out", str(claim_dir)],
+                                   catch_exceptions=False)
+            if result.exit_code == 0:
+                break
+            assert "too early" in result.output or "not yet" in result.output, result.output
+        else:
+            raise AssertionError("the attacker's claim never stood")
+        (claim,) = claim_dir.iterdir()
+        name, other = ("alice", "bob") if attacker == t.alice else ("bob", "alice")
+        out = dm(victim, "receive", str(claim))
+        assert f"this claim counts from a copy of {name}'s answer for round" in out and "'duelmail claim'" in out, out
+        counter_dir = tmp_path / "counter"
+        out = dm(victim, "claim", "--out", str(counter_dir))
+        assert "ran out of time" in out, out
+        (counter,) = counter_dir.iterdir()
+        dm(attacker, "receive", str(counter))
+        for home in (t.alice, t.bob):
+            st = json.loads(dm(home, "status", "--json"))
+            assert st["over"] and st["result"].startswith(f"{other} won: {name} ran out of time"), st["result"]
+
+
 def test_the_proof_reaches_every_seat_and_the_game_ends_against_the_equivocator(split, tmp_path):
     """Issue 27 item 4: Carol's two files for round 1 split Alice's and Bob's homes. Each home that finds it (by the
     other's 'seen') sends on the file of Carol's it holds; each, receiving the other one, holds both signed files,
