@@ -8,7 +8,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo install test test-future lint bench clean system pictures
+.PHONY: demo install test test-future soak lint bench clean system pictures
 
 # Where 'make install' links the duelmail command (a folder on PATH)
 BINDIR ?= $(HOME)/.local/bin
@@ -39,6 +39,11 @@ test: $(STAMP) system
 # The whole suite with every process's clock 400 days ahead (Debian's faketime): no test may depend on today's date
 test-future: $(STAMP) system
 	faketime -f +400d $(BIN)/pytest -n 2 -p no:cacheprovider
+
+# The long run of the seeded whole games through the engine: 200 each of Warlords and Summoner (the suite plays 40)
+soak: $(STAMP)
+	DUELMAIL_SEEDS=200 $(BIN)/pytest -n 2 -q -p no:cacheprovider -k seeded_random_game \
+		tests/games/warlords/test_warlords_engine.py tests/games/summoner/test_summoner_engine.py
 
 # Screenshots of every game's picture (public view and a seat's, desktop and phone) and of a turn mail's HTML part
 # (delivered through the loopback mail servers) and of the replay page from headless Chromium, for docs/pictures.md
