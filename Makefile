@@ -40,10 +40,12 @@ test: $(STAMP) system
 test-future: $(STAMP) system
 	faketime -f +400d $(BIN)/pytest -n 2 -p no:cacheprovider
 
-# The long run of the seeded whole games through the engine: 200 each of Warlords and Summoner (the suite plays 40)
+# The long run of the seeded whole games: 200 each of Warlords and Summoner through the engine (the suite plays 40)
+# and 200 Grid games a deck pairing (the suite plays 60)
 soak: $(STAMP)
-	DUELMAIL_SEEDS=200 $(BIN)/pytest -n 2 -q -p no:cacheprovider -k seeded_random_game \
-		tests/games/warlords/test_warlords_engine.py tests/games/summoner/test_summoner_engine.py
+	DUELMAIL_SEEDS=200 $(BIN)/pytest -n 2 -q -p no:cacheprovider -k "seeded_random_game or per_pairing" \
+		tests/games/warlords/test_warlords_engine.py tests/games/summoner/test_summoner_engine.py \
+		tests/games/grid/test_grid_play.py
 
 # Screenshots of every game's picture (public view and a seat's, desktop and phone) and of a turn mail's HTML part
 # (delivered through the loopback mail servers) and of the replay page from headless Chromium, for docs/pictures.md
