@@ -183,16 +183,21 @@ def test_a_whole_game_with_one_seat_played_only_by_replies(tmp_path, game, optio
     assert "good luck" in dm(t.homes[0], "history")
 
 
-def test_resign_by_reply(tmp_path):
-    t = ReplyTable(tmp_path, "summoner", "life=3")
-    player = Player(t.reply_home, t.address)
+def _first_list(t: ReplyTable, offering: str = ""):
+    """The first "your move" mail to the reply seat (its list offering ``offering``), the others moving first."""
     for i in range(12):
         t.others_move(i)
         t.poll()
         lists = t.new_lists()
-        if lists:
-            break
-    t.box.add(player.reply(lists[-1], "I resign.").as_bytes())
+        if lists and offering in plain_of(lists[-1]).lower():
+            return lists[-1]
+    raise AssertionError(f"no list of the reply seat's offering {offering!r}")
+
+
+def test_resign_by_reply(tmp_path):
+    t = ReplyTable(tmp_path, "summoner", "life=3")
+    player = Player(t.reply_home, t.address)
+    t.box.add(player.reply(_first_list(t), "I resign.").as_bytes())
     said = "\n".join(t.poll())
     assert "Your resignation was signed and sent to alice" in said, said
     t.others_move(99)
@@ -203,15 +208,7 @@ def test_resign_by_reply(tmp_path):
 def test_undo_a_noted_step_and_offer_a_draw_by_reply(tmp_path):
     t = ReplyTable(tmp_path, "summoner", "life=3")
     player = Player(t.reply_home, t.address)
-    for i in range(12):
-        t.others_move(i)
-        t.poll()
-        lists = t.new_lists()
-        if lists and "summon" in plain_of(lists[-1]).lower():
-            break
-    else:
-        raise AssertionError("no turn of Bob's to summon in")
-    orig = lists[-1]
+    orig = _first_list(t, "summon")
     folder = next((t.reply_home / "games").iterdir())
     t.box.add(player.reply(orig, "1").as_bytes())  # a step that does not end the turn: noted, a new list
     said = "\n".join(t.poll())
