@@ -49,7 +49,7 @@ from duelmail.util.classes import dataclass
 HAND = 4
 ALLIES_STAY = 5  # the rules version from which a card with Allies on it may move, leaving them to hold its space (G-23)
 STALL = 10  # with mail-shortcuts: turns in a row without a card played from a hand end the game (G-27)
-REPEATS = 3  # by default: a position come back this often with no card played from a hand ends the game (G-27)
+REPEATS = 3  # by default: the third sighting of a position at the end of a turn without a hand card played (G-27)
 @dataclass(slots=True)
 class Space:
     owner: int
@@ -561,7 +561,8 @@ class GridState(GameState):
             key = self.position()
             self.positions[key] = self.positions.get(key, 0) + 1
             if self.positions[key] >= REPEATS:
-                self._start_scoring(f"the same position came back a {REPEATS}rd time with no card played (G-27)")
+                self._start_scoring(f"the same position was reached a {REPEATS}rd time by turns with no card "
+                                    "played (G-27)")
                 return
         self._settle()
 

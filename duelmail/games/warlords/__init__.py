@@ -1,4 +1,4 @@
-"""Warlords: a two-to-six player duel of Warlords, Armies and Aces (digest: ``seeds/warlords.md``)."""
+"""Warlords: a duel of two or more players of Warlords, Armies and Aces (digest: ``seeds/warlords.md``)."""
 
 from __future__ import annotations
 

@@ -736,15 +736,17 @@ def test_g26_equal_spaces_go_to_the_stronger_holders_then_a_draw(rig, play):
 
 
 def test_g27_by_default_only_a_position_come_back_three_times_ends_the_game(rig, play):
-    """G-27 by default: no turn limit; a position that comes back a third time with no card played ends it."""
+    """G-27 by default: no turn limit; a position reached a third time by turns without a hand card played ends
+    the game at that third sighting; the position left by the turn that played a hand card is not counted."""
     t = rig()
     play(t, 0, "play a#0 c3 hidden")
-    play(t, 1, "play b#0 c5 hidden")
+    play(t, 1, "play b#0 c5 hidden")  # the position now (seat 0 to move) is left by a turn that played a card
     cycle = ["move c3 b3", "move c5 b5", "move b3 c3", "move b5 c5"]
-    for i in range(8):  # two cycles: every position seen twice, ten turns would have ended it with shortcuts
+    for i in range(8):  # two cycles: ten turns would have ended it with shortcuts
         play(t, i % 2, cycle[i % 4], "pass")  # face-down cards moved: each turn ends with a pass (G-7)
+    # the start position is on the table a third time, but its first sighting came from a played card: two counted
     assert t.state.idle == 8 and not t.state.is_terminal()
-    play(t, 0, "move c3 b3", "pass")  # the position after the first move of the cycle, a third time
+    play(t, 0, "move c3 b3", "pass")  # the position after the first move of the cycle, its third sighting
     assert t.state.is_terminal() and "a 3rd time" in t.state.outcome().reason
 
 
