@@ -98,3 +98,25 @@ def test_refs_in_files_never_carry_faces():
         for text in f.content["actions"]:
             for token in text.split()[1:]:
                 assert token in ("-", "accept") or CardRef.parse(token)
+
+
+def test_views_show_only_the_top_of_each_discard_pile():
+    """W-28: a seat's table (``show``), its picture and the replay's seat views draw the top card of each discard
+    pile and the pile's size, never the cards under the top; their faces stay in what the seat has seen (the
+    history says them as they were milled)."""
+    sp = SelfPlay("warlords", n=3, seed=3)
+    sp.run(until=lambda m: m.round > 10 and any(len(d) >= 3 for d in m.state.discards))
+    m, st = sp.match, sp.match.state
+    under = {r for d in st.discards for r in d[:-1]}
+    assert len(under) >= 2
+    for seat in (0, 1, 2, None):
+        seen = m.seen(seat)
+        assert under <= set(seen)  # every milled card was public when it went face up
+        blind = {r: f for r, f in seen.items() if r not in under}
+        assert st.render_views([(seat, seen), (seat, blind)]) == [st.render(seat, blind)] * 2
+        assert st.picture(seat, seen) == st.picture(seat, blind)
+        text = st.render(seat, seen)
+        assert not [r for r in under if f" {r}\n" in text or f" {r} " in text]
+        for d in st.discards:
+            if d:  # the top as far as its keys are out
+                assert f"Discard pile {len(d)}: top {seen.get(d[-1], '[??]')} {d[-1]}" in text
