@@ -14,7 +14,8 @@ from duelmail.games.skirmish.rules import SkirmishState
 SPEC = GameSpec(
     id="skirmish",
     title="DUEL skirmish",
-    rules_version=2,  # 2: K-14 an engaged character may move within its melee (games begun under 1 go on under it)
+    rules_version=3,  # 2: K-14 an engaged character may move within its melee (games begun under 1 go on under it)
+    # 3: K-14 the melee is the whole fight: a fighter may step away from one foe while engaged with another
     oldest_rules_version=1,
     min_players=2,
     max_players=6,

@@ -43,6 +43,7 @@ from duelmail.games.skirmish.terms import BASE_RADIUS
 
 MAX_STAT, MAX_CARDS = 10, 13  # K-2
 ENGAGED_MOVE = 2  # the rules version from which an engaged character may move within its melee (K-14)
+WHOLE_FIGHT = 3  # the rules version from which the melee it may not leave is its whole fight, not each foe (K-14)
 MELEE = Fraction(2)  # K-15: engaged within 2 inches, base edge to base edge
 RETREAT = Fraction(5, 2)  # K-25
 START = "d0"  # the start reveal, a sealed choice committed with the character (K-3)
@@ -375,11 +376,19 @@ class SkirmishState(GameState):
             raise IllegalMove("K-12", f"{move}: a climb starts and ends with the base on one piece of uneven "
                               "ground (at the latest touching its far edge)")
         reach = (MELEE + 2 * BASE_RADIUS) ** 2
-        left = [o for o in self._living(range(self.n))
-                if o != seat and dist2(p, self.pos[o]) <= reach < dist2(to, self.pos[o])]
-        if left:  # K-14: once engaged, only a Retreat (6) leaves the melee
-            raise IllegalMove("K-14", f"{move}: seat {seat} is engaged with seat {left[0]} and may not leave the "
-                              "melee (only a Retreat does)")
+        if self.plays_before(WHOLE_FIGHT):  # rules version 2: the melee read pairwise, each foe kept
+            left = [o for o in self._living(range(self.n))
+                    if o != seat and dist2(p, self.pos[o]) <= reach < dist2(to, self.pos[o])]
+            if left:  # K-14: once engaged, only a Retreat (6) leaves the melee
+                raise IllegalMove("K-14", f"{move}: seat {seat} is engaged with seat {left[0]} and may not leave "
+                                  "the melee (only a Retreat does)")
+            return
+        fight = next((f for f in self.fights() if seat in f), ())
+        if fight and not any(o != seat and dist2(to, self.pos[o]) <= reach for o in fight):
+            # K-14: once engaged, only a Retreat (6) leaves the melee, the whole fight it is in
+            foes = " and ".join(f"seat {o}" for o in fight if o != seat)
+            raise IllegalMove("K-14", f"{move}: seat {seat} may not leave the melee with {foes} (only a Retreat "
+                              "does); it may move while it stays engaged with one of them")
 
     def reach(self, seat: int, q: Point, mode: str) -> Move | None:
         """The farthest legal move toward ``q`` (trying the full distance, then 3/4, 1/2, 1/4 of it)."""

@@ -158,7 +158,7 @@ def test_blocking_terrain_cannot_be_crossed_K31_and_the_table_edge_K30():
 def test_engaged_characters_move_only_within_their_melee_K14():
     """The source: "Once engaged, characters may not voluntarily leave the melee unless they have used an action to
     allow them to do so"; the Motion phase lets every character move, so an engaged one is asked too (rules
-    version 2) and may move as long as it stays engaged with everyone it was engaged with."""
+    version 2) and may move as long as it stays in the melee (in a fight of two: engaged with its foe)."""
     t = start(STRONG, STRONG, at=NEAR)
     w = t.state.wait
     assert w[0] == "dual" and w[4] == "reveal phase"
@@ -174,6 +174,49 @@ def test_engaged_characters_move_only_within_their_melee_K14():
     assert t.state.wait == ("move", 0)
     play(t, 0, "stay")
     assert t.state.fights() == [(0, 1)] and t.state.wait == ("reveal", 1, ("spd",), "fight step 1")  # 1 moved last
+
+
+CHAIN = [(10, 12), (12.5, 12), (15, 12)]  # one fight of three: seat 1 engaged with seats 0 and 2, they not together
+
+
+def chain_to_motion(rules_version=None) -> Table:
+    """Three characters in one fight (K-15); seat 1 reveals a second Speed card and moves first (K-11)."""
+    t = start(STRONG, STRONG, STRONG, at=CHAIN, rules_version=rules_version)
+    w = t.state.wait
+    assert t.state.fights() == [(0, 1, 2)] and w[0] == "dual" and w[4] == "reveal phase"
+    play(t, 0, f"dual {w[3]}: -")
+    play(t, 1, f"dual {w[3]}: spd1")  # speed 2
+    play(t, 2, f"dual {w[3]}: -")
+    assert t.state.wait == ("move", 1)
+    return t
+
+
+def test_the_melee_an_engaged_character_may_not_leave_is_its_whole_fight_K14():
+    """K-14, rules version 3: "may not voluntarily leave the melee" reads the melee as the whole fight (K-15): in a
+    fight of three, a fighter may step away from one foe while it stays engaged with another, never out of the
+    fight."""
+    t = chain_to_motion()
+    with pytest.raises(IllegalMove) as e:
+        play(t, 1, "run 12.5,14")  # 3.2 inches from both centres: out of the fight
+    assert e.value.rule == "K-14" and "may not leave the melee with seat 0 and seat 2" in str(e.value)
+    moves = [m for m in t.state.legal_actions(1, t.known(1)) if isinstance(m, Move)]
+    assert any(dist2(m.to, pt(10, 12)) > 9 for m in moves)  # some legal move leaves seat 0 ...
+    assert all(min(dist2(m.to, pt(10, 12)), dist2(m.to, pt(15, 12))) <= 9 for m in moves)  # ... none both
+    play(t, 1, "run 13.5,12")  # leaves seat 0 (3.5 inches), stays with seat 2 (1.5)
+    assert t.state.pos[1] == pt(13.5, 12)
+    quiet(t, kinds=("move",), phases=())  # seats 2 and 0 stay
+    assert t.state.fights() == [(1, 2)]  # seat 0 is in no fight now: left, not leaving
+
+
+def test_a_game_begun_under_rules_version_2_keeps_every_foe_K14():
+    """Version 2 (the old ruling, read pairwise): the same step away from seat 0 is refused; the game goes on
+    under it."""
+    t = chain_to_motion(rules_version=2)
+    with pytest.raises(IllegalMove) as e:
+        play(t, 1, "run 13.5,12")
+    assert e.value.rule == "K-14" and "engaged with seat 0" in str(e.value)
+    play(t, 1, "run 12.5,13")  # within reach of both
+    assert t.state.pos[1] == pt(12.5, 13)
 
 
 def test_a_game_begun_under_rules_version_1_never_asks_an_engaged_character_to_move_K14():
