@@ -27,8 +27,9 @@ class DeckOption(Option):
 SPEC = GameSpec(
     id="grid",
     title="Grid Duel",
-    rules_version=5,  # 2: G-27 as the source; 3: G-7, G-8, G-25 as the source; 4: G-8 orientation by default;
+    rules_version=6,  # 2: G-27 as the source; 3: G-7, G-8, G-25 as the source; 4: G-8 orientation by default;
     # 5: G-23 as the source, a card with Allies on it moves (games begun under 4 go on under it)
+    # 6: G-23 a move may name its card (move a#5 c2), so an Ally steps off any card, a Rooted one included
     oldest_rules_version=4,
     min_players=2,
     max_players=2,

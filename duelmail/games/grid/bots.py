@@ -199,8 +199,8 @@ class _View:
 
     def move(self, a: Move) -> float:
         st, me = self.st, self.me
-        p, q = pos_index(a.frm), pos_index(a.to)
-        unit = st.spaces[p].holder
+        q = pos_index(a.to)
+        unit = st.spaces[pos_index(a.frm)].holder if a.card is None else [a.card]  # an Ally stepping off (G-23)
         defs = [self.card(r) for r in unit]
         tgt = st.spaces.get(q)
         if tgt is None:

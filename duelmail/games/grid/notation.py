@@ -11,6 +11,7 @@ the card's top points, seen from its owner's seat (G-22). ``hidden`` plays a car
     merge a#6 c3 right        merge a#6 face up, lying right, into your card at c3 (G-24)
     move c3 c4                move your card at c3 one space (G-12; two with Swift, G-25)
     move c3 d3 right          ... into an enemy space: the card turns face up, lying to the right
+    move a#5 c2               move the card named: an Ally steps off the card it lies on (G-23)
     reveal a#3 inverted       turn your face-down a#3 face up, upside down (G-15)
     orient b#2 left           orient your card that a battle turned face up (G-8)
     concede d3                give up the battle you defend at d3 (G-16)
@@ -63,12 +64,15 @@ class Place(Action):
 
 @dataclass(frozen=True)
 class Move(Action):
+    """Move the card holding the space ``frm``, or (``card``, rules version 6) the card named, ``frm`` then ""."""
+
     frm: str
     to: str
     orient: int = 0
+    card: CardRef | None = None
 
     def __str__(self) -> str:
-        return f"move {self.frm} {self.to}{_suffix(self.orient)}"
+        return f"move {self.card or self.frm} {self.to}{_suffix(self.orient)}"
 
 
 @dataclass(frozen=True)
@@ -116,7 +120,7 @@ _USAGE = {
     "play": "play REF SPACE [ORIENTATION|hidden]",
     "ally": "ally REF SPACE [ORIENTATION|hidden]",
     "merge": "merge REF SPACE [ORIENTATION|hidden]",
-    "move": "move FROM TO [ORIENTATION]",
+    "move": "move FROM|REF TO [ORIENTATION]",
     "reveal": "reveal REF [ORIENTATION]",
     "orient": "orient REF ORIENTATION",
     "concede": "concede SPACE",
@@ -162,7 +166,10 @@ def parse_action(text: str) -> GridAction:
         return Place(verb, card, to, False, orient(args[2]) if len(args) == 3 else 0)
     if verb == "move":
         need(2, 3)
-        return Move(pos(args[0]), pos(args[1]), orient(args[2]) if len(args) == 3 else 0)
+        to, how = pos(args[1]), orient(args[2]) if len(args) == 3 else 0
+        if "#" in args[0]:
+            return Move("", to, how, ref(args[0]))
+        return Move(pos(args[0]), to, how)
     if verb == "reveal":
         need(1, 2)
         return Reveal(ref(args[0]), orient(args[1]) if len(args) == 2 else 0)

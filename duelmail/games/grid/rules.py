@@ -48,6 +48,7 @@ from duelmail.util.classes import dataclass
 
 HAND = 4
 ALLIES_STAY = 5  # the rules version from which a card with Allies on it may move, leaving them to hold its space (G-23)
+ALLY_STEPS = 6  # the rules version from which a move may name its card, so an Ally steps off the card under it (G-23)
 STALL = 10  # with mail-shortcuts: turns in a row without a card played from a hand end the game (G-27)
 REPEATS = 3  # by default: the third sighting of a position at the end of a turn without a hand card played (G-27)
 @dataclass(slots=True)
@@ -282,6 +283,7 @@ class GridState(GameState):
                 r not in self.face_up and (d := self.card(r, known)) is not None and d.has_arrows
                 for r in self.spaces[p].holder)
             out += [Move(pos_name(p), pos_name(q), o) for o in (range(4) if hidden_arrows else (0,))]
+        out += [Move("", pos_name(q), 0, r) for r, _, q in self.ally_moves(seat)]  # G-23: an Ally steps off
         if self.end_allowed():
             out.append(End())
         if not self.can_act(seat):
@@ -322,13 +324,35 @@ class GridState(GameState):
                     out.append((p, q, leap))
         return out
 
+    def ally_moves(self, seat: int) -> list[tuple[CardRef, int, int]]:
+        """(ally, from, to) for every Ally of ``seat`` that may step off the card it lies on (G-23, G-12, G-25);
+        Allies are face up, so everyone sees these."""
+        if self.plays_before(ALLY_STEPS):
+            return []
+        out = []
+        occ = set(self.spaces)
+        for p, sp in sorted(self.spaces.items()):
+            if sp.owner != seat or sp.attack:
+                continue
+            for r in sp.allies:
+                d = self.card(r)
+                if d is None or d.rare == "rooted":
+                    continue
+                dests = list(ORTH[p]) + ([q for q, mid in LEAP[p].items() if mid not in occ] if d.rare == "swift"
+                                         else [])
+                for q in dests:
+                    t = self.spaces.get(q)
+                    if (t is None or t.owner != seat) and frame_ok(occ | {q}):
+                        out.append((r, p, q))
+        return out
+
     def can_act(self, seat: int) -> bool:
         """Is any action other than ``pass`` possible, on what everyone can see? (G-14)"""
         if self.end_allowed():
             return True
         if self.hands[seat] and (self.empty_spaces() or any(sp.owner != seat for sp in self.spaces.values())):
             return True
-        return bool(self.moves(seat))
+        return bool(self.moves(seat) or self.ally_moves(seat))
 
     # -- applying decisions --------------------------------------------------------------------
     def apply(self, seat: int, action: GridAction) -> None:
@@ -348,9 +372,10 @@ class GridState(GameState):
             self._place(seat, action)
             self._acted(seat, played=True)
         elif t is Move:
-            sp = self.spaces.get(pos_index(action.frm))
-            hidden = sp is not None and pos_index(action.to) not in self.spaces and not any(
-                r in self.face_up for r in sp.holder)
+            sp = self.spaces.get(pos_index(action.frm) if action.card is None else self.where.get(action.card, -1))
+            unit = sp.holder if sp is not None and (action.card is None or action.card in sp.holder) else ()
+            hidden = bool(unit) and pos_index(action.to) not in self.spaces and not any(
+                r in self.face_up for r in unit)  # an Ally that steps off is face up
             self._move(seat, action)
             self._acted(seat, played=False, hidden=hidden)
         elif t is End:
@@ -457,6 +482,9 @@ class GridState(GameState):
         sp.attack.append(unit)
 
     def _move(self, seat: int, a: Move) -> None:
+        if a.card is not None:
+            self._move_card(seat, a)
+            return
         p, q = pos_index(a.frm), pos_index(a.to)
         sp = self.spaces.get(p)
         if sp is None or sp.owner != seat:
@@ -504,6 +532,46 @@ class GridState(GameState):
             if r not in self.face_up:
                 self._turn_up(r, a.orient)
         self._attack_with(q, tgt, tuple(unit))
+
+    def _move_card(self, seat: int, a: Move) -> None:
+        """``move REF TO`` (rules version 6): the card named moves. The card holding a space moves as with
+        ``move SPACE TO``; an Ally steps off the card it lies on, which stays and keeps the space (G-23)."""
+        r = a.card
+        if self.plays_before(ALLY_STEPS):
+            raise IllegalMove("G-23", f"{a}: in a game begun under rules version {self.rules_version} a move names "
+                              "the space it leaves (move c3 c4), and an Ally on a card never moves by itself")
+        p = self.where.get(r)
+        if p is None or seat_of(r) != seat:
+            raise IllegalMove("G-12", f"{a}: {r} is not a card of yours on the table")
+        sp = self.spaces[p]
+        if r in sp.holder:
+            self._move(seat, Move(pos_name(p), a.to, a.orient))
+            return
+        if sp.owner != seat or sp.attack or r not in sp.allies:
+            raise IllegalMove("G-12", f"{a}: {r} is in a battle and may not move")
+        q = pos_index(a.to)
+        d = self.card(r)
+        if d.rare == "rooted":
+            raise IllegalMove("G-25", f"{a}: a Rooted card never moves")
+        if q not in ORTH[p]:
+            mid = LEAP[p].get(q)
+            if mid is None:
+                raise IllegalMove("G-12", f"{a}: a card moves one space up, down, left or right")
+            if d.rare != "swift":
+                raise IllegalMove("G-25", f"{a}: only a face-up Swift card moves two spaces")
+            if mid in self.spaces:
+                raise IllegalMove("G-25", f"{a}: a Swift card moves two spaces only over an empty space")
+        tgt = self.spaces.get(q)
+        if tgt is not None and tgt.owner == seat:
+            raise IllegalMove("G-12", f"{a}: {a.to} is already yours")
+        if not frame_ok(set(self.spaces) | {q}):
+            raise IllegalMove("G-5", f"{a}: {a.to} is outside every 3x3 grid that holds the cards on the table")
+        sp.allies.remove(r)
+        self.where[r] = q
+        if tgt is None:
+            self.spaces[q] = Space(seat, [r])
+            return
+        self._attack_with(q, tgt, (r,))
 
     def _reveal(self, seat: int, a: Reveal) -> None:
         r = a.card
@@ -770,7 +838,8 @@ class GridState(GameState):
             onto = {"play": "to", "ally": "onto", "merge": "into"}[action.how]
             what = f"{verb} {action.card} {side} {onto} {action.to}"
         elif t is Move:
-            what = f"moves the card at {action.frm} to {action.to}"
+            what = f"moves {action.card} to {action.to}" if action.card else \
+                f"moves the card at {action.frm} to {action.to}"
             if action.orient:
                 what += f" ({orient_word(action.orient)})"
         elif t is Reveal:

@@ -49,6 +49,20 @@ def test_seeded_games_fold_and_verify_through_the_engine(deck_a, deck_b):
         assert sp.fresh().prev == m.prev
 
 
+def test_an_ally_stepping_off_by_name_is_signed_folded_and_verified():
+    """G-23 (rules version 6) through the engine: a seeded Bastion game whose random bots move an Ally by name
+    (``move b#11 e5``); every file folds, the audit passes, and a fresh fold reaches the same chain head."""
+    sp = SelfPlay("grid", n=2, seed=2, options={"deck0": "bastion", "deck1": "bastion"},
+                  bots=[RandomBot(), RandomBot()])
+    sp.rng = random.Random(2)
+    sp.run()
+    named = [a for f in sp.files[1:] for a in f.content.get("actions", []) if a.startswith("move ") and "#" in a]
+    assert named, "no Ally moved by name"
+    m = sp.match
+    assert m.finished and m.audit.ok and not m.violations, m.audit.lines
+    assert sp.fresh().prev == m.prev
+
+
 def test_engine_and_plain_simulator_agree():
     """The crypto engine and the reference simulator give the same game from the same choices."""
     options = {"deck0": "tempest", "deck1": "bastion"}

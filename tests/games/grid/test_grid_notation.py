@@ -42,6 +42,7 @@ def test_notation_round_trip(action):
     ("merge a#6 c3 right", Place("merge", CardRef("a", 6), "c3", False, 1)),
     ("  MOVE c3   c4 ", Move("c3", "c4")),
     ("move c3 d3 inverted", Move("c3", "d3", 2)),
+    ("move a#5 c2", Move("", "c2", 0, CardRef.parse("a#5"))),  # G-23: the card named (rules version 6)
     ("reveal a#3", Reveal(CardRef("a", 3))),
     ("reveal a#3 inverted", Reveal(CardRef("a", 3), 2)),
     ("orient b#2 left", Orient(CardRef("b", 2), 3)),
@@ -54,7 +55,7 @@ def test_notation_examples(text, action):
 
 
 @pytest.mark.parametrize("text", ["", "attack a#1 c3", "play a#1", "play a#1 f3", "play a#1 c6", "play c3 a#1",
-                                  "play a#1 c3 sideways", "move c3", "move c3 c4 hidden", "orient a#1",
+                                  "play a#1 c3 sideways", "move c3", "move c3 c4 hidden", "move a#5 z9", "orient a#1",
                                   "reveal c3", "concede a#1", "end now", "pass c3", "ally a17 c3"])
 def test_notation_refuses_bad_text_quoting_it(text):
     with pytest.raises(NotationError) as err:

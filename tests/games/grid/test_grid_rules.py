@@ -573,6 +573,53 @@ def test_g23_a_card_leaving_its_allies_attacks_without_them(rig, play):
     assert st.spaces[P("c3")].holder == [r("a#1")] and st.spaces[P("c3")].owner == 0
 
 
+def test_g23_a_move_names_its_card_so_an_ally_steps_off_a_rooted_wall(rig, play):
+    """The source: "You may move any of your cards that is not in a battle"; Rooted says only that the Wall never
+    moves. Rules version 6: a move may name the card (move a#2 c2), so an Ally steps off any card, the Rooted Wall
+    under it included; the Wall and the other Allies stay (G-23, G-25); stepping into an enemy space attacks."""
+    t = rig({0: "Wall, Militia, Militia", 1: "Recruit, Spearman, Knight, Archer"}, deck0="bastion", deck1="vanguard")
+    play(t, 0, "play a#0 c3")
+    play(t, 1, "play b#0 e3 hidden")
+    play(t, 0, "ally a#1 c3")
+    play(t, 1, "play b#1 e2 hidden")
+    play(t, 0, "ally a#2 c3")
+    play(t, 1, "play b#2 e4 hidden")
+    st = t.state
+    legal = {str(a) for a in st.legal_actions(0, t.known(0))}
+    assert {"move a#1 c2", "move a#2 c2", "move a#2 c4", "move a#2 d3"} <= legal and "move a#2 b3" not in legal  # G-5
+    assert not {a for a in legal if a.startswith("move c3")}  # the Wall itself never moves
+    refused("G-25", play, t, 0, "move c3 c2")
+    refused("G-25", play, t, 0, "move a#0 c2")  # naming the Wall is moving the Wall
+    play(t, 0, "move a#2 c2")
+    assert st.spaces[P("c2")].holder == [r("a#2")] and st.spaces[P("c2")].owner == 0
+    assert st.spaces[P("c3")].holder == [r("a#0")] and st.spaces[P("c3")].allies == [r("a#1")]
+    assert st.defence(P("c3")) == 4 + 2 + 3 and st.deciders() == (1,)  # face up: the turn ended (G-7)
+    play(t, 1, "play b#3 d3")  # the Archer, strength 2, face up next to c3
+    play(t, 0, "move a#1 d3")  # the other Militia steps off the Wall into the enemy space: 3 against 2
+    assert st.spaces[P("d3")].holder == [r("a#1")] and st.spaces[P("d3")].owner == 0
+    assert st.spaces[P("c3")].holder == [r("a#0")] and not st.spaces[P("c3")].allies
+
+
+def test_g23_an_ally_in_a_battle_or_a_game_begun_under_version_5_stays(rig, play):
+    """An Ally in a battle its space defends does not move (G-12); in a game begun under rules version 5 a move
+    names the space it leaves, and an Ally on a card never moves by itself (the old ruling goes on)."""
+    t = rig({0: "Wall, Militia", 1: "Recruit, Spearman"}, deck0="bastion", deck1="vanguard")
+    play(t, 0, "play a#0 c3")
+    play(t, 1, "play b#0 c3")  # Recruit 3 against the Wall's 6: a battle
+    play(t, 0, "ally a#1 c3")
+    play(t, 1, "play b#1 e3 hidden")
+    msg = refused("G-12", play, t, 0, "move a#1 c2")
+    assert "in a battle" in msg
+    t = rig({0: "Wall, Militia", 1: "Recruit, Spearman"}, deck0="bastion", deck1="vanguard", rules_version=5)
+    play(t, 0, "play a#0 c3")
+    play(t, 1, "play b#0 e3 hidden")
+    play(t, 0, "ally a#1 c3")
+    play(t, 1, "play b#1 e2 hidden")
+    assert not any(str(a).startswith("move a#") for a in t.state.legal_actions(0, t.known(0)))
+    msg = refused("G-23", play, t, 0, "move a#1 c2")
+    assert "rules version 5" in msg and t.state.spaces[P("c3")].allies == [r("a#1")]
+
+
 def test_g23_a_game_begun_under_rules_version_4_keeps_the_card_pinned(rig, play):
     """Version 4 (the old ruling): a card with Allies on it stays where it is; the game goes on under it."""
     t = rig({0: "Spearman, Squire", 1: "Militia, Guard"}, rules_version=4)
