@@ -69,6 +69,7 @@ def main() -> None:
         ("A club's home and repository: git sync, watch --once and status --all against the number of games (issue 32)",
          ["bench/bench_club.py", "30", "1000", "--repeat", "3"], ""),
         ("How often a point is checked (issue 32)", ["bench/bench_points.py"], ""),
+        ("A ninth and a twelfth seat: Warlords and Wizard Duel (issue 41)", ["bench/bench_seats.py", "40"], ""),
     ]
     parts = [HEAD.format(date=datetime.now(UTC).strftime("%Y-%m-%d"), python=platform.python_version(),
                          machine=f"{platform.machine()}, {_cores()} cores")]

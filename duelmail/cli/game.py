@@ -707,7 +707,7 @@ def verify(path, as_json):
 @click.argument("game", default="warlords", callback=_check_game)
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed for the bots and identities.")
 @click.option("--players", type=int, default=2, show_default=True,
-              help="How many bots play (Wizard Duel takes 3 to 8, Warlords 2 to 6).")
+              help="How many bots play (Warlords takes 2 to 12, Wizard Duel 3 to 12).")
 @click.option("--option", "options", multiple=True, help="Game option, K=V (K=@FILE: the file's text), or a bare flag.")
 @click.option("--out", type=click.Path(file_okay=False), help="Where to play (default: a temporary folder).")
 @click.option("--quiet", "-q", is_flag=True, help="Print only the result.")

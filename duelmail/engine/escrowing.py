@@ -216,7 +216,7 @@ class Escrowing:
             raise IllegalMove("P-escrow", f"{field}.{what} must be a table of commits and shares")
         flat = _points(d["commits"], count * (t - 1), f"{field}.{what} commits")
         commits = [flat[j * (t - 1):(j + 1) * (t - 1)] for j in range(count)]
-        if sorted(d["shares"]) != [str(h) for h in holders]:
+        if set(d["shares"]) != {str(h) for h in holders}:  # seats as text: "10" sorts before "2"
             raise IllegalMove("P-escrow", f"{field}.{what}: ciphertexts for seats {sorted(d['shares'])}, the "
                               f"holders are {list(holders)}")
         cts = {}

@@ -28,7 +28,8 @@ FONT = "DejaVu Sans, Verdana, Arial, Helvetica, sans-serif"
 INK, MUTED, RED, PAPER = "#1d2326", "#5f676c", "#c62828", "#fffdf8"
 FELT, FELT_DARK, GOLD = "#1d5a3c", "#154530", "#e0b84c"
 # Seat colours: never gold or yellow (GOLD marks the player to move), each its own hue.
-SEATS = ("#2f6fc0", "#c8562a", "#7d4fc0", "#23936d", "#127a8a", "#c23f7e", "#4b6372", "#8b1e3f")
+SEATS = ("#2f6fc0", "#c8562a", "#7d4fc0", "#23936d", "#127a8a", "#c23f7e", "#4b6372", "#8b1e3f",
+         "#5a7d1a", "#8a3a9c", "#3b3b98", "#7a5230")  # one colour a seat, up to twelve
 SUIT_WORDS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 RANK_WORDS = {11: "jack", 12: "queen", 13: "king", 14: "ace"}
 # Suit symbols drawn in a 100x100 box (the replay page's own shapes).

@@ -19,6 +19,7 @@ PAGE = r"""<!DOCTYPE html>
   --felt: #1d5a3c; --felt-dark: #154530; --ink: #1d2326; --paper: #f6f3ec; --muted: #6b7378;
   --accent: #e0b84c; --bad: #c62828; --ok: #2e7d32; --wait: #9a6b00;
   --s0: #2f6fc0; --s1: #c8562a; --s2: #7d4fc0; --s3: #23936d; --s4: #127a8a; --s5: #c23f7e;  /* games/svg.py SEATS */
+  --s6: #4b6372; --s7: #8b1e3f; --s8: #5a7d1a; --s9: #8a3a9c; --s10: #3b3b98; --s11: #7a5230;
 }
 * { box-sizing: border-box; }
 body { margin: 0; font: 15px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, "DejaVu Sans", sans-serif;
@@ -161,7 +162,7 @@ Made by duelmail replay from the signed archive; this page needs no network.</fo
   const $ = (id) => document.getElementById(id);
   const el = (tag, cls, text) => { const e = document.createElement(tag); if (cls) e.className = cls;
     if (text !== undefined) e.textContent = text; return e; };
-  const seatColor = (s) => s >= 0 && s < 6 ? `var(--s${s})` : "#999";
+  const seatColor = (s) => s >= 0 && s < 12 ? `var(--s${s})` : "#999";
   const RED = { H: 1, D: 1, R: 1 };
   const SUIT = { S: "spades", H: "hearts", D: "diamonds", C: "clubs" };
   const RANK = { J: "jack", Q: "queen", K: "king", A: "ace" };

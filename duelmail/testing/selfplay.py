@@ -16,7 +16,7 @@ from duelmail.games.base import Bot, RandomBot, get_game
 from duelmail.protocol.turnfile import SignedFile
 
 T0 = datetime(2026, 11, 21, 12, 0, tzinfo=UTC)
-NAMES = ["alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi"]
+NAMES = ["alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi", "ivan", "judy", "kim", "leo"]
 
 
 class SelfPlay:

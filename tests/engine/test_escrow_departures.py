@@ -145,3 +145,26 @@ def test_three_homes_by_duelmail_commands_a_resignation_lets_neither_survivor_re
         assert m.removed == {2}
         assert {dealer for dealer, _ in rebuild(m, seat)} <= {2}
         assert hidden_cards_opened(m, seat) == []
+
+
+def test_a_dealing_to_eleven_holders_is_read_whatever_the_order_of_its_seats_as_text():
+    """Protocol 6c with twelve seats (W-1, Z-1, K-1): a dealing's ciphertexts are keyed by seat as text, and
+    "10" sorts before "2"; the dealing of a seat to seats 1..11 is read, one with a holder missing is refused."""
+    from types import SimpleNamespace
+
+    from duelmail.crypto import escrow as esc
+    from duelmail.crypto import group
+    from duelmail.engine.escrowing import KEY, Escrowing, deal_table
+    from duelmail.errors import IllegalMove
+
+    holders = tuple(range(1, 12))
+    keys = {h: group.base_mul(esc.escrow_key(bytes([h]) * 32)) for h in holders}
+    secret = esc.escrow_key(b"\0" * 32)
+    table = deal_table("g" * 64, 3, 0, KEY, [secret], holders, 11, keys, b"s" * 32)
+    assert sorted(table["shares"])[:3] == ["1", "10", "11"]
+    dealt = Escrowing._parse_dealing(SimpleNamespace(), "escrow", KEY, table, 3, holders, 11, "")
+    assert dealt.holders == holders and set(dealt.ciphertexts) == set(holders)
+    short = {"commits": table["commits"], "shares": {k: v for k, v in table["shares"].items() if k != "10"}}
+    with pytest.raises(IllegalMove) as e:
+        Escrowing._parse_dealing(SimpleNamespace(), "escrow", KEY, short, 3, holders, 11, "")
+    assert e.value.rule == "P-escrow"

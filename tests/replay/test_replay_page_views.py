@@ -75,9 +75,9 @@ def test_everything_draws_every_hand_face_up(browser, tmp_path):
 
 def test_seats_keep_the_pictures_colours(browser, tmp_path):
     replay, page = _page(browser, tmp_path, "")
-    css = page.evaluate("[0,1,2,3,4,5].map((s) => getComputedStyle(document.documentElement)"
+    css = page.evaluate("[0,1,2,3,4,5,6,7,8,9,10,11].map((s) => getComputedStyle(document.documentElement)"
                         ".getPropertyValue('--s' + s).trim())")
-    assert css == list(SEATS[:6])
+    assert css == list(SEATS)
     page.close()
 
 

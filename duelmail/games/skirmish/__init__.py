@@ -18,7 +18,7 @@ SPEC = GameSpec(
     # 3: K-14 the melee is the whole fight: a fighter may step away from one foe while engaged with another
     oldest_rules_version=1,
     min_players=2,
-    max_players=6,
+    max_players=12,
     options=(
         Option("battlefield", "open-field", "a shipped scenario (open-field, ruined-keep, cliff-top) or the TOML "
                "text of your own, embedded in the genesis (K-33)"),

@@ -54,7 +54,7 @@ MAX_WARLORDS = 2
 REINFORCE_CAP = 10
 RESCUE_CAP = 8
 ACE_PRICE = 4  # the rules version from which an Ace instead of defending costs a Warlordless attacker a card (W-19)
-DECK_IDS = "abcdefgh"  # one deck a seat: up to eight seats (W-1)
+DECK_IDS = "abcdefghijkl"  # one deck a seat: up to twelve seats (W-1)
 
 REINFORCE_COLOUR, ALLY_COLOUR = "R", "B"  # XR is the Reinforcements joker, XB the Hidden Ally
 WARLORD_BONUS = {11: 1, 12: 2, 13: 3}

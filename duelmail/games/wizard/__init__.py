@@ -15,7 +15,7 @@ SPEC = GameSpec(
     title="Wizard Duel",
     rules_version=3,  # 2: a player who is out turns up its hand and publishes its seed (Z-19); 3: Z-10 as the source
     min_players=3,
-    max_players=8,
+    max_players=12,
     options=(
         Option("sudden-death", False, "start with no Lives: the first blow puts a player out (Z-2)"),
         Option("anytime", False, "attack any time: an attack window for the others after every draw (Z-22)"),

@@ -11,7 +11,7 @@ import pytest
 from duelmail.crypto.commit import commit, commit_salt
 from duelmail.crypto.encoding import b64e
 from duelmail.engine.memo import make_memo
-from duelmail.errors import FileRefused
+from duelmail.errors import FileRefused, IllegalMove
 from duelmail.games.base import Bot
 from duelmail.games.skirmish.bots import HeuristicBot
 from duelmail.games.skirmish.notation import Build, Reveal
@@ -239,3 +239,25 @@ def test_no_decision_rides_on_the_openings_of_a_round_several_seats_answer():
                 continue
             sp.step()
     pytest.fail("no round where a decision could have ridden on shared openings")
+
+
+RING_OF_EIGHT = """name = "Ring of eight"
+width = 48
+height = 48
+starts = [[4, 24], [44, 24], [24, 4], [24, 44], [8, 8], [40, 40], [8, 40], [40, 8]]
+"""
+
+
+def test_more_than_six_players_where_the_battlefield_has_their_start_points_K1_K33():
+    """K-1: the source is "intended for multiple players"; a battlefield with a start point per seat takes them
+    (a custom one here, eight), and one with fewer start points refuses the game by K-33 before anything is
+    played (the shipped ones have six)."""
+    sp = SelfPlay("skirmish", n=8, seed=8, options={"battlefield": RING_OF_EIGHT}, shared=True)
+    sp.run(until=lambda m: m.state.turn >= 2)
+    st = sp.match.state
+    assert st.n == len(st.pos) == len(st.field.starts) == 8 and not sp.match.violations
+    assert sp.fresh().prev == sp.match.prev
+    assert "seat 7 at" in st.render(None, sp.match.known(None)) and st.picture(None, sp.match.known(None))
+    with pytest.raises(IllegalMove) as e:
+        SelfPlay("skirmish", n=7, seed=7)  # open-field
+    assert e.value.rule == "K-33" and "6 start points, not enough for 7 players" in str(e.value)

@@ -12,6 +12,7 @@ from duelmail.errors import IllegalMove
 from duelmail.games.base import RandomBot, Violation
 from duelmail.games.cards import CardRef
 from duelmail.games.simulate import Table, playout
+from duelmail.games.svg import SEATS
 from duelmail.games.warlords.bots import HeuristicBot
 from duelmail.games.warlords.notation import (
     Accept,
@@ -185,14 +186,16 @@ def test_heuristic_bot_beats_random(game):
     assert wins >= 70
 
 
-def test_eight_players_play_to_the_end_and_are_pictured(game):
-    """W-1, W-24: the source's "more players" has no limit; eight seats (the most we take) play the circle down to
-    one, and the table's picture shows every seat."""
-    outcome, table = playout(game, 8, [HeuristicBot()] * 8, OPTIONS[3], seed=8)
+@pytest.mark.parametrize("players", [8, 9, 12])
+def test_eight_to_twelve_players_play_to_the_end_and_are_pictured(game, players):
+    """W-1, W-24: the source's "more players" has no limit; up to twelve seats (the most we take) play the circle
+    down to one, and the table's picture shows every seat, each in its own colour."""
+    outcome, table = playout(game, players, [HeuristicBot()] * players, OPTIONS[3], seed=players)
     assert len(outcome.winners) == 1 and table.state.audit(table.truth) == []
     assert sum(table.state.active) == 1
-    svg = table.state.picture(None, table.state.public_faces(), [f"player {s}" for s in range(8)])
-    assert all(f"player {s}" in svg for s in range(8))
+    svg = table.state.picture(None, table.state.public_faces(), [f"player {s}" for s in range(players)])
+    assert all(f"player {s}" in svg for s in range(players))
+    assert len({SEATS[s] for s in range(players)}) == players and SEATS[players - 1] in svg
 
 
 def test_heuristic_bot_plays_multiplayer_games(game):

@@ -52,10 +52,11 @@ def test_w1_one_deck_per_seat_with_option_jokers_and_lockers(game):
 
 def test_w1_options_and_player_counts(game):
     assert game.spec.id == "warlords" and game.spec.digest == "seeds/warlords.md"
-    assert (game.spec.min_players, game.spec.max_players) == (2, 8)
+    assert (game.spec.min_players, game.spec.max_players) == (2, 12)
     assert game.spec.resolve_options({}) == {"reinforcements": False, "hidden-ally": False, "mail-shortcuts": False}
+    assert [d.id for d in game.decks(12, {})][-3:] == ["j", "k", "l"]
     with pytest.raises(DuelmailError):
-        WarlordsState(9)
+        WarlordsState(13)
 
 
 def test_w2_five_card_hands_and_draw_piles(rig):

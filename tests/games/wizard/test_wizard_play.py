@@ -72,8 +72,9 @@ def test_200_random_games_per_player_count_end_and_pass_the_audit(game, players)
     assert "seat N is the last player in play (Z-20)" in reasons
 
 
-@pytest.mark.parametrize("players", [7, 8])
-def test_seven_and_eight_players(game, players):
+@pytest.mark.parametrize("players", [7, 8, 9, 12])
+def test_seven_to_twelve_players(game, players):
+    """Z-1: from three to twelve players (the source's "virtually any number"); 12 seats leave 16 cards of stock."""
     for seed in range(20):
         _, table = playout(game, players, [HeuristicBot() for _ in range(players)], OPTIONS[seed % 4], seed=seed)
         _check(table, seed)

@@ -32,11 +32,11 @@ def attack(t, seat: int, faces: str, target: int) -> None:
     play(t, seat, f"attack {cards(t, seat, *faces.split())} at {target}")
 
 
-def test_z1_one_shared_deck_locked_by_every_seat_and_three_to_eight_players(game):
+def test_z1_one_shared_deck_locked_by_every_seat_and_three_to_twelve_players(game):
     (deck,) = game.decks(5, {})
     assert deck.id == "w" and len(deck.faces) == 52 and len(set(deck.faces)) == 52
     assert deck.owner is None and deck.lockers is None  # every seat locks it
-    assert (game.spec.min_players, game.spec.max_players) == (3, 8)
+    assert (game.spec.min_players, game.spec.max_players) == (3, 12)
     with pytest.raises(DuelmailError):
         game.new_state(2, game.spec.resolve_options({}))
 
