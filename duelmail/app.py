@@ -802,7 +802,7 @@ def _run_demo(kind: str, out: Path, seed: int, players: int, options: dict | Non
     start = datetime(2026, 11, 21, 12, 0, tzinfo=UTC)
     clock = now or (lambda: start + timedelta(minutes=7 * next(ticks)))  # the same seed plays the same game
     game = get_game(kind)
-    names = ["alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi"][:players]
+    names = ["alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi", "ivan", "judy", "kim", "leo"][:players]
     bots = list(bots or ["heuristic"] * players)
     out = demo_folder(out, kind, seed, players)
     if out.exists():
