@@ -10,7 +10,7 @@ from datetime import datetime, timedelta
 import pytest
 from helpers import Players
 
-from duelmail.app import DEFAULT_TIME_CONTROL, bot_actions
+from duelmail.app import DELIVERY_TIME_CONTROL, bot_actions
 from duelmail.engine.log import Duplicate, answer_hash
 from duelmail.engine.match import Match
 from duelmail.errors import FileRefused
@@ -66,7 +66,7 @@ def two_copies(n: int, decision_next: bool = False, **time_control):
     home sends it (``first``); the home restored from a backup taken before composes it again seven hours later
     (``again``). Returns the players, the seat, both copies and the restored home. ``decision_next``: a position
     where a decision follows the answer."""
-    p = Players(n=n, seed=3, time_control={**DEFAULT_TIME_CONTROL, **time_control},
+    p = Players(n=n, seed=3, time_control={**DELIVERY_TIME_CONTROL, **time_control},
                 **({"game": "warlords"} if decision_next else {}))  # (its key shares come before a defence)
     p.run(until=lambda m: m.round > 3)
     seat = a_decision_free_duty(p)
