@@ -362,9 +362,14 @@ class Folding:
                          f"{self.round - 1} (seats {', '.join(map(str, sorted(want))) or 'none'}), and only those",
                          "P-dates")
         out = {}
+        own = parse_time(c["time"], "file")
         for s, g in sorted(want.items()):
             out[s] = self._named_copy(g, named[str(s)], f"its copy of {self.cards[s].name}'s answer", refuse,
                                       self.last_floor)
+            if out[s] > own + FUTURE_TOLERANCE:  # a copy the file could not have seen (issue 37 item 5: the bank)
+                raise refuse(f"{who} names a copy of {self.cards[s].name}'s answer dated {out[s].isoformat()}, after "
+                             f"its own time {own.isoformat()}: no file counts from a copy signed after it",
+                             "P-dates")
         return out
 
     def _named_copy(self, g: SignedFile, named, what: str, refuse, floor: datetime) -> datetime:
