@@ -301,3 +301,28 @@ def test_new_writes_the_last_call_and_takes_another_clock_in_words(tmp_path):
         code, out = run(home, "new", "warlords", *seats, "--time", bad)
         assert code != 0 and said in out and "Traceback" not in out and len(out.strip().splitlines()) == 1, out
     assert sorted((home / "games").iterdir()) == games
+
+
+def test_honest_slow_mail_leaves_every_home_of_the_delivery_rule_in_one_state(tmp_path):
+    """Issue 37 item 5, a game begun under the delivery rule (12 hours): bob answers at once, his file reaches alice
+    12 h 5 min later, and alice claims naming his copy. Carol, who gets the claim before bob's file, holds the claim
+    until the file comes, and ends as alice's home does: the outcome depends on the set of files."""
+    with freeze_time(START) as clock:
+        h = Homes(tmp_path, "warlords", 3, extra=("--time", "delivery_hours=12"))
+        seed = _to_the_victims_turn(h, "alice", "bob", "decision")
+        answer = _answer_at_once(h, "bob", seed)
+        h.keep_from("carol", answer)
+        clock.tick(timedelta(hours=12, minutes=5))
+        code, out = h.deliver("alice", files=sorted(answer))
+        assert code == 0 and "'duelmail claim'" in out, out
+        before = set(h.out["alice"].glob("*.toml"))
+        dm(h.home["alice"], "claim", "--out", str(h.out["alice"]))
+        claim = h.mine("alice", before)
+        code, out = h.deliver("carol", files=claim)
+        assert code == 0 and "waiting for bob's file" in out, out
+        code, out = h.deliver("carol", files=sorted(answer))
+        assert code == 0 and "claimed bob's timeout" in out, out
+        h.keep_from("alice", h.new_files("alice", ["bob"]))
+        h.settle(["alice", "carol"])  # what each answered since
+        a, c = h.status("alice"), h.status("carol")
+        assert (a["round"], a["result"], a["awaited"].keys()) == (c["round"], c["result"], c["awaited"].keys())
