@@ -40,9 +40,34 @@ from duelmail.util.lock import hold, locked
 if TYPE_CHECKING:
     from random import Random
 
-DEFAULT_TIME_CONTROL = {"days_per_move": 3, "forced_answer_hours": 24, "delivery_hours": 12}
+DEFAULT_TIME_CONTROL = {"days_per_move": 3, "forced_answer_hours": 24, "last_call_hours": 24}
+# the clock 'duelmail new' wrote before the last call (protocol section 6b): games begun under it keep it
+DELIVERY_TIME_CONTROL = {"days_per_move": 3, "forced_answer_hours": 24, "delivery_hours": 12}
 # The default before the delivery allowance (protocol section 6b): games begun under it keep its clock
 BEFORE_DELIVERY_TIME_CONTROL = {"days_per_move": 3, "forced_answer_hours": 24}
+
+
+def time_control(pairs: Sequence[str]) -> dict:
+    """The genesis's ``time_control`` from ``KEY=N`` pairs over the defaults (``duelmail new --time``); a game given
+    ``delivery_hours`` keeps the delivery rule instead of the last call (protocol section 6b). Refused in one line
+    naming the pair; the limits are checked as any genesis's."""
+    from duelmail.engine.clock import TimeControl
+
+    out = dict(DEFAULT_TIME_CONTROL)
+    for pair in pairs:
+        key, eq, value = pair.partition("=")
+        key = key.strip().replace("-", "_")
+        if not eq or not value.strip().isdigit():
+            raise DuelmailError(f"--time {pair!r}: write KEY=N with a whole number (e.g. days_per_move=5)")
+        if key not in TimeControl.FIELDS:
+            raise DuelmailError(f"--time {pair!r}: no time control {key!r} (known: {', '.join(TimeControl.FIELDS)})")
+        out[key] = int(value)
+        if key == "delivery_hours":
+            out.pop("last_call_hours", None)
+        if key == "last_call_hours":
+            out.pop("delivery_hours", None)
+    TimeControl.from_dict(out, "--time")
+    return out
 
 
 @dataclass
@@ -135,11 +160,12 @@ def join_game(home: Home, identity: Identity, genesis: SignedFile, now: datetime
         raise
 
 
-def open_game(home: Home, query: str | None, identity: Identity | None = None
+def open_game(home: Home, query: str | None, identity: Identity | None = None, now: datetime | None = None
               ) -> tuple[GameFolder, Match, int | None]:
+    """The game ``query`` names, folded, with the last calls that ran out by ``now`` closed (protocol §6b)."""
     folder = home.find(query)
     hold(folder.path)  # until the command ends: nothing else changes the game between this fold and the store
-    match = folder.fold()
+    match, _ = settle_calls(folder, folder.fold(), now)
     seat = home.me(folder).get("seat")
     if identity is not None:
         seat = match.seat_of(identity)
@@ -184,6 +210,15 @@ def write_claim(folder: GameFolder, match: Match, seat: int | None, identity: Id
     late = late_files(folder, match, seat)
     if not overdue and late:
         return _claim_late(folder, match, seat, identity, now, *late[0])
+    waiting = [c for _, c in match.last_calls()]
+    if not overdue and waiting:
+        c = waiting[0]
+        reached = folder.note_call(c.file_hash, now)
+        them = match.cards[c.content["against"]].name
+        raise DuelmailError(f"{match.cards[c.seat].name}'s timeout claim against {them} for round {c.round} waits "
+                            f"for its last call: it stands here at "
+                            f"{(reached + match.tc.last_call).isoformat()} unless an answer comes first; nothing "
+                            "more to claim now")
     if not overdue:
         dues = ", ".join(f"{match.cards[s].name} {d.isoformat()}" for s, d in match.deadlines().items() if s != seat)
         raise DuelmailError(f"too early: nobody else is past a deadline (deadlines: {dues or 'none'})")
@@ -199,6 +234,8 @@ def write_claim(folder: GameFolder, match: Match, seat: int | None, identity: Id
     f = match.compose_claim(seat, identity, overdue[0], now)
     events = match.apply(f, "your timeout claim", now=now)
     path = folder.store(f, match, events)
+    if f.file_hash in match.calls:  # the last call (protocol section 6b) runs from now in this home too
+        folder.note_call(f.file_hash, now)
     _keep(folder, match, f, path)
     return Played(folder, match, f, path, events)
 
@@ -262,6 +299,19 @@ def write_note(folder: GameFolder, match: Match, seat: int | None, identity: Ide
         raise DuelmailError("only a seat of the game can send a note")
     check_not_behind(folder, match)
     f = match.compose_note(seat, identity, now, say=say, resign=resign, draw=draw)
+    events = match.apply(f, "your note", now=now)
+    with locked(folder.path):
+        path = folder.store(f, match, events, own=True)
+    _keep(folder, match, f, path)
+    return Played(folder, match, f, path, events)
+
+
+def write_here(folder: GameFolder, match: Match, seat: int, identity: Identity, now: datetime) -> Played:
+    """Answer the last call of a timeout claim against ``seat`` (protocol section 6b) with a note that it is here:
+    its clock for the round starts again. Signed by the home at once, unasked, as any answer that needs no
+    decision."""
+    check_not_behind(folder, match)
+    f = match.compose_note(seat, identity, now, here=True)
     events = match.apply(f, "your note", now=now)
     with locked(folder.path):
         path = folder.store(f, match, events, own=True)
@@ -433,11 +483,14 @@ class Received:
     file_hash: str = ""  # a held file's (what arrived with it by the same way is then the same file)
     copy: str = ""  # another copy of a decision-free answer already applied, dated otherwise: what it is (§5)
     late_copies: list[tuple[int, int]] = field(default_factory=list)  # (round, seat): copies a claim brought late
+    answered: str = ""  # a timeout claim its seat had already answered (the last call): why it does not stand
 
     def line(self) -> str:
         """What a player reads of this file: applied, already applied, waiting, or refused."""
         if self.refused:
             return self.refused
+        if self.answered:
+            return f"{self.path}: {self.answered}"
         head = f"{self.path}: round {self.round} seat {self.seat}"
         if self.waiting:
             return f"{head} is waiting for {self.waiting}: kept, and applied as soon as {self.waiting} arrives"
@@ -534,8 +587,12 @@ def receive_files(home: Home, identity: Identity | None, incoming: Sequence[tupl
                 match = _extended(folder, before, where, f, now)
                 if match is None:  # the file folds before some of the log (a late note): the whole log again
                     existing = folder.files()
-                    match = fold([*existing, (where, f)], now=now, proven=folder.proven())
+                    match = fold([*existing, (where, f)], now=now, proven=folder.proven(), stood=folder.stood())
             except FileRefused as e:
+                answered = _claim_answered(folder, before, identity, f, e)
+                if answered:
+                    out.append(Received(where, f.round, f.seat, [], answered=answered))
+                    continue  # (``before`` may be half-changed by the trial: the next file folds again)
                 if e.rule == "P-round" and f.round > before.round and f.kind != "note":
                     _note_behind(folder, before, identity, f, where)
                 if e.rule == "P-equivocation":  # a cheat: remembered; the equivocator's file held here is sent on
@@ -555,13 +612,24 @@ def receive_files(home: Home, identity: Identity | None, incoming: Sequence[tupl
                 raise
             except Exception as e:  # noqa: BLE001 - what no check meant to raise is still this file's refusal
                 raise unexpected(where, e, f.round, f.seat) from None
+            if f.file_hash in match.void and f.kind == "claim" and match.tc.last_call is not None:
+                answered = _claim_answered(folder, before, identity, f, None, match.void[f.file_hash][1])
+                out.append(Received(where, f.round, f.seat, [], answered=answered or match.void[f.file_hash][1]))
+                continue
             if f.file_hash in match.void and f.kind == "claim":
                 existing = folder.files() if existing is None else existing
                 match = _final_with(match, existing, (where, f), [*incoming, *batch], now, folder.proven())
             pair = match.equivocations.get((f.round, f.seat)) if f.kind == "turn" else None
             proof = pair is not None and f.file_hash in {g.file_hash for g in pair}
-            if recorded is not None and f.kind != "claim" and match.outcome() != recorded and not proof \
-                    and not claims & set(match.void):  # (a move signed in time undoes a claim not final: §6b)
+            if recorded is not None and match.outcome() != recorded and not proof \
+                    and (f.kind == "claim" or not claims & set(match.void)):
+                # (a claim is a file like any other; under the older clocks a move signed in time undoes a claim
+                # not final: §6b)
+                refusal = FileRefused(where, "the game is over here", round=f.round, seat=f.seat, rule="P-over")
+                answered = _claim_answered(folder, before, identity, f, refusal)
+                if answered:
+                    out.append(Received(where, f.round, f.seat, [], answered=answered))
+                    continue  # (``before`` may be half-changed by the trial: the next file folds again)
                 raise FileRefused(where, f"the game is over here ({before.named(recorded.describe(before.names()))})"
                                   f" and this {'note' if f.kind == 'note' else 'file'} would change that result: "
                                   "once a home has recorded a result, no file changes it", round=f.round,
@@ -598,6 +666,9 @@ def receive_files(home: Home, identity: Identity | None, incoming: Sequence[tupl
                 for answer, copy in late_copies(match, f, now, home.me(folder).get("seat")):
                     folder.note_late(answer, now, copy)
                     copies.append((answer.round, answer.seat))
+            if f.kind == "claim" and f.file_hash in match.calls and now is not None:  # its last call runs from now
+                folder.note_call(f.file_hash, now)
+                _send_claim_on(folder, match, identity, f)
             folder.remember_proven(match.applied)
             folder.keep(match, {**(by_name(existing) if existing else {}), name: [f]}, in_order=True)
             held[folder.path] = match
@@ -645,19 +716,93 @@ def _release_held(home: Home, identity: Identity | None, folder: GameFolder, now
 
 
 def _note_behind(folder: GameFolder, match: Match, identity: Identity | None, f: SignedFile, where: str) -> None:
-    """A file of a later round than this home's open one came. If this home's seat is awaited in the open round and
-    its file is not in, that round closed elsewhere: with a file of this seat this home lacks (its copy on another
-    machine, or the home before a backup was restored), or by a timeout claim. Remember it, so that nothing is
-    signed for the round again (``check_not_behind``)."""
+    """A file of a later round than this home's open one came. If it is this home's seat's own, that seat signed
+    files this home lacks (its copy on another machine, or the home before a backup was restored): remember it, so
+    that nothing is signed for those rounds again (``check_not_behind``). Only the seat's own signed files tell it:
+    another seat's file of a later round is held until the files between arrive, never trusted (protocol §5)."""
     seat = match.seat_of(identity) if identity is not None else None
     if seat is None:
         return
-    if f.seat == seat:  # a file of this seat's own, of a round this home has not reached
+    if f.seat == seat:  # a file of this seat's own, of a round this home has not reached; another seat's file says
+        # nothing of what this seat signed: it is held, never trusted (issue 37 item 4)
         folder.mark_behind(f.round, f"{where} is your own file for round {f.round}, which this home has not reached")
-    elif seat in match.duties and seat not in match.current:
-        folder.mark_behind(match.round, f"{where} (round {f.round}, seat {f.seat}) builds on round {match.round} "
-                           "closed elsewhere, with a file of yours this home does not hold (sent from another "
-                           "machine, or before a backup was restored) or after a timeout claim")
+
+
+def _claim_answered(folder: GameFolder, match: Match, identity: Identity | None, f: SignedFile,
+                    refusal: FileRefused | None, why: str = "") -> str:
+    """Under the last call (protocol section 6b): what a player reads of a timeout claim that its seat had already
+    answered, or "" if ``f`` is no such claim. A claim against this home's own seat, for a round this home holds its
+    file of, sends that file again (the claimant's home may lack it): the answer to a last call."""
+    if f.kind != "claim" or match.tc.last_call is None or not isinstance(f.content.get("against"), int):
+        return ""
+    against = f.content["against"]
+    if not 0 <= against < match.n or not 0 <= f.seat < match.n:
+        return ""
+    rnd = f.round
+    if not isinstance(rnd, int) or not 1 <= rnd <= match.round:
+        return ""
+    held = match.current.get(against) if rnd == match.round else match.rounds[rnd].get(against)
+    claimant, them = match.cards[f.seat].name, match.cards[against].name
+    me = match.seat_of(identity) if identity is not None else None
+    if refusal is not None and refusal.rule not in ("P-timeout", "P-round", "P-over"):
+        return ""
+    if me == against and (refusal is None or refusal.rule != "P-timeout" or held is not None):
+        # this seat's own answer: what it signed from that round on (its move, or the note that closed the round
+        # and whatever followed it), sent again to the seats that may lack it
+        mine = [g for _, g in folder.files() if g.kind in ("turn", "note") and g.seat == me and g.round >= rnd]
+        for g in mine:
+            folder.send_again(g, f"{'a note' if g.kind == 'note' else 'the file'} of yours for round {g.round}, "
+                              f"sent again: it answers {claimant}'s timeout claim")
+        if mine:
+            over = f" (the game is over here: {match.describe_outcome()})" if match.over() else ""
+            return (f"{claimant} claims your timeout for round {rnd}, but your file for that round is signed"
+                    f"{over}: the claim does not stand here, and what you signed is sent again")
+    if held is None and (refusal is None or refusal.rule != "P-timeout"):
+        return ""
+    return why or (f"{claimant} claims {them}'s timeout for round {rnd}, but {them}'s file for that round is here: "
+                   "the claim does not stand (nothing changes)")
+
+
+def _send_claim_on(folder: GameFolder, match: Match, identity: Identity | None, claim: SignedFile) -> None:
+    """A timeout claim against another seat opens its last call here (protocol section 6b): it is sent on to the
+    other seats, with the files of the round before (the claimed seat may lack the claimant's move), so that a
+    claimant cannot keep the claim from the seat it names."""
+    me = match.seat_of(identity) if identity is not None else None
+    if me is None or claim.seat == me or claim.content["against"] == me:
+        return
+    against = claim.content["against"]
+    them = match.cards[against].name
+    folder.send_again(claim, f"{match.cards[claim.seat].name}'s timeout claim against {them}, sent on: {them} "
+                      "answers it")
+    # the claimed seat may lack the files since its own last one (a claimant may have kept its move from it)
+    since = max((r for r in range(1, len(match.rounds)) if against in match.rounds[r]), default=0)
+    for _, g in folder.files():
+        if g.kind == "turn" and g.round > since and g.seat not in (me, against):
+            folder.send_again(g, f"{match.cards[g.seat].name}'s file for round {g.round}, sent on with a timeout "
+                              f"claim against {them}")
+
+
+def settle_calls(folder: GameFolder, match: Match, now: datetime | None) -> tuple[Match, list[Event]]:
+    """Close the last calls that have run out in this home (protocol section 6b): a timeout claim that no answer
+    met within ``last_call_hours`` of its reaching this home stands here, and the home remembers it (``.calls``).
+    The game as it is then, and what that changed."""
+    if now is None or match.tc.last_call is None or not match.calls:
+        return match, []
+    out = [h for h, _ in match.last_calls() if now >= folder.note_call(h, now) + match.tc.last_call]
+    if not out:
+        return match, []
+    with locked(folder.path):
+        for h in out:
+            folder.stand_call(h, now)
+        after = folder.fold()
+    known = Counter(match.events)
+    told = []
+    for e in after.events:
+        if known[e] > 0:
+            known[e] -= 1
+        else:
+            told.append(e)
+    return after, told
 
 
 def check_not_behind(folder: GameFolder, match: Match) -> None:

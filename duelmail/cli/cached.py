@@ -34,6 +34,8 @@ def _cached_status(folder, seat, key: str | None = None) -> dict | None:
     if not isinstance(cached, dict) or cached.get("key") != (key or _status_key(folder, seat)):
         return None
     data = cached.get("data")
+    if isinstance(data, dict) and data.get("calls"):
+        return None  # a last call is open: it may close by the clock alone, so the game is folded (protocol §6b)
     return data if _usable(data) else None
 
 
@@ -116,6 +118,15 @@ def status_lines(data: dict, t: datetime) -> list[str]:
     if answered:
         who = ", ".join("you" if s == seat else data["seats"][s] for s in answered)
         out.append(f"answered this round: {who} (the round closes when every awaited file is in)")
+    for call in data.get("calls", []):  # the last call (protocol section 6b)
+        by = "you" if call["by"] == seat else data["seats"][call["by"]]
+        if call["against"] == seat:
+            out.append(f"{by} claimed your timeout for round {call['round']}: a last call. Move, or answer that you "
+                       "are here (any duelmail command that reads the claim does so), or you lose by the clock")
+        else:
+            them = data["seats"][call["against"]]
+            out.append(f"{by} claimed {them}'s timeout for round {call['round']}: a last call; {them} keeps the seat "
+                       f"if {them}'s move, or a word that {them} is here, comes in time")
     offer = data.get("draw_offer")
     if offer:
         by = "you" if offer["by"] == seat else data["seats"][offer["by"]]

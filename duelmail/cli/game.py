@@ -93,18 +93,22 @@ class _ListsGames(click.Command):
 @click.option("--out", type=click.Path(file_okay=False), help="Also copy the genesis file into this folder.")
 @click.option("--git", "git_dir", type=click.Path(file_okay=False),
               help="Keep the game in this git repository (created if needed) and push it.")
+@click.option("--time", "times", multiple=True, metavar="KEY=N",
+              help="A time control, e.g. days_per_move=5 or last_call_hours=12 (docs/protocol.md, section 6b).")
 @pass_ctx
 @handled
-def new(ctx, game, seats, options, out, git_dir):
+def new(ctx, game, seats, options, out, git_dir, times):
     """Open a new GAME and write its genesis file for the other seats.
 
     \b
     Example:
       duelmail new warlords --seat alice --seat bob-card.toml --option reinforcements
+      duelmail new summoner --seat alice --seat bob-card.toml --time days_per_move=1
     """
     ident = ctx.identity()
     cards = [_load_card(ctx, s) for s in seats]
-    played = _app().create_game(ctx.home, ident, game, cards, _parse_options(options), now(), os.urandom(16))
+    played = _app().create_game(ctx.home, ident, game, cards, _parse_options(options), now(), os.urandom(16),
+                                _app().time_control(times))
     path = _copy_out(played.path, out)
     click.echo(f"new game {played.match.gid[:12]} of {played.match.game.spec.title}")
     click.echo(f"seats: {', '.join(played.match.names())}")

@@ -88,19 +88,28 @@ def _game_of(path: Path) -> str | None:
 def _send_on(ctx: Ctx, out: str | None, echo) -> None:
     """Write to ``out`` the files a game folder keeps to send on to every seat (an equivocator's file this home
     holds, the other seats' proof, protocol section 5): the player sends them as any file of the game."""
-    if not out:
-        return
     from duelmail.util.fs import atomic_write
 
     for folder in ctx.home.game_folders():
+        for name, text in folder.take_again():  # the last call (protocol section 6b): a claim sent on, or an answer
+            path = atomic_write(Path(out) / name, text) if out else folder.again_path / name
+            echo(f"send to every other seat ({_again_why(text)}): {path}")
+        if not out:
+            continue
         for name, text in folder.take_forwards():
             path = atomic_write(Path(out) / name, text)
             echo(f"send to every seat (it proves an equivocation, with the other file the seat signed): {path}")
 
 
+def _again_why(text: str) -> str:
+    """Why a file is sent again, as ``GameFolder.send_again`` wrote it in its first line."""
+    first = text.split("\n", 1)[0]
+    return first.removeprefix("# duelmail: ").strip() or "sent again"
+
+
 def _open(ctx: Ctx, game: str | None):
     ident = ctx.identity()
-    folder, match, seat = _app().open_game(ctx.home, game, ident)
+    folder, match, seat = _app().open_game(ctx.home, game, ident, now())
     return ident, folder, match, seat
 
 
@@ -144,6 +153,7 @@ def _status_data(match, seat) -> dict:
         "last": _recent(match, seat, match.seen(seat) if seat in match.own else None),
         "draw_offer": ({"by": match.draw_offer[0], "accepted": sorted(match.draw_accepts)}
                        if match.draw_offer and not over else None),
+        "calls": [{"by": c.seat, "against": c.content["against"], "round": c.round} for _, c in match.last_calls()],
     }
 
 
@@ -295,11 +305,24 @@ def _set_pending(folder, actions: list[str], say: str | None = None) -> None:
 
 
 def awaited_lines(match) -> list[str]:
-    """Who the game awaits now, and its result once over."""
+    """Who the game awaits now, and its result once over; the timeout claims whose last call is open."""
     from duelmail.transport.archive import awaited_text
 
     return (["game over: " + match.describe_outcome()] if match.over() else []) + \
-        ["now awaiting: " + awaited_text(match)]
+        ["now awaiting: " + awaited_text(match)] + [call_line(match, c) for _, c in match.last_calls()]
+
+
+def call_line(match, claim, you: int | None = None) -> str:
+    """A timeout claim whose last call is open (protocol section 6b), in a player's words."""
+    by, against = match.cards[claim.seat].name, claim.content["against"]
+    hours = match.tc.last_call_hours
+    if against == you:
+        return (f"{by} claims your timeout for round {claim.round}: a last call. Move, or answer that you are here "
+                f"(any duelmail command that reads the claim does so), within {hours} hours of its coming, or you "
+                "lose the game by the clock")
+    them = match.cards[against].name
+    return (f"{by} claims {them}'s timeout for round {claim.round}: a last call. {them} keeps the seat if "
+            f"{them}'s move, or a word that {them} is here, comes within {hours} hours of the claim's coming here")
 
 
 def late_line(match, rnd: int, seat: int, inside: bool = False) -> str:
@@ -354,7 +377,7 @@ def _after_receive(ctx: Ctx, ident, results, last, auto: bool, out, echo) -> Non
 
     for r in results:
         echo(r.line())
-        if r.duplicate or r.waiting:
+        if r.duplicate or r.waiting or r.answered:
             continue
         played = [e for e in r.events if not e.technical]  # deck passes and key shares: 'history --protocol'
         for e in r.match.told_to(played, r.match.reader_faces(ident)):
@@ -372,6 +395,15 @@ def _after_receive(ctx: Ctx, ident, results, last, auto: bool, out, echo) -> Non
     seat = match.seat_of(ident)
     if seat is not None:
         match.attach(seat, ident)
+    match, told = _app().settle_calls(folder, match, now())  # last calls that ran out here: their claims stand
+    for e in match.told_to(told, match.reader_faces(ident)):
+        echo(f"  {e.text}")
+    if auto and seat is not None and match.owes_here(seat):  # the answer to a last call needs no decision
+        played = _app().write_here(folder, match, seat, ident, now())
+        match = played.match
+        echo(f"answered the timeout claim automatically: you are here, and your clock for round {match.round} "
+             f"starts again (due {match.deadline(seat).isoformat()}): {_copy_out(played.path, out)}; send it to "
+             "every other seat")
     if seat in match.duties and seat not in match.current:  # current: this seat's file of the round is in already
         duty = match.duties[seat]
         if auto and not duty.needs_human and _app().late_files(folder, match, seat):

@@ -208,9 +208,17 @@ def answer_duties(home: Home, identity: Identity, now: Callable[[], datetime], b
     rng = rng or random.Random()
     answers, decisions = [], []
     for folder, match, seat in my_games(home, identity):
+        settled, _ = app.settle_calls(folder, match, now())  # last calls that ran out here: their claims stand
+        if settled is not match:
+            match = settled
+            match.attach(seat, identity)
         if seat not in match.duties or seat in match.current:  # current: its file of the open round is in already
             continue
         duty = match.duties[seat]
+        if match.owes_here(seat) and folder.behind(match.round) is None:  # a last call: the answer is unasked
+            played = app.write_here(folder, match, seat, identity, now())
+            answers.append(Answer(folder, played, "auto"))
+            match = played.match
         behind = folder.behind(match.round)
         if behind is not None:  # nothing is signed: receive the files between first (protocol §5)
             decisions.append(Decision(folder, match, seat, f"this home is behind what you already signed: {behind}"))

@@ -99,6 +99,38 @@ def mail_answers(identity: Identity, answers: Sequence[app.Played], now: datetim
     return lines
 
 
+def _mail_again(home: Home, folder, paths, identity: Identity, now: datetime, settings, password) -> list[str]:
+    """Mail the files a game folder keeps to send again under the last call (``GameFolder.send_again``: a timeout
+    claim sent on, or this seat's own file once more) to every other seat still in play, once each."""
+    lines: list[str] = []
+    if not paths:
+        return lines
+    match = fold(folder)
+    me = home.me(folder).get("seat")
+    to = [c.email for s, c in enumerate(match.cards) if s != me and s not in match.removed]
+    sender = (settings.address if settings is not None else None) or identity.email
+    for p in paths:
+        try:
+            text = p.read_text(encoding="utf-8")
+            (f,) = parse_any(text, str(p))
+        except (DuelmailError, OSError, ValueError):
+            continue  # only this home writes there; a file it cannot read is nothing to send
+        why = text.split("\n", 1)[0].removeprefix("# duelmail: ").strip() or f"round {f.round}, sent again"
+        if settings is None or not settings.smtp_host:
+            lines.append(f"{why} (game {match.gid[:12]}): kept to be mailed; no outgoing server is set up "
+                         "('duelmail mail setup --smtp-host HOST'), so the next 'duelmail mail fetch' mails it")
+            continue
+        try:
+            mailt.send(settings, [mailt.compose_again(match, f, why, me, sender, to, now)], password)
+        except mailt.MailError as e:
+            lines.append(f"could not mail {why} (game {match.gid[:12]}): {e}; kept for the next 'duelmail mail "
+                         "fetch'")
+            continue
+        folder.mark_forwarded([p.name])
+        lines.append(f"mailed {why} (game {match.gid[:12]}) to {', '.join(to)}")
+    return lines
+
+
 def mail_forwards(home: Home, identity: Identity, now: datetime, settings: mailt.MailSettings | None,
                   password: Callable[[], str]) -> list[str]:
     """Mail every file a game folder keeps to send on (an equivocator's file this home holds, the proof for the
@@ -108,8 +140,10 @@ def mail_forwards(home: Home, identity: Identity, now: datetime, settings: mailt
     lines = []
     for folder in home.live_folders():  # (a proof is found in a game in play, and sent in the same command)
         paths = folder.forwards()
-        if not paths or by_git(home, folder):
+        again = folder.again()
+        if not (paths or again) or by_git(home, folder):
             continue
+        lines += _mail_again(home, folder, again, identity, now, settings, password)
         match = fold(folder)
         me = home.me(folder).get("seat")
         to = [c.email for s, c in enumerate(match.cards) if s != me and s not in match.removed]

@@ -18,7 +18,8 @@ FUTURE_TOLERANCE = timedelta(hours=1)  # clocks disagree a little; a file from f
 EARLIEST = datetime(2000, 1, 1, tzinfo=UTC)
 LATEST = datetime(2200, 1, 1, tzinfo=UTC)
 LIMITS = {"days_per_move": 365, "extra_hours_per_move": 24 * 365, "bank_days": 3650, "forced_answer_hours": 24 * 365,
-          "reminder_hours": 24 * 365, "vacation_days_per_year": 366, "delivery_hours": 24 * 365}
+          "reminder_hours": 24 * 365, "vacation_days_per_year": 366, "delivery_hours": 24 * 365,
+          "last_call_hours": 24 * 365}
 MAX_ALLOWANCE = timedelta(days=LIMITS["days_per_move"] + LIMITS["bank_days"])  # caps a bank grown by increments
 JOIN_WINDOW = timedelta(days=1)  # how long before a joiner sees it an invitation may have been created (§6b)
 
@@ -42,9 +43,13 @@ class TimeControl:
     # starts no earlier than that after another seat's file of the round before, and a claim needs it past the
     # deadline. None: a game begun before this rule (no such key in its genesis), whose clock keeps the old meaning.
     delivery_hours: int | None = None
+    # The last call (protocol section 6b): a timeout claim ends nothing by itself; the claimed seat keeps its seat if
+    # its file for the round (or, once a round, a note that it is here) reaches a home within this many hours of the
+    # claim reaching that home. None: a game begun before the rule, whose clock keeps its meaning.
+    last_call_hours: int | None = None
 
     FIELDS = ("days_per_move", "extra_hours_per_move", "bank_days", "forced_answer_hours", "reminder_hours",
-              "vacation_days_per_year", "delivery_hours")
+              "vacation_days_per_year", "delivery_hours", "last_call_hours")
 
     @classmethod
     def from_dict(cls, d: dict | None, where: str = "time_control") -> TimeControl:
@@ -57,6 +62,10 @@ class TimeControl:
                 raise TimeControlError(f"{where}: {k} must be a whole number from 0 to {LIMITS[k]}, not {d[k]!r}")
         if d.get("days_per_move", 1) == 0 and d.get("bank_days", 0) == 0:
             raise TimeControlError(f"{where}: a move needs some time: days_per_move or bank_days above 0")
+        if "delivery_hours" in d and "last_call_hours" in d:
+            raise TimeControlError(f"{where}: delivery_hours and last_call_hours are two clocks: a game keeps one")
+        if d.get("last_call_hours", 1) == 0:
+            raise TimeControlError(f"{where}: a last call needs some time: last_call_hours above 0")
         if d.get("on_timeout", "forfeit") != "forfeit":
             raise TimeControlError(f"{where}: on_timeout can only be 'forfeit' (the default answer applies first)")
         return cls(**d)
@@ -76,6 +85,11 @@ class TimeControl:
     def delivery(self) -> timedelta | None:
         """The delivery allowance, or None under the rule of games begun before it (section 6b)."""
         return None if self.delivery_hours is None else timedelta(hours=self.delivery_hours)
+
+    @property
+    def last_call(self) -> timedelta | None:
+        """How long a timeout claim's last call lasts in each home, or None in a game begun before the rule."""
+        return None if self.last_call_hours is None else timedelta(hours=self.last_call_hours)
 
 
 def check_date(t: datetime, what: str) -> datetime:

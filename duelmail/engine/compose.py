@@ -169,8 +169,9 @@ class Composing:
         return SignedFile.sign(content, identity)
 
     def compose_note(self, seat: int, identity: Identity, now: datetime, say: str | None = None,
-                     resign: bool = False, draw: str | None = None) -> SignedFile:
-        """This seat's next note (protocol §5a), refused before signing if it would change nothing."""
+                     resign: bool = False, draw: str | None = None, here: bool = False) -> SignedFile:
+        """This seat's next note (protocol §5a), refused before signing if it would change nothing. ``here``: the
+        seat's answer to a timeout claim's last call (section 6b), its clock started again."""
         content: dict = {"duelmail": 1, "kind": "note", "game": self.game_ref, "round": self.round,
                          "prev": self.prev, "seat": seat, "time": now.isoformat(timespec="seconds"),
                          "n": 1 + max((n for s, n in self.notes if s == seat), default=0)}
@@ -182,6 +183,11 @@ class Composing:
                               f"({self.describe_outcome()})")
         if what and (seat not in self.in_play() or seat == self.removing):
             raise IllegalMove("P-over", f"cannot {what} in game {self.gid[:12]}: {self.cards[seat].name} has left it")
+        if here:
+            if not self.owes_here(seat):
+                raise IllegalMove("P-note", f"no timeout claim against {self.cards[seat].name} waits for an answer "
+                                  "in this round (or it was answered already)")
+            content["here"] = True
         if resign:
             content["resign"] = True
         if draw is not None:

@@ -213,7 +213,8 @@ class Duties:
         closed the round before: a file dated early starts nobody's clock before it could have arrived.
         ``opening``: (opening, clock starts) counted from the copies a timeout claim names, not this home's."""
         opened, starts = opening or (self.opened_at, getattr(self, "clock_starts", {}))
-        return max(opened, starts.get(seat, opened))
+        here = getattr(self, "here", {}).get((self.round, seat))  # the last call: a seat that said it is here
+        return max(opened, starts.get(seat, opened), here or opened)
 
     def deadline(self, seat: int, opening: tuple[datetime, dict[int, datetime]] | None = None) -> datetime | None:
         """When ``seat``'s part of the open round is due (None if it owes nothing); ``opening`` as for
@@ -253,5 +254,19 @@ class Duties:
         return parse_time(f.content["time"], "file") + self.tc.delivery < now
 
     def overdue(self, now: datetime) -> list[int]:
-        """The seats a timeout claim signed at ``now`` stands against."""
-        return [s for s in self.deadlines() if now > self.claim_from(s)]
+        """The seats a timeout claim signed at ``now`` stands against (under the last call: that it may be signed
+        against, leaving aside seats a claim still waits on)."""
+        called = {c.content["against"] for _, c in getattr(self, "calls", {}).values()}
+        return [s for s in self.deadlines() if now > self.claim_from(s) and s not in called]
+
+    def owes_here(self, seat: int) -> bool:
+        """Whether ``seat`` can answer a timeout claim's last call with a note that it is here (protocol section
+        6b): a claim against it waits, it owes a decision in the open round, and it has not said so this round."""
+        duty = self.duties.get(seat)
+        return duty is not None and duty.needs_human and seat not in self.current \
+            and (self.round, seat) not in getattr(self, "here", {}) \
+            and any(c.content["against"] == seat for _, c in self.last_calls())
+
+    def last_calls(self) -> list[tuple[str, SignedFile]]:
+        """The open round's timeout claims whose last call is open (protocol section 6b), as (hash, claim)."""
+        return [(h, c) for h, (_, c) in getattr(self, "calls", {}).items()]

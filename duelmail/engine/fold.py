@@ -202,6 +202,10 @@ class Folding:
         if rnd < self.round and rnd in self.timed_out and self.timed_out[rnd][0] == seat:
             against, by, due, when = self.timed_out[rnd]
             t = parse_time(c["time"], where)
+            if self.tc.last_call is not None:
+                raise refuse(f"{self.cards[by].name} claimed {self.cards[seat].name}'s timeout for round {rnd}, and "
+                             f"this home's last call for it ({self.tc.last_call_hours} hours from the claim's coming) "
+                             f"closed before this file came: the claim stands here", "P-final")
             if rnd in self.final_claims and t <= due and self.tc.delivery is not None:  # the claim found it late
                 raise refuse(f"signed at {t.isoformat()}, by {self.cards[seat].name}'s deadline {due.isoformat()}, "
                              f"but {self.cards[by].name} claimed the timeout at {when.isoformat()}, more than "
@@ -276,6 +280,8 @@ class Folding:
                                 "no timeout had been claimed"))
             self.events.append(events[-1])
         self.current[seat] = f
+        if self.calls:
+            events += self._answer_calls(seat, f"{self.cards[seat].name}'s file for round {rnd} came")
         if set(self.current) >= set(self.duties):
             events += self._close_round()
         return events
@@ -356,9 +362,14 @@ class Folding:
                          f"{self.round - 1} (seats {', '.join(map(str, sorted(want))) or 'none'}), and only those",
                          "P-dates")
         out = {}
+        own = parse_time(c["time"], "file")
         for s, g in sorted(want.items()):
             out[s] = self._named_copy(g, named[str(s)], f"its copy of {self.cards[s].name}'s answer", refuse,
                                       self.last_floor)
+            if out[s] > own + FUTURE_TOLERANCE:  # a copy the file could not have seen (issue 37 item 5: the bank)
+                raise refuse(f"{who} names a copy of {self.cards[s].name}'s answer dated {out[s].isoformat()}, after "
+                             f"its own time {own.isoformat()}: no file counts from a copy signed after it",
+                             "P-dates")
         return out
 
     def _named_copy(self, g: SignedFile, named, what: str, refuse, floor: datetime) -> datetime:
@@ -434,6 +445,8 @@ class Folding:
             raise refuse("claim signature does not verify with the claimant's key", "P-signature")
         if f.round != self.round or c["prev"] != self.prev:
             raise refuse(f"a claim must name the open round ({self.round}) and its 'prev'", "P-round")
+        if f.file_hash in self.calls:
+            raise Duplicate(f"{where}: this claim is already in the log (its last call is open)")
         if seat in self.current_claims:
             if self.current_claims[seat].file_hash == f.file_hash:
                 raise Duplicate(f"{where}: this claim is already in the log")
@@ -445,6 +458,11 @@ class Folding:
             raise refuse(f"seat {against} owes nothing in round {self.round}: there is no deadline to claim",
                          "P-timeout")
         t = self._check_time(c["time"], where, refuse, now)
+        if self.tc.last_call is not None:  # a last call: the claim ends nothing by itself (protocol section 6b)
+            if t <= due:
+                raise refuse(f"too early: {self.cards[against].name}'s deadline is {due.isoformat()}, the claim was "
+                             f"signed at {t.isoformat()}", "P-timeout")
+            return self._call(f, where, seat, against, due, t)
         if self.tc.delivery is not None:  # a file signed by the deadline may be in the mail for the delivery allowance
             dates = self._named_dates(c, refuse)
             opening = self._opening(self.rounds[-1], self.claims_by_round.get(self.round - 1, {}),
@@ -464,6 +482,51 @@ class Folding:
         elif t <= due:
             raise refuse(f"too early: {self.cards[against].name}'s deadline is {due.isoformat()}, the claim was "
                          f"signed at {t.isoformat()}", "P-timeout")
+        return self._settle_claim(f, where, seat, against, due, t)
+
+    def _call(self, f: SignedFile, where: str, seat: int, against: int, due: datetime, t: datetime) -> list[Event]:
+        """A valid timeout claim under the last call (protocol section 6b): it settles the timeout at once only if
+        this home's last call for it closed with no answer (``stood``); otherwise it waits, and the claimed seat's
+        file for the round, or its first note that it is here, meets it."""
+        if f.file_hash in (self.built_on if self.stood is None else self.stood):
+            return self._settle_claim(f, where, seat, against, due, t)
+        self.calls[f.file_hash] = (where, f)
+        name, them = self.cards[seat].name, self.cards[against].name
+        event = Event(self.round, seat, f"{name} claims {them}'s timeout (the deadline was {due.isoformat()}): a "
+                      f"last call. {them} keeps the seat if {them}'s move for this round, or a word that {them} is "
+                      f"here, comes within {self.tc.last_call_hours} hours")
+        self.events.append(event)
+        return [event]
+
+    def stand(self, claim_hash: str) -> list[Event]:
+        """This home's last call for a pending claim closed with no answer: the claim stands (protocol section 6b).
+        The home remembers it (``stood``), so every fold of its files settles the claim the same way."""
+        where, f = self.calls.pop(claim_hash)
+        (self.built_on if self.stood is None else self.stood).add(claim_hash)
+        against = f.content["against"]
+        return self._settle_claim(f, where, f.seat, against, self.deadline(against),
+                                  parse_time(f.content["time"], where))
+
+    def _answer_calls(self, seat: int, why: str) -> list[Event]:
+        """``seat`` answered the timeout claims pending against it (its file for the round came, or its note that it
+        is here): none of them stands. They are set aside with the reason (``void``)."""
+        out = []
+        for h, (w, c) in list(self.calls.items()):
+            if c.content["against"] != seat:
+                continue
+            del self.calls[h]
+            them = self.cards[seat].name
+            if getattr(self, "void", None) is not None:
+                self.void[h] = (w, f"{self.cards[c.seat].name} claimed {them}'s timeout for round {c.round}, and "
+                                   f"{why}: the claim does not stand")
+            out.append(Event(self.round, seat, f"{them} answered {self.cards[c.seat].name}'s timeout claim ({why}): "
+                             "it does not stand"))
+        self.events += out
+        return out
+
+    def _settle_claim(self, f: SignedFile, where: str, seat: int, against: int, due: datetime, t: datetime
+                      ) -> list[Event]:
+        """A timeout claim that stands: the default answer, the seat's removal, or a forfeit; it closes the round."""
         duty = self.duties[against]
         default = self.state.default_action(against) if duty.decide and not self.over() else None
         if default is None and duty.decide and duty.windows and not self.over():
@@ -487,6 +550,12 @@ class Folding:
                                           + self.blocked_removal(against))
             text = f"{self.cards[seat].name} claimed {self.cards[against].name}'s timeout: the game is forfeit"
         self.timed_out[self.round] = (against, seat, due, t)
+        if self.tc.last_call is not None:  # a move of the claimed seat now comes after the last call: set aside
+            self.final_claims[self.round] = where
+            for h, (w, _c) in list(self.calls.items()):  # other claims of the round: this one settled it
+                del self.calls[h]
+                if getattr(self, "void", None) is not None:
+                    self.void[h] = (w, "another claim settled this round first")
         self.current_claims[seat] = f
         self.last_time = max(self.last_time, t) if self.last_time else t
         event = Event(self.round, seat, text)
@@ -558,8 +627,11 @@ class Folding:
             raise refuse(f"'draw' must be one of {', '.join(DRAW)}, not {draw!r}", "P-note")
         if resign and draw is not None:
             raise refuse("a note cannot both resign and answer a draw", "P-note")
-        if say is None and not resign and draw is None:
-            raise refuse("a note must say something, resign or offer or answer a draw", "P-note")
+        here = c.get("here", False)
+        if here is not False and here is not True:
+            raise refuse(f"'here' must be true, not {here!r}", "P-note")
+        if say is None and not resign and draw is None and not here:
+            raise refuse("a note must say something, resign, offer or answer a draw, or say it is here", "P-note")
         target = None
         if draw in DRAW_ANSWERS:
             o = c.get("offer")
@@ -579,6 +651,16 @@ class Folding:
         def note(text: str) -> None:
             events.append(Event(self.round, seat, text))
 
+        answered: list[Event] = []
+        if here:  # the last call (protocol section 6b): once a round, the claimed seat's word that it is here
+            if self.tc.last_call is not None and rnd == self.round and (rnd, seat) not in self.here \
+                    and any(g.content["against"] == seat for _, g in self.calls.values()):
+                self.here[(rnd, seat)] = t
+                answered = self._answer_calls(seat, f"{name}'s word that {name} is here came")
+                note(f"{name} is here: {name}'s clock for round {rnd} starts again, due "
+                     f"{self.deadline(seat).isoformat()}")
+            else:
+                note(f"{name} says {name} is here (no timeout claim waits on it: nothing changes)")
         if not resign and draw is None:
             pass  # talk only
         elif self.over():
@@ -615,6 +697,7 @@ class Folding:
                 ended = True
         self.notes[(seat, n)] = f
         self.events += events
+        events = answered + events
         if ended or closes:
             self.closed_by_note[self.round] = "ended" if ended else "removal"
             self.current_notes[seat] = f
@@ -947,6 +1030,10 @@ class Folding:
         self.rounds.append(self.current)
         self.claims_by_round[self.round] = self.current_claims
         self.notes_by_round[self.round] = self.current_notes
+        for h, (w, _c) in self.calls.items():  # (none is left once every awaited seat answered, but a note may end it)
+            if getattr(self, "void", None) is not None:
+                self.void[h] = (w, f"round {closed} closed before the last call of this claim did: it does not stand")
+        self.calls = {}
         self.current = {}
         self.current_claims = {}
         self.current_notes = {}

@@ -139,6 +139,14 @@ class Match(Folding, Duties, Composing, Views, Escrowing):
         self.claims_by_round: dict[int, dict[int, SignedFile]] = {}
         self.final_claims: dict[int, str] = {}  # round -> a file of the next round that builds on its claim
         self.displaced: list[str] = []  # hashes of moves signed by their deadline that a final claim made void
+        # the last call (protocol section 6b): the open round's timeout claims that no answer has met yet (hash ->
+        # (where, claim)); the claims this home's last call closed with no answer (``stood``; None: an archive read
+        # without its home, where a claim stands once a file of the next round builds on it); (round, seat) -> the
+        # time of the note by which the seat answered a claim and started its clock again
+        self.calls: dict[str, tuple[str, SignedFile]] = {}
+        self.stood: set[str] | None = None
+        self.here: dict[tuple[int, int], datetime] = {}
+        self.built_on: set[str] = set()  # (stood None) claims a file of the next round builds on: they stood
         self.unchecked: set[CardRef] = set()  # a sender's trial: cards its actions left face up and closed
         self.lender: int | None = None  # a sender's retrial: the seat whose own shares are lent as soon as owed
         self.lent: set[CardRef] = set()  # ... and the refs lent (its composer adds them to the file)
@@ -266,6 +274,10 @@ class Match(Folding, Duties, Composing, Views, Escrowing):
         twin.final_claims = dict(self.final_claims)
         twin.clock_starts = dict(self.clock_starts)
         twin.displaced = list(self.displaced)
+        twin.calls = dict(self.calls)
+        twin.stood = None if self.stood is None else set(self.stood)
+        twin.here = dict(self.here)
+        twin.built_on = set(self.built_on)
         twin.prevs = dict(self.prevs)
         twin.talk = list(self.talk)
         twin.notes = dict(self.notes)

@@ -111,9 +111,14 @@ def order_key(f: SignedFile, claimed: set[tuple[int, int]] | frozenset = frozens
     """Round, then quiet notes, turns, claims, the turns of seats claimed against in the round (``claimed``:
     (round, seat)), notes that may end the game (``ordered`` orders notes among themselves)."""
     if f.kind == "note":
-        return (f.round, 5 if f.content.get("resign") or f.content.get("draw") == "accept" else 1, f.seat)
+        if f.content.get("resign") or f.content.get("draw") == "accept":
+            return (f.round, 5, f.seat)
+        return (f.round, 3.5 if f.content.get("here") is True else 1, f.seat)  # "here" answers the round's claims
     if f.kind == "turn" and (f.round, f.seat) in claimed:
         return (f.round, 4, f.seat)
+    if f.kind == "turn":  # in a round several seats answer, a file that opens sealed choices folds after those that
+        # do not: the last of two sealed commitments may carry its opening, which is asked for only once both are in
+        return (f.round, 2, 1 if f.content.get("opens") else 0, f.seat)
     return (f.round, _KIND_ORDER.get(f.kind, 2), f.seat)
 
 
@@ -193,7 +198,8 @@ RoundHook = Callable[["Match", int, list[str], bool], None]
 
 
 def fold(files: list[tuple[str, SignedFile]], strict: bool = True, now=None, on_round: RoundHook | None = None,
-         defer_proofs: bool = False, proven: frozenset[str] = frozenset()) -> Match:
+         defer_proofs: bool = False, proven: frozenset[str] = frozenset(), stood: frozenset[str] | None = None
+         ) -> Match:
     """Fold files (in any order) into a match: genesis first, then round by round.
 
     The result depends on the set of files, not on the order they arrived in. Within a round, a
@@ -213,7 +219,11 @@ def fold(files: list[tuple[str, SignedFile]], strict: bool = True, now=None, on_
     pending, falls back to the plain fold too, so the same file is refused with the same rule.
 
     ``proven``: hashes of files whose pass proofs this home has already checked (``GameFolder``
-    remembers them); their proofs are not checked again. Everything else about them is."""
+    remembers them); their proofs are not checked again. Everything else about them is.
+
+    ``stood``: under the last call (protocol section 6b), the timeout claims whose last call closed in this home with
+    no answer (``GameFolder.stood``); None for an archive read without its home, where a claim stands once a file
+    of the next round builds on it."""
     from duelmail.engine.decks import all_valid, check_deferred
     from duelmail.engine.match import Match
     from duelmail.errors import CheatDetected, CryptoError
@@ -233,6 +243,7 @@ def fold(files: list[tuple[str, SignedFile]], strict: bool = True, now=None, on_
             match.book.unvalidated = []
     match.applied = {genesis.file_hash}
     match.void = {}
+    match.stood = None if stood is None else set(stood)
     match.pairs = _pairs(match, files)
     try:
         if on_round:
@@ -243,7 +254,7 @@ def fold(files: list[tuple[str, SignedFile]], strict: bool = True, now=None, on_
             on_round(match, match.round, names.pop(match.round, []), True)  # (notes after the last round: talk)
     except Exception:  # (libsodium's own errors too: an unchecked point may reach it before its file is refused)
         if defer_proofs and not all_valid(match.book.unvalidated or []):
-            fold(files, strict, now)  # a point taken unchecked was bad: refuse its file, naming it, as on arrival
+            fold(files, strict, now, stood=stood)  # a point taken unchecked was bad: refuse its file, as on arrival
         raise
     if defer_proofs:
         pending, match.book.deferred = match.book.deferred, None
@@ -258,7 +269,7 @@ def fold(files: list[tuple[str, SignedFile]], strict: bool = True, now=None, on_
                     raise CryptoError("a pass holds a point outside the prime-order group")
                 check_deferred(pending)
             except (CheatDetected, CryptoError):
-                fold(files, strict, now)  # refuses the file whose point or proof fails, naming it
+                fold(files, strict, now, stood=stood)  # refuses the file whose point or proof fails, naming it
                 raise
             skipped = len(proven & match.applied)
             match.proofs = f"{len(pending)} pass proofs checked" + (
@@ -299,7 +310,11 @@ def fold_into(match: Match, rest: list[tuple[str, SignedFile]], strict: bool = T
                           None)
             due = match.deadline(against)
             # (with a delivery allowance the claim stands if the copy of the move it names is older than that)
-            if answer is not None and match.tc.delivery is None and due is not None \
+            if match.tc.last_call is not None and match.stood is None and f.file_hash not in match.built_on:
+                # an archive read without its home: the claim stood where a file of the next round builds on it
+                if _builds_on_claim(match, w, f, rest) is not None:
+                    match.built_on.add(f.file_hash)
+            if answer is not None and match.tc.delivery is None and match.tc.last_call is None and due is not None \
                     and _time(answer.content["time"], w) <= due:
                 builder = _builds_on_claim(match, w, f, rest)
                 if builder is None:
@@ -422,6 +437,7 @@ def _builds_on_claim(match: Match, where: str, claim: SignedFile, rest: list[tup
     exists the claim is final (protocol §6b), and a move signed by the deadline no longer voids it."""
     trial = match.clone()
     trial.auditing = False
+    trial.stood = {claim.file_hash}  # under the last call: as it stands where its last call closed
     try:
         trial.apply(claim, where)
     except DuelmailError:

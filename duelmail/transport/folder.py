@@ -3,6 +3,8 @@ and storing an accepted file. Folding is ``transport/archive.py``; the kept stat
 
 from __future__ import annotations
 
+import re
+from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -12,7 +14,6 @@ from duelmail.util.fs import atomic_write, forget, listing
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
-    from datetime import datetime
 
     from duelmail.engine.match import Match
     from duelmail.protocol.turnfile import SignedFile
@@ -54,7 +55,7 @@ class GameFolder:
         time to check the files applied now against."""
         key = self.kept_key()
         if key is None:
-            return fold(self.files(), proven=self.proven(), now=now)
+            return fold(self.files(), proven=self.proven(), now=now, stood=self.stood())
         from duelmail.transport import kept
 
         if reuse is not None and kept.folds_folder(reuse, self):
@@ -135,6 +136,48 @@ class GameFolder:
         return target
 
     @property
+    def calls_path(self) -> Path:
+        return self.path / ".calls"
+
+    def calls(self) -> dict[str, tuple[str, str]]:
+        """This home's record of the last calls (protocol section 6b): claim hash -> (when the claim reached this
+        home, when its last call closed with no answer here, or "")."""
+        out: dict[str, tuple[str, str]] = {}
+        try:
+            lines = self.calls_path.read_text(encoding="utf-8").splitlines()
+        except (OSError, UnicodeDecodeError):
+            return out
+        for line in lines:
+            parts = line.split()
+            if len(parts) in (2, 3) and re.fullmatch(r"[0-9a-f]{64}", parts[0]):
+                out[parts[0]] = (parts[1], parts[2] if len(parts) == 3 else "")
+        return out
+
+    def _write_calls(self, calls: dict[str, tuple[str, str]]) -> None:
+        atomic_write(self.calls_path, "".join(f"{h} {r} {s}".rstrip() + "\n" for h, (r, s) in calls.items()))
+
+    def note_call(self, claim_hash: str, now: datetime) -> datetime:
+        """When the claim ``claim_hash`` reached this home: remembered the first time (its last call runs from it)."""
+        calls = self.calls()
+        if claim_hash not in calls:
+            calls[claim_hash] = (now.isoformat(timespec="seconds"), "")
+            self._write_calls(calls)
+        return datetime.fromisoformat(calls[claim_hash][0])
+
+    def stand_call(self, claim_hash: str, now: datetime) -> None:
+        """This home's last call for the claim closed with no answer: it stands here, in every later fold."""
+        calls = self.calls()
+        reached = calls.get(claim_hash, (now.isoformat(timespec="seconds"), ""))[0]
+        calls[claim_hash] = (reached, now.isoformat(timespec="seconds"))
+        self._write_calls(calls)
+
+    def stood(self) -> frozenset[str] | None:
+        """The claims whose last call closed here with no answer; None outside a home (an archive: see ``fold``)."""
+        if self.home is None:
+            return None
+        return frozenset(h for h, (_, closed) in self.calls().items() if closed)
+
+    @property
     def behind_path(self) -> Path:
         return self.path / ".behind"
 
@@ -199,6 +242,37 @@ class GameFolder:
         self.mark_forwarded([name for name, _ in out])
         return out
 
+    @property
+    def again_path(self) -> Path:
+        return self.path / ".again"
+
+    def send_again(self, f: SignedFile, why: str) -> None:
+        """Keep a file of the game to send (again) to every other seat, saying ``why`` (the last call, protocol
+        section 6b: a timeout claim sent on to the seat it names, or the claimed seat's own file once more). A game
+        played by git needs none of it: every seat's sync holds every file. Sent once (``take_again``)."""
+        from duelmail.transport.archive import file_name as name_of
+
+        name = name_of(f)
+        if name in self.forwarded():
+            return
+        self.again_path.mkdir(exist_ok=True)
+        target = self.again_path / name
+        if not target.exists():
+            atomic_write(target, f.to_toml([f"duelmail: {why}"]))
+
+    def again(self) -> list[Path]:
+        """The files kept to send again (``send_again``) and not sent yet."""
+        if not self.again_path.is_dir():
+            return []
+        sent = set(self.forwarded())
+        return sorted(p for p in self.again_path.iterdir() if p.suffix == ".toml" and p.name not in sent)
+
+    def take_again(self) -> list[tuple[str, str]]:
+        """The files kept to send again and not sent yet, as (name, text), marked sent: the caller sends them."""
+        out = [(p.name, p.read_text(encoding="utf-8")) for p in self.again()]
+        self.mark_forwarded([name for name, _ in out])
+        return out
+
     def note_late(self, f: SignedFile, now: datetime, copy: dict[str, str] | None = None) -> None:
         """Remember that ``f`` reached this home at ``now``, later than its delivery allowance after the time it
         carries (protocol section 6b): ``duelmail claim`` then claims its sender's timeout for that round. ``copy``
@@ -243,7 +317,7 @@ class GameFolder:
     def listing_key(self) -> str:
         """Changes whenever a file of the game is added or changed (the status cache's key)."""
         return ";".join(sorted(f"{name}:{st[0]}:{st[1]}" for name, st in listing(self.path).items()
-                               if name == "genesis.toml" or TURN_NAME.fullmatch(name)))
+                               if name in ("genesis.toml", ".calls") or TURN_NAME.fullmatch(name)))
 
     def is_over(self) -> bool:
         """Whether the game has ended, remembered in ``.over`` by the file listing (a cache, never state)."""

@@ -37,6 +37,13 @@ def waiting_for(e: FileRefused, f: SignedFile, before: Match) -> str | None:
         return f"{before.cards[f.seat].name}'s note {f.content['n'] - 1}"
     if e.rule == "P-round" and f.kind != "genesis" and f.round > before.round and not before.finished:
         return f"round {before.round}"
+    against = f.content.get("against")
+    if e.rule == "P-timeout" and f.kind == "claim" and "answer" in f.content and before.tc.delivery is not None \
+            and f.round == before.round and isinstance(against, int) and 0 <= against < before.n \
+            and against in before.duties and against not in before.current:
+        # a claim of the delivery rule that counts from a copy of the claimed seat's file this home does not hold:
+        # judged once that file comes, as every home holding both judges it (issue 37 item 5, protocol section 6b)
+        return f"{before.cards[against].name}'s file for round {f.round}"
     return None
 
 

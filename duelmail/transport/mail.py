@@ -304,6 +304,29 @@ def compose(match, f: SignedFile, sender: str, recipients: Sequence[str], now: d
     return msg
 
 
+def compose_again(match, f: SignedFile, why: str, sender_seat: int | None, sender: str, recipients: Sequence[str],
+                  now: datetime) -> EmailMessage:
+    """A file of the game sent (again) to the other seats under the last call (protocol section 6b): a timeout claim
+    sent on to the seat it names, or the claimed seat's own file once more. ``why`` says which, in words."""
+    if not recipients:
+        raise MailError(f"round {f.round}: no other seat to send this file to")
+    msg = EmailMessage(policy=email.policy.SMTP)
+    msg["From"] = formataddr((match.cards[sender_seat].name, sender)) if sender_seat is not None else sender
+    msg["To"] = ", ".join(recipients)
+    msg["Subject"] = f"[duelmail] {match.game.spec.title} {f.game[:12]}: {why.split(':')[0]}"
+    msg["Date"] = format_datetime(now)
+    msg["Message-ID"] = f"<again-{f.file_hash[:32]}-{int(now.timestamp())}@{THREAD_DOMAIN}>"
+    msg["In-Reply-To"] = msg["References"] = thread_root(f.game)
+    msg["X-Duelmail"] = f"game={f.game[:12]}; round={f.round}; seat={f.seat}"
+    machine = ["This is a duelmail file. To apply it: 'duelmail mail fetch', or save the attachment",
+               "(or this whole message) and run 'duelmail receive FILE'."]
+    msg.set_content("\n".join([why[:1].upper() + why[1:] + ".", "", "-- ", *machine, "", f.armour()]),
+                    subtype="plain", charset="utf-8", cte="quoted-printable")
+    msg.add_attachment(f.to_toml([f"duelmail: {why}"]).encode(), maintype="application", subtype="toml",
+                       filename=file_name(f))
+    return msg
+
+
 def proof_subject(match, f: SignedFile) -> str:
     return (f"[duelmail] {match.game.spec.title} {f.game[:12]}: proof that {match.cards[f.seat].name} signed two "
             f"different files for round {f.round}")

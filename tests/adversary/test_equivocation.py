@@ -98,18 +98,18 @@ def test_a_false_seen_table_is_refused(split, tmp_path):
 
 
 def test_a_home_restored_from_a_backup_answers_again_and_it_is_the_same_answer(tmp_path):
-    """Issue 27 item 4, between separate homes, in a game with a delivery allowance (the default): a player's home
+    """Issue 27 item 4, between separate homes, in a game with a delivery allowance (the delivery rule): a player's home
     answers a decision-free duty by itself; the player restores an older backup of the home (or fetches on a second
     machine) and, five hours later, the same file arrives and is answered again, dated then. The other home takes the
     second copy as the same answer (said so), not as a cheat, and the game goes on between it and the restored home,
     with one chain."""
     import shutil
 
-    from clitable import Table
+    from clitable import DeliveryTable
     from freezegun import freeze_time
 
     with freeze_time("2026-11-21 12:00:00") as clock:
-        t = Table(tmp_path)
+        t = DeliveryTable(tmp_path)
         for i in range(40):
             t.settle()
             (s,) = t.todo(t.status(t.alice))
@@ -160,11 +160,11 @@ def test_a_copy_dated_early_and_kept_back_loses_to_the_claim_of_the_seat_it_reac
     the claim; the victim's own claim, naming that copy, wins in both homes (protocol section 6b)."""
     import shutil
 
-    from clitable import Table
+    from clitable import DeliveryTable
     from freezegun import freeze_time
 
     with freeze_time("2026-11-21 12:00:00") as clock:
-        t = Table(tmp_path)
+        t = DeliveryTable(tmp_path)
         for i in range(40):
             t.settle()
             (s,) = t.todo(t.status(t.alice))
@@ -206,10 +206,10 @@ def test_a_copy_dated_early_and_kept_back_loses_to_the_claim_of_the_seat_it_reac
         out = dm(victim, "claim", "--out", str(counter_dir))
         assert "ran out of time" in out, out
         (counter,) = counter_dir.iterdir()
-        dm(attacker, "receive", str(counter))
-        for home in (t.alice, t.bob):
-            st = json.loads(dm(home, "status", "--json"))
-            assert st["over"] and st["result"].startswith(f"{other} won: {name} ran out of time"), st["result"]
+        st = json.loads(dm(victim, "status", "--json"))  # the victim's home: the attacker lost by the clock
+        assert st["over"] and st["result"].startswith(f"{other} won: {name} ran out of time"), st["result"]
+        # the attacker's own home had recorded its win: no claim changes a recorded result (issue 37 item 2)
+        assert "[P-over]" in dm(attacker, "receive", str(counter), code=1)
 
 
 def test_the_proof_reaches_every_seat_and_the_game_ends_against_the_equivocator(split, tmp_path):
@@ -279,15 +279,26 @@ def test_a_home_behind_what_its_seat_signed_is_told_before_signing_again(tmp_pat
             raise AssertionError("bob never had a decision")
         backup = tmp_path / "bob-backup"
         shutil.copytree(t.bob, backup)
+        rnd = t.status(backup)["round"]
         t.turn(t.bob, "--bot", "heuristic", "--seed", "1")
-        t.settle()
-        if t.todo(t.status(t.alice)) == ["0"]:
-            t.turn(t.alice, "--bot", "heuristic", "--seed", "3")  # alice answers: her file of the next round
-        later = sorted(p for p in t.out.iterdir() if p.name.startswith("r")
-                       and int(p.name[1:5]) > t.status(backup)["round"] and "-s0" in p.name)
-        assert later
-        res = runner.invoke(main, ["--home", str(backup), "receive", str(later[0])])
+
+        def later(seat: str) -> list:
+            return sorted(p for p in t.out.iterdir() if p.name.startswith("r") and int(p.name[1:5]) > rnd
+                          and f"-s{seat}" in p.name)
+
+        for j in range(20):  # on until bob has signed a file of a later round too
+            t.settle()
+            if later("1") and later("0"):
+                break
+            for s in t.todo(t.status(t.alice)):
+                t.turn(t.home(s), "--bot", "heuristic", "--seed", str(j))
+        # alice's file of a later round says nothing of what bob signed: kept, and bob's home is not frozen by it
+        res = runner.invoke(main, ["--home", str(backup), "receive", str(later("0")[0])])
         assert res.exit_code == 0 and "is waiting for round" in res.output, res.output  # kept until the gap fills
+        assert "behind" not in dm(backup, "status") and t.status(backup)["your_turn"]
+        # bob's own file of a later round does: he signed this round elsewhere
+        res = runner.invoke(main, ["--home", str(backup), "receive", str(later("1")[0])])
+        assert res.exit_code == 0 and "is waiting for round" in res.output, res.output
         fresh = tmp_path / "fresh-out"
         fresh.mkdir()
         out = dm(backup, "play", "--bot", "heuristic", "--seed", "2", "--out", str(fresh), code=1)

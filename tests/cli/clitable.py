@@ -32,6 +32,7 @@ class Table:
     ``game`` and ``options`` (``name=value``) go into the genesis Alice writes."""
 
     game = "warlords"
+    time: tuple[str, ...] = ()  # ``duelmail new --time KEY=N`` (e.g. the delivery rule of games begun before)
 
     def __init__(self, tmp: Path, *options: str):
         self.tmp = tmp
@@ -40,6 +41,7 @@ class Table:
         dm(self.bob, "id", "new", "bob", "--email", "bob@example.org")
         (tmp / "bob-card.toml").write_text(dm(self.bob, "id", "card"))
         extra = [x for o in options for x in ("--option", o)]
+        extra += [x for t in self.time for x in ("--time", t)]
         dm(self.alice, "new", self.game, "--seat", "alice", "--seat", str(tmp / "bob-card.toml"),
            "--out", str(self.out), *extra)
         dm(self.bob, "join", str(self.out / "genesis.toml"), "--out", str(self.out))
@@ -89,6 +91,12 @@ class Table:
             for s in self.todo(st):
                 self.turn(self.home(s), "--bot", "heuristic", "--seed", str(i))
         self.settle()
+
+
+class DeliveryTable(Table):
+    """A table whose game keeps the delivery rule of games begun before the last call (protocol section 6b)."""
+
+    time = ("delivery_hours=12",)
 
 
 def assert_views_fresh(home: Path, name: str) -> None:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import click
 import pytest
-from clitable import Table, dm, runner, snapshot  # noqa: E402
+from clitable import DeliveryTable, Table, dm, runner, snapshot  # noqa: E402
 
 from duelmail.cli import main
 
@@ -188,7 +188,7 @@ def test_deadlines_reminders_and_timeout_claims(tmp_path):
     from freezegun import freeze_time
 
     with freeze_time("2026-11-21 12:00:00") as clock:
-        t = Table(tmp_path)
+        t = DeliveryTable(tmp_path)  # the delivery rule (the last call: tests/adversary/test_last_call.py)
         t.play_turns(3)
         st = t.status(t.alice)
         late_seat = next(iter(st["awaited"]))
@@ -244,7 +244,7 @@ def test_final_claim_refuses_a_backdated_move_and_the_game_audits(tmp_path):
     from freezegun import freeze_time
 
     with freeze_time("2026-11-21 12:00:00") as clock:
-        t = Table(tmp_path)
+        t = DeliveryTable(tmp_path)
         t.play_turns(3)
         st = t.status(t.alice)
         late_seat = next(iter(st["awaited"]))
@@ -358,7 +358,7 @@ def test_a_backdated_move_cannot_time_out_a_punctual_seat_between_homes(tmp_path
 
     forced = ("key shares", "open sealed", "shuffle")
     with freeze_time("2026-11-21 12:00:00") as clock:
-        t = Table(tmp_path)
+        t = DeliveryTable(tmp_path)
         for i in range(30):  # to a move that leaves the other seat a forced answer (tried on a copy of the home)
             t.settle()
             st = t.status(t.alice)
@@ -390,8 +390,8 @@ def test_a_backdated_move_cannot_time_out_a_punctual_seat_between_homes(tmp_path
         out = dm(victim, "claim", "--out", str(t.out))
         assert "ran out of time" in out and "came later" not in dm(victim, "status")
         (counter,) = set(t.out.iterdir()) - before
-        dm(attacker, "receive", str(counter))
         name, other = ("alice", "bob") if attacker == t.alice else ("bob", "alice")
-        for home in (t.alice, t.bob):
-            st = t.status(home)
-            assert st["over"] and st["result"].startswith(f"{other} won: {name} ran out of time"), st["result"]
+        st = t.status(victim)  # the victim's home: the attacker lost by the clock
+        assert st["over"] and st["result"].startswith(f"{other} won: {name} ran out of time"), st["result"]
+        # the attacker's own home had recorded its win: no claim changes a recorded result (issue 37 item 2)
+        assert "[P-over]" in dm(attacker, "receive", str(counter), code=1)

@@ -15,7 +15,7 @@ from datetime import datetime, timedelta
 
 import pytest
 
-from duelmail.app import DEFAULT_TIME_CONTROL, bot_actions
+from duelmail.app import DELIVERY_TIME_CONTROL, bot_actions
 from duelmail.engine.match import Match
 from duelmail.errors import FileRefused
 from duelmail.protocol.turnfile import SignedFile
@@ -24,7 +24,7 @@ from duelmail.transport.archive import fold, fold_into, ordered
 
 MIN = timedelta(minutes=1)
 HOUR = timedelta(hours=1)
-DELIVERY = timedelta(hours=DEFAULT_TIME_CONTROL.get("delivery_hours", 12))  # (12 on the code before the rule)
+DELIVERY = timedelta(hours=DELIVERY_TIME_CONTROL.get("delivery_hours", 12))  # (12 on the code before the rule)
 # (game, seats, options, seed, what the victim owes): every game has forced answers (key shares, sealed openings)
 # after a move; Summoner's answer windows (S-21) come in the attacked seat's own decision; Wizard Duel takes three
 # seats or more, and its option answer-hours gives the attacked seat a short window (Z-23)
@@ -39,7 +39,7 @@ class Position:
     owe a forced answer: a decision-free file, or with ``answer-hours`` an attacked seat's short answer."""
 
     def __init__(self, game: str, n: int, options: dict, seed: int, what: str):
-        self.p = SelfPlay(game, n, options, seed=seed, shared=True, time_control=DEFAULT_TIME_CONTROL)
+        self.p = SelfPlay(game, n, options, seed=seed, shared=True, time_control=DELIVERY_TIME_CONTROL)
         self.rng = random.Random(seed)
         for _ in range(400):
             m = self.p.match
@@ -229,7 +229,7 @@ def test_the_delivery_allowance_is_a_bounded_field_and_its_absence_keeps_the_old
 
     assert TimeControl.from_dict({}).delivery is None and "delivery_hours" not in TimeControl.from_dict({}).to_dict()
     assert TimeControl.from_dict({"delivery_hours": 0}).delivery == timedelta(0)
-    assert TimeControl.from_dict(DEFAULT_TIME_CONTROL).to_dict()["delivery_hours"] == 12
+    assert TimeControl.from_dict(DELIVERY_TIME_CONTROL).to_dict()["delivery_hours"] == 12
     for bad in (LIMITS["delivery_hours"] + 1, -1, 1.5, True):
         with pytest.raises(TimeControlError, match="delivery_hours"):
             TimeControl.from_dict({"delivery_hours": bad})

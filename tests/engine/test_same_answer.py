@@ -5,13 +5,14 @@ an equivocation."""
 from __future__ import annotations
 
 import copy
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from helpers import Players
 
-from duelmail.app import DEFAULT_TIME_CONTROL, bot_actions
-from duelmail.engine.log import Duplicate, answer_hash
+from duelmail.app import DELIVERY_TIME_CONTROL, bot_actions
+from duelmail.crypto.encoding import b64e
+from duelmail.engine.log import Duplicate, answer_hash, parse_time
 from duelmail.engine.match import Match
 from duelmail.errors import FileRefused
 from duelmail.protocol.turnfile import SignedFile
@@ -66,7 +67,7 @@ def two_copies(n: int, decision_next: bool = False, **time_control):
     home sends it (``first``); the home restored from a backup taken before composes it again seven hours later
     (``again``). Returns the players, the seat, both copies and the restored home. ``decision_next``: a position
     where a decision follows the answer."""
-    p = Players(n=n, seed=3, time_control={**DEFAULT_TIME_CONTROL, **time_control},
+    p = Players(n=n, seed=3, time_control={**DELIVERY_TIME_CONTROL, **time_control},
                 **({"game": "warlords"} if decision_next else {}))  # (its key shares come before a defence)
     p.run(until=lambda m: m.round > 3)
     seat = a_decision_free_duty(p)
@@ -228,3 +229,24 @@ def test_with_a_bank_a_decision_names_the_copies_its_time_counts_from():
     with pytest.raises(FileRefused) as info:  # refused, never taken as late
         fresh.apply(bare, "bare.toml")
     assert info.value.rule == "P-dates"
+
+
+def test_a_decision_cannot_name_a_copy_dated_after_itself_to_keep_its_bank():
+    """Issue 37 item 5 (the bank dodge, delivery rule): a decider and a partner's copy dated after the decision (2150,
+    or an hour past it) would make the decision take no time: a copy signed after the file that names it is refused."""
+    p, seat, first, again, home = two_copies(2, decision_next=True, bank_days=3)
+    early = p.matches[1 - seat]
+    early.apply(first, "first.toml")
+    (x,) = early.duties
+    maker = early if x != seat else p.matches[seat]
+    if maker is not early:
+        maker.apply(first, "mine.toml")
+    actions = bot_actions(maker, x, p.ids[x], p.bots[x], p.rng)
+    slow = maker.compose(x, p.ids[x], actions, maker.clock_start(x) + timedelta(days=4))
+    for later in (datetime(2150, 1, 1, tzinfo=UTC), parse_time(slow.content["time"], "t") + timedelta(hours=2)):
+        copy = SignedFile.sign({**first.content, "time": later.isoformat()}, p.ids[seat])  # the partner's copy
+        content = {**slow.content, "dates": {str(seat): {"time": copy.content["time"],
+                                                          "signature": b64e(copy.signature)}}}
+        with pytest.raises(FileRefused, match="after its own time") as info:
+            early.clone().apply(SignedFile.sign(content, p.ids[x]), "dodge.toml")
+        assert info.value.rule == "P-dates"

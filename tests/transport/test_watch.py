@@ -166,9 +166,9 @@ def test_watch_offers_a_claim_instead_of_answering_on_top_of_a_late_file(tmp_pat
     from helpers import Players
 
     from duelmail import app
-    from duelmail.app import DEFAULT_TIME_CONTROL
+    from duelmail.app import DELIVERY_TIME_CONTROL
 
-    p = Players(n=2, seed=1, time_control=DEFAULT_TIME_CONTROL)
+    p = Players(n=2, seed=1, time_control=DELIVERY_TIME_CONTROL)
     for _ in range(200):  # to a decision whose move leaves the other seat a file with no decision in it
         m = p.match
         if len(m.duties) == 1 and next(iter(m.duties.values())).decide:
