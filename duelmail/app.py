@@ -33,6 +33,7 @@ from duelmail.protocol.turnfile import MAX_TEXT, SignedFile, parse_any
 from duelmail.transport.archive import file_name, fold, ordered, read_files
 from duelmail.transport.folder import GameFolder
 from duelmail.transport.kept import by_name
+from duelmail.transport.strangers import Strangers
 from duelmail.util.classes import dataclass
 from duelmail.util.fs import ReadError, commit, forget, read_text
 from duelmail.util.lock import hold, locked
@@ -102,11 +103,12 @@ def create_game(home: Home, identity: Identity, kind: str, cards: Sequence[Playe
     folder = home.folder_for(kind, match.gid)
     path = folder.store(genesis, match)
     home.set_me(folder, identity.name, creator)
+    Strangers(home).play_with(genesis)
     return Played(folder, match, genesis, path)
 
 
 def join_game(home: Home, identity: Identity, genesis: SignedFile, now: datetime, where: str,
-              fresh: bytes | None = None) -> Played:
+              fresh: bytes | None = None, send: bool = False) -> Played:
     """Accept a game: store its genesis and write this seat's first file (a refused invitation, or any failure
     on the way, leaves no game folder behind). ``fresh``: the seat's randomness for
     this game (default: the operating system's CSPRNG), sealed to itself in that file."""
@@ -125,7 +127,11 @@ def join_game(home: Home, identity: Identity, genesis: SignedFile, now: datetime
         home.set_me(folder, identity.name, seat)
         match = folder.fold()
         match.attach(seat, identity, fresh)
-        return write_turn(folder, match, seat, identity, [], now)
+        played = write_turn(folder, match, seat, identity, [], now, send=send)
+        strangers = Strangers(home)
+        strangers.play_with(genesis)
+        strangers.unmark(folder)  # joined: no longer a stranger's
+        return played
     except BaseException:
         if new:
             import shutil
@@ -149,13 +155,16 @@ def open_game(home: Home, query: str | None, identity: Identity | None = None
 
 
 def write_turn(folder: GameFolder, match: Match, seat: int, identity: Identity, actions: Sequence[str],
-               now: datetime, vacation: dict | None = None, say: str | None = None, keep: bool = True) -> Played:
+               now: datetime, vacation: dict | None = None, say: str | None = None, keep: bool = True,
+               send: bool = False) -> Played:
     """Compose, check (by applying it), and store this seat's file. Nothing is written on error.
 
     ``say``: table talk carried in the turn file itself (checked before signing). The caller should hold the
     folder's lock since it folded ``match`` (``util.lock.hold``); ``store`` refuses to put a second, different
     file of this seat for the round beside one written meanwhile. ``keep=False``: the folder's kept state is not
-    brought up to date (a caller that goes on with ``match`` and keeps it later)."""
+    brought up to date (a caller that goes on with ``match`` and keeps it later). ``send``: the home sends the file
+    itself (``--send``, an automatic answer, a reply): in a home that mails its games it goes into the game's outbox
+    before it is stored (``transport/outbox.py``)."""
     check_not_behind(folder, match)
     extra = {"vacation": vacation} if vacation else {}
     if say is not None:
@@ -163,6 +172,7 @@ def write_turn(folder: GameFolder, match: Match, seat: int, identity: Identity, 
     f = match.compose(seat, identity, actions, now, extra=extra or None)
     events = match.apply(f, "your new turn", now=now)
     with locked(folder.path):
+        _to_outbox(folder, f, send)
         path = folder.store(f, match, events, own=True)
     if hasattr(match, "applied"):  # folded from the folder: every file in it is checked, and now this one
         match.applied.add(f.file_hash)
@@ -176,14 +186,15 @@ def write_turn(folder: GameFolder, match: Match, seat: int, identity: Identity, 
     return Played(folder, match, f, path, events)
 
 
-def write_claim(folder: GameFolder, match: Match, seat: int | None, identity: Identity, now: datetime) -> Played:
+def write_claim(folder: GameFolder, match: Match, seat: int | None, identity: Identity, now: datetime,
+                send: bool = False) -> Played:
     """Sign a timeout claim against the first seat whose deadline has passed; refuse if none has."""
     if seat is None:
         raise DuelmailError("only a seat of the game can claim a timeout")
     overdue = [s for s in match.overdue(now) if s != seat]
     late = late_files(folder, match, seat)
     if not overdue and late:
-        return _claim_late(folder, match, seat, identity, now, *late[0])
+        return _claim_late(folder, match, seat, identity, now, *late[0], send=send)
     if not overdue:
         dues = ", ".join(f"{match.cards[s].name} {d.isoformat()}" for s, d in match.deadlines().items() if s != seat)
         raise DuelmailError(f"too early: nobody else is past a deadline (deadlines: {dues or 'none'})")
@@ -198,6 +209,7 @@ def write_claim(folder: GameFolder, match: Match, seat: int | None, identity: Id
                             "so claim once every other file of the round is in")
     f = match.compose_claim(seat, identity, overdue[0], now)
     events = match.apply(f, "your timeout claim", now=now)
+    _to_outbox(folder, f, send)
     path = folder.store(f, match, events)
     _keep(folder, match, f, path)
     return Played(folder, match, f, path, events)
@@ -228,7 +240,7 @@ def late_copies(match: Match, claim: SignedFile, now: datetime, me: int | None) 
 
 
 def _claim_late(folder: GameFolder, match: Match, seat: int, identity: Identity, now: datetime, rnd: int,
-                against: int) -> Played:
+                against: int, send: bool = False) -> Played:
     """A timeout claim against ``against`` for round ``rnd``, whose file reached this home late: the archive is
     folded again with it (it folds before that file, which it sets aside with every file built on it)."""
     with locked(folder.path):
@@ -240,8 +252,20 @@ def _claim_late(folder: GameFolder, match: Match, seat: int, identity: Identity,
             raise DuelmailError(f"the claim against {match.cards[against].name} for round {rnd} does not stand: "
                                 f"{after.void.get(f.file_hash, ('', 'set aside'))[1]}")
         told = [e for e in after.events if e.round >= rnd]
+        _to_outbox(folder, f, send)
         path = folder.store(f, after, told, own=True)
     return Played(folder, after, f, path, told)
+
+
+def _to_outbox(folder: GameFolder, f: SignedFile, send: bool) -> None:
+    """Put this home's new file ``f``, which it sends itself (``send``), in its game's outbox before it is stored,
+    in a home that mails its games (``transport/outbox.py``): no failure or kill after this loses it."""
+    if not send:
+        return  # the player carries it
+    from duelmail.transport import outbox
+
+    if outbox.mails(folder):
+        outbox.Outbox(folder).add(f)
 
 
 def _keep(folder: GameFolder, match: Match, f: SignedFile, path: Path) -> None:
@@ -252,7 +276,7 @@ def _keep(folder: GameFolder, match: Match, f: SignedFile, path: Path) -> None:
 
 
 def write_note(folder: GameFolder, match: Match, seat: int | None, identity: Identity, now: datetime,
-               say: str | None = None, resign: bool = False, draw: str | None = None) -> Played:
+               say: str | None = None, resign: bool = False, draw: str | None = None, send: bool = False) -> Played:
     """Sign, check and store a note (protocol §5a): talk, a resignation, or a draw offer or answer.
 
     It may go out at any time, in turn or not. ``draw`` is ``offer``, ``accept`` or ``decline``; an answer
@@ -264,6 +288,7 @@ def write_note(folder: GameFolder, match: Match, seat: int | None, identity: Ide
     f = match.compose_note(seat, identity, now, say=say, resign=resign, draw=draw)
     events = match.apply(f, "your note", now=now)
     with locked(folder.path):
+        _to_outbox(folder, f, send)
         path = folder.store(f, match, events, own=True)
     _keep(folder, match, f, path)
     return Played(folder, match, f, path, events)
@@ -433,6 +458,7 @@ class Received:
     file_hash: str = ""  # a held file's (what arrived with it by the same way is then the same file)
     copy: str = ""  # another copy of a decision-free answer already applied, dated otherwise: what it is (§5)
     late_copies: list[tuple[int, int]] = field(default_factory=list)  # (round, seat): copies a claim brought late
+    dropped: list[str] = field(default_factory=list)  # stranger-sent things dropped to make room for this one
 
     def line(self) -> str:
         """What a player reads of this file: applied, already applied, waiting, or refused."""
@@ -443,15 +469,19 @@ class Received:
             return f"{head} is waiting for {self.waiting}: kept, and applied as soon as {self.waiting} arrives"
         if self.copy:
             return self.copy
+        if self.dropped:  # a new genesis from a stranger, and the oldest of what strangers sent made room for it
+            return "\n".join([f"{head}: a new game", *(f"dropped {g}, the oldest of what nobody you play with sent, "
+                                                      "to keep this home within its bounds" for g in self.dropped)])
         if self.duplicate:
             return f"{head} already applied (nothing changed)"
         return f"{head} verified and applied" + (f" (it had waited for {self.waited})" if self.waited else "")
 
 
 def game_folder_for(home: Home, identity: Identity | None, f: SignedFile, where: str = "file",
-                    now: datetime | None = None) -> GameFolder:
+                    now: datetime | None = None, dropped: list[str] | None = None) -> GameFolder:
     """The home folder of the game a file belongs to; a genesis of a new game starts one (not one created in
-    the future of ``now``)."""
+    the future of ``now``). A genesis from nobody this home plays with counts in the home's bounds for strangers
+    (``transport/strangers.py``): the oldest such things are dropped to make room, and said in ``dropped``."""
     folder = home.folder_of(f.game)
     if folder is not None:
         return folder
@@ -466,6 +496,12 @@ def game_folder_for(home: Home, identity: Identity | None, f: SignedFile, where:
     seat = match.seat_of(identity) if identity else None
     if seat is not None:
         home.set_me(folder, identity.name, seat)
+    strangers = Strangers(home)
+    if not strangers.from_partner(f):
+        strangers.mark(folder)
+        gone = strangers.make_room(keep=folder.path)
+        if dropped is not None:
+            dropped += gone
     return folder
 
 
@@ -513,10 +549,14 @@ def receive_files(home: Home, identity: Identity | None, incoming: Sequence[tupl
     held: dict[Path, Match] = {}  # the game after the last file this call applied to it
     for where, f in incoming:
         new = f.kind == "genesis" and not any(d.path.name.endswith("-" + f.game[:12]) for d in home.game_folders())
-        folder = game_folder_for(home, identity, f, where, now)
+        dropped: list[str] = []
+        folder = game_folder_for(home, identity, f, where, now, dropped)
         if f.kind == "genesis":  # a game this home did not hold is new: its opening is told
             match = folder.fold() if new else None
-            out.append(Received(where, 0, f.seat, list(match.events) if new else [], duplicate=not new, match=match))
+            out.append(Received(where, 0, f.seat, list(match.events) if new else [], duplicate=not new, match=match,
+                                dropped=dropped))
+            if new and release:  # what came of it before its genesis (``transport/strangers.py``)
+                out += _release_strangers(home, identity, f.game, now)
             continue
         with locked(folder.path):  # another duelmail process on this home waits: no interleaved writes
             before = folder.fold(reuse=held.pop(folder.path, None))  # the kept state: no fold when it is current
@@ -604,6 +644,23 @@ def receive_files(home: Home, identity: Identity | None, incoming: Sequence[tupl
         out.append(Received(where, f.round, f.seat, events, match=match, late=late, late_copies=copies))
         if release:
             out += _release_held(home, identity, folder, now)
+    return out
+
+
+def _release_strangers(home: Home, identity: Identity | None, game: str, now) -> list[Received]:
+    """The files of game ``game`` that came before its genesis, applied (or held, or refused) now it has come."""
+    store = Strangers(home)
+    out: list[Received] = []
+    for path, f in store.files_of(game):
+        where = f"{file_name(f)} (kept until its genesis came)"
+        path.unlink(missing_ok=True)
+        try:
+            out += receive_files(home, identity, [(where, f)], now)
+        except DuelmailError as e:
+            out.append(Received(where, f.round, f.seat, [], refused=str(e), file_hash=f.file_hash))
+        except Exception as e:  # noqa: BLE001 - what no check meant to raise is still this file's refusal
+            out.append(Received(where, f.round, f.seat, [], refused=str(unexpected(where, e, f.round, f.seat)),
+                                file_hash=f.file_hash))
     return out
 
 

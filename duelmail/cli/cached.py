@@ -132,6 +132,19 @@ def status_lines(data: dict, t: datetime) -> list[str]:
             name = data["seats"][s]
             out.append(f"{name}'s file of round {rnd} came later than the time it carries allows: "
                        f"'duelmail claim' claims {name}'s timeout for it")
+    for u in data.get("unsent", []):
+        why = u["error"] or "not tried yet (the command that signed it ended first)"
+        out.append(f"not sent yet: {u['file']} ({why}); the next 'duelmail play', 'receive', 'mail fetch', "
+                   "'watch' or 'git sync' tries again ('duelmail mail send' now)")
+    held = data.get("held")
+    if held:
+        out.append(f"held aside: {held['files']} file{'s' if held['files'] != 1 else ''} ({_size(held['bytes'])}) "
+                   "that came before the files they follow, applied once those arrive")
+    kept = data.get("strangers")
+    if kept:
+        out.append(f"this home holds {kept['items']} thing{'s' if kept['items'] != 1 else ''} "
+                   f"({_size(kept['bytes'])}) that nobody you play with sent (invitations not joined, files of games "
+                   "it does not hold): at most 16 MiB, the oldest dropped first")
     for line in data["cheats"]:
         out.append(f"CHEAT: {line}")
     if data["cheats"]:
@@ -181,6 +194,57 @@ def by_reply(folder) -> dict:
     return {"by_reply": True} if (folder.path / ".by-reply").exists() else {}
 
 
+def _size(n: int) -> str:
+    return f"{n} bytes" if n < 1024 else f"{n / 1024:.0f} KiB" if n < 1 << 20 else f"{n / (1 << 20):.1f} MiB"
+
+
+def kept_here(folder) -> dict:
+    """What this home keeps of a game beside its log, for ``status``: the files it signed and has not mailed yet
+    (``transport/outbox.py``: each with the transport's last error) and the early files it holds aside
+    (``transport/held.py``: how many, how many bytes)."""
+    out: dict = {}
+    try:
+        box = json.loads((folder.path / ".outbox").read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError):
+        box = []
+    unsent = [{"file": e["file"], "error": str(e.get("error") or "")} for e in box if isinstance(box, list)
+              and isinstance(e, dict) and isinstance(e.get("file"), str)]
+    if unsent:
+        out["unsent"] = unsent
+    try:
+        held = [e for e in os.scandir(folder.path / ".held") if e.name.endswith(".toml") and e.is_file()]
+    except OSError:
+        held = []
+    if held:
+        out["held"] = {"files": len(held), "bytes": sum(e.stat().st_size for e in held)}
+    items, size = strangers_usage(folder.path.parent.parent)
+    if items:
+        out["strangers"] = {"items": items, "bytes": size}
+    return out
+
+
+def strangers_usage(root) -> tuple[int, int]:
+    """How many things nobody this home plays with sent it holds (``transport/strangers.py``: invitations not
+    joined, files of games it does not hold), and their bytes; read without loading that module."""
+    items = size = 0
+    try:
+        for e in os.scandir(os.path.join(root, "strangers")):
+            if e.name.endswith(".toml") and e.is_file():
+                items, size = items + 1, size + e.stat().st_size
+    except OSError:
+        pass
+    try:
+        games = [e.path for e in os.scandir(os.path.join(root, "games")) if e.is_dir()]
+    except OSError:
+        games = []
+    for g in games:
+        if os.path.exists(os.path.join(g, ".stranger")):
+            items += 1
+            for base, _, files in os.walk(g):
+                size += sum(os.lstat(os.path.join(base, n)).st_size for n in files)
+    return items, size
+
+
 def settle_rows(index, games: list[tuple]) -> None:
     """File the finished games among ``games`` (folder, its status data) in the home's index: over, nothing
     awaited, no cheat found (``transport/settled.py``)."""
@@ -193,7 +257,8 @@ def _cached_row(home: Home, folder) -> dict | None:
     data = _cached_status(folder, home.me(folder).get("seat"))
     if data is None:
         return None
-    return {**data, "cheats": folder.cheats(), "late": folder.unclaimed_late(), **by_reply(folder)}
+    return {**data, "cheats": folder.cheats(), "late": folder.unclaimed_late(), **by_reply(folder),
+            **kept_here(folder)}
 
 
 def _status_text(home: Home, args: list[str]) -> str | None:

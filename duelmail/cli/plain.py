@@ -98,6 +98,35 @@ def _send_on(ctx: Ctx, out: str | None, echo) -> None:
             echo(f"send to every seat (it proves an equivocation, with the other file the seat signed): {path}")
 
 
+def _retry_outbox(ctx: Ctx, ident, echo) -> list:
+    """What this home signed and has not mailed yet (a failing server, a killed command: ``transport/outbox.py``):
+    mailed now, in a home with an outgoing server, a line for each file sent or still failing; else each is said.
+    What is still unsent comes back."""
+    from duelmail.transport.outbox import OUTBOX
+
+    if not any((f.path / OUTBOX).exists() for f in ctx.home.game_folders()):
+        return []  # (one ``stat`` a game: nothing of the mail code is loaded)
+    from duelmail.delivery.outbox import send_outbox, unsent
+    from duelmail.transport import mail as mailt
+
+    try:
+        settings = mailt.load_settings(ctx.home)
+    except mailt.MailError:
+        settings = None
+    if settings is None or not settings.smtp_host:
+        left = unsent(ctx.home)
+        for u in left:
+            echo(u.line() + ": set up an outgoing server ('duelmail mail setup --smtp-host HOST') to send it")
+        return left
+    from duelmail.cli.common import password_for  # (click is loaded by then whenever a password is asked)
+
+    lines, left = send_outbox(ctx.home, ident, now(), settings,
+                              lambda: password_for(settings, settings.smtp_user, settings.smtp_host))
+    for line in lines:
+        echo(line)
+    return left
+
+
 def _open(ctx: Ctx, game: str | None):
     ident = ctx.identity()
     folder, match, seat = _app().open_game(ctx.home, game, ident)
@@ -344,6 +373,8 @@ def receive_files(ctx: Ctx, files: list[str], auto: bool, out: str | None, echo)
         _after_receive(ctx, ident, results, last, auto, out, echo)
     except DuelmailError as e:
         raise DuelmailError("\n".join([*refused, str(e)])) from None
+    finally:
+        _retry_outbox(ctx, ident, echo)  # the answer just signed, and whatever an earlier command left unsent
     if refused:  # one line each, after what was applied; the command exits 1
         raise DuelmailError("\n".join(refused))
 
@@ -377,7 +408,7 @@ def _after_receive(ctx: Ctx, ident, results, last, auto: bool, out, echo) -> Non
         if auto and not duty.needs_human and _app().late_files(folder, match, seat):
             echo("not answered automatically: a file came late, claim first ('duelmail claim')")
         elif auto and not duty.needs_human:
-            played = _app().write_turn(folder, match, seat, ident, [], now())
+            played = _app().write_turn(folder, match, seat, ident, [], now(), send=True)
             _store_views(ctx, folder, played.match, seat, ident)
             echo(f"answered automatically ({duty.describe()}): {_copy_out(played.path, out)}")
             for line in awaited_lines(played.match):

@@ -4,6 +4,7 @@ Usage: python killer.py POINT N duelmail-args...   POINT is one of
   write    half-way through writing a temporary file
   replace  just before the temporary file replaces the real one
   after    just after the replace, before anything else is written
+  sent     just after an SMTP server accepted a message, before anything else is written
 """
 
 import os
@@ -57,6 +58,19 @@ def replace(src, dst):
 
 
 os.fdopen, os.replace = fdopen, replace
+
+if point == "sent":
+    import smtplib
+
+    real_send = smtplib.SMTP.send_message
+
+    def send_message(self, *a, **kw):
+        out = real_send(self, *a, **kw)
+        maybe_die("sent")
+        return out
+
+    smtplib.SMTP.send_message = send_message
+
 from duelmail.cli import main  # noqa: E402
 
 sys.argv = ["duelmail", *args]
