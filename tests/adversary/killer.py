@@ -5,6 +5,7 @@ Usage: python killer.py POINT N duelmail-args...   POINT is one of
   replace  just before the temporary file replaces the real one
   after    just after the replace, before anything else is written
   sent     just after an SMTP server accepted a message, before anything else is written
+With $KILL_FROM set, only the replaces from the first one onto a file of that name on count.
 """
 
 import os
@@ -51,10 +52,17 @@ def fdopen(fd, *a, **kw):
     return HalfWriter(real_fdopen(fd, *a, **kw))
 
 
+counting = not os.environ.get("KILL_FROM")
+
+
 def replace(src, dst):
-    maybe_die("replace")
+    global counting
+    counting = counting or os.path.basename(dst) == os.environ.get("KILL_FROM")
+    if counting:
+        maybe_die("replace")
     real_replace(src, dst)
-    maybe_die("after")
+    if counting:
+        maybe_die("after")
 
 
 os.fdopen, os.replace = fdopen, replace

@@ -5,6 +5,7 @@ servers (OpenSMTPD, Dovecot), separate homes, real kills (``tests/adversary/kill
 from __future__ import annotations
 
 import mailbox
+import os
 import shutil
 import subprocess
 import sys
@@ -21,9 +22,10 @@ from duelmail.transport import mail as mailt
 KILLER = Path(__file__).resolve().parents[1] / "adversary" / "killer.py"
 
 
-def kill_at(home: Path, point: str, nth: int, *args: str) -> int:
+def kill_at(home: Path, point: str, nth: int, *args: str, start: str = "") -> int:
+    """Run duelmail, SIGKILLed at the ``nth`` ``point`` (``start``: counted from the first write of that file)."""
     return subprocess.run([sys.executable, str(KILLER), point, str(nth), "--home", str(home), *args],
-                          capture_output=True, text=True).returncode
+                          capture_output=True, text=True, env=dict(os.environ, KILL_FROM=start)).returncode
 
 
 def carried(servers, user: str) -> Counter:
@@ -95,31 +97,33 @@ def test_a_failing_server_keeps_the_answer_and_the_next_command_sends_it_once(ma
 
 
 def test_a_kill_at_every_step_between_signing_and_sending_loses_nothing(mail_servers, tmp_path, monkeypatch):
-    """Alice's fetch applies bob's acceptance and signs her deck pass; it is killed after each of its writes in
-    turn (and once just after the server took the mail). Run again, it mails what the killed run signed; a
-    second copy sent after a kill is taken by bob as already applied."""
+    """Alice's home is watched (``watch --once``, a bot deciding for her): the poll applies bob's acceptance, signs
+    her first move and mails it. It is killed after each of its writes from the one that puts the move in the
+    outbox on (the first after signing it), in turn, and once just after the server took the mail. Run again, it
+    mails what the killed run signed; a second copy sent after a kill is taken by bob as already applied."""
     monkeypatch.setenv(mailt.PASSWORD_ENV, PASSWORD)
     t = MailTable(tmp_path, mail_servers)
     alice, bob = t.homes
-    t.start()
+    t.start("skirmish")  # a game without a deck: what is killed is the mail, so no time goes to shuffling
     mail_servers.wait_for(t.user(alice), t.sent[t.user(alice)])
     md = to_maildir(mail_servers, t.user(alice), tmp_path / "alice-md")
     snap = tmp_path / "snap"
     shutil.copytree(alice, snap / "home")
     shutil.copytree(md, snap / "md")
     bob_user = t.user(bob)
+    before = mail_servers.count(bob_user)
+
+    watch = ("watch", "--once", "--bot", "heuristic", "--seed", "1", "--source", str(md), "--no-git")
+    signed = []  # the move alice's home holds after each attempt: each must reach bob
 
     def attempt(point: str, nth: int) -> tuple[int, str]:
         for src, dst in ((snap / "home", alice), (snap / "md", md)):  # the moment before the fetch, again
             shutil.rmtree(dst)
             shutil.copytree(src, dst)
-        before = mail_servers.count(bob_user)
-        code = kill_at(alice, point, nth, "mail", "fetch", str(md))
-        out = dm(alice, "mail", "fetch", str(md))  # run again: whatever the kill left is finished
+        code = kill_at(alice, point, nth, *watch, start=".outbox")  # from the signed answer on
+        out = dm(alice, *watch)  # run again: whatever the kill left is finished
         assert not outbox_of(alice).exists(), (point, nth, out)
-        h = own_file(alice, "r0002-s0.toml").file_hash  # the deck pass this home holds now...
-        mail_servers.wait_for(bob_user, before + 1)
-        assert carried(mail_servers, bob_user)[h] >= 1, (point, nth, out)  # ...reached bob
+        signed.append(own_file(alice, "r0002-s0.toml").file_hash)
         return code, out
 
     kills = 0
@@ -132,12 +136,14 @@ def test_a_kill_at_every_step_between_signing_and_sending_loses_nothing(mail_ser
     assert kills >= 5, kills
     code, out = attempt("sent", 1)  # the server took it, the outbox could not say so: sent again
     assert code == -9 and "mailed round 2" in out, out
-    h = own_file(alice, "r0002-s0.toml").file_hash
-    mail_servers.wait_for(bob_user, mail_servers.count(bob_user))
+    h = signed[-1]
+    mail_servers.wait_for(bob_user, before + len(signed) + 1)  # one mail each, and the last one twice
+    got = carried(mail_servers, bob_user)
+    assert all(got[x] >= 1 for x in signed) and got[h] == 2, (signed, got)  # nothing lost
     bob_md = to_maildir(mail_servers, bob_user, tmp_path / "bob-md")
     copies = [m for m in mailbox.Maildir(bob_md) if h in {f.file_hash for f in mailt.find_turns(m, "m").files}]
     assert len(copies) == 2, len(copies)
     for i, m in enumerate(copies):
         (tmp_path / f"copy{i}.eml").write_bytes(m.as_bytes())
-    assert "round 2 seat 0 verified and applied" in dm(bob, "mail", "fetch", str(tmp_path / "copy0.eml"))
-    assert "already applied (nothing changed)" in dm(bob, "mail", "fetch", str(tmp_path / "copy1.eml"))
+    assert "round 2 seat 0 verified and applied" in dm(bob, "mail", "fetch", "--no-auto", str(tmp_path / "copy0.eml"))
+    assert "already applied (nothing changed)" in dm(bob, "mail", "fetch", "--no-auto", str(tmp_path / "copy1.eml"))
