@@ -118,11 +118,13 @@ def poll(home: Home, identity: Identity, carriers: Sequence[Carrier], clock: Cal
         for c in carriers:
             out.arrivals += c.pull(home, identity, clock())
         out.lines += [a.line() for a in out.arrivals if a.status != "duplicate"]
+        by_reply: list[Answer] = []
         if replies is not None:
-            by_reply, said = replies.play(home, identity, clock)
+            try:
+                by_reply, said = replies.play(home, identity, clock)
+            except mailt.MailError as e:  # what was played is in its game's outbox: mailed below, or at a later poll
+                said = [f"could not mail the answers to your replies: {e}"]
             out.lines += said
-        else:
-            by_reply = []
         out.answers, out.decisions = answer_duties(home, identity, clock, bot, rng)
         out.answers = [*by_reply, *out.answers]
         out.lines += [a.line() for a in out.answers]

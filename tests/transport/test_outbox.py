@@ -1,6 +1,7 @@
 """Every file a home signs reaches the other seats (issue 38, item 1): it goes into its game's outbox before it is
 stored, and every later command that reaches the network mails it until the server takes it. Real SMTP and IMAP
-servers (OpenSMTPD, Dovecot), separate homes, real kills (``tests/adversary/killer.py``)."""
+servers (OpenSMTPD, Dovecot), a real bare git remote, separate homes, real kills (``tests/adversary/killer.py``).
+Play by reply with a failing server: ``test_reply_play_servers.py``."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from pathlib import Path
 from clitable import dm
 from mailtable import MailTable
 from servers import PASSWORD, free_port
+from test_git import GitTable, git
 
 from duelmail.protocol.turnfile import parse_any
 from duelmail.transport import mail as mailt
@@ -147,3 +149,28 @@ def test_a_kill_at_every_step_between_signing_and_sending_loses_nothing(mail_ser
         (tmp_path / f"copy{i}.eml").write_bytes(m.as_bytes())
     assert "round 2 seat 0 verified and applied" in dm(bob, "mail", "fetch", "--no-auto", str(tmp_path / "copy0.eml"))
     assert "already applied (nothing changed)" in dm(bob, "mail", "fetch", "--no-auto", str(tmp_path / "copy1.eml"))
+
+
+def test_by_git_a_kill_right_after_signing_loses_nothing(tmp_path):
+    """A game kept in git has no outbox: its folder is what every sync exports. Bob's 'join --push' is killed after
+    the write that stores his signed acceptance, and after the next one (the sync's own git steps are killed in
+    ``tests/adversary/test_git_kills.py``); the next 'git sync' pushes what his home holds."""
+    t = GitTable(tmp_path)
+    clone = t.start("skirmish")[1]
+    bob = t.homes[1]
+    assert "a new game" in dm(bob, "git", "sync")
+    (folder,) = (bob / "games").iterdir()
+    genesis = str(folder / "genesis.toml")
+    snap = tmp_path / "snap"
+    places = (bob, clone, t.remote)
+    for p in places:
+        shutil.copytree(p, snap / p.name, symlinks=True)
+    for nth in (1, 2):
+        for p in places:  # the moment before the join, again
+            shutil.rmtree(p)
+            shutil.copytree(snap / p.name, p, symlinks=True)
+        assert kill_at(bob, "after", nth, "join", genesis, "--push", start="r0001-s1.toml") == -9
+        dm(bob, "git", "sync")  # the next sync finishes the job
+        mine = (folder / "r0001-s1.toml").read_text()
+        pushed = git(t.remote, "show", f"main:{folder.name}/r0001-s1.toml")
+        assert parse_any(pushed, "remote")[0].file_hash == parse_any(mine, "home")[0].file_hash, nth
