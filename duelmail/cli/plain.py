@@ -403,6 +403,7 @@ def _after_receive(ctx: Ctx, ident, results, last, auto: bool, out, echo) -> Non
     seat = match.seat_of(ident)
     if seat is not None:
         match.attach(seat, ident)
+        _said_again(folder, seat, results, last, echo)
     if seat in match.duties and seat not in match.current:  # current: this seat's file of the round is in already
         duty = match.duties[seat]
         if auto and not duty.needs_human and _app().late_files(folder, match, seat):
@@ -419,6 +420,21 @@ def _after_receive(ctx: Ctx, ident, results, last, auto: bool, out, echo) -> Non
         for line in awaited_lines(match):
             echo(line)
     _store_views(ctx, folder, match, seat, ident)
+
+
+def _said_again(folder, seat: int, results, last, echo) -> None:
+    """``receive`` of files all applied before (a command run again, after one killed half-way): this seat's answer
+    written after them, if there is one, is said again (the killed run may never have said it): a home that mails
+    its games has it in its outbox; anyone else sends it by hand."""
+    if not all(r.duplicate for r in results):
+        return
+    from duelmail.transport.outbox import Outbox
+
+    mine = sorted(folder.path.glob(f"r*-s{seat}.toml"))
+    if not mine or mine[-1].name <= f"r{last.round:04d}-s{seat}.toml" or \
+            any(e["file"] == mine[-1].name for e in Outbox(folder).entries()):
+        return
+    echo(f"your answer to it is written: {mine[-1]} (send it to the other players if it did not go out)")
 
 
 def os_error_line(e: OSError) -> str:
