@@ -33,6 +33,7 @@ from duelmail.protocol.turnfile import MAX_TEXT, SignedFile, parse_any
 from duelmail.transport.archive import file_name, fold, ordered, read_files
 from duelmail.transport.folder import GameFolder
 from duelmail.transport.kept import by_name
+from duelmail.transport.strangers import MARK as STRANGER
 from duelmail.transport.strangers import Strangers
 from duelmail.util.classes import dataclass
 from duelmail.util.fs import ReadError, commit, forget, read_text
@@ -174,6 +175,8 @@ def write_turn(folder: GameFolder, match: Match, seat: int, identity: Identity, 
     with locked(folder.path):
         _to_outbox(folder, f, send)
         path = folder.store(f, match, events, own=True)
+    if (folder.path / STRANGER).exists():  # this seat's first file (a bot accepting for it): a game it plays
+        Strangers.unmark(folder)
     if hasattr(match, "applied"):  # folded from the folder: every file in it is checked, and now this one
         match.applied.add(f.file_hash)
         folder.remember_proven(match.applied)
@@ -491,13 +494,14 @@ def game_folder_for(home: Home, identity: Identity | None, f: SignedFile, where:
     match = Match(f, where)
     if now is not None:  # an old genesis is fine here (a restored home reads its log again); joining checks age
         match.check_invitation(now, where, joining=False)
+    seat = match.seat_of(identity) if identity else None
+    strangers = Strangers(home)
+    stranger = seat != match.creator and not strangers.from_partner(f)  # (its own: a restored home reads its log)
     folder = home.folder_for(match.game.spec.id, match.gid)
     folder.store(f, match)
-    seat = match.seat_of(identity) if identity else None
     if seat is not None:
         home.set_me(folder, identity.name, seat)
-    strangers = Strangers(home)
-    if not strangers.from_partner(f):
+    if stranger:
         strangers.mark(folder)
         gone = strangers.make_room(keep=folder.path)
         if dropped is not None:
@@ -641,6 +645,8 @@ def receive_files(home: Home, identity: Identity | None, incoming: Sequence[tupl
             folder.remember_proven(match.applied)
             folder.keep(match, {**(by_name(existing) if existing else {}), name: [f]}, in_order=True)
             held[folder.path] = match
+            if (folder.path / STRANGER).exists() and f.seat == home.me(folder).get("seat"):
+                Strangers.unmark(folder)  # a file of this home's own seat: its game, read again (a restored home)
         out.append(Received(where, f.round, f.seat, events, match=match, late=late, late_copies=copies))
         if release:
             out += _release_held(home, identity, folder, now)

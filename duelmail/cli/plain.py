@@ -118,10 +118,13 @@ def _retry_outbox(ctx: Ctx, ident, echo) -> list:
         for u in left:
             echo(u.line() + ": set up an outgoing server ('duelmail mail setup --smtp-host HOST') to send it")
         return left
-    from duelmail.cli.common import password_for  # (click is loaded by then whenever a password is asked)
 
-    lines, left = send_outbox(ctx.home, ident, now(), settings,
-                              lambda: password_for(settings, settings.smtp_user, settings.smtp_host))
+    def password() -> str:
+        from duelmail.cli.common import password_for  # (click, only when a password must be found)
+
+        return password_for(settings, settings.smtp_user, settings.smtp_host)
+
+    lines, left = send_outbox(ctx.home, ident, now(), settings, password)
     for line in lines:
         echo(line)
     return left

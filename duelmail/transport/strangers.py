@@ -65,14 +65,15 @@ class Strangers:
         from duelmail.protocol.turnfile import parse_any
 
         keys: set[str] = set()
-        for folder in self.home.game_folders():
-            if (folder.path / MARK).exists():
-                continue
+        for folder in self.home.game_folders():  # the games this home's seat created or signed a file in
             try:
+                seat = self.home.me(folder).get("seat")
                 (g,) = parse_any(folder.genesis_path.read_text(encoding="utf-8"), str(folder.genesis_path))
-                keys |= {str(s.get("key")) for s in g.content.get("seats", []) if isinstance(s, dict)}
             except Exception:  # noqa: BLE001 - a damaged genesis names nobody
                 continue
+            if seat is None or (seat != g.content.get("creator") and not any(folder.path.glob(f"r*-s{seat}*.toml"))):
+                continue
+            keys |= {str(s.get("key")) for s in g.content.get("seats", []) if isinstance(s, dict)}
         self._save_partners(keys)
         return keys
 

@@ -91,3 +91,26 @@ def test_a_file_of_a_game_not_held_yet_is_kept_and_applied_when_its_genesis_come
     out = dm(carol, "mail", "fetch", str(md))
     assert "a new game" in out and "round 1 seat 1 verified and applied" in out, out
     assert Home(carol).game_folders()[0].fold().round >= 2
+
+
+def test_the_bound_is_in_bytes_too_and_a_homes_own_genesis_never_counts(tmp_path, monkeypatch):
+    """Eight invitations from a stranger in a home allowed about three of them by size: the newest stay. A
+    genesis this home's own seat created (a home restored from its identity reads its log again) is no stranger's."""
+    home = Home(tmp_path / "alice")
+    alice = Identity.generate("alice", "alice@example.org", seed=b"a" * 32)
+    home.add_identity(alice)
+    mallory = Identity.generate("mallory", "mallory@example.org", seed=b"m" * 32)
+    sent = [invitation(mallory, [mallory.card, alice.card], n) for n in range(8)]
+    app.receive_files(home, alice, [("inv0", sent[0])], NOW)
+    size = strangers.Strangers(home).usage()[1]  # a genesis and its caches
+    monkeypatch.setattr(strangers, "MAX_BYTES", int(size * 3.5))
+    for i, f in enumerate(sent[1:]):
+        (r,) = app.receive_files(home, alice, [(f"inv{i}", f)], NOW)
+    assert len(r.dropped) == 1 and "the invitation summoner-" in r.dropped[0], r
+    held = {f.path.name[-12:] for f in home.game_folders()}
+    n = len(held)  # three whole, and the newest before the caches its folder gains once read
+    assert n in (3, 4) and held == {f.game[:12] for f in sent[-n:]}, held  # the oldest went first
+    assert strangers.Strangers(home).usage()[1] <= strangers.MAX_BYTES + size
+    mine = invitation(alice, [alice.card, mallory.card], 50)
+    app.receive_files(home, alice, [("mine", mine)], NOW)
+    assert not (home.folder_of(mine.game).path / strangers.MARK).exists()
