@@ -169,8 +169,9 @@ def queued(played) -> bool:
 
 
 def retry_outbox(ctx, ident) -> list:
-    """``plain.retry_outbox``, said with click."""
-    return _retry_outbox(ctx, ident, click.echo)
+    """``plain._retry_outbox``, said with click (and a password asked on a terminal, as ``password_for`` does)."""
+    ask = (lambda text: click.prompt(text, hide_input=True)) if sys.stdin.isatty() else None
+    return _retry_outbox(ctx, ident, click.echo, ask)
 
 
 def sync_repos(ctx, ident, paths, games=(), auto: bool = True) -> list:

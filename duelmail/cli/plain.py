@@ -98,10 +98,10 @@ def _send_on(ctx: Ctx, out: str | None, echo) -> None:
             echo(f"send to every seat (it proves an equivocation, with the other file the seat signed): {path}")
 
 
-def _retry_outbox(ctx: Ctx, ident, echo) -> list:
+def _retry_outbox(ctx: Ctx, ident, echo, prompt=None) -> list:
     """What this home signed and has not mailed yet (a failing server, a killed command: ``transport/outbox.py``):
     mailed now, in a home with an outgoing server, a line for each file sent or still failing; else each is said.
-    What is still unsent comes back."""
+    What is still unsent comes back. ``prompt``: asks for the password when nothing else gives it (a terminal)."""
     from duelmail.transport.outbox import OUTBOX
 
     if not any((f.path / OUTBOX).exists() for f in ctx.home.game_folders()):
@@ -118,13 +118,9 @@ def _retry_outbox(ctx: Ctx, ident, echo) -> list:
         for u in left:
             echo(u.line() + ": set up an outgoing server ('duelmail mail setup --smtp-host HOST') to send it")
         return left
-
-    def password() -> str:
-        from duelmail.cli.common import password_for  # (click, only when a password must be found)
-
-        return password_for(settings, settings.smtp_user, settings.smtp_host)
-
-    lines, left = send_outbox(ctx.home, ident, now(), settings, password)
+    user, host = settings.smtp_user, settings.smtp_host
+    lines, left = send_outbox(ctx.home, ident, now(), settings,
+                              lambda: mailt.get_password(settings, user, host, prompt=prompt))
     for line in lines:
         echo(line)
     return left
