@@ -77,8 +77,10 @@ class Arrival:
 
 
 def apply_files(home: Home, identity: Identity | None, files: Sequence[tuple[str, SignedFile]],
-                now: datetime | None = None) -> list[Arrival]:
-    """Verify and apply each file on its own (in round order); refusals are reported, not raised."""
+                now: datetime | None = None, strangers: bool = False) -> list[Arrival]:
+    """Verify and apply each file on its own (in round order); refusals are reported, not raised. ``strangers``: a
+    file of a game this home does not hold is kept until its genesis comes (``transport/strangers.py``: mail, which
+    may overtake mail), not refused."""
     out: list[Arrival] = []
     seen: set[str] = set()
     order = sorted(ordered(list(files)), key=lambda wf: wf[1].game[:16])  # the fold's order, game by game
@@ -92,10 +94,10 @@ def apply_files(home: Home, identity: Identity | None, files: Sequence[tuple[str
             continue
         seen.add(h)
         known = home.folder_of(f.game) is not None
-        if not known and f.kind != "genesis":  # its genesis has not come (or never will): kept, bounded
-            strangers = Strangers(home)
-            path = strangers.keep(f)
-            gone = strangers.make_room(keep=path)
+        if strangers and not known and f.kind != "genesis":  # its genesis has not come (or never will): kept
+            store = Strangers(home)
+            path = store.keep(f)
+            gone = store.make_room(keep=path)
             out.append(Arrival(where, f.game, f.round, f.seat, "held", reason=f"the genesis of game {f.game[:12]}"))
             out += [Arrival(where, f.game, f.round, f.seat, "dropped", reason=g) for g in gone]
             continue

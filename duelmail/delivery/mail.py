@@ -65,7 +65,7 @@ def fetch_mail(home: Home, identity: Identity | None, source: mailt.Source, now:
                 continue
             letters.append((letter, found))
             files += [(f"{letter.where} ({file_name(f)})", f) for f in found.files]
-        arrivals = apply_files(home, identity, files, now)
+        arrivals = apply_files(home, identity, files, now, strangers=True)
         for letter, found in letters:  # a person's words go with the first file of their message
             first = next((a for a in arrivals if found.files and a.where == f"{letter.where} "
                           f"({file_name(found.files[0])})"), None)
