@@ -142,9 +142,7 @@ def status_lines(data: dict, t: datetime) -> list[str]:
                    "that came before the files they follow, applied once those arrive")
     kept = data.get("strangers")
     if kept:
-        out.append(f"this home holds {kept['items']} thing{'s' if kept['items'] != 1 else ''} "
-                   f"({_size(kept['bytes'])}) that nobody you play with sent (invitations not joined, files of games "
-                   "it does not hold): at most 16 MiB, the oldest dropped first")
+        out += strangers_lines((kept["items"], kept["bytes"]))
     for line in data["cheats"]:
         out.append(f"CHEAT: {line}")
     if data["cheats"]:
@@ -160,6 +158,7 @@ def all_games_lines(rows: list[dict], broken: list[tuple[str, str]], t: datetime
     their lines, to list the finished games too (``--finished``)."""
     rows.sort(key=lambda d: min((a["deadline"] for a in d["awaited"].values() if a["deadline"]), default="9999"))
     over = [d for d in rows if d["over"]]
+    unsent = sum(len(d.get("unsent", [])) for d in rows)  # (a finished game's last answer too)
     if finished is None:
         rows = [d for d in rows if not d["over"]]
     else:
@@ -185,7 +184,21 @@ def all_games_lines(rows: list[dict], broken: list[tuple[str, str]], t: datetime
     filed = len(list(home.archive_dir.iterdir())) if home.archive_dir.is_dir() else 0
     if filed:
         out.append(f"and {filed} archived game{'s' if filed != 1 else ''} in {home.archive_dir}")
+    if unsent:
+        out.append(f"and {unsent} file{'s' if unsent != 1 else ''} signed here not sent yet ('duelmail status GAME' "
+                   "says why; the next command that reaches the network tries again)")
+    out += strangers_lines(strangers_usage(home.root))
     return out
+
+
+def strangers_lines(usage: tuple[int, int]) -> list[str]:
+    """What ``status`` says of what strangers sent (``strangers_usage``): nothing when there is none."""
+    items, size = usage
+    if not items:
+        return []
+    return [f"this home holds {items} thing{'s' if items != 1 else ''} ({_size(size)}) that nobody you play with "
+            "sent (invitations not joined, files of games it does not hold): at most 16 MiB and 64 things, the "
+            "oldest dropped first"]
 
 
 def by_reply(folder) -> dict:
@@ -198,10 +211,11 @@ def _size(n: int) -> str:
     return f"{n} bytes" if n < 1024 else f"{n / 1024:.0f} KiB" if n < 1 << 20 else f"{n / (1 << 20):.1f} MiB"
 
 
-def kept_here(folder) -> dict:
+def kept_here(folder, alone: bool = True) -> dict:
     """What this home keeps of a game beside its log, for ``status``: the files it signed and has not mailed yet
     (``transport/outbox.py``: each with the transport's last error) and the early files it holds aside
-    (``transport/held.py``: how many, how many bytes)."""
+    (``transport/held.py``: how many, how many bytes); ``alone`` (the status of one game), with what the home holds
+    that strangers sent (``status --all`` says that once, ``all_games_lines``)."""
     out: dict = {}
     try:
         box = json.loads((folder.path / ".outbox").read_text(encoding="utf-8"))
@@ -217,7 +231,7 @@ def kept_here(folder) -> dict:
         held = []
     if held:
         out["held"] = {"files": len(held), "bytes": sum(e.stat().st_size for e in held)}
-    items, size = strangers_usage(folder.path.parent.parent)
+    items, size = strangers_usage(folder.path.parent.parent) if alone else (0, 0)
     if items:
         out["strangers"] = {"items": items, "bytes": size}
     return out
@@ -252,13 +266,13 @@ def settle_rows(index, games: list[tuple]) -> None:
                   if d["over"] and not d["awaited"] and not d.get("cheats")])
 
 
-def _cached_row(home: Home, folder) -> dict | None:
+def _cached_row(home: Home, folder, alone: bool = True) -> dict | None:
     """``status``'s data of one game from its fresh cache, with the home's cheats; None if the cache is stale."""
     data = _cached_status(folder, home.me(folder).get("seat"))
     if data is None:
         return None
     return {**data, "cheats": folder.cheats(), "late": folder.unclaimed_late(), **by_reply(folder),
-            **kept_here(folder)}
+            **kept_here(folder, alone)}
 
 
 def _status_text(home: Home, args: list[str]) -> str | None:
@@ -273,7 +287,7 @@ def _status_text(home: Home, args: list[str]) -> str | None:
     if "--all" in flags:
         index = home.index()
         folders = home.live_folders(index)
-        rows = [_cached_row(home, f) for f in folders]
+        rows = [_cached_row(home, f, alone=False) for f in folders]
         if not (folders or index.finished) or None in rows:
             return None
         finished, settled = (list(index.rows().values()) if "--finished" in flags else None), index.finished

@@ -181,7 +181,7 @@ def status(ctx, game, all_games, finished, as_json):
     rows = []
     for folder in folders:
         try:
-            rows.append(_status_of(ctx, folder))
+            rows.append(_status_of(ctx, folder, alone=not all_games))
         except (DuelmailError, OSError, ValueError, ArithmeticError) as e:
             if not all_games:
                 raise
@@ -202,7 +202,7 @@ def status(ctx, game, all_games, finished, as_json):
         click.echo(line)
 
 
-def _status_of(ctx, folder) -> dict:
+def _status_of(ctx, folder, alone: bool = True) -> dict:
     seat = ctx.home.me(folder).get("seat")
     data = _cached_status(folder, seat) if ctx.as_name is None else None
     if data is None:
@@ -210,7 +210,7 @@ def _status_of(ctx, folder) -> dict:
         data = _status_data(match, seat)
         _store_status(folder, seat, data)
     return {**data, "cheats": folder.cheats(), "late": folder.unclaimed_late(), **by_reply(folder),
-            **kept_here(folder)}
+            **kept_here(folder, alone)}
 
 
 @click.command("claim")
