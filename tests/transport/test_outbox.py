@@ -85,6 +85,7 @@ def test_a_failing_server_keeps_the_answer_and_the_next_command_sends_it_once(ma
     assert "kept in the outbox" in out and "1 file signed here not sent yet" in out, out
     st = dm(alice, "status")
     assert "not sent yet: r0002-s0.toml" in st and "SMTP 127.0.0.1" in st, st  # the transport's own words
+    assert "and 1 file signed here not sent yet" in dm(alice, "status", "--all")
     again = dm(alice, "mail", "fetch", code=1)  # a later command tries again, and says so
     assert "0 messages read" in again and "could not mail round 2" in again, again
     dm(alice, "mail", "setup", "--smtp-port", good)
