@@ -33,6 +33,8 @@ from duelmail.protocol.turnfile import MAX_TEXT, SignedFile, parse_any
 from duelmail.transport.archive import file_name, fold, ordered, read_files
 from duelmail.transport.folder import GameFolder
 from duelmail.transport.kept import by_name
+from duelmail.transport.strangers import MARK as STRANGER
+from duelmail.transport.strangers import Strangers
 from duelmail.util.classes import dataclass
 from duelmail.util.fs import ReadError, commit, forget, read_text
 from duelmail.util.lock import hold, locked
@@ -127,11 +129,12 @@ def create_game(home: Home, identity: Identity, kind: str, cards: Sequence[Playe
     folder = home.folder_for(kind, match.gid)
     path = folder.store(genesis, match)
     home.set_me(folder, identity.name, creator)
+    Strangers(home).play_with(genesis)
     return Played(folder, match, genesis, path)
 
 
 def join_game(home: Home, identity: Identity, genesis: SignedFile, now: datetime, where: str,
-              fresh: bytes | None = None) -> Played:
+              fresh: bytes | None = None, send: bool = False) -> Played:
     """Accept a game: store its genesis and write this seat's first file (a refused invitation, or any failure
     on the way, leaves no game folder behind). ``fresh``: the seat's randomness for
     this game (default: the operating system's CSPRNG), sealed to itself in that file."""
@@ -150,7 +153,11 @@ def join_game(home: Home, identity: Identity, genesis: SignedFile, now: datetime
         home.set_me(folder, identity.name, seat)
         match = folder.fold()
         match.attach(seat, identity, fresh)
-        return write_turn(folder, match, seat, identity, [], now)
+        played = write_turn(folder, match, seat, identity, [], now, send=send)
+        strangers = Strangers(home)
+        strangers.play_with(genesis)
+        strangers.unmark(folder)  # joined: no longer a stranger's
+        return played
     except BaseException:
         if new:
             import shutil
@@ -175,13 +182,16 @@ def open_game(home: Home, query: str | None, identity: Identity | None = None, n
 
 
 def write_turn(folder: GameFolder, match: Match, seat: int, identity: Identity, actions: Sequence[str],
-               now: datetime, vacation: dict | None = None, say: str | None = None, keep: bool = True) -> Played:
+               now: datetime, vacation: dict | None = None, say: str | None = None, keep: bool = True,
+               send: bool = False) -> Played:
     """Compose, check (by applying it), and store this seat's file. Nothing is written on error.
 
     ``say``: table talk carried in the turn file itself (checked before signing). The caller should hold the
     folder's lock since it folded ``match`` (``util.lock.hold``); ``store`` refuses to put a second, different
     file of this seat for the round beside one written meanwhile. ``keep=False``: the folder's kept state is not
-    brought up to date (a caller that goes on with ``match`` and keeps it later)."""
+    brought up to date (a caller that goes on with ``match`` and keeps it later). ``send``: the home sends the file
+    itself (``--send``, an automatic answer, a reply): in a home that mails its games it goes into the game's outbox
+    before it is stored (``transport/outbox.py``)."""
     check_not_behind(folder, match)
     extra = {"vacation": vacation} if vacation else {}
     if say is not None:
@@ -189,7 +199,10 @@ def write_turn(folder: GameFolder, match: Match, seat: int, identity: Identity, 
     f = match.compose(seat, identity, actions, now, extra=extra or None)
     events = match.apply(f, "your new turn", now=now)
     with locked(folder.path):
+        _to_outbox(folder, f, send)
         path = folder.store(f, match, events, own=True)
+    if (folder.path / STRANGER).exists():  # this seat's first file (a bot accepting for it): a game it plays
+        Strangers.unmark(folder)
     if hasattr(match, "applied"):  # folded from the folder: every file in it is checked, and now this one
         match.applied.add(f.file_hash)
         folder.remember_proven(match.applied)
@@ -202,14 +215,15 @@ def write_turn(folder: GameFolder, match: Match, seat: int, identity: Identity, 
     return Played(folder, match, f, path, events)
 
 
-def write_claim(folder: GameFolder, match: Match, seat: int | None, identity: Identity, now: datetime) -> Played:
+def write_claim(folder: GameFolder, match: Match, seat: int | None, identity: Identity, now: datetime,
+                send: bool = False) -> Played:
     """Sign a timeout claim against the first seat whose deadline has passed; refuse if none has."""
     if seat is None:
         raise DuelmailError("only a seat of the game can claim a timeout")
     overdue = [s for s in match.overdue(now) if s != seat]
     late = late_files(folder, match, seat)
     if not overdue and late:
-        return _claim_late(folder, match, seat, identity, now, *late[0])
+        return _claim_late(folder, match, seat, identity, now, *late[0], send=send)
     waiting = [c for _, c in match.last_calls()]
     if not overdue and waiting:
         c = waiting[0]
@@ -233,6 +247,7 @@ def write_claim(folder: GameFolder, match: Match, seat: int | None, identity: Id
                             "so claim once every other file of the round is in")
     f = match.compose_claim(seat, identity, overdue[0], now)
     events = match.apply(f, "your timeout claim", now=now)
+    _to_outbox(folder, f, send)
     path = folder.store(f, match, events)
     if f.file_hash in match.calls:  # the last call (protocol section 6b) runs from now in this home too
         folder.note_call(f.file_hash, now)
@@ -265,7 +280,7 @@ def late_copies(match: Match, claim: SignedFile, now: datetime, me: int | None) 
 
 
 def _claim_late(folder: GameFolder, match: Match, seat: int, identity: Identity, now: datetime, rnd: int,
-                against: int) -> Played:
+                against: int, send: bool = False) -> Played:
     """A timeout claim against ``against`` for round ``rnd``, whose file reached this home late: the archive is
     folded again with it (it folds before that file, which it sets aside with every file built on it)."""
     with locked(folder.path):
@@ -277,8 +292,20 @@ def _claim_late(folder: GameFolder, match: Match, seat: int, identity: Identity,
             raise DuelmailError(f"the claim against {match.cards[against].name} for round {rnd} does not stand: "
                                 f"{after.void.get(f.file_hash, ('', 'set aside'))[1]}")
         told = [e for e in after.events if e.round >= rnd]
+        _to_outbox(folder, f, send)
         path = folder.store(f, after, told, own=True)
     return Played(folder, after, f, path, told)
+
+
+def _to_outbox(folder: GameFolder, f: SignedFile, send: bool) -> None:
+    """Put this home's new file ``f``, which it sends itself (``send``), in its game's outbox before it is stored,
+    in a home that mails its games (``transport/outbox.py``): no failure or kill after this loses it."""
+    if not send:
+        return  # the player carries it
+    from duelmail.transport import outbox
+
+    if outbox.mails(folder):
+        outbox.Outbox(folder).add(f)
 
 
 def _keep(folder: GameFolder, match: Match, f: SignedFile, path: Path) -> None:
@@ -289,8 +316,10 @@ def _keep(folder: GameFolder, match: Match, f: SignedFile, path: Path) -> None:
 
 
 def write_note(folder: GameFolder, match: Match, seat: int | None, identity: Identity, now: datetime,
-               say: str | None = None, resign: bool = False, draw: str | None = None) -> Played:
-    """Sign, check and store a note (protocol §5a): talk, a resignation, or a draw offer or answer.
+               say: str | None = None, resign: bool = False, draw: str | None = None, send: bool = False,
+               here: bool = False) -> Played:
+    """Sign, check and store a note (protocol §5a): talk, a resignation, or a draw offer or answer; ``here``: the
+    answer to a timeout claim's last call (section 6b), which the home signs unasked.
 
     It may go out at any time, in turn or not. ``draw`` is ``offer``, ``accept`` or ``decline``; an answer
     names the open offer. Refused before signing: a resignation or draw once the game is over, an answer
@@ -298,22 +327,10 @@ def write_note(folder: GameFolder, match: Match, seat: int | None, identity: Ide
     if seat is None:
         raise DuelmailError("only a seat of the game can send a note")
     check_not_behind(folder, match)
-    f = match.compose_note(seat, identity, now, say=say, resign=resign, draw=draw)
+    f = match.compose_note(seat, identity, now, say=say, resign=resign, draw=draw, here=here)
     events = match.apply(f, "your note", now=now)
     with locked(folder.path):
-        path = folder.store(f, match, events, own=True)
-    _keep(folder, match, f, path)
-    return Played(folder, match, f, path, events)
-
-
-def write_here(folder: GameFolder, match: Match, seat: int, identity: Identity, now: datetime) -> Played:
-    """Answer the last call of a timeout claim against ``seat`` (protocol section 6b) with a note that it is here:
-    its clock for the round starts again. Signed by the home at once, unasked, as any answer that needs no
-    decision."""
-    check_not_behind(folder, match)
-    f = match.compose_note(seat, identity, now, here=True)
-    events = match.apply(f, "your note", now=now)
-    with locked(folder.path):
+        _to_outbox(folder, f, send)
         path = folder.store(f, match, events, own=True)
     _keep(folder, match, f, path)
     return Played(folder, match, f, path, events)
@@ -484,6 +501,7 @@ class Received:
     copy: str = ""  # another copy of a decision-free answer already applied, dated otherwise: what it is (§5)
     late_copies: list[tuple[int, int]] = field(default_factory=list)  # (round, seat): copies a claim brought late
     answered: str = ""  # a timeout claim its seat had already answered (the last call): why it does not stand
+    dropped: list[str] = field(default_factory=list)  # stranger-sent things dropped to make room for this one
 
     def line(self) -> str:
         """What a player reads of this file: applied, already applied, waiting, or refused."""
@@ -496,15 +514,19 @@ class Received:
             return f"{head} is waiting for {self.waiting}: kept, and applied as soon as {self.waiting} arrives"
         if self.copy:
             return self.copy
+        if self.dropped:  # a new genesis from a stranger, and the oldest of what strangers sent made room for it
+            return "\n".join([f"{head}: a new game", *(f"dropped {g}, the oldest of what nobody you play with sent, "
+                                                      "to keep this home within its bounds" for g in self.dropped)])
         if self.duplicate:
             return f"{head} already applied (nothing changed)"
         return f"{head} verified and applied" + (f" (it had waited for {self.waited})" if self.waited else "")
 
 
 def game_folder_for(home: Home, identity: Identity | None, f: SignedFile, where: str = "file",
-                    now: datetime | None = None) -> GameFolder:
+                    now: datetime | None = None, dropped: list[str] | None = None) -> GameFolder:
     """The home folder of the game a file belongs to; a genesis of a new game starts one (not one created in
-    the future of ``now``)."""
+    the future of ``now``). A genesis from nobody this home plays with counts in the home's bounds for strangers
+    (``transport/strangers.py``): the oldest such things are dropped to make room, and said in ``dropped``."""
     folder = home.folder_of(f.game)
     if folder is not None:
         return folder
@@ -514,11 +536,18 @@ def game_folder_for(home: Home, identity: Identity | None, f: SignedFile, where:
     match = Match(f, where)
     if now is not None:  # an old genesis is fine here (a restored home reads its log again); joining checks age
         match.check_invitation(now, where, joining=False)
+    seat = match.seat_of(identity) if identity else None
+    strangers = Strangers(home)
+    stranger = seat != match.creator and not strangers.from_partner(f)  # (its own: a restored home reads its log)
     folder = home.folder_for(match.game.spec.id, match.gid)
     folder.store(f, match)
-    seat = match.seat_of(identity) if identity else None
     if seat is not None:
         home.set_me(folder, identity.name, seat)
+    if stranger:
+        strangers.mark(folder)
+        gone = strangers.make_room(keep=folder.path)
+        if dropped is not None:
+            dropped += gone
     return folder
 
 
@@ -566,10 +595,14 @@ def receive_files(home: Home, identity: Identity | None, incoming: Sequence[tupl
     held: dict[Path, Match] = {}  # the game after the last file this call applied to it
     for where, f in incoming:
         new = f.kind == "genesis" and not any(d.path.name.endswith("-" + f.game[:12]) for d in home.game_folders())
-        folder = game_folder_for(home, identity, f, where, now)
+        dropped: list[str] = []
+        folder = game_folder_for(home, identity, f, where, now, dropped)
         if f.kind == "genesis":  # a game this home did not hold is new: its opening is told
             match = folder.fold() if new else None
-            out.append(Received(where, 0, f.seat, list(match.events) if new else [], duplicate=not new, match=match))
+            out.append(Received(where, 0, f.seat, list(match.events) if new else [], duplicate=not new, match=match,
+                                dropped=dropped))
+            if new and release:  # what came of it before its genesis (``transport/strangers.py``)
+                out += _release_strangers(home, identity, f.game, now)
             continue
         with locked(folder.path):  # another duelmail process on this home waits: no interleaved writes
             before = folder.fold(reuse=held.pop(folder.path, None))  # the kept state: no fold when it is current
@@ -672,9 +705,28 @@ def receive_files(home: Home, identity: Identity | None, incoming: Sequence[tupl
             folder.remember_proven(match.applied)
             folder.keep(match, {**(by_name(existing) if existing else {}), name: [f]}, in_order=True)
             held[folder.path] = match
+            if (folder.path / STRANGER).exists() and f.seat == home.me(folder).get("seat"):
+                Strangers.unmark(folder)  # a file of this home's own seat: its game, read again (a restored home)
         out.append(Received(where, f.round, f.seat, events, match=match, late=late, late_copies=copies))
         if release:
             out += _release_held(home, identity, folder, now)
+    return out
+
+
+def _release_strangers(home: Home, identity: Identity | None, game: str, now) -> list[Received]:
+    """The files of game ``game`` that came before its genesis, applied (or held, or refused) now it has come."""
+    store = Strangers(home)
+    out: list[Received] = []
+    for path, f in store.files_of(game):
+        where = f"{file_name(f)} (kept until its genesis came)"
+        path.unlink(missing_ok=True)
+        try:
+            out += receive_files(home, identity, [(where, f)], now)
+        except DuelmailError as e:
+            out.append(Received(where, f.round, f.seat, [], refused=str(e), file_hash=f.file_hash))
+        except Exception as e:  # noqa: BLE001 - what no check meant to raise is still this file's refusal
+            out.append(Received(where, f.round, f.seat, [], refused=str(unexpected(where, e, f.round, f.seat)),
+                                file_hash=f.file_hash))
     return out
 
 

@@ -76,6 +76,12 @@ class NotYet(FileRefused):
         super().__init__(path, message, round=round, seat=seat, rule=rule)
 
 
+class HeldFull(FileRefused):
+    """An early file its seat's share of a game's held store has no room for: not kept now, and not refused for good
+    either. The carrier leaves it where it is (a mail stays unread), so that it comes again, once the files before
+    it have let the held ones in (``transport/held.py``)."""
+
+
 class IdentityError(DuelmailError):
     """Missing, ambiguous or unreadable identity."""
 

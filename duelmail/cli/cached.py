@@ -143,6 +143,17 @@ def status_lines(data: dict, t: datetime) -> list[str]:
             name = data["seats"][s]
             out.append(f"{name}'s file of round {rnd} came later than the time it carries allows: "
                        f"'duelmail claim' claims {name}'s timeout for it")
+    for u in data.get("unsent", []):
+        why = u["error"] or "not tried yet (the command that signed it ended first)"
+        out.append(f"not sent yet: {u['file']} ({why}); the next 'duelmail play', 'receive', 'mail fetch', "
+                   "'watch' or 'git sync' tries again ('duelmail mail send' now)")
+    held = data.get("held")
+    if held:
+        out.append(f"held aside: {held['files']} file{'s' if held['files'] != 1 else ''} ({_size(held['bytes'])}) "
+                   "that came before the files they follow, applied once those arrive")
+    kept = data.get("strangers")
+    if kept:
+        out += strangers_lines((kept["items"], kept["bytes"]))
     for line in data["cheats"]:
         out.append(f"CHEAT: {line}")
     if data["cheats"]:
@@ -158,6 +169,7 @@ def all_games_lines(rows: list[dict], broken: list[tuple[str, str]], t: datetime
     their lines, to list the finished games too (``--finished``)."""
     rows.sort(key=lambda d: min((a["deadline"] for a in d["awaited"].values() if a["deadline"]), default="9999"))
     over = [d for d in rows if d["over"]]
+    unsent = sum(len(d.get("unsent", [])) for d in rows)  # (a finished game's last answer too)
     if finished is None:
         rows = [d for d in rows if not d["over"]]
     else:
@@ -183,13 +195,79 @@ def all_games_lines(rows: list[dict], broken: list[tuple[str, str]], t: datetime
     filed = len(list(home.archive_dir.iterdir())) if home.archive_dir.is_dir() else 0
     if filed:
         out.append(f"and {filed} archived game{'s' if filed != 1 else ''} in {home.archive_dir}")
+    if unsent:
+        out.append(f"and {unsent} file{'s' if unsent != 1 else ''} signed here not sent yet ('duelmail status GAME' "
+                   "says why; the next command that reaches the network tries again)")
+    out += strangers_lines(strangers_usage(home.root))
     return out
+
+
+def strangers_lines(usage: tuple[int, int]) -> list[str]:
+    """What ``status`` says of what strangers sent (``strangers_usage``): nothing when there is none."""
+    items, size = usage
+    if not items:
+        return []
+    return [f"this home holds {items} thing{'s' if items != 1 else ''} ({_size(size)}) that nobody you play with "
+            "sent (invitations not joined, files of games it does not hold): at most 16 MiB and 64 things, the "
+            "oldest dropped first"]
 
 
 def by_reply(folder) -> dict:
     """``{"by_reply": True}`` for a game played by reply (its folder's ``.by-reply`` mark,
     ``duelmail.delivery.replies``)."""
     return {"by_reply": True} if (folder.path / ".by-reply").exists() else {}
+
+
+def _size(n: int) -> str:
+    return f"{n} bytes" if n < 1024 else f"{n / 1024:.0f} KiB" if n < 1 << 20 else f"{n / (1 << 20):.1f} MiB"
+
+
+def kept_here(folder, alone: bool = True) -> dict:
+    """What this home keeps of a game beside its log, for ``status``: the files it signed and has not mailed yet
+    (``transport/outbox.py``: each with the transport's last error) and the early files it holds aside
+    (``transport/held.py``: how many, how many bytes); ``alone`` (the status of one game), with what the home holds
+    that strangers sent (``status --all`` says that once, ``all_games_lines``)."""
+    out: dict = {}
+    try:
+        box = json.loads((folder.path / ".outbox").read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError):
+        box = []
+    unsent = [{"file": e["file"], "error": str(e.get("error") or "")} for e in box if isinstance(box, list)
+              and isinstance(e, dict) and isinstance(e.get("file"), str)]
+    if unsent:
+        out["unsent"] = unsent
+    try:
+        held = [e for e in os.scandir(folder.path / ".held") if e.name.endswith(".toml") and e.is_file()]
+    except OSError:
+        held = []
+    if held:
+        out["held"] = {"files": len(held), "bytes": sum(e.stat().st_size for e in held)}
+    items, size = strangers_usage(folder.path.parent.parent) if alone else (0, 0)
+    if items:
+        out["strangers"] = {"items": items, "bytes": size}
+    return out
+
+
+def strangers_usage(root) -> tuple[int, int]:
+    """How many things nobody this home plays with sent it holds (``transport/strangers.py``: invitations not
+    joined, files of games it does not hold), and their bytes; read without loading that module."""
+    items = size = 0
+    try:
+        for e in os.scandir(os.path.join(root, "strangers")):
+            if e.name.endswith(".toml") and e.is_file():
+                items, size = items + 1, size + e.stat().st_size
+    except OSError:
+        pass
+    try:
+        games = [e.path for e in os.scandir(os.path.join(root, "games")) if e.is_dir()]
+    except OSError:
+        games = []
+    for g in games:
+        if os.path.exists(os.path.join(g, ".stranger")):
+            items += 1
+            for base, _, files in os.walk(g):
+                size += sum(os.lstat(os.path.join(base, n)).st_size for n in files)
+    return items, size
 
 
 def settle_rows(index, games: list[tuple]) -> None:
@@ -199,12 +277,13 @@ def settle_rows(index, games: list[tuple]) -> None:
                   if d["over"] and not d["awaited"] and not d.get("cheats")])
 
 
-def _cached_row(home: Home, folder) -> dict | None:
+def _cached_row(home: Home, folder, alone: bool = True) -> dict | None:
     """``status``'s data of one game from its fresh cache, with the home's cheats; None if the cache is stale."""
     data = _cached_status(folder, home.me(folder).get("seat"))
     if data is None:
         return None
-    return {**data, "cheats": folder.cheats(), "late": folder.unclaimed_late(), **by_reply(folder)}
+    return {**data, "cheats": folder.cheats(), "late": folder.unclaimed_late(), **by_reply(folder),
+            **kept_here(folder, alone)}
 
 
 def _status_text(home: Home, args: list[str]) -> str | None:
@@ -219,7 +298,7 @@ def _status_text(home: Home, args: list[str]) -> str | None:
     if "--all" in flags:
         index = home.index()
         folders = home.live_folders(index)
-        rows = [_cached_row(home, f) for f in folders]
+        rows = [_cached_row(home, f, alone=False) for f in folders]
         if not (folders or index.finished) or None in rows:
             return None
         finished, settled = (list(index.rows().values()) if "--finished" in flags else None), index.finished

@@ -26,6 +26,7 @@ from duelmail.cli.plain import (  # noqa: F401 - given to the command modules
     _pending_data,
     _recent,
     _refresh_status,
+    _retry_outbox,
     _set_pending,
     _show_lines,
     _status_data,
@@ -101,7 +102,7 @@ def _send_note(ctx, ident, folder, match, seat, out, send, push, **fields) -> No
     from duelmail.errors import IllegalMove
 
     try:
-        played = _app().write_note(folder, match, seat, ident, now(), **fields)
+        played = _app().write_note(folder, match, seat, ident, now(), send=send, **fields)
     except IllegalMove as e:  # refused before signing: nothing written
         raise click.ClickException(f"game {match.gid[:12]}, round {match.round}: {e}") from None
     for e in played.events:
@@ -110,7 +111,7 @@ def _send_note(ctx, ident, folder, match, seat, out, send, push, **fields) -> No
     sent = [played]
     m = played.match
     if seat in m.duties and seat not in m.current and not m.duties[seat].needs_human and m.over():
-        answer = _app().write_turn(folder, m, seat, ident, [], now())
+        answer = _app().write_turn(folder, m, seat, ident, [], now(), send=send)
         click.echo(f"answered automatically (the game seed, for the audit): {_copy_out(answer.path, out)}")
         sent.append(answer)
         m = answer.match
@@ -121,6 +122,8 @@ def _send_note(ctx, ident, folder, match, seat, out, send, push, **fields) -> No
             mail_played(ctx, ident, p)
         if push:
             push_played(ctx, ident, p)
+    if not send:
+        retry_outbox(ctx, ident)
 
 
 def password_for(settings, user: str, host: str) -> str:
@@ -131,25 +134,44 @@ def password_for(settings, user: str, host: str) -> str:
     return mailt.get_password(settings, user, host, prompt=ask)
 
 
-def send_played(ctx, ident, played_list) -> None:
-    """Mail files just written (``play --send``, ``mail send``, answers of ``mail fetch``)."""
+def send_played(ctx, ident, played_list) -> list:
+    """Mail files just written (``play --send``, ``mail send``, answers of ``mail fetch``) through the outbox, with
+    what it still held; print a line for each. Returns what is still unsent."""
     from duelmail.delivery import mail as mailing
     from duelmail.transport import mail as mailt
 
     settings = mailt.load_settings(ctx.home)
-    lines = mailing.mail_answers(ident, played_list, now(), settings,
-                               lambda: password_for(settings, settings.smtp_user, settings.smtp_host))
+    lines, left = mailing.mail_answers(ctx.home, ident, played_list, now(), settings,
+                                       lambda: password_for(settings, settings.smtp_user, settings.smtp_host))
     for line in lines:
         click.echo(line)
+    return left
 
 
 def mail_played(ctx, ident, played) -> None:
-    """``play --send``: mail the file just written."""
+    """``play --send``: mail the file just written; exit 1 if it could not go (it stays in the outbox)."""
     try:
-        send_played(ctx, ident, [played])
+        left = send_played(ctx, ident, [played])
     except DuelmailError as e:
         raise click.ClickException(f"{e}\nyour turn is written ({played.path}); send it later with "
                                    "'duelmail mail send'") from None
+    if any(u.file == played.path.name and u.game[:12] == played.match.gid[:12] for u in left):
+        raise click.ClickException(f"your turn is written ({played.path}) but not sent yet; it is kept in the "
+                                   "outbox: 'duelmail mail send', or any of 'duelmail play', 'receive', "
+                                   "'mail fetch', 'watch', 'git sync' tries again")
+
+
+def queued(played) -> bool:
+    """Whether a file just signed waits in its game's outbox (this home mails it) rather than for the player."""
+    from duelmail.transport.outbox import Outbox
+
+    return any(e["hash"] == played.file.file_hash for e in Outbox(played.folder).entries())
+
+
+def retry_outbox(ctx, ident) -> list:
+    """``plain._retry_outbox``, said with click (and a password asked on a terminal, as ``password_for`` does)."""
+    ask = (lambda text: click.prompt(text, hide_input=True)) if sys.stdin.isatty() else None
+    return _retry_outbox(ctx, ident, click.echo, ask)
 
 
 def sync_repos(ctx, ident, paths, games=(), auto: bool = True) -> list:

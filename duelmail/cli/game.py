@@ -21,6 +21,7 @@ from duelmail.cli.cached import (
     _show_key,
     all_games_lines,
     by_reply,
+    kept_here,
     settle_rows,
     status_lines,
 )
@@ -52,7 +53,9 @@ from duelmail.cli.common import (
     now,
     pass_ctx,
     push_played,
+    queued,
     receive_files,
+    retry_outbox,
 )
 from duelmail.errors import DuelmailError, IdentityError
 from duelmail.util.fs import read_text
@@ -139,15 +142,17 @@ def join(ctx, file, out, send, push):
     genesis = next((f for f in files if f.kind == "genesis"), None)
     if genesis is None:
         raise click.ClickException(f"{file}: not a genesis file")
-    played = _app().join_game(ctx.home, ident, genesis, now(), file)
+    played = _app().join_game(ctx.home, ident, genesis, now(), file, send=send)
     click.echo(f"joined game {played.match.gid[:12]} as seat {played.file.seat} ({ident.name})")
     path = _copy_out(played.path, out)
     release_all()
     if send:
         mail_played(ctx, ident, played)
+    else:
+        retry_outbox(ctx, ident)
     if push:
         push_played(ctx, ident, played)
-    if not (send or push):
+    if not (send or push or queued(played)):
         click.echo(f"send {path} to the other players")
 
 
@@ -180,7 +185,7 @@ def status(ctx, game, all_games, finished, as_json):
     rows = []
     for folder in folders:
         try:
-            rows.append(_status_of(ctx, folder))
+            rows.append(_status_of(ctx, folder, alone=not all_games))
         except (DuelmailError, OSError, ValueError, ArithmeticError) as e:
             if not all_games:
                 raise
@@ -201,14 +206,15 @@ def status(ctx, game, all_games, finished, as_json):
         click.echo(line)
 
 
-def _status_of(ctx, folder) -> dict:
+def _status_of(ctx, folder, alone: bool = True) -> dict:
     seat = ctx.home.me(folder).get("seat")
     data = _cached_status(folder, seat) if ctx.as_name is None else None
     if data is None:
         ident, folder, match, seat = _open(ctx, folder.path.name)
         data = _status_data(match, seat)
         _store_status(folder, seat, data)
-    return {**data, "cheats": folder.cheats(), "late": folder.unclaimed_late(), **by_reply(folder)}
+    return {**data, "cheats": folder.cheats(), "late": folder.unclaimed_late(), **by_reply(folder),
+            **kept_here(folder, alone)}
 
 
 @click.command("claim")
@@ -230,12 +236,15 @@ def claim(ctx, game, out, send, push):
       duelmail claim --push
     """
     ident, folder, match, seat = _open(ctx, game)
-    played = _app().write_claim(folder, match, seat, ident, now())
+    played = _app().write_claim(folder, match, seat, ident, now(), send=send)
     click.echo(f"round {played.file.round}: {played.match.told_to(played.events[-1:])[0].text}")
-    click.echo(f"wrote {_copy_out(played.path, out)}" + ("" if send or push else ": send it to the other players"))
+    click.echo(f"wrote {_copy_out(played.path, out)}" + ("" if send or push or queued(played)
+                                                          else ": send it to the other players"))
     release_all()  # written: sending only reads, and a sync locks what it changes one folder at a time
     if send:
         mail_played(ctx, ident, played)
+    else:
+        retry_outbox(ctx, ident)
     if push:
         push_played(ctx, ident, played)
 
@@ -538,18 +547,22 @@ def play(ctx, moves, game, bot, seed, out, vacation, send, push, say, ask):
         click.echo("'duelmail play N' makes move N (several: 'duelmail play 1 4'); in a terminal 'duelmail play' "
                    "asks")
         return
-    played = _app().write_turn(folder, match, seat, ident, actions, now(), vacation=_vacation(vacation), say=say)
+    played = _app().write_turn(folder, match, seat, ident, actions, now(), vacation=_vacation(vacation), say=say,
+                               send=send)
     _set_pending(folder, [])
     _store_views(ctx, folder, played.match, seat, ident)
     for e in played.match.told_to([e for e in played.events if not e.technical], played.match.seen(seat)):
         click.echo(f"round {e.round}: {e.text}")  # play, not the key shares and deck passes it carries
-    click.echo(f"wrote {_copy_out(played.path, out)}" + ("" if send or push else ": send it to the other players"))
+    click.echo(f"wrote {_copy_out(played.path, out)}" + ("" if send or push or queued(played)
+                                                          else ": send it to the other players"))
     for line in folder.not_cached:  # a full disk after the move was written: the move stands
         click.echo(f"your move is made and written; could not keep the cache {line}")
     _say_awaited(played.match, seat)
     release_all()  # written: sending only reads, and a sync locks what it changes one folder at a time
     if send:
         mail_played(ctx, ident, played)
+    else:
+        retry_outbox(ctx, ident)  # this file, in a home that mails its games, and what earlier ones left unsent
     if push:
         push_played(ctx, ident, played)
 

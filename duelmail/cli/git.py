@@ -9,7 +9,7 @@ from pathlib import Path
 
 import click
 
-from duelmail.cli.common import handled, sync_repos
+from duelmail.cli.common import handled, retry_outbox, sync_repos
 
 
 @click.group("git")
@@ -72,6 +72,7 @@ def sync(ctx, directory, auto):
     if not paths:
         raise click.ClickException(f"no game repository in {ctx.home.root}: 'duelmail git init DIR' first")
     arrivals = sync_repos(ctx, ident, paths, auto=auto)
+    retry_outbox(ctx, ident)  # a game this home mails: what an earlier command could not send goes now
     if any(a.status == "refused" for a in arrivals):
         raise click.ClickException("refused files were not applied (see above)")
 

@@ -13,7 +13,16 @@ from pathlib import Path
 
 import click
 
-from duelmail.cli.common import _app, _store_views, handled, now, password_for, refresh_views, send_played
+from duelmail.cli.common import (
+    _app,
+    _store_views,
+    handled,
+    now,
+    password_for,
+    refresh_views,
+    retry_outbox,
+    send_played,
+)
 
 
 @click.group("mail")
@@ -156,7 +165,12 @@ def send(ctx, game):
     folder, match, seat = _app().open_game(ctx.home, game, ident)
     if seat is None:
         raise click.ClickException(f"game {match.gid[:12]}: you hold no seat in it")
-    send_played(ctx, ident, [arrivals.last_played(folder, match, seat)])
+    played = arrivals.last_played(folder, match, seat)
+    left = send_played(ctx, ident, [played])
+    if any(u.file == played.path.name and u.game[:12] == match.gid[:12] for u in left):
+        raise click.ClickException(f"{played.path.name} of game {match.gid[:12]} was not sent (see above); it is "
+                                   "kept in the outbox, and the next 'duelmail mail send', 'play', 'receive', "
+                                   "'mail fetch', 'watch' or 'git sync' tries again")
 
 
 @mail.command("fetch")
@@ -194,20 +208,24 @@ def fetch(ctx, source, auto):
                + (f", {report.replies} repl{'ies' if report.replies != 1 else 'y'} to a 'your move' mail left for "
                   "'duelmail watch'" if report.replies else "")
                + (f"; {report.processed}" if report.letters and report.processed else "")
-               + (f"; {report.aside} with a refused file {report.aside_how}" if report.aside else ""))
+               + (f"; {report.aside} with a refused file {report.aside_how}" if report.aside else "")
+               + (f"; {report.later} left unread, read again once the files before theirs arrive" if report.later
+                  else ""))
     answers, decisions = arrivals.answer_duties(ctx.home, ident, now) if auto else ([], [])
     for a in answers:
         click.echo(a.line())
         _store_views(ctx, a.folder, a.played.match, a.played.file.seat, ident)
-    if answers:
-        try:
-            settings = mailt.load_settings(ctx.home)
-        except mailt.MailError:
-            settings = None
-        if settings is not None and settings.smtp_host:
-            send_played(ctx, ident, [a.played for a in answers])
-        else:
+    try:
+        settings = mailt.load_settings(ctx.home)
+    except mailt.MailError:
+        settings = None
+    left = []
+    if answers and settings is not None and settings.smtp_host:
+        left = send_played(ctx, ident, [a.played for a in answers])  # with what the outbox held from before
+    else:
+        if answers:
             click.echo("answers written; no SMTP host set up, so send them with 'duelmail mail send'")
+        left = retry_outbox(ctx, ident)
     _mail_forwards(ctx, ident)
     from duelmail.transport.archive import awaited_text
 
@@ -225,6 +243,9 @@ def fetch(ctx, source, auto):
     refresh_views(ctx, ident, touched, folded=[*shown, *(d.match for d in decisions)])
     if any(a.status == "refused" for a in report.arrivals):
         raise click.ClickException("refused files were not applied (see above)")
+    if left:
+        raise click.ClickException(f"{len(left)} file{'s' if len(left) != 1 else ''} signed here not sent yet "
+                                   "(see above): kept in the outbox, and mailed by the next command that can")
 
 
 def _mail_forwards(ctx, ident) -> None:

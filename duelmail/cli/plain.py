@@ -107,6 +107,34 @@ def _again_why(text: str) -> str:
     return first.removeprefix("# duelmail: ").strip() or "sent again"
 
 
+def _retry_outbox(ctx: Ctx, ident, echo, prompt=None) -> list:
+    """What this home signed and has not mailed yet (a failing server, a killed command: ``transport/outbox.py``):
+    mailed now, in a home with an outgoing server, a line for each file sent or still failing; else each is said.
+    What is still unsent comes back. ``prompt``: asks for the password when nothing else gives it (a terminal)."""
+    from duelmail.transport.outbox import OUTBOX
+
+    if not any((f.path / OUTBOX).exists() for f in ctx.home.game_folders()):
+        return []  # (one ``stat`` a game: nothing of the mail code is loaded)
+    from duelmail.delivery.outbox import send_outbox, unsent
+    from duelmail.transport import mail as mailt
+
+    try:
+        settings = mailt.load_settings(ctx.home)
+    except mailt.MailError:
+        settings = None
+    if settings is None or not settings.smtp_host:
+        left = unsent(ctx.home)
+        for u in left:
+            echo(u.line() + ": set up an outgoing server ('duelmail mail setup --smtp-host HOST') to send it")
+        return left
+    user, host = settings.smtp_user, settings.smtp_host
+    lines, left = send_outbox(ctx.home, ident, now(), settings,
+                              lambda: mailt.get_password(settings, user, host, prompt=prompt))
+    for line in lines:
+        echo(line)
+    return left
+
+
 def _open(ctx: Ctx, game: str | None):
     ident = ctx.identity()
     folder, match, seat = _app().open_game(ctx.home, game, ident, now())
@@ -367,6 +395,8 @@ def receive_files(ctx: Ctx, files: list[str], auto: bool, out: str | None, echo)
         _after_receive(ctx, ident, results, last, auto, out, echo)
     except DuelmailError as e:
         raise DuelmailError("\n".join([*refused, str(e)])) from None
+    finally:
+        _retry_outbox(ctx, ident, echo)  # the answer just signed, and whatever an earlier command left unsent
     if refused:  # one line each, after what was applied; the command exits 1
         raise DuelmailError("\n".join(refused))
 
@@ -395,11 +425,12 @@ def _after_receive(ctx: Ctx, ident, results, last, auto: bool, out, echo) -> Non
     seat = match.seat_of(ident)
     if seat is not None:
         match.attach(seat, ident)
+        _said_again(folder, seat, results, last, echo)
     match, told = _app().settle_calls(folder, match, now())  # last calls that ran out here: their claims stand
     for e in match.told_to(told, match.reader_faces(ident)):
         echo(f"  {e.text}")
     if auto and seat is not None and match.owes_here(seat):  # the answer to a last call needs no decision
-        played = _app().write_here(folder, match, seat, ident, now())
+        played = _app().write_note(folder, match, seat, ident, now(), here=True, send=True)
         match = played.match
         echo(f"answered the timeout claim automatically: you are here, and your clock for round {match.round} "
              f"starts again (due {match.deadline(seat).isoformat()}): {_copy_out(played.path, out)}; send it to "
@@ -409,7 +440,7 @@ def _after_receive(ctx: Ctx, ident, results, last, auto: bool, out, echo) -> Non
         if auto and not duty.needs_human and _app().late_files(folder, match, seat):
             echo("not answered automatically: a file came late, claim first ('duelmail claim')")
         elif auto and not duty.needs_human:
-            played = _app().write_turn(folder, match, seat, ident, [], now())
+            played = _app().write_turn(folder, match, seat, ident, [], now(), send=True)
             _store_views(ctx, folder, played.match, seat, ident)
             echo(f"answered automatically ({duty.describe()}): {_copy_out(played.path, out)}")
             for line in awaited_lines(played.match):
@@ -420,6 +451,21 @@ def _after_receive(ctx: Ctx, ident, results, last, auto: bool, out, echo) -> Non
         for line in awaited_lines(match):
             echo(line)
     _store_views(ctx, folder, match, seat, ident)
+
+
+def _said_again(folder, seat: int, results, last, echo) -> None:
+    """``receive`` of files all applied before (a command run again, after one killed half-way): this seat's answer
+    written after them, if there is one, is said again (the killed run may never have said it): a home that mails
+    its games has it in its outbox; anyone else sends it by hand."""
+    if not all(r.duplicate for r in results):
+        return
+    from duelmail.transport.outbox import Outbox
+
+    mine = sorted(folder.path.glob(f"r*-s{seat}.toml"))
+    if not mine or mine[-1].name <= f"r{last.round:04d}-s{seat}.toml" or \
+            any(e["file"] == mine[-1].name for e in Outbox(folder).entries()):
+        return
+    echo(f"your answer to it is written: {mine[-1]} (send it to the other players if it did not go out)")
 
 
 def os_error_line(e: OSError) -> str:

@@ -18,7 +18,7 @@ from pathlib import Path
 from duelmail import app
 from duelmail.engine.log import Event
 from duelmail.engine.match import Match
-from duelmail.errors import DuelmailError, unexpected
+from duelmail.errors import DuelmailError, HeldFull, unexpected
 from duelmail.home import Home
 from duelmail.protocol.identity import Identity
 from duelmail.protocol.turnfile import SignedFile
@@ -26,6 +26,7 @@ from duelmail.transport.archive import ordered
 from duelmail.transport.folder import GameFolder
 from duelmail.transport.held import HeldFiles
 from duelmail.transport.settled import GameIndex
+from duelmail.transport.strangers import Strangers
 from duelmail.util.classes import dataclass
 from duelmail.util.lock import hold
 
@@ -37,7 +38,8 @@ APPLIED = ("applied", "new game")
 
 @dataclass
 class Arrival:
-    """One incoming file and what became of it: applied, duplicate, held, refused, or a new game."""
+    """One incoming file and what became of it: applied, duplicate, held, later (not kept now: it comes again),
+    refused, or a new game."""
 
     where: str
     game: str
@@ -59,6 +61,11 @@ class Arrival:
         head = f"{self.where}: game {self.game[:12]} round {self.round} seat {self.seat}"
         if self.status == "refused":  # the reason names the file, round, seat and rule
             return "REFUSED " + self.reason.removeprefix("refused ")
+        if self.status == "dropped":  # what strangers sent, over the home's bounds (``transport/strangers.py``)
+            return (f"dropped {self.reason}, the oldest of what nobody you play with sent, to keep this home within "
+                    "its bounds")
+        if self.status == "later":  # its seat's share of the held store is full: it comes again
+            return f"{head}: {self.reason.split(': ', 1)[-1]}"
         if self.status == "held":
             return f"{head} is waiting for {self.reason}: kept, and applied as soon as {self.reason} arrives"
         if self.status == "duplicate":
@@ -70,8 +77,10 @@ class Arrival:
 
 
 def apply_files(home: Home, identity: Identity | None, files: Sequence[tuple[str, SignedFile]],
-                now: datetime | None = None) -> list[Arrival]:
-    """Verify and apply each file on its own (in round order); refusals are reported, not raised."""
+                now: datetime | None = None, strangers: bool = False) -> list[Arrival]:
+    """Verify and apply each file on its own (in round order); refusals are reported, not raised. ``strangers``: a
+    file of a game this home does not hold is kept until its genesis comes (``transport/strangers.py``: mail, which
+    may overtake mail), not refused."""
     out: list[Arrival] = []
     seen: set[str] = set()
     order = sorted(ordered(list(files)), key=lambda wf: wf[1].game[:16])  # the fold's order, game by game
@@ -85,11 +94,21 @@ def apply_files(home: Home, identity: Identity | None, files: Sequence[tuple[str
             continue
         seen.add(h)
         known = home.folder_of(f.game) is not None
+        if strangers and not known and f.kind != "genesis":  # its genesis has not come (or never will): kept
+            store = Strangers(home)
+            path = store.keep(f)
+            gone = store.make_room(keep=path)
+            out.append(Arrival(where, f.game, f.round, f.seat, "held", reason=f"the genesis of game {f.game[:12]}"))
+            out += [Arrival(where, f.game, f.round, f.seat, "dropped", reason=g) for g in gone]
+            continue
         if known and f.kind != "genesis" and HeldFiles(app.game_folder_for(home, identity, f, where)).holds(f):
             out.append(Arrival(where, f.game, f.round, f.seat, "duplicate"))  # kept aside already: said once
             continue
         try:
             got = app.receive_files(home, identity, [(where, f)], now, batch=order)
+        except HeldFull as e:  # not kept now, not refused: its carrier brings it again (``transport/held.py``)
+            out.append(Arrival(where, f.game, f.round, f.seat, "later", reason=str(e)))
+            continue
         except Exception as e:  # noqa: BLE001 - a check's own error, or the last line of defence
             if not isinstance(e, DuelmailError):
                 e = unexpected(where, e, f.round, f.seat)
@@ -99,6 +118,7 @@ def apply_files(home: Home, identity: Identity | None, files: Sequence[tuple[str
             m = Match(f, where)
             out.append(Arrival(where, f.game, 0, f.seat, "new game",
                                reason=f"{m.game.spec.title}, seats {', '.join(m.names())}"))
+            out += [Arrival(where, f.game, 0, f.seat, "dropped", reason=g) for g in (got[0].dropped if got else [])]
         for r in got[1 if f.kind == "genesis" and not known else 0:]:  # then the held files it let in
             out.append(_arrival(r, f.game, identity))
             seen.add(r.file_hash)  # a held file that came again in this batch is said once
@@ -216,7 +236,7 @@ def answer_duties(home: Home, identity: Identity, now: Callable[[], datetime], b
             continue
         duty = match.duties[seat]
         if match.owes_here(seat) and folder.behind(match.round) is None:  # a last call: the answer is unasked
-            played = app.write_here(folder, match, seat, identity, now())
+            played = app.write_note(folder, match, seat, identity, now(), here=True, send=True)
             answers.append(Answer(folder, played, "auto"))
             match = played.match
         behind = folder.behind(match.round)
@@ -230,7 +250,7 @@ def answer_duties(home: Home, identity: Identity, now: Callable[[], datetime], b
                                       f"round {r} came late ('duelmail claim {match.gid[:12]}')"))
             continue
         if not duty.needs_human and bot is None:
-            answers.append(Answer(folder, app.write_turn(folder, match, seat, identity, [], now()), "auto"))
+            answers.append(Answer(folder, app.write_turn(folder, match, seat, identity, [], now(), send=True), "auto"))
             continue
         if bot is None:
             what = duty.describe(match.named(match.state.prompt(seat)) if duty.decide else "")
@@ -244,7 +264,7 @@ def answer_duties(home: Home, identity: Identity, now: Callable[[], datetime], b
         # a bot also decides in a file that needs no decision when the seat becomes a decider within it (its own
         # last deck pass opens its hand and the coin toss chose it): one file, and no wait for another poll
         actions = app.bot_actions(match, seat, identity, factory(), rng)
-        answers.append(Answer(folder, app.write_turn(folder, match, seat, identity, actions, now()),
+        answers.append(Answer(folder, app.write_turn(folder, match, seat, identity, actions, now(), send=True),
                               f"bot {bot}" if actions or duty.needs_human else "auto"))
     return answers, decisions
 

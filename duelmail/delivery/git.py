@@ -245,7 +245,8 @@ def _take_in(home: Home, identity: Identity, repo: GitRepo, tree: str, now: date
     by_hash = {f.file_hash: blobs[w] for w, f in parsed if w in blobs}  # a held file refused now: its blob here
     repo.remember_refused([(blobs.get(a.where) or by_hash[a.file_hash])[1] for a in out
                            if a.status == "refused" and (a.where in blobs or a.file_hash in by_hash)])
-    seen.update(commit=tree, held=[list(blobs[a.where]) for a in out if a.status == "held" and a.where in blobs])
+    seen.update(commit=tree, held=[list(blobs[a.where]) for a in out if a.status in ("held", "later")
+                                   and a.where in blobs])  # (later: no room in the held store yet, read again)
     return out
 
 

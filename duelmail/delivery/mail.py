@@ -30,6 +30,7 @@ class MailReport:
     aside: int = 0  # messages holding a refused file, set aside
     aside_how: str = ""
     replies: int = 0  # replies to a "your move" mail: taken by the reply play, or left for it
+    later: int = 0  # messages left unread: a file in them the held store had no room for yet
 
 
 def fetch_mail(home: Home, identity: Identity | None, source: mailt.Source, now: datetime | None = None,
@@ -64,7 +65,7 @@ def fetch_mail(home: Home, identity: Identity | None, source: mailt.Source, now:
                 continue
             letters.append((letter, found))
             files += [(f"{letter.where} ({file_name(f)})", f) for f in found.files]
-        arrivals = apply_files(home, identity, files, now)
+        arrivals = apply_files(home, identity, files, now, strangers=True)
         for letter, found in letters:  # a person's words go with the first file of their message
             first = next((a for a in arrivals if found.files and a.where == f"{letter.where} "
                           f"({file_name(found.files[0])})"), None)
@@ -72,9 +73,13 @@ def fetch_mail(home: Home, identity: Identity | None, source: mailt.Source, now:
                 first.unsigned = found.unsigned
         report.arrivals += arrivals
         refused = {a.where for a in arrivals if a.status == "refused"}
+        later = {a.where for a in arrivals if a.status == "later"}
         for letter, found in letters:  # a file held for later is in the home now: its message is done too
             names = {f"{letter.where} ({file_name(f)})" for f in found.files}
-            if found.problems or names & refused:
+            if names & later and not found.problems and not names & refused:
+                letter.leave()  # a file the held store had no room for: read again by a later fetch
+                report.later += 1
+            elif found.problems or names & refused:
                 letter.set_aside()  # reported now, never read again: it cannot stall the next fetch
                 report.aside += 1
             else:
@@ -85,18 +90,19 @@ def fetch_mail(home: Home, identity: Identity | None, source: mailt.Source, now:
     return report
 
 
-def mail_answers(identity: Identity, answers: Sequence[app.Played], now: datetime,
-                 settings: mailt.MailSettings, password: Callable[[], str]) -> list[str]:
-    """Mail each new file to every other seat of its game; one line per message sent."""
-    messages, lines = [], []
+def mail_answers(home: Home, identity: Identity, answers: Sequence[app.Played], now: datetime,
+                 settings: mailt.MailSettings, password: Callable[[], str]) -> tuple[list[str], list]:
+    """Mail each new file to every other seat of its game, through the outbox (``delivery/outbox.py``), with
+    whatever else the outbox still held: one line per message sent or failed, and what is still unsent (the
+    transport's own error kept with each). No SMTP host: ``MailError``, and nothing is put in the outbox."""
+    from duelmail.delivery.outbox import send_outbox
+    from duelmail.transport.outbox import Outbox
+
+    if not settings.smtp_host:
+        raise mailt.MailError("no SMTP host in [mail]: run 'duelmail mail setup --smtp-host HOST'")
     for p in answers:
-        seat = p.file.seat
-        sender = settings.address or identity.email
-        to = mailt.recipients_for(p.match, seat)
-        messages.append(mailt.compose(p.match, p.file, sender, to, now, p.events))
-        lines.append(f"mailed round {p.file.round} of {p.match.gid[:12]} to {', '.join(to)}")
-    mailt.send(settings, messages, password)
-    return lines
+        Outbox(p.folder).add(p.file)  # (one signed here is in already: put there before it was stored)
+    return send_outbox(home, identity, now, settings, password)
 
 
 def _mail_again(home: Home, folder, paths, identity: Identity, now: datetime, settings, password) -> list[str]:

@@ -220,7 +220,7 @@ class ReplyPlay:
         sent = f"signed and sent to {', '.join(others)}"
         if low in _DRAW or low in ("resign", "i resign", "give up", "concede"):
             draw = _DRAW.get(low)
-            played = app.write_note(folder, match, seat, identity, now, resign=draw is None, draw=draw)
+            played = app.write_note(folder, match, seat, identity, now, resign=draw is None, draw=draw, send=True)
             what = "your resignation" if draw is None else f"your draw {'offer' if draw == 'offer' else draw}"
             return played, [f"Your reply was read: {text!r}.", f"{what.capitalize()} was {sent}."]
         lines = text.splitlines()
@@ -235,7 +235,7 @@ class ReplyPlay:
             set_pending(folder, noted[:-1], say)
             return None, [f"Your reply was read: {text!r}.", f"Took back: {noted[-1]}. Nothing was sent."]
         if answer.say is not None and not answer.chosen:
-            played = app.write_note(folder, match, seat, identity, now, say=answer.say)
+            played = app.write_note(folder, match, seat, identity, now, say=answer.say, send=True)
             return played, [f"Your reply was read: {text!r}.", f"Your words were {sent}: {answer.say!r}."]
         actions = [*noted, *answer.moves]
         draft = match.draft(seat, identity, actions, now)
@@ -244,7 +244,7 @@ class ReplyPlay:
             set_pending(folder, actions, say)
             return None, [f"Your reply was read: {text!r}.", f"Noted (not sent yet): {chosen}.",
                           f"Your turn goes on: {draft.named(draft.state.prompt(seat))}; the next list follows."]
-        played = app.write_turn(folder, match, seat, identity, actions, now, say=say)
+        played = app.write_turn(folder, match, seat, identity, actions, now, say=say, send=True)
         set_pending(folder, [])
         told = played.match.told_to([e for e in played.events if not e.technical], played.match.seen(seat))
         return played, [f"Your reply was read: {text!r}.", f"Round {played.file.round} was {sent}: {chosen}.",

@@ -12,6 +12,7 @@ from pathlib import Path
 from duelmail.delivery.arrivals import Answer, Arrival, Decision, answer_duties
 from duelmail.delivery.git import by_git, sync_git
 from duelmail.delivery.mail import fetch_mail, mail_answers, mail_forwards
+from duelmail.delivery.outbox import send_outbox
 from duelmail.delivery.reminders import send_reminders
 from duelmail.errors import DuelmailError
 from duelmail.home import Home
@@ -69,12 +70,15 @@ class MailCarrier(Carrier):
             return []
         if not s.smtp_host:
             return ["answers written; no SMTP host set up, so send them with 'duelmail mail send'"]
-        return mail_answers(identity, [a.played for a in answers], now, s,
-                            lambda: self.password(s, s.smtp_user, s.smtp_host))
+        return mail_answers(home, identity, [a.played for a in answers], now, s,
+                            lambda: self.password(s, s.smtp_user, s.smtp_host))[0]
 
     def send_on(self, home, identity, now):
         s = self.settings
-        return mail_forwards(home, identity, now, s, lambda: self.password(s, s.smtp_user, s.smtp_host))
+        lines = []
+        if s.smtp_host:  # what an earlier poll or command signed and could not mail: tried again at every poll
+            lines += send_outbox(home, identity, now, s, lambda: self.password(s, s.smtp_user, s.smtp_host))[0]
+        return lines + mail_forwards(home, identity, now, s, lambda: self.password(s, s.smtp_user, s.smtp_host))
 
     def remind(self, home, identity, now):
         s = self.settings
@@ -114,11 +118,13 @@ def poll(home: Home, identity: Identity, carriers: Sequence[Carrier], clock: Cal
         for c in carriers:
             out.arrivals += c.pull(home, identity, clock())
         out.lines += [a.line() for a in out.arrivals if a.status != "duplicate"]
+        by_reply: list[Answer] = []
         if replies is not None:
-            by_reply, said = replies.play(home, identity, clock)
+            try:
+                by_reply, said = replies.play(home, identity, clock)
+            except mailt.MailError as e:  # what was played is in its game's outbox: mailed below, or at a later poll
+                said = [f"could not mail the answers to your replies: {e}"]
             out.lines += said
-        else:
-            by_reply = []
         out.answers, out.decisions = answer_duties(home, identity, clock, bot, rng)
         out.answers = [*by_reply, *out.answers]
         out.lines += [a.line() for a in out.answers]

@@ -3,16 +3,19 @@ before it): kept in the game's folder, in ``.held/`` (never among the game's fil
 applied as soon as the gap is filled, whichever transport fills it (``app.receive_files`` releases them).
 
 Only a file signed by a seat of a game this home holds is kept (the signature is checked before the round), and
-the store is bounded: at most ``MAX_FILES`` files and ``MAX_BYTES`` bytes a game, so nobody fills a disk with
-files from the future. A held file that proves bad once it can be checked is refused then and dropped; the held
+the store is bounded *by seat*: at most ``MAX_FILES`` files and ``MAX_BYTES`` bytes signed by one seat, so nobody
+fills a disk with files from the future, and one seat's junk never takes the room of another seat's early file. A
+file its seat has no room left for is not refused for good (``HeldFull``): the carrier leaves it to come again (a
+mail stays unread). A held file that proves bad once it can be checked is refused then and dropped; the held
 files of a finished game are dropped."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from duelmail.errors import FileRefused, NotYet
+from duelmail.errors import FileRefused, HeldFull, NotYet
 from duelmail.transport.archive import file_name, ordered
 from duelmail.util.fs import atomic_write, forget
 
@@ -22,8 +25,9 @@ if TYPE_CHECKING:
     from duelmail.transport.folder import GameFolder
 
 HELD_DIR = ".held"
-MAX_FILES = 64
-MAX_BYTES = 8 << 20
+MAX_FILES = 64  # a seat
+MAX_BYTES = 8 << 20  # a seat
+_SEAT = re.compile(r"^[0-9a-f]{16}-r[0-9]{4}-s([0-9]+)[-.]")
 _HEAD = "held by duelmail until "
 
 
@@ -76,19 +80,35 @@ class HeldFiles:
         return self.path.is_dir() and any(p.name.startswith(f.file_hash[:16] + "-") for p in self.path.iterdir())
 
     def keep(self, f: SignedFile, waiting: str, where: str) -> Path | None:
-        """Keep ``f`` until ``waiting`` arrives; None if it is held already. A full store refuses it (the sender
-        still has it, and sends it again)."""
+        """Keep ``f`` until ``waiting`` arrives; None if it is held already. When its seat's share of the store is
+        full: ``HeldFull`` (the sender's copy comes again)."""
         if self.holds(f):
             return None
         text = f.to_toml([f"{_HEAD}{waiting} arrives"])
-        files = [p for p in self.path.iterdir() if p.is_file()] if self.path.is_dir() else []
-        size = sum(p.stat().st_size for p in files)
-        if len(files) >= MAX_FILES or size + len(text.encode()) > MAX_BYTES:
-            raise FileRefused(where, f"it waits for {waiting}, and this game already holds {len(files)} files "
-                              f"({size // 1024} KiB) waiting for earlier ones, as many as a home keeps: send it "
-                              "again once the files between have arrived", round=f.round, seat=f.seat,
-                              rule="P-round")
+        files, size = self.of_seat(f.seat)
+        if files >= MAX_FILES or size + len(text.encode()) > MAX_BYTES:
+            raise HeldFull(where, f"it waits for {waiting}, and this game already holds {files} files "
+                           f"({size // 1024} KiB) of seat {f.seat} waiting for earlier ones, as many as a home keeps "
+                           "of one seat: not kept now; it is read again once the files between have arrived",
+                           round=f.round, seat=f.seat, rule="P-round")
         return atomic_write(self.path / f"{f.file_hash[:16]}-{file_name(f)}", text)
+
+    def of_seat(self, seat: int) -> tuple[int, int]:
+        """How many files signed by ``seat`` the store holds, and their bytes."""
+        n = size = 0
+        if self.path.is_dir():
+            for p in self.path.iterdir():
+                m = _SEAT.match(p.name)
+                if m and int(m.group(1)) == seat and p.is_file():
+                    n, size = n + 1, size + p.stat().st_size
+        return n, size
+
+    def usage(self) -> tuple[int, int]:
+        """How many files the store holds, and their bytes (``status``)."""
+        if not self.path.is_dir():
+            return 0, 0
+        files = [p for p in self.path.iterdir() if p.is_file() and p.name.endswith(".toml")]
+        return len(files), sum(p.stat().st_size for p in files)
 
     @staticmethod
     def waiting(path: Path) -> str:

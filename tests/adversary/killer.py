@@ -4,6 +4,8 @@ Usage: python killer.py POINT N duelmail-args...   POINT is one of
   write    half-way through writing a temporary file
   replace  just before the temporary file replaces the real one
   after    just after the replace, before anything else is written
+  sent     just after an SMTP server accepted a message, before anything else is written
+With $KILL_FROM set, only the replaces from the first one onto a file of that name on count.
 """
 
 import os
@@ -50,13 +52,33 @@ def fdopen(fd, *a, **kw):
     return HalfWriter(real_fdopen(fd, *a, **kw))
 
 
+counting = not os.environ.get("KILL_FROM")
+
+
 def replace(src, dst):
-    maybe_die("replace")
+    global counting
+    counting = counting or os.path.basename(dst) == os.environ.get("KILL_FROM")
+    if counting:
+        maybe_die("replace")
     real_replace(src, dst)
-    maybe_die("after")
+    if counting:
+        maybe_die("after")
 
 
 os.fdopen, os.replace = fdopen, replace
+
+if point == "sent":
+    import smtplib
+
+    real_send = smtplib.SMTP.send_message
+
+    def send_message(self, *a, **kw):
+        out = real_send(self, *a, **kw)
+        maybe_die("sent")
+        return out
+
+    smtplib.SMTP.send_message = send_message
+
 from duelmail.cli import main  # noqa: E402
 
 sys.argv = ["duelmail", *args]

@@ -68,3 +68,14 @@ def test_kill_while_creating_an_identity(tmp_path):
         assert ids == []  # no half identity: either none or a whole one
         dm(home, "id", "new", "kim", "--email", "kim@example.org")
         assert "kim <kim@example.org>" in dm(home, "id", "show")
+
+
+def test_a_receive_killed_right_after_its_answer_says_the_answer_when_run_again(tmp_path, monkeypatch):
+    """Issue 38: 'receive' answers by itself (a deck pass) and is killed just after storing the answer, before it
+    could say so. Run again, it does not say only "already applied": it names the answer to send."""
+    t = Table(tmp_path)
+    monkeypatch.setenv("KILL_FROM", "r0002-s0.toml")  # killer.py counts from the answer's own write
+    assert kill_at(t.alice, "after", 1, "receive", str(t.out / "r0001-s1.toml")) == -9
+    out = dm(t.alice, "receive", str(t.out / "r0001-s1.toml"))
+    assert "already applied (nothing changed)" in out, out
+    assert "your answer to it is written: " in out and "r0002-s0.toml (send it to the other players" in out, out

@@ -23,7 +23,7 @@ from servers import PASSWORD  # noqa: E402
 
 from duelmail import app  # noqa: E402
 from duelmail.cli import main  # noqa: E402
-from duelmail.errors import FileRefused  # noqa: E402
+from duelmail.errors import FileRefused, HeldFull  # noqa: E402
 from duelmail.home import Home  # noqa: E402
 from duelmail.protocol.turnfile import SignedFile  # noqa: E402
 from duelmail.transport import held  # noqa: E402
@@ -274,3 +274,65 @@ def test_what_a_file_waits_for_is_said_in_words():
     assert held.waiting_for(FileRefused("x", "gap", rule="P-wait"), note, m) == f"{m.cards[0].name}'s note 2"
     assert held.waiting_for(NotYet("x", "gap", "bob's note 4"), note, m) == "bob's note 4"
     assert held.waiting_for(FileRefused("x", "forged", rule="P-signature"), turn, m) is None
+
+
+def test_one_seats_junk_never_takes_the_room_of_another_seats_early_file(tmp_path, monkeypatch):
+    """Issue 38, item 2: the store is bounded by seat. Seat 1 fills its own share with signed junk from the future;
+    seat 2's honest early file is still kept, and applied when the gap fills; the junk only ever costs seat 1."""
+    monkeypatch.setattr(held, "MAX_FILES", 4)
+    p = Players("highcard", n=3, seed=3).run(limit=10_000)
+    home = Home(tmp_path / "h")
+    app.receive_files(home, None, [(f"f{i}", f) for i, f in enumerate(p.files) if f.round < 3])
+    (five,) = [f for f in p.files if f.round == 5]
+    assert five.seat == 1
+    junk = [resigned(five, p.ids[1], round=20 + i) for i in range(held.MAX_FILES + 1)]
+    for i, f in enumerate(junk[:-1]):
+        (r,) = app.receive_files(home, None, [(f"junk{i}", f)])
+        assert r.waiting == "round 3"
+    with pytest.raises(HeldFull, match="of seat 1 waiting for earlier ones"):
+        app.receive_files(home, None, [("junk-too-many", junk[-1])])
+    (four,) = [f for f in p.files if f.round == 4]
+    assert four.seat == 2
+    (r,) = app.receive_files(home, None, [("carol-r0004.toml", four)])  # seat 2's room is its own
+    assert r.waiting == "round 3", r
+    (three,) = [f for f in p.files if f.round == 3]
+    got = app.receive_files(home, None, [("r0003-s0.toml", three)])
+    assert [x.line() for x in got][1] == "r0004-s2.toml (held): round 4 seat 2 verified and applied (it had " \
+                                        "waited for round 3)", got
+    (folder,) = home.game_folders()
+    assert HeldFiles(folder).of_seat(1)[0] == held.MAX_FILES and HeldFiles(folder).of_seat(2) == (0, 0)
+
+
+def test_by_imap_an_early_file_with_no_room_stays_unread_and_is_read_again_until_it_fits(table, tmp_path,
+                                                                                       mail_servers, monkeypatch):
+    """Issue 38, item 2: an early file its seat's share has no room for is not refused for good: its mail is left
+    unread (not flagged), read again by every fetch, and applied once the files before it have come."""
+    monkeypatch.setenv(mailt.PASSWORD_ENV, PASSWORD)
+    monkeypatch.setattr(held, "MAX_FILES", 0)  # no room at all for seat 1's early files
+    carol, user = tmp_path / "carol", f"later{os.getpid()}"
+    dm(carol, "id", "new", "carol", "--email", mail_servers.account(user))
+    mail_setup(carol, mail_servers, user)
+    out = table.out
+    dm(carol, "receive", str(out / "genesis.toml"), str(out / "r0001-s1.toml"))
+    c = mail_servers.imap(user)
+    try:
+        assert c.append("INBOX", None, None, attached(out / "r0003-s1.toml").as_bytes())[0] == "OK"
+        first = dm(carol, "mail", "fetch")
+        assert "round 3 seat 1: it waits for round 2" in first and "not kept now" in first, first
+        assert "REFUSED" not in first and "1 left unread" in first, first
+        c.select("INBOX")
+        flags = c.fetch("1", "(FLAGS)")[1][0].decode()
+        assert "$Duelmail" not in flags and "Seen" not in flags, flags
+        again = dm(carol, "mail", "fetch")  # read again: still no room
+        assert "1 messages read" in again and "not kept now" in again, again
+        monkeypatch.setattr(held, "MAX_FILES", 64)
+        assert c.append("INBOX", None, None, attached(out / "r0002-s0.toml").as_bytes())[0] == "OK"
+        filled = dm(carol, "mail", "fetch")
+        assert "round 2 seat 0 verified and applied" in filled and "round 3 seat 1 verified and applied" in filled, \
+            filled
+        c.select("INBOX")
+        flags = c.fetch("1", "(FLAGS)")[1][0].decode()
+        assert "$Duelmail" in flags, flags  # done with now
+    finally:
+        c.logout()
+    assert (game_folder(carol) / "r0003-s1.toml").exists()

@@ -13,7 +13,7 @@ import pytest
 from clitable import dm, runner, snapshot
 from mailtable import MailTable
 from replyplay import Hasty, Player, is_list, mutt, phone, plain_of, webmail
-from servers import PASSWORD
+from servers import PASSWORD, free_port
 
 from duelmail.cli import main
 from duelmail.delivery import watch as watching
@@ -284,3 +284,24 @@ def test_a_reply_in_a_game_kept_in_git_is_pushed_to_the_repository(mail_servers,
     assert ": by reply: " in res.output and f"{repos[1]}: committed" in res.output, res.output
     rnd = int(re.search(r"game [0-9a-f]{12} round (\d+): by reply", res.output).group(1))
     assert f"round {rnd} seat 1 verified and applied" in dm(alice, "git", "sync")
+
+
+def test_a_move_played_by_reply_while_smtp_fails_is_mailed_by_the_next_watch(mail_servers, tmp_path):
+    """Issue 38: Bob's reply is played while his outgoing server is down. The move is signed and kept in the
+    game's outbox; 'status' says it is not sent and why; the next watch mails it, and Alice's home applies it."""
+    t = ReplyMailTable(tmp_path, mail_servers)
+    t.send(mutt(t.first_list(), Player(t.bob, t.address).answer_text(), t.address))
+    mail_servers.wait_for(t.users[1], t.bob_total())
+    dm(t.bob, "mail", "setup", "--smtp-port", str(free_port()))
+    res = runner.invoke(main, ["--home", str(t.bob), "watch", "--once"])
+    assert "could not mail round" in res.output and "kept in the outbox" in res.output, res.output
+    st = dm(t.bob, "status")
+    assert "not sent yet: r" in st and "Connection refused" in st, st
+    (entry,) = re.findall(r"not sent yet: (r\d{4}-s1\.toml)", st)
+    dm(t.bob, "mail", "setup", "--smtp-port", str(mail_servers.smtp_port))
+    out = t.watch()
+    rnd = int(entry[1:5])
+    assert f"mailed round {rnd} of" in out, out
+    assert "not sent" not in dm(t.bob, "status")
+    got = t.fetch(t.alice)
+    assert f"round {rnd} seat 1 verified and applied" in got, got

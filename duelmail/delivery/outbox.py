@@ -1,0 +1,81 @@
+"""Sending what the outboxes of a home hold (``transport/outbox.py``): each file this home signed and the server
+has not taken yet, mailed to every other seat of its game, again at every command that reaches the network until
+it goes. What cannot go is said with the server's own words, and stays."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime
+
+from duelmail.delivery.arrivals import fold
+from duelmail.delivery.git import by_git
+from duelmail.home import Home
+from duelmail.protocol.identity import Identity
+from duelmail.transport import mail as mailt
+from duelmail.transport.outbox import Outbox
+from duelmail.util.classes import dataclass
+
+RETRIED_BY = "the next 'duelmail play', 'receive', 'mail fetch', 'watch' or 'git sync' tries again"
+
+
+@dataclass
+class Unsent:
+    game: str
+    round: int
+    kind: str
+    file: str
+    error: str
+    tries: int
+
+    def line(self) -> str:
+        what = "your genesis" if self.kind == "genesis" else f"your {self.kind} of round {self.round}"
+        why = self.error or "not tried yet (the command that signed it ended first)"
+        return f"game {self.game[:12]}: {what} ({self.file}) is not sent yet: {why}"
+
+
+def unsent(home: Home) -> list[Unsent]:
+    """What every outbox of ``home`` still holds, with the last error of each."""
+    out = []
+    for folder in home.game_folders():
+        box = Outbox(folder)
+        if not box.path.exists():
+            continue
+        for e, f in box.files():
+            out.append(Unsent(f.game, f.round, f.kind, e["file"], e.get("error", ""), int(e.get("tries", 0) or 0)))
+    return out
+
+
+def send_outbox(home: Home, identity: Identity, now: datetime, settings: mailt.MailSettings | None,
+                password: Callable[[], str]) -> tuple[list[str], list[Unsent]]:
+    """Mail every file in the outboxes of ``home`` to the other seats of its game; one line per file sent or
+    failed, and what is still unsent. The first failure ends the run (the server is likely down for the rest:
+    they keep their place)."""
+    lines: list[str] = []
+    for folder in home.game_folders():
+        box = Outbox(folder)
+        if not box.path.exists():
+            continue
+        pending = box.files()
+        if not pending:
+            continue
+        if by_git(home, folder):  # moved into a repository since: the sync pushes the folder's files
+            for e, _ in pending:
+                box.sent(e["hash"])
+            continue
+        if settings is None or not settings.smtp_host:
+            break
+        match = fold(folder)
+        sender = settings.address or identity.email
+        for e, f in pending:
+            to = mailt.recipients_for(match, f.seat)
+            what = f"round {f.round} of {match.gid[:12]}"
+            events = [ev for ev in match.events if ev.round == f.round]
+            try:
+                mailt.send(settings, [mailt.compose(match, f, sender, to, now, events)], password)
+            except mailt.MailError as err:
+                box.failed(e["hash"], str(err))
+                lines.append(f"could not mail {what}: {err}; kept in the outbox: {RETRIED_BY}")
+                return lines, unsent(home)
+            box.sent(e["hash"])
+            lines.append(f"mailed {what} to {', '.join(to)}")
+    return lines, unsent(home)
