@@ -344,7 +344,7 @@ def moves(ctx, game, as_json, every):
     names = match.names()
     if as_json:
         click.echo(json.dumps([{"number": c.number, "move": c.move, "means": c.words,
-                                "typed": shown_move(c.move, names)} for c in listed], indent=2))
+                                "typed": shown_move(c.move, names), "careful": c.warning} for c in listed], indent=2))
         return
     if not listed and match.over():
         click.echo(f"game {match.gid[:12]} is over: {match.describe_outcome()}")
@@ -354,9 +354,9 @@ def moves(ctx, game, as_json, every):
                    "nothing to decide: 'duelmail play' sends your decision-free answer")
         return
     if len(listed) <= MANY_MOVES or every:
-        width = max(len(c.words) for c in listed)
+        width = max(len(c.said) for c in listed)
         for c, line in zip(listed, numbered(listed), strict=True):
-            click.echo(f"{line}{' ' * (width - len(c.words))}  {shown_move(c.move, names)}")
+            click.echo(f"{line}{' ' * (width - len(c.said))}  {shown_move(c.move, names)}")
         click.echo("'duelmail play N' makes move N; 'duelmail play' in a terminal asks")
         return
     legal = [(c.move, c.words) for c in listed]
@@ -448,22 +448,27 @@ def undo(ctx, game, everything):
 @click.option("--ask/--no-ask", "ask", default=None,
               help="With no MOVES: show the table and the numbered list of your legal moves and ask which "
                    "(default: when run in a terminal).")
+@click.option("--yes", "-y", "sure", is_flag=True,
+              help="Play a move the list marks 'careful' (it loses at once) without asking; so does 'yes' after it.")
 @pass_ctx
 @handled
-def play(ctx, moves, game, bot, seed, out, vacation, send, push, say, ask):
+def play(ctx, moves, game, bot, seed, out, vacation, send, push, say, ask, sure):
     """Make your MOVES and write your next turn file (in GAME: --game, or a game id after the moves).
 
     In a terminal, with no MOVES, shows the table and a numbered list of every move legal now,
     and asks: answer with a number ("2"), several ("1 then 4"), or words ("attack bob with the king");
     'undo' takes the last choice back. MOVES are the list's numbers or words too, or the game's
     notation ('duelmail rules GAME' ends with it). Moves that do not finish your turn are kept until
-    you add the rest. With no moves and no decision awaited, sends whatever needs none (key shares,
+    you add the rest. A move the list marks 'careful' (it ends the game against you, or puts out
+    your own character) is played only once you confirm it: asked in a terminal, else --yes or
+    'yes' after the move. With no moves and no decision awaited, sends whatever needs none (key shares,
     deck passes, reveals).
 
     \b
     Example:
       duelmail play
       duelmail play 2
+      duelmail play 4 yes
       duelmail play "warlord KC" end
       duelmail play --bot heuristic
       duelmail play end --say "well played"
@@ -475,6 +480,8 @@ def play(ctx, moves, game, bot, seed, out, vacation, send, push, say, ask):
     if moves and game is None and re.fullmatch(r"(?:[a-z]+-)?[0-9a-f]{3,64}", moves[-1]) \
             and len(ctx.home.matching(moves[-1])) == 1:
         game = moves.pop()  # 'duelmail play MOVE... GAME': a game's short id (or folder name) last
+    if len(moves) > 1 and moves[-1].lower() in ("yes", "confirm", "sure"):
+        moves, sure = moves[:-1], True  # 'duelmail play 4 yes': a move marked 'careful', meant
     ident, folder, match, seat = _open(ctx, game)
     if match.over() and (moves or bot or seat not in match.duties):
         left = "; 'duelmail play' sends what the audit still needs" if seat in match.duties else ""
@@ -498,6 +505,8 @@ def play(ctx, moves, game, bot, seed, out, vacation, send, push, say, ask):
     noted = _pending_data(folder)
     say = say if say is not None else noted.get("say")
     actions = list(noted.get("actions", [])) + _read_moves(match, seat, ident, moves, list(noted.get("actions", [])))
+    if moves and not sure:
+        _check_careful(match, seat, ident, moves, list(noted.get("actions", [])), actions)
     if not moves and not bot and (sys.stdin.isatty() and sys.stdout.isatty() if ask is None else ask):
         actions, say = _ask(folder, match, seat, ident, actions, say)
     if bot:
@@ -550,6 +559,18 @@ def play(ctx, moves, game, bot, seed, out, vacation, send, push, say, ask):
         push_played(ctx, ident, played)
 
 
+def _check_careful(match, seat, ident, typed, noted, actions) -> None:
+    """Refuse, before anything is noted or signed, a move the list marks 'careful' that the player did not confirm:
+    the move named again with its warning, and how to confirm it."""
+    from duelmail.choosing import asked, chosen_as_listed, warned
+
+    risky = warned(chosen_as_listed(match, seat, ident, actions[len(noted):], noted))
+    if risky:
+        again = " ".join(f'"{m}"' if " " in m else m for m in typed)
+        raise click.ClickException(f"not played: {asked(risky)}. If you mean it: 'duelmail play {again} yes' "
+                                   "(or --yes)")
+
+
 def _read_moves(match, seat, ident, moves, noted) -> list[str]:
     """MOVES from the command line: the list's numbers (``2``, ``1 4``), then the notation, then words."""
     from duelmail.choosing import ChoiceError, read_step
@@ -600,6 +621,11 @@ def _ask(folder, match, seat, ident, actions, say):
             answer = read_answer(match, seat, ident, text, actions)
         except ChoiceError as e:
             click.echo(f"not understood: {e}")
+            continue
+        risky = [c for c in answer.chosen if c.warning]
+        if risky and not click.confirm("careful: " + "; ".join(f"{c.words!r} {c.warning}" for c in risky)
+                                       + ". Play it anyway?", default=False):
+            click.echo("not chosen")
             continue
         if answer.undo:
             if actions:

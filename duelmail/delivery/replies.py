@@ -20,7 +20,7 @@ from email.message import EmailMessage, Message
 import tomlkit
 
 from duelmail import app
-from duelmail.choosing import Choice, ChoiceError, choices, numbered, read_answer
+from duelmail.choosing import Choice, ChoiceError, asked, choices, confirming, numbered, read_answer, warned
 from duelmail.delivery.arrivals import Answer, Decision, my_games
 from duelmail.errors import DuelmailError, LocalFileError, unexpected
 from duelmail.home import Home
@@ -228,7 +228,10 @@ class ReplyPlay:
         if talk and len(talk) < len(lines):  # moves, and a line of talk to go with them in the turn
             say = " ".join(talk)
             text = "\n".join(line for line in lines if not _SAY.match(line))
+        text, sure = confirming(text)
         answer = read_answer(match, seat, identity, text, noted)
+        if not sure and warned(answer.chosen):
+            raise ChoiceError(f"{asked(answer.chosen)}. If you mean it, reply '{text.strip()} yes'")
         if answer.undo:
             if not noted:
                 raise ChoiceError("nothing chosen yet to take back (a file already sent cannot be taken back)")
