@@ -108,8 +108,9 @@ def create_game(home: Home, identity: Identity, kind: str, cards: Sequence[Playe
 def join_game(home: Home, identity: Identity, genesis: SignedFile, now: datetime, where: str,
               fresh: bytes | None = None) -> Played:
     """Accept a game: store its genesis and write this seat's first file (a refused invitation, or any failure
-    on the way, leaves no game folder behind). ``fresh``: the seat's randomness for
-    this game (default: the operating system's CSPRNG), sealed to itself in that file."""
+    on the way, leaves no game folder behind); joined already, that file as it was stored (a second ``join`` after
+    a first one stopped before its file went out). ``fresh``: the seat's randomness for this game (default: the
+    operating system's CSPRNG), sealed to itself in that file."""
     match = Match(genesis, where)
     seat = match.seat_of(identity)
     if seat is None:
@@ -120,6 +121,10 @@ def join_game(home: Home, identity: Identity, genesis: SignedFile, now: datetime
     if new:
         match.check_invitation(now, where)
     hold(folder.path)
+    if not new:  # joined already (a first run stopped before its file went out): the same file, written again
+        for name, f in folder.files():
+            if f.seat == seat and f.round == 1 and f.kind != "genesis":
+                return Played(folder, folder.fold(), f, folder.path / name)
     try:
         folder.store(genesis, match)
         home.set_me(folder, identity.name, seat)

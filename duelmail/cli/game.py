@@ -197,6 +197,37 @@ def status(ctx, game, all_games, finished, as_json):
         click.echo(line)
 
 
+def _awaiting_me(ctx, game: str | None) -> str | None:
+    """With no GAME named and several games in play: the one that awaits this home's player, said on stderr
+    ("game warlords-3f2a9c1b7d4e (Warlords, against bob): the one awaiting you"), so that play, moves and show need
+    no id. ``game`` itself otherwise (None where the home's one game is meant, or none awaits, or several do: the
+    usual error names them)."""
+    from duelmail.errors import GameNotFound
+
+    if game is not None:
+        return game
+    try:
+        ctx.home.find(None)
+        return None
+    except GameNotFound:
+        pass
+    mine = []
+    for folder in ctx.home.live_folders():
+        try:
+            data = _status_of(ctx, folder)
+        except (DuelmailError, OSError, ValueError):
+            continue  # a game that cannot be read is named by the usual error, never picked
+        if data["your_turn"] and not data["over"]:
+            mine.append((folder, data))
+    if len(mine) != 1:
+        return None
+    folder, data = mine[0]
+    others = [n for s, n in enumerate(data["seats"]) if s != data["you"]]
+    click.echo(f"game {folder.path.name} ({data['title']}, against {' and '.join(others)}): the one game awaiting "
+               "you", err=True)
+    return folder.path.name
+
+
 def _status_of(ctx, folder) -> dict:
     seat = ctx.home.me(folder).get("seat")
     data = _cached_status(folder, seat) if ctx.as_name is None else None
@@ -257,6 +288,7 @@ def show(ctx, game, svg_out, html_out, open_it):
       duelmail show --svg table.svg
     """
     key = None
+    game = _awaiting_me(ctx, game)
     if not (svg_out or html_out) and ctx.as_name is None:  # the text alone: from its cache if nothing changed
         try:
             folder = ctx.home.find(game)
@@ -333,7 +365,7 @@ def moves(ctx, game, as_json, every):
     """
     from duelmail.choosing import choices_in, numbered, shown_move
 
-    ident, folder, match, seat = _open(ctx, game)
+    ident, folder, match, seat = _open(ctx, _awaiting_me(ctx, game))
     _refresh_status(folder, match, seat)
     pending = _pending(folder)
     listed = []
@@ -480,6 +512,7 @@ def play(ctx, moves, game, bot, seed, out, vacation, send, push, say, ask, sure)
     if moves and game is None and re.fullmatch(r"(?:[a-z]+-)?[0-9a-f]{3,64}", moves[-1]) \
             and len(ctx.home.matching(moves[-1])) == 1:
         game = moves.pop()  # 'duelmail play MOVE... GAME': a game's short id (or folder name) last
+    game = _awaiting_me(ctx, game)
     if len(moves) > 1 and moves[-1].lower() in ("yes", "confirm", "sure"):
         moves, sure = moves[:-1], True  # 'duelmail play 4 yes': a move marked 'careful', meant
     ident, folder, match, seat = _open(ctx, game)

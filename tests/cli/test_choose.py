@@ -119,9 +119,9 @@ def test_a_move_that_loses_at_once_is_marked_and_played_only_once_confirmed(tmp_
     t.turn(t.alice, "1")
     t.turn(t.alice, "1")  # Strength 1, Speed 1: Endurance next
     out = dm(t.alice, "moves")
-    assert re.search(r"^   1\. Give Endurance 1 card \(secret until shown\) \(careful: removes your character at the "
-                     r"start: its one Endurance card is shown then, and is exhausted at once \(K-3, K-7\)\) +build end 1",
-                     out, re.M), out
+    assert re.search(r"^   1\. Give Endurance 1 card \(secret until shown\) \(careful: removes your character at "
+                     r"the start: its one Endurance card is shown then, and is exhausted at once \(K-3, K-7\)\) "
+                     r"+build end 1", out, re.M), out
     assert "careful" not in out.split("\n")[1]  # 2 cards: no warning
     listed = json.loads(dm(t.alice, "moves", "--json"))
     assert listed[0]["careful"].startswith("removes your character") and listed[1]["careful"] is None

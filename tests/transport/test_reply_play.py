@@ -228,3 +228,27 @@ def test_undo_a_noted_step_and_offer_a_draw_by_reply(tmp_path):
     assert fourth["Subject"] != third["Subject"]
     t.box.add(player.reply(fourth).as_bytes())
     assert ": by reply: " in "\n".join(t.poll())
+
+
+def test_a_reply_naming_a_move_that_loses_at_once_is_asked_again_and_yes_plays_it(tmp_path):
+    """Issue 39 (1), K-3, K-7: by reply, a move the list marks 'careful' (1 Endurance card: the character is out at
+    the start) is not played on its number alone: the answer names the move and its warning and asks for
+    'N yes', which notes it."""
+    t = ReplyTable(tmp_path, "skirmish", "turns=4")
+    player = Player(t.reply_home, t.address)
+    orig = _first_list(t, "strength")
+    for _ in range(2):  # Strength 1, then Speed 1: each a step noted, and the next list mailed
+        t.box.add(player.reply(orig, "1").as_bytes())
+        assert "Noted (not sent yet)" in "\n".join(t.poll())
+        orig = t.new_lists()[-1]
+    assert "1. Give Endurance 1 card (secret until shown) (careful: removes your character at the start" \
+        in plain_of(orig)
+    t.box.add(player.reply(orig, "1").as_bytes())
+    said = "\n".join(t.poll())
+    assert "not played: 'Give Endurance 1 card (secret until shown)' removes your character" in said, said
+    again = t.new_lists()[-1]
+    text = plain_of(again)
+    assert "Nothing was sent" in text and "If you mean it, reply '1 yes'" in text
+    t.box.add(player.reply(again, "1 yes").as_bytes())
+    said = "\n".join(t.poll())
+    assert "Noted (not sent yet): Give Endurance 1 card (secret until shown)" in said, said

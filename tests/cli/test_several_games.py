@@ -1,0 +1,60 @@
+"""Issue 39 (5): several games in one home, and a join run twice. With no game named, play, moves and show take the
+one game that awaits you and say which; 'status --all' names the game and the opponents; a second 'join' writes
+the first one's file again."""
+
+from __future__ import annotations
+
+import re
+import shutil
+
+import clitable
+from clitable import dm, runner, snapshot
+
+from duelmail.cli import main
+
+
+def _two_games(tmp_path):
+    """Alice's home with two Warlords games against bob: one awaiting her (its first turn), one awaiting bob."""
+    a, b = clitable.Table(tmp_path / "one"), clitable.Table(tmp_path / "two")
+    a.settle()
+    b.settle()
+    b.turn(b.alice, "end")
+    b.settle()
+    for folder in (b.alice / "games").iterdir():
+        shutil.copytree(folder, a.alice / "games" / folder.name)
+    mine = next(p.name for p in (a.alice / "games").iterdir() if not (p / "r0004-s0.toml").exists())
+    return a, mine
+
+
+def test_with_several_games_play_moves_and_show_take_the_one_awaiting_you_and_say_which(tmp_path):
+    t, mine = _two_games(tmp_path)
+    said = f"game {mine} (Warlords, against bob): the one game awaiting you"
+    listed = runner.invoke(main, ["--home", str(t.alice), "status", "--all"])
+    assert listed.exit_code == 0
+    lines = sorted(line for line in listed.output.splitlines() if "round" in line)
+    assert len(lines) == 2 and all(" Warlords against bob, round " in line for line in lines), lines
+    assert any(line.startswith(mine[-12:]) and "awaiting you" in line for line in lines)
+    for args in (["moves"], ["show"]):
+        out = dm(t.alice, *args)
+        assert out.startswith(said + "\n"), out
+    assert "End the turn" in dm(t.alice, "moves")
+    out = t.turn(t.alice, "end")
+    assert said in out and "alice ends the turn" in out
+    assert (t.alice / "games" / mine / "r0004-s0.toml").exists()
+    out = dm(t.alice, "moves", code=1)  # now none awaits her: the game is to be named, as before
+    assert "games in play here; name one" in out and "Traceback" not in out
+
+
+def test_join_run_again_after_a_first_run_writes_the_same_file_again(tmp_path):
+    """A first 'join' that stopped before its file went out (here: its copy lost): a second one writes it again,
+    the same file, and changes nothing else."""
+    t = clitable.Table(tmp_path)
+    first = (t.out / "r0001-s1.toml").read_bytes()
+    (t.out / "r0001-s1.toml").unlink()
+    before = snapshot(t.bob)
+    out = dm(t.bob, "join", str(t.out / "genesis.toml"), "--out", str(t.out))
+    assert re.search(r"^joined game \w{12} as seat 1 \(bob\)$", out, re.M) and "not sent" not in out
+    assert (t.out / "r0001-s1.toml").read_bytes() == first
+    assert snapshot(t.bob) == before
+    t.settle()
+    assert t.status(t.alice)["your_turn"]
