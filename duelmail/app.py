@@ -52,6 +52,7 @@ class Played:
     file: SignedFile | None
     path: Path | None
     events: list[Event] = field(default_factory=list)
+    owed: str = ""  # a file that needed no decision: what it answered (``Duty.describe``)
 
 
 def genesis_content(kind: str, cards: Sequence[PlayerCard], creator: int, options: dict, now: datetime,
@@ -179,6 +180,26 @@ def write_turn(folder: GameFolder, match: Match, seat: int, identity: Identity, 
 
         HeldFiles(folder).clear()
     return Played(folder, match, f, path, events)
+
+
+def owed(folder: GameFolder, match: Match, seat: int | None, identity: Identity, now: datetime,
+         most: int = 8) -> list[Played]:
+    """Every file ``seat`` owes now that needs no decision (key shares, deck passes, reveals, the seed at the end),
+    written one after the other while its own last one leaves it awaited again without a decision (its deck pass
+    that opens its own hand, then its shares for it): what ``watch``, ``receive`` and ``play`` all send at once, so
+    that a seat's home never waits on itself. Not while a file came late (claim first). ``most`` bounds the run."""
+    out: list[Played] = []
+    for _ in range(most):
+        if seat is None or seat not in match.duties or seat in match.current or match.duties[seat].needs_human:
+            break
+        if late_files(folder, match, seat):
+            break
+        what = match.duties[seat].describe()
+        played = write_turn(folder, match, seat, identity, [], now)
+        played.owed = what
+        out.append(played)
+        match = played.match
+    return out
 
 
 def write_claim(folder: GameFolder, match: Match, seat: int | None, identity: Identity, now: datetime) -> Played:

@@ -112,6 +112,8 @@ def status_lines(data: dict, t: datetime) -> list[str]:
                 f" - a timeout claim stands from {stands.isoformat()} (a file sent in time may still be on its way)"
             due = f"; due {a['deadline']}, {_left(datetime.fromisoformat(a['deadline']), t)}{remind}{late}"
         out.append(f"awaiting {who}: {a['what']}{due}")
+    if data.get("now") and "machine" in data["now"]:  # a file that needs no decision: what it is for, in words
+        out.append(f"now: {data['now']}")
     answered = data.get("answered", [])
     if answered:
         who = ", ".join("you" if s == seat else data["seats"][s] for s in answered)

@@ -143,10 +143,10 @@ def send_played(ctx, ident, played_list) -> None:
         click.echo(line)
 
 
-def mail_played(ctx, ident, played) -> None:
-    """``play --send``: mail the file just written."""
+def mail_played(ctx, ident, played, *more) -> None:
+    """``play --send``: mail the file just written (and those written after it with no decision)."""
     try:
-        send_played(ctx, ident, [played])
+        send_played(ctx, ident, [played, *more])
     except DuelmailError as e:
         raise click.ClickException(f"{e}\nyour turn is written ({played.path}); send it later with "
                                    "'duelmail mail send'") from None

@@ -382,8 +382,11 @@ def moves(ctx, game, as_json, every):
         click.echo(f"game {match.gid[:12]} is over: {match.describe_outcome()}")
         return
     if not listed:
-        click.echo("no decision of yours is awaited" if seat not in match.duties or seat in match.current else
-                   "nothing to decide: 'duelmail play' sends your decision-free answer")
+        from duelmail.transport.archive import waiting_words
+
+        click.echo(("no decision of yours is awaited" if seat not in match.duties or seat in match.current else
+                    "nothing to decide: 'duelmail play' sends your decision-free answer")
+                   + f" (now: {waiting_words(match, seat)})")
         return
     if len(listed) <= MANY_MOVES or every:
         width = max(len(c.said) for c in listed)
@@ -534,7 +537,10 @@ def play(ctx, moves, game, bot, seed, out, vacation, send, push, say, ask, sure)
     if seat is None or seat not in match.duties or seat in match.current:  # current: already answered
         mine = sorted(p for p in folder.path.glob(f"r*-s{seat}.toml")) if seat is not None else []
         last = f"; your last file is {mine[-1]} (send it again if it did not go out)" if mine else ""
-        raise click.ClickException(f"game {match.gid[:12]}: nothing is awaited from you in round {match.round}{last}")
+        from duelmail.transport.archive import waiting_words
+
+        raise click.ClickException(f"game {match.gid[:12]}: nothing is awaited from you in round {match.round} (now: "
+                                   f"{waiting_words(match, seat)}){last}")
     noted = _pending_data(folder)
     say = say if say is not None else noted.get("say")
     actions = list(noted.get("actions", [])) + _read_moves(match, seat, ident, moves, list(noted.get("actions", [])))
@@ -578,18 +584,25 @@ def play(ctx, moves, game, bot, seed, out, vacation, send, push, say, ask, sure)
         return
     played = _app().write_turn(folder, match, seat, ident, actions, now(), vacation=_vacation(vacation), say=say)
     _set_pending(folder, [])
-    _store_views(ctx, folder, played.match, seat, ident)
-    for e in played.match.told_to([e for e in played.events if not e.technical], played.match.seen(seat)):
-        click.echo(f"round {e.round}: {e.text}")  # play, not the key shares and deck passes it carries
-    click.echo(f"wrote {_copy_out(played.path, out)}" + ("" if send or push else ": send it to the other players"))
+    more = _app().owed(folder, played.match, seat, ident, now())  # what it then owes with no decision: at once
+    last = more[-1] if more else played
+    _store_views(ctx, folder, last.match, seat, ident)
+    for p in (played, *more):
+        for e in p.match.told_to([e for e in p.events if not e.technical], p.match.seen(seat)):
+            click.echo(f"round {e.round}: {e.text}")  # play, not the key shares and deck passes it carries
+    click.echo(f"wrote {_copy_out(played.path, out)}" + ("" if send or push or more else
+                                                          ": send it to the other players"))
+    for p in more:
+        click.echo(f"answered automatically ({p.owed}): {_copy_out(p.path, out)}"
+                   + ("" if send or push or p is not last else ": send these to the other players"))
     for line in folder.not_cached:  # a full disk after the move was written: the move stands
         click.echo(f"your move is made and written; could not keep the cache {line}")
-    _say_awaited(played.match, seat)
+    _say_awaited(last.match, seat)
     release_all()  # written: sending only reads, and a sync locks what it changes one folder at a time
     if send:
-        mail_played(ctx, ident, played)
+        mail_played(ctx, ident, played, *more)
     if push:
-        push_played(ctx, ident, played)
+        push_played(ctx, ident, last)
 
 
 def _check_careful(match, seat, ident, typed, noted, actions) -> None:
