@@ -316,7 +316,10 @@ def show(ctx, game, svg_out, html_out, open_it):
             raise DuelmailError(f"{match.game.spec.title} draws no picture of its table")
         written.append(atomic_write(svg_out, picture))
     if html_out:
-        written.append(atomic_write(html_out, table_page(view, seat)))
+        from duelmail.cli.plain import _recent
+
+        lately = _recent(match, seat, match.seen(seat) if seat in match.own else None)
+        written.append(atomic_write(html_out, table_page(view, seat, lately)))
     for path in written:
         click.echo(f"wrote {path}")
     if written and (sys.stdout.isatty() if open_it is None else open_it):
@@ -389,7 +392,7 @@ def moves(ctx, game, as_json, every):
                    + f" (now: {waiting_words(match, seat)})")
         return
     if len(listed) <= MANY_MOVES or every:
-        width = max(len(c.said) for c in listed)
+        width = max(len(c.said) for c in [c for c in listed if not c.warning] or listed)  # a warning sticks out
         for c, line in zip(listed, numbered(listed), strict=True):
             click.echo(f"{line}{' ' * (width - len(c.said))}  {shown_move(c.move, names)}")
         click.echo("'duelmail play N' makes move N; 'duelmail play' in a terminal asks")

@@ -196,7 +196,7 @@ class ReplyPlay:
         except DuelmailError as e:  # an honest slip: nothing signed, the list again with the same code
             happened = _happened(match, seat)
             mail = rt.compose_list(match, seat, self.address, token, numbered(listed), happened, now(),
-                                   copy=_copy(memo, folder), heading=[
+                                   copy=_copy(memo, folder), view=_drafted(match, seat, identity, noted), heading=[
                                        f"Nothing was sent: your reply {text[:200]!r} was not played: {e}",
                                        "Answer again with one of these moves."])
             return None, f"{head} not played: {e}", [mail]
@@ -206,7 +206,7 @@ class ReplyPlay:
         mail = rt.compose_answer(identity.name, self.address, title, words, now(), f"{token}-done",
                                  in_reply_to=reply_to)
         answer = Answer(folder, played, "by reply") if played is not None else None
-        return answer, f"{head}: " + "; ".join(w for w in words[:2]), [mail]
+        return answer, f"{head}: " + " ".join(w for w in words[:2]), [mail]
 
     def _act(self, folder, match, seat, identity, text, noted, say, now) -> tuple[app.Played | None, list[str]]:
         """What the reply asks for, done under the checks of ``duelmail play`` and of the notes; the file signed
@@ -278,7 +278,7 @@ class ReplyPlay:
             said = [_words(c) for c in _noted_choices(match, seat, identity, noted)]
             mails.append(rt.compose_list(match, seat, self.address, token, numbered(listed),
                                          _happened(match, seat), now(), copy=_copy(memo, folder, save=False),
-                                         noted_words=said))
+                                         noted_words=said, view=_drafted(match, seat, identity, noted)))
             memo.save(folder)
             lines.append(f"mailed your moves in {match.game.spec.title} {match.gid[:12]} (round {match.round}) "
                          f"to {self.address}: answer by replying")
@@ -292,6 +292,16 @@ def _copy(memo: Memo, folder: GameFolder, save: bool = True) -> int:
     if save:
         memo.save(folder)
     return memo.copies
+
+
+def _drafted(match, seat, identity, noted):
+    """The table a list shows: after the steps noted for the turn (the hand as it now stands), or as it is."""
+    if not noted:
+        return None
+    try:
+        return match.draft(seat, identity, list(noted))
+    except DuelmailError:
+        return None
 
 
 def _stamp(t: datetime) -> str:

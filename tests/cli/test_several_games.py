@@ -1,9 +1,10 @@
-"""Issue 39 (5): several games in one home, and a join run twice. With no game named, play, moves and show take the
-one game that awaits you and say which; 'status --all' names the game and the opponents; a second 'join' writes
-the first one's file again."""
+"""Issue 39 (5): several games in one home, a join run twice, and what just happened on the page of the table.
+With no game named, play, moves and show take the one game that awaits you and say which; 'status --all' names
+the game and the opponents; a second 'join' writes the first one's file again; 'show --html' says the last moves."""
 
 from __future__ import annotations
 
+import html
 import re
 import shutil
 
@@ -58,3 +59,20 @@ def test_join_run_again_after_a_first_run_writes_the_same_file_again(tmp_path):
     assert snapshot(t.bob) == before
     t.settle()
     assert t.status(t.alice)["your_turn"]
+
+
+def test_show_html_says_what_just_happened_as_the_terminal_does(tmp_path):
+    """'show --html' carries the lines the terminal's 'show' gives under "lately:" (the last moves, the cards they
+    showed), under the title."""
+    t = clitable.Table(tmp_path)
+    t.play_turns(3)
+    text = dm(t.bob, "show")
+    lately = re.search(r"^lately:\n((?:  .+\n)+)", text, re.M).group(1).splitlines()
+    assert lately
+    page = tmp_path / "table.html"
+    out = dm(t.bob, "show", "--html", str(page), "--no-open")
+    assert f"wrote {page}" in out
+    body = page.read_text()
+    assert "What just happened:<br>" in body
+    for line in lately:
+        assert html.escape(line.strip(), quote=True) in body, line
