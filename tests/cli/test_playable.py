@@ -259,7 +259,8 @@ def test_play_with_nothing_to_play_or_help_shows_the_numbered_list(tmp_path):
 def test_a_wizard_home_never_waits_on_itself_by_hand(tmp_path):
     """Issue 39 (3), Z-1: three homes playing Wizard Duel by hand ('receive', 'play'): whenever a home is awaited,
     a decision of its player is (the list is not empty): every file it owes with no decision (its deck pass after
-    its own pass, its key shares) went out with the command that made it due, never waiting for another 'play'."""
+    its own pass, its key shares) went out with the command that made it due, never waiting for another 'play'.
+    And while she is not awaited, alice's 'show' and 'moves' never say it is her move: they say whom they wait for."""
     t = Wizard(tmp_path)
     plays = 0
     for i in range(400):
@@ -267,6 +268,10 @@ def test_a_wizard_home_never_waits_on_itself_by_hand(tmp_path):
         st = json.loads(dm(t.homes[0], "status", "--json"))
         if st["over"]:
             break
+        if not st["your_turn"]:  # every view says one thing: alice's table never says it is her move
+            shown = dm(t.homes[0], "show")
+            assert "\nYour move: " not in shown and "\nnow: waiting for " in shown, shown
+            assert "no decision of yours is awaited (now: waiting for " in dm(t.homes[0], "moves")
         for s in st["awaited"]:
             home = t.homes[int(s)]
             mine = json.loads(dm(home, "status", "--json"))
