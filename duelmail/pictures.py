@@ -62,4 +62,17 @@ def table_page(match: Match, seat: int | None, lately: Sequence[str] = ()) -> st
     who = "the table" if seat is None else f"{match.names()[seat]}’s view"
     title = f"{match.game.spec.title} {match.gid[:12]}: {who}"
     said = ["What just happened:\n" + "\n".join(lately)] if lately else []
-    return html_page(title, body_html(inline_svg(match, seat), [title, *said], table_text(match, seat)))
+    svg = inline_svg(match, seat)
+    if svg is None:
+        return html_page(title, body_html(None, [title, *said], table_text(match, seat)))
+    # a desktop sees the whole table at once: the picture no taller than the window (at its narrowest as wide as a
+    # phone's, where it is drawn to be read), the words beside it; a phone gets them one under the other
+    return html_page(title, (
+        "<style>.table-page .picture svg{display:block;height:auto}"
+        "@media (min-width:900px){.table-page .picture svg{max-height:calc(100vh - 16px);width:auto;"
+        "max-width:100%}}</style>\n"
+        f'<div class="table-page" style="display:flex;flex-wrap:wrap;align-items:flex-start;justify-content:center;'
+        f'gap:0 8px;padding:0 8px;max-width:{2 * MAX_PX}px;margin:0 auto">\n'
+        f'<div class="picture" style="flex:1 1 400px;max-width:{MAX_PX}px;min-width:0;margin:8px 0">{svg}</div>\n'
+        f'<div style="flex:1 1 360px;min-width:0">{body_html(None, [title, *said], table_text(match, seat))}</div>'
+        "\n</div>"))

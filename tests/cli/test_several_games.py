@@ -76,3 +76,34 @@ def test_show_html_says_what_just_happened_as_the_terminal_does(tmp_path):
     assert "What just happened:<br>" in body
     for line in lately:
         assert html.escape(line.strip(), quote=True) in body, line
+
+
+PAGE = """() => {
+  const svg = document.querySelector('.picture svg').getBoundingClientRect();
+  const px = [...document.querySelectorAll('.picture svg text')].map(
+    (t) => parseFloat(getComputedStyle(t).fontSize) * t.getScreenCTM().a);
+  return {scroll: document.documentElement.scrollWidth, inner: innerWidth, top: svg.top, bottom: svg.bottom,
+          width: svg.width, smallest: Math.min(...px), text: document.body.innerText};
+}"""
+
+
+def test_show_html_fits_the_first_screen_of_a_desktop_and_a_phone_s_width(browser, tmp_path):
+    """Issue 39 (5), in Chromium: at 1,280 x 800 px the whole picture of the table is on the first screen, its words
+    beside it, every text in it at least 12 px; at 400 px nothing scrolls sideways and the picture takes the
+    phone's width; both say what just happened."""
+    t = clitable.Table(tmp_path)
+    t.play_turns(3)
+    page_file = tmp_path / "table.html"
+    dm(t.bob, "show", "--html", str(page_file), "--no-open")
+    for width, height in ((1280, 800), (400, 800)):
+        page = browser.new_page(viewport={"width": width, "height": height})
+        page.goto(page_file.as_uri())
+        m = page.evaluate(PAGE)
+        page.close()
+        assert m["scroll"] <= m["inner"], (width, m["scroll"])
+        assert m["smallest"] >= 12, (width, m["smallest"])
+        assert "What just happened:" in m["text"]
+        if width == 1280:
+            assert m["top"] >= 0 and m["bottom"] <= height, m
+        else:
+            assert m["width"] >= width - 24, m
