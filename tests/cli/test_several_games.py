@@ -5,8 +5,10 @@ the game and the opponents; a second 'join' writes the first one's file again; '
 from __future__ import annotations
 
 import html
+import os
 import re
 import shutil
+from pathlib import Path
 
 import clitable
 from clitable import dm, runner, snapshot
@@ -99,6 +101,10 @@ def test_show_html_fits_the_first_screen_of_a_desktop_and_a_phone_s_width(browse
         page = browser.new_page(viewport={"width": width, "height": height})
         page.goto(page_file.as_uri())
         m = page.evaluate(PAGE)
+        out = os.environ.get("DUELMAIL_PICTURES_OUT")  # 'make pictures': docs/pictures.md shows the page
+        if out:
+            Path(out).mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=str(Path(out) / f"show-{'desktop' if width > 900 else 'phone'}.png"))
         page.close()
         assert m["scroll"] <= m["inner"], (width, m["scroll"])
         assert m["smallest"] >= 12, (width, m["smallest"])
