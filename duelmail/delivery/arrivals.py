@@ -224,7 +224,7 @@ def answer_duties(home: Home, identity: Identity, now: Callable[[], datetime], b
         if not duty.needs_human and bot is None:  # every such file it owes at once, and a decision it then owes
             written = app.owed(folder, match, seat, identity, now())
             answers += [Answer(folder, p, "auto") for p in written]
-            match = written[-1].match
+            match = written[-1].match if written else match
             if seat in match.duties and seat not in match.current and match.duties[seat].needs_human \
                     and not match.duties[seat].join:
                 decisions.append(Decision(folder, match, seat, match.duties[seat].describe(
