@@ -30,7 +30,7 @@ from duelmail.games.cards import Card, CardRef
 from duelmail.home import Home
 from duelmail.protocol.identity import Identity, PlayerCard
 from duelmail.protocol.turnfile import MAX_TEXT, SignedFile, parse_any
-from duelmail.transport.archive import file_name, fold, ordered, read_files
+from duelmail.transport.archive import file_name, fold, machine_words, ordered, read_files
 from duelmail.transport.folder import GameFolder
 from duelmail.transport.kept import by_name
 from duelmail.util.classes import dataclass
@@ -52,7 +52,7 @@ class Played:
     file: SignedFile | None
     path: Path | None
     events: list[Event] = field(default_factory=list)
-    owed: str = ""  # a file that needed no decision: what it answered (``Duty.describe``)
+    owed: str = ""  # a file that needed no decision: what it did, in words (``transport.archive.machine_words``)
 
 
 def genesis_content(kind: str, cards: Sequence[PlayerCard], creator: int, options: dict, now: datetime,
@@ -194,7 +194,7 @@ def owed(folder: GameFolder, match: Match, seat: int | None, identity: Identity,
             break
         if late_files(folder, match, seat):
             break
-        what = match.duties[seat].describe()
+        what = machine_words(match, seat, seat) or "its file for the round"
         played = write_turn(folder, match, seat, identity, [], now)
         played.owed = what
         out.append(played)
