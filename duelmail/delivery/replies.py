@@ -197,7 +197,8 @@ class ReplyPlay:
             happened = _happened(match, seat)
             mail = rt.compose_list(match, seat, self.address, token, numbered(listed), happened, now(),
                                    copy=_copy(memo, folder), view=_drafted(match, seat, identity, noted), heading=[
-                                       f"Nothing was sent: your reply {text[:200]!r} was not played: {e}",
+                                       f"Nothing was sent: your reply {text[:200]!r} was not played: "
+                                       + (f"{e}" if str(e).endswith((".", "?", "!")) else f"{e}."),
                                        "Answer again with one of these moves."])
             return None, f"{head} not played: {e}", [mail]
         memo.used.append(n)
