@@ -613,7 +613,10 @@ def _check_careful(match, seat, ident, typed, noted, actions) -> None:
     the move named again with its warning, and how to confirm it."""
     from duelmail.choosing import asked, chosen_as_listed, warned
 
-    risky = warned(chosen_as_listed(match, seat, ident, actions[len(noted):], noted))
+    try:
+        risky = warned(chosen_as_listed(match, seat, ident, actions[len(noted):], noted))
+    except DuelmailError:  # not playable as typed: the draft below says why, in its own words
+        return
     if risky:
         again = " ".join(f'"{m}"' if " " in m else m for m in typed)
         raise click.ClickException(f"not played: {asked(risky)}. If you mean it: 'duelmail play {again} yes' "
