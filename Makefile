@@ -54,6 +54,7 @@ pictures: $(STAMP)
 		tests/pictures/test_pictures.py tests/transport/test_mail_pictures.py
 	DUELMAIL_PICTURES_OUT=docs/pictures $(BIN)/pytest -q -p no:cacheprovider tests/replay/test_replay_page_views.py \
 		tests/replay/test_site_index.py
+	DUELMAIL_PICTURES_OUT=docs/pictures $(BIN)/pytest -q -p no:cacheprovider -k fits tests/cli/test_several_games.py
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -31,6 +31,8 @@ def main() -> None:
     games = "100" if "--quick" in sys.argv else "500"
     sections = [
         ("Messages per decision (target: at most 1.3)", ["bench/bench_messages.py", games, "2"], MESSAGES),
+        ("Files a decision costs in play, each game, against the least the rules allow (issue 39)",
+         ["bench/bench_files_per_decision.py", "10"], ""),
         ("Deck set-up and primitives (target: set-up of two 54-card decks, two players, under 50 ms)",
          ["bench/bench_crypto.py"], CRYPTO),
         ("Proofs on every pass (targets: 52 cards, two players, at most 150 ms CPU per player; four players "

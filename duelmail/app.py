@@ -30,7 +30,7 @@ from duelmail.games.cards import Card, CardRef
 from duelmail.home import Home
 from duelmail.protocol.identity import Identity, PlayerCard
 from duelmail.protocol.turnfile import MAX_TEXT, SignedFile, parse_any
-from duelmail.transport.archive import file_name, fold, ordered, read_files
+from duelmail.transport.archive import file_name, fold, machine_words, ordered, read_files
 from duelmail.transport.folder import GameFolder
 from duelmail.transport.kept import by_name
 from duelmail.transport.strangers import MARK as STRANGER
@@ -79,6 +79,7 @@ class Played:
     file: SignedFile | None
     path: Path | None
     events: list[Event] = field(default_factory=list)
+    owed: str = ""  # a file that needed no decision: what it did, in words (``transport.archive.machine_words``)
 
 
 def genesis_content(kind: str, cards: Sequence[PlayerCard], creator: int, options: dict, now: datetime,
@@ -136,8 +137,9 @@ def create_game(home: Home, identity: Identity, kind: str, cards: Sequence[Playe
 def join_game(home: Home, identity: Identity, genesis: SignedFile, now: datetime, where: str,
               fresh: bytes | None = None, send: bool = False) -> Played:
     """Accept a game: store its genesis and write this seat's first file (a refused invitation, or any failure
-    on the way, leaves no game folder behind). ``fresh``: the seat's randomness for
-    this game (default: the operating system's CSPRNG), sealed to itself in that file."""
+    on the way, leaves no game folder behind); joined already, that file as it was stored (a second ``join`` after
+    a first one stopped before its file went out). ``fresh``: the seat's randomness for this game (default: the
+    operating system's CSPRNG), sealed to itself in that file."""
     match = Match(genesis, where)
     seat = match.seat_of(identity)
     if seat is None:
@@ -148,6 +150,10 @@ def join_game(home: Home, identity: Identity, genesis: SignedFile, now: datetime
     if new:
         match.check_invitation(now, where)
     hold(folder.path)
+    if not new:  # joined already (a first run stopped before its file went out): the same file, written again
+        for name, f in folder.files():
+            if f.seat == seat and f.round == 1 and f.kind != "genesis":
+                return Played(folder, folder.fold(), f, folder.path / name)
     try:
         folder.store(genesis, match)
         home.set_me(folder, identity.name, seat)
@@ -213,6 +219,27 @@ def write_turn(folder: GameFolder, match: Match, seat: int, identity: Identity, 
 
         HeldFiles(folder).clear()
     return Played(folder, match, f, path, events)
+
+
+def owed(folder: GameFolder, match: Match, seat: int | None, identity: Identity, now: datetime,
+         most: int = 8, send: bool = False) -> list[Played]:
+    """Every file ``seat`` owes now that needs no decision (key shares, deck passes, reveals, the seed at the end),
+    written one after the other while its own last one leaves it awaited again without a decision (its deck pass
+    that opens its own hand, then its shares for it): what ``watch``, ``receive`` and ``play`` all send at once, so
+    that a seat's home never waits on itself. Not while a file came late (claim first). ``most`` bounds the run;
+    ``send``: this home sends them itself (its outbox, ``write_turn``)."""
+    out: list[Played] = []
+    for _ in range(most):
+        if seat is None or seat not in match.duties or seat in match.current or match.duties[seat].needs_human:
+            break
+        if late_files(folder, match, seat):
+            break
+        what = machine_words(match, seat, seat) or "its file for the round"
+        played = write_turn(folder, match, seat, identity, [], now, send=send)
+        played.owed = what
+        out.append(played)
+        match = played.match
+    return out
 
 
 def write_claim(folder: GameFolder, match: Match, seat: int | None, identity: Identity, now: datetime,

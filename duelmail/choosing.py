@@ -26,11 +26,18 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class Choice:
-    """One legal move: its number in the list, what it does in words, and its notation (what is noted)."""
+    """One legal move: its number in the list, what it does in words, its notation (what is noted), and, for a move
+    that loses for its own player (ends the game against it, puts it out), that warning in words."""
 
     number: int
     words: str
     move: str
+    warning: str | None = None
+
+    @property
+    def said(self) -> str:
+        """The words as the list shows them, the warning after: ``End the game (careful: ends the game: ...)``."""
+        return f"{self.words} (careful: {self.warning})" if self.warning else self.words
 
 
 @dataclass
@@ -68,10 +75,54 @@ def choices_in(view: Match, seat: int) -> list[Choice]:
     known = view.known(seat)
     name = view.names()[seat]
     out = []
-    for i, action in enumerate(view.state.legal_actions(seat, known), 1):
+    legal = view.state.legal_actions(seat, known)
+    for i, action in enumerate(legal, 1):
         said = in_words(view.named(view.state.describe(seat, action)), known, namer=view.state.card_words)
-        out.append(Choice(i, imperative(said, name), str(action)))
+        warned = view.state.warning(seat, action, known) if len(legal) > 1 else None  # forced: nothing to warn of
+        if warned:
+            warned = in_words(view.named(warned), known, namer=view.state.card_words)
+        out.append(Choice(i, imperative(said, name), str(action), warned))
     return out
+
+
+def chosen_as_listed(match: Match, seat: int, identity: Identity, moves: Sequence[str],
+                     noted: Sequence[str] = ()) -> list[Choice]:
+    """``moves`` (notation, each after ``noted`` and the ones before it) as the list shows them, warnings and all; a
+    move the list leaves out (a Skirmish plan of its own) is ``Choice`` 0 with its warning found the same way."""
+    out: list[Choice] = []
+    for i, move in enumerate(moves):
+        before = [*noted, *moves[:i]]
+        listed = choices(match, seat, identity, before)
+        found = next((c for c in listed if c.move == move), None)
+        if found is None:
+            view = match.draft(seat, identity, before)
+            known = view.known(seat)
+            warning = view.state.warning(seat, match.game.parse_action(move), known) if listed else None
+            found = Choice(0, move, move, in_words(view.named(warning), known, namer=view.state.card_words)
+                           if warning else None)
+        out.append(found)
+    return out
+
+
+def warned(chosen: Sequence[Choice]) -> list[Choice]:
+    """The chosen moves that carry a warning: ``play`` asks before it signs them."""
+    return [c for c in chosen if c.warning]
+
+
+_YES = re.compile(r"[\s,;:]*\b(?:yes|confirm|confirmed|sure|i am sure)\b\s*[.!]*\s*$", re.IGNORECASE)
+
+
+def confirming(text: str) -> tuple[str, bool]:
+    """An answer with its confirmation taken off (``4 yes``: ``4``, True): the words that say a warned move is meant."""
+    m = _YES.search(text)
+    if m is None or not text[:m.start()].strip():
+        return text, False
+    return text[:m.start()], True
+
+
+def asked(chosen: Sequence[Choice]) -> str:
+    """What a player is asked before a warned move is signed: each such move and its warning, in words."""
+    return "; ".join(f"{c.words!r} {c.warning}" for c in warned(chosen))
 
 
 _ES = ("sses", "shes", "ches", "xes", "zes", "oes")
@@ -123,7 +174,7 @@ def shown_move(move: str, names: Sequence[str]) -> str:
 def numbered(listed: Sequence[Choice]) -> list[str]:
     """The list as lines a person reads: ``  1. Play the King of clubs face down as a Warlord``."""
     width = len(str(len(listed)))
-    return [f"{c.number:>{width + 2}}. {c.words}" for c in listed]
+    return [f"{c.number:>{width + 2}}. {c.said}" for c in listed]
 
 
 MANY = 40
@@ -140,12 +191,12 @@ def compact(listed: Sequence[Choice], many: int = MANY, width: int = 100) -> lis
     groups: dict[str, list[Choice]] = {}
     for c in listed:
         head, _, last = c.words.rpartition(" ")
-        groups.setdefault(head if head else c.words, []).append(c)
+        groups.setdefault(c.said if c.warning else head if head else c.words, []).append(c)  # a warning: alone
     pad = len(str(len(listed))) + 2
     lines: list[str] = []
     for head, group in groups.items():
         if len(group) == 1:
-            lines.append(f"{group[0].number:>{pad}}. {group[0].words}")
+            lines.append(f"{group[0].number:>{pad}}. {group[0].said}")
             continue
         line, indent = f"{' ' * pad}  {head} ...:", " " * (pad + 4)
         for c in group:
@@ -234,12 +285,15 @@ def read_step(match: Match, seat: int, identity: Identity, text: str, noted: Seq
         return same[0]
     try:  # checked as far as it can be now: the rules and the claims about one's own cards
         view = match.draft(seat, identity, list(noted))
-        words = imperative(in_words(view.named(view.state.describe(seat, match.game.parse_action(move))),
-                                    view.known(seat), namer=view.state.card_words), view.names()[seat])
+        action, known = match.game.parse_action(move), view.known(seat)
+        words = imperative(in_words(view.named(view.state.describe(seat, action)), known,
+                                    namer=view.state.card_words), view.names()[seat])
+        warning = view.state.warning(seat, action, known)
         match.draft(seat, identity, [*noted, move])
     except DuelmailError as e:
         raise ChoiceError(f"{text!r} cannot be played now: {e} ('duelmail moves' lists the legal moves)") from None
-    return Choice(0, words, move)
+    return Choice(0, words, move, in_words(view.named(warning), known, namer=view.state.card_words)
+                  if warning else None)
 
 
 def _tokens(text: str) -> list[str]:

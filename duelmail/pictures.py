@@ -35,8 +35,8 @@ def body_html(svg: str | None, lines: Sequence[str] = (), text: str = "", foot: 
     small print (each escaped but ``svg``)."""
     out = [f'<div style="max-width:{MAX_PX}px;margin:0 auto;padding:8px;font:15px/1.45 Verdana,Arial,sans-serif;'
            'color:#1d2326">']
-    for line in lines:
-        out.append(f'<p style="margin:0 0 8px">{escape(line)}</p>')
+    for line in lines:  # a newline inside a paragraph: a line break
+        out.append(f'<p style="margin:0 0 8px">{escape(line).replace(chr(10), "<br>")}</p>')
     if svg:
         out.append(f'<div class="picture" style="margin:10px 0">{svg}</div>')
     if text:
@@ -56,8 +56,23 @@ def html_page(title: str, body: str) -> str:
             f'<body style="margin:0;background:#fffdf8">\n{body}\n</body></html>\n')
 
 
-def table_page(match: Match, seat: int | None) -> str:
-    """``duelmail show --html``: the picture of the table over its text view."""
+def table_page(match: Match, seat: int | None, lately: Sequence[str] = ()) -> str:
+    """``duelmail show --html``: the picture of the table over its text view; ``lately``: what just happened (the
+    last moves and the cards they showed, as the terminal's ``show`` says it), under the title."""
     who = "the table" if seat is None else f"{match.names()[seat]}’s view"
     title = f"{match.game.spec.title} {match.gid[:12]}: {who}"
-    return html_page(title, body_html(inline_svg(match, seat), [title], table_text(match, seat)))
+    said = ["What just happened:\n" + "\n".join(lately)] if lately else []
+    svg = inline_svg(match, seat)
+    if svg is None:
+        return html_page(title, body_html(None, [title, *said], table_text(match, seat)))
+    # a desktop sees the whole table at once: the picture no taller than the window (at its narrowest as wide as a
+    # phone's, where it is drawn to be read), the words beside it; a phone gets them one under the other
+    return html_page(title, (
+        "<style>.table-page .picture svg{display:block;height:auto}"
+        "@media (min-width:900px){.table-page .picture svg{max-height:calc(100vh - 16px);width:auto;"
+        "max-width:100%}}</style>\n"
+        f'<div class="table-page" style="display:flex;flex-wrap:wrap;align-items:flex-start;justify-content:center;'
+        f'gap:0 8px;padding:0 8px;max-width:{2 * MAX_PX}px;margin:0 auto">\n'
+        f'<div class="picture" style="flex:1 1 400px;max-width:{MAX_PX}px;min-width:0;margin:8px 0">{svg}</div>\n'
+        f'<div style="flex:1 1 360px;min-width:0">{body_html(None, [title, *said], table_text(match, seat))}</div>'
+        "\n</div>"))

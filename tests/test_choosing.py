@@ -4,6 +4,7 @@ back into the moves to note (issue 29; seeds/warlords.md W-7, W-10 for the turn 
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
@@ -58,11 +59,25 @@ def play_by_numbers(game: str, n: int, seed: int) -> tuple[SelfPlay, int]:
 @pytest.mark.parametrize(("game", "n"), GAMES)
 def test_a_whole_game_of_each_game_is_played_by_choosing_numbers_from_the_list(game, n):
     """Issue 29's 'done when': a person who never read the digest plays a whole game of each of the five games by
-    choosing numbers; each list is numbered 1..N, holds no seat number, and the game ends and audits clean."""
-    sp, chosen = play_by_numbers(game, n, seed=3)
+    choosing numbers; each list is numbered 1..N, holds no seat number, and the game ends and audits clean.
+
+    Issue 39 (1): on the way, a move that ends the game against its own player or puts it out is marked in words
+    ("careful: ends the game, bob wins: ..."), never with a seat number or a card's position; and the engine,
+    playing the marked move for real, agrees: the game is over without that player among the winners, or the
+    player is out."""
+    (sp, chosen), seen = _careful(game, n, seed=3)
     assert chosen > 5
     fresh = sp.fresh()
     assert fresh.over() and (fresh.audit is None or fresh.audit.ok)
+    for c, then in seen:
+        assert c.said.endswith(f"(careful: {c.warning})")
+        assert not re.search(r"\bseat \d|#\d", c.warning), c.warning
+        assert then in ("lost", "out", "secret"), (c.said, then)
+    if game == "skirmish":  # 1 Endurance card is shown, and exhausted, at the start (K-3, K-7)
+        assert any(c.move == "build end 1" and "removes your character" in c.warning for c, _ in seen)
+        assert not [c for c, _ in seen if c.move.startswith("build end") and c.move != "build end 1"]
+    if game in ("skirmish", "wizard"):
+        assert any(then in ("lost", "out") for _, then in seen)
 
 
 def test_the_list_is_stable_for_a_state():
@@ -166,3 +181,69 @@ def test_a_grid_turn_of_about_200_moves_is_shown_grouped_and_every_number_still_
         assert shown[c.number] == c.words
         (chosen,) = read_answer(m, seat, sp.ids[seat], str(c.number)).chosen
         assert chosen.move == c.move
+
+
+# -- issue 39, item 1: a move that loses at once is marked in words -------------------------------------------------
+def _careful(game: str, n: int, seed: int) -> tuple[tuple[SelfPlay, int], list[tuple[object, str]]]:
+    """``play_by_numbers``, every list's warned choice kept, each with what the engine says
+    when it plays that move for real (its reveals and shares included) at that moment: "lost", "out" or "goes on"
+    (a secret choice, whose effect shows when it is opened, is not played)."""
+    import duelmail.choosing as choosing
+
+    seen: list = []
+    real = choosing.choices
+
+    def spy(match, seat, identity, noted=()):
+        listed = real(match, seat, identity, noted)
+        for c in listed:
+            if not c.warning:
+                continue
+            if c.move.split()[0] in ("build", "dual"):
+                seen.append((c, "secret"))
+                continue
+            after = match.draft(seat, identity, [*noted, c.move])
+            lost = after.over() and seat not in after.outcome().winners
+            out = seat in after.state.retired() or (game == "skirmish" and not after.state.alive[seat])
+            seen.append((c, "lost" if lost else "out" if out else "goes on"))
+        return listed
+
+    choosing.choices = spy
+    try:
+        played = play_by_numbers(game, n, seed)
+    finally:
+        choosing.choices = real
+    return played, seen
+
+
+def test_ending_a_grid_game_while_behind_on_spaces_is_marked_and_ahead_it_is_not():
+    """Issue 39 (1), G-13, G-26: 'End the game' is marked when the player holds fewer spaces than the opponent
+    (whatever the face-down cards are, the count decides), and not when it holds more."""
+    from duelmail.choosing import choices_in
+
+    sp = SelfPlay("grid", n=2, seed=5, shared=True)
+
+    def can_end(m):
+        return any(m.duties.get(s) and m.duties[s].decide and m.state.end_allowed() for s in m.state.deciders())
+
+    looked = behind = 0
+    for _ in range(5000):
+        m = sp.match
+        if m.over():
+            break
+        if not can_end(m):
+            sp.step()
+            continue
+        seat = next(s for s in m.state.deciders() if m.duties.get(s) and m.duties[s].decide)
+        listed = choices_in(m.draft(seat, sp.ids[seat], []), seat)
+        end = next((c for c in listed if c.move == "end"), None)
+        if end is not None:
+            count, _ = m.state.score()
+            if count[seat] < count[1 - seat]:
+                assert end.warning and end.warning.startswith("ends the game, ") and "spaces to" in end.warning
+                assert f"{count[1 - seat]} spaces to {count[seat]}" in end.warning
+                behind += 1
+            elif count[seat] > count[1 - seat]:
+                assert end.warning is None
+            looked += 1
+        sp.step()
+    assert looked > 0 and behind > 0

@@ -114,6 +114,8 @@ def status_lines(data: dict, t: datetime) -> list[str]:
                 f" - a timeout claim stands from {stands.isoformat()} (a file sent in time may still be on its way)"
             due = f"; due {a['deadline']}, {_left(datetime.fromisoformat(a['deadline']), t)}{remind}{late}"
         out.append(f"awaiting {who}: {a['what']}{due}")
+    if data.get("now") and "machine" in data["now"]:  # a file that needs no decision: what it is for, in words
+        out.append(f"now: {data['now']}")
     answered = data.get("answered", [])
     if answered:
         who = ", ".join("you" if s == seat else data["seats"][s] for s in answered)
@@ -184,7 +186,9 @@ def all_games_lines(rows: list[dict], broken: list[tuple[str, str]], t: datetime
         soon = min(((a["deadline"], n) for n, a in d["awaited"].items() if a["deadline"]), default=None)
         who = ", ".join("you" if int(s) == d["you"] else d["seats"][int(s)] for s in d["awaited"])
         when = f", due {soon[0]} ({_left(datetime.fromisoformat(soon[0]), t)})" if soon else ""
-        out.append(f"{d['game'][:12]} {d['kind']:<9} round {d['round']}: awaiting {who}{when}"
+        against = " and ".join(n for s, n in enumerate(d["seats"]) if s != d["you"])
+        out.append(f"{d['game'][:12]} {d['title']}" + (f" against {against}" if against else "")
+                   + f", round {d['round']}: awaiting {who}{when}"
                    + (" (by reply)" if d.get("by_reply") else ""))
     done = settled + len(over)
     if not rows and not broken:

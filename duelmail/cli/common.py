@@ -148,10 +148,11 @@ def send_played(ctx, ident, played_list) -> list:
     return left
 
 
-def mail_played(ctx, ident, played) -> None:
-    """``play --send``: mail the file just written; exit 1 if it could not go (it stays in the outbox)."""
+def mail_played(ctx, ident, played, *more) -> None:
+    """``play --send``: mail the file just written (and those written after it with no decision); exit 1 if it could
+    not go (it stays in the outbox)."""
     try:
-        left = send_played(ctx, ident, [played])
+        left = send_played(ctx, ident, [played, *more])
     except DuelmailError as e:
         raise click.ClickException(f"{e}\nyour turn is written ({played.path}); send it later with "
                                    "'duelmail mail send'") from None

@@ -206,6 +206,37 @@ def status(ctx, game, all_games, finished, as_json):
         click.echo(line)
 
 
+def _awaiting_me(ctx, game: str | None) -> str | None:
+    """With no GAME named and several games in play: the one that awaits this home's player, said on stderr
+    ("game warlords-3f2a9c1b7d4e (Warlords, against bob): the one awaiting you"), so that play, moves and show need
+    no id. ``game`` itself otherwise (None where the home's one game is meant, or none awaits, or several do: the
+    usual error names them)."""
+    from duelmail.errors import GameNotFound
+
+    if game is not None:
+        return game
+    try:
+        ctx.home.find(None)
+        return None
+    except GameNotFound:
+        pass
+    mine = []
+    for folder in ctx.home.live_folders():
+        try:
+            data = _status_of(ctx, folder)
+        except (DuelmailError, OSError, ValueError):
+            continue  # a game that cannot be read is named by the usual error, never picked
+        if data["your_turn"] and not data["over"]:
+            mine.append((folder, data))
+    if len(mine) != 1:
+        return None
+    folder, data = mine[0]
+    others = [n for s, n in enumerate(data["seats"]) if s != data["you"]]
+    click.echo(f"game {folder.path.name} ({data['title']}, against {' and '.join(others)}): the one game awaiting "
+               "you", err=True)
+    return folder.path.name
+
+
 def _status_of(ctx, folder, alone: bool = True) -> dict:
     seat = ctx.home.me(folder).get("seat")
     data = _cached_status(folder, seat) if ctx.as_name is None else None
@@ -270,6 +301,7 @@ def show(ctx, game, svg_out, html_out, open_it):
       duelmail show --svg table.svg
     """
     key = None
+    game = _awaiting_me(ctx, game)
     if not (svg_out or html_out) and ctx.as_name is None:  # the text alone: from its cache if nothing changed
         try:
             folder = ctx.home.find(game)
@@ -297,7 +329,10 @@ def show(ctx, game, svg_out, html_out, open_it):
             raise DuelmailError(f"{match.game.spec.title} draws no picture of its table")
         written.append(atomic_write(svg_out, picture))
     if html_out:
-        written.append(atomic_write(html_out, table_page(view, seat)))
+        from duelmail.cli.plain import _recent
+
+        lately = _recent(match, seat, match.seen(seat) if seat in match.own else None)
+        written.append(atomic_write(html_out, table_page(view, seat, lately)))
     for path in written:
         click.echo(f"wrote {path}")
     if written and (sys.stdout.isatty() if open_it is None else open_it):
@@ -346,7 +381,7 @@ def moves(ctx, game, as_json, every):
     """
     from duelmail.choosing import choices_in, numbered, shown_move
 
-    ident, folder, match, seat = _open(ctx, game)
+    ident, folder, match, seat = _open(ctx, _awaiting_me(ctx, game))
     _refresh_status(folder, match, seat)
     pending = _pending(folder)
     listed = []
@@ -357,19 +392,22 @@ def moves(ctx, game, as_json, every):
     names = match.names()
     if as_json:
         click.echo(json.dumps([{"number": c.number, "move": c.move, "means": c.words,
-                                "typed": shown_move(c.move, names)} for c in listed], indent=2))
+                                "typed": shown_move(c.move, names), "careful": c.warning} for c in listed], indent=2))
         return
     if not listed and match.over():
         click.echo(f"game {match.gid[:12]} is over: {match.describe_outcome()}")
         return
     if not listed:
-        click.echo("no decision of yours is awaited" if seat not in match.duties or seat in match.current else
-                   "nothing to decide: 'duelmail play' sends your decision-free answer")
+        from duelmail.transport.archive import waiting_words
+
+        click.echo(("no decision of yours is awaited" if seat not in match.duties or seat in match.current else
+                    "nothing to decide: 'duelmail play' sends your decision-free answer")
+                   + f" (now: {waiting_words(match, seat)})")
         return
     if len(listed) <= MANY_MOVES or every:
-        width = max(len(c.words) for c in listed)
+        width = max(len(c.said) for c in [c for c in listed if not c.warning] or listed)  # a warning sticks out
         for c, line in zip(listed, numbered(listed), strict=True):
-            click.echo(f"{line}{' ' * (width - len(c.words))}  {shown_move(c.move, names)}")
+            click.echo(f"{line}{' ' * (width - len(c.said))}  {shown_move(c.move, names)}")
         click.echo("'duelmail play N' makes move N; 'duelmail play' in a terminal asks")
         return
     legal = [(c.move, c.words) for c in listed]
@@ -461,22 +499,27 @@ def undo(ctx, game, everything):
 @click.option("--ask/--no-ask", "ask", default=None,
               help="With no MOVES: show the table and the numbered list of your legal moves and ask which "
                    "(default: when run in a terminal).")
+@click.option("--yes", "-y", "sure", is_flag=True,
+              help="Play a move the list marks 'careful' (it loses at once) without asking; so does 'yes' after it.")
 @pass_ctx
 @handled
-def play(ctx, moves, game, bot, seed, out, vacation, send, push, say, ask):
+def play(ctx, moves, game, bot, seed, out, vacation, send, push, say, ask, sure):
     """Make your MOVES and write your next turn file (in GAME: --game, or a game id after the moves).
 
     In a terminal, with no MOVES, shows the table and a numbered list of every move legal now,
     and asks: answer with a number ("2"), several ("1 then 4"), or words ("attack bob with the king");
     'undo' takes the last choice back. MOVES are the list's numbers or words too, or the game's
     notation ('duelmail rules GAME' ends with it). Moves that do not finish your turn are kept until
-    you add the rest. With no moves and no decision awaited, sends whatever needs none (key shares,
+    you add the rest. A move the list marks 'careful' (it ends the game against you, or puts out
+    your own character) is played only once you confirm it: asked in a terminal, else --yes or
+    'yes' after the move. With no moves and no decision awaited, sends whatever needs none (key shares,
     deck passes, reveals).
 
     \b
     Example:
       duelmail play
       duelmail play 2
+      duelmail play 4 yes
       duelmail play "warlord KC" end
       duelmail play --bot heuristic
       duelmail play end --say "well played"
@@ -488,6 +531,9 @@ def play(ctx, moves, game, bot, seed, out, vacation, send, push, say, ask):
     if moves and game is None and re.fullmatch(r"(?:[a-z]+-)?[0-9a-f]{3,64}", moves[-1]) \
             and len(ctx.home.matching(moves[-1])) == 1:
         game = moves.pop()  # 'duelmail play MOVE... GAME': a game's short id (or folder name) last
+    game = _awaiting_me(ctx, game)
+    if len(moves) > 1 and moves[-1].lower() in ("yes", "confirm", "sure"):
+        moves, sure = moves[:-1], True  # 'duelmail play 4 yes': a move marked 'careful', meant
     ident, folder, match, seat = _open(ctx, game)
     if match.over() and (moves or bot or seat not in match.duties):
         left = "; 'duelmail play' sends what the audit still needs" if seat in match.duties else ""
@@ -507,10 +553,15 @@ def play(ctx, moves, game, bot, seed, out, vacation, send, push, say, ask):
     if seat is None or seat not in match.duties or seat in match.current:  # current: already answered
         mine = sorted(p for p in folder.path.glob(f"r*-s{seat}.toml")) if seat is not None else []
         last = f"; your last file is {mine[-1]} (send it again if it did not go out)" if mine else ""
-        raise click.ClickException(f"game {match.gid[:12]}: nothing is awaited from you in round {match.round}{last}")
+        from duelmail.transport.archive import waiting_words
+
+        raise click.ClickException(f"game {match.gid[:12]}: nothing is awaited from you in round {match.round} (now: "
+                                   f"{waiting_words(match, seat)}){last}")
     noted = _pending_data(folder)
     say = say if say is not None else noted.get("say")
     actions = list(noted.get("actions", [])) + _read_moves(match, seat, ident, moves, list(noted.get("actions", [])))
+    if moves and not sure:
+        _check_careful(match, seat, ident, moves, list(noted.get("actions", [])), actions)
     if not moves and not bot and (sys.stdin.isatty() and sys.stdout.isatty() if ask is None else ask):
         actions, say = _ask(folder, match, seat, ident, actions, say)
     if bot:
@@ -550,21 +601,42 @@ def play(ctx, moves, game, bot, seed, out, vacation, send, push, say, ask):
     played = _app().write_turn(folder, match, seat, ident, actions, now(), vacation=_vacation(vacation), say=say,
                                send=send)
     _set_pending(folder, [])
-    _store_views(ctx, folder, played.match, seat, ident)
-    for e in played.match.told_to([e for e in played.events if not e.technical], played.match.seen(seat)):
-        click.echo(f"round {e.round}: {e.text}")  # play, not the key shares and deck passes it carries
-    click.echo(f"wrote {_copy_out(played.path, out)}" + ("" if send or push or queued(played)
-                                                          else ": send it to the other players"))
+    more = _app().owed(folder, played.match, seat, ident, now(), send=send)  # what it then owes with no decision
+    last = more[-1] if more else played
+    _store_views(ctx, folder, last.match, seat, ident)
+    for p in (played, *more):
+        for e in p.match.told_to([e for e in p.events if not e.technical], p.match.seen(seat)):
+            click.echo(f"round {e.round}: {e.text}")  # play, not the key shares and deck passes it carries
+    click.echo(f"wrote {_copy_out(played.path, out)}" + ("" if send or push or more or queued(played) else
+                                                          ": send it to the other players"))
+    for p in more:
+        click.echo(f"answered automatically ({p.owed}): {_copy_out(p.path, out)}"
+                   + ("" if send or push or queued(p) or p is not last else ": send these to the other players"))
     for line in folder.not_cached:  # a full disk after the move was written: the move stands
         click.echo(f"your move is made and written; could not keep the cache {line}")
-    _say_awaited(played.match, seat)
+    _say_awaited(last.match, seat)
     release_all()  # written: sending only reads, and a sync locks what it changes one folder at a time
     if send:
-        mail_played(ctx, ident, played)
+        mail_played(ctx, ident, played, *more)
     else:
         retry_outbox(ctx, ident)  # this file, in a home that mails its games, and what earlier ones left unsent
     if push:
-        push_played(ctx, ident, played)
+        push_played(ctx, ident, last)
+
+
+def _check_careful(match, seat, ident, typed, noted, actions) -> None:
+    """Refuse, before anything is noted or signed, a move the list marks 'careful' that the player did not confirm:
+    the move named again with its warning, and how to confirm it."""
+    from duelmail.choosing import asked, chosen_as_listed, warned
+
+    try:
+        risky = warned(chosen_as_listed(match, seat, ident, actions[len(noted):], noted))
+    except DuelmailError:  # not playable as typed: the draft below says why, in its own words
+        return
+    if risky:
+        again = " ".join(f'"{m}"' if " " in m else m for m in typed)
+        raise click.ClickException(f"not played: {asked(risky)}. If you mean it: 'duelmail play {again} yes' "
+                                   "(or --yes)")
 
 
 def _read_moves(match, seat, ident, moves, noted) -> list[str]:
@@ -617,6 +689,11 @@ def _ask(folder, match, seat, ident, actions, say):
             answer = read_answer(match, seat, ident, text, actions)
         except ChoiceError as e:
             click.echo(f"not understood: {e}")
+            continue
+        risky = [c for c in answer.chosen if c.warning]
+        if risky and not click.confirm("careful: " + "; ".join(f"{c.words!r} {c.warning}" for c in risky)
+                                       + ". Play it anyway?", default=False):
+            click.echo("not chosen")
             continue
         if answer.undo:
             if actions:

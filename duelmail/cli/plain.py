@@ -159,7 +159,7 @@ def _recent(match, seat, known=None, most: int = 8) -> list[str]:
 
 
 def _status_data(match, seat) -> dict:
-    from duelmail.transport.archive import duty_text
+    from duelmail.transport.archive import duty_text, waiting_words
 
     over = match.over()
     deadlines = match.deadlines()
@@ -174,6 +174,7 @@ def _status_data(match, seat) -> dict:
         "answered": sorted(s for s in match.current if s in match.duties) if not over else [],
         "opened": match.opened_at.isoformat() if match.opened_at else None,
         "your_turn": seat in match.duties and seat not in match.current,
+        "now": waiting_words(match, seat) if not over else None,
         "reminder_hours": match.tc.reminder_hours,
         "over": over, "audited": match.audit is not None,
         "audit_ok": bool(match.audit and match.audit.ok),
@@ -241,7 +242,15 @@ def _show_lines(folder, match, seat, ident) -> tuple[list[str], object]:
     awaited = seat in match.duties and seat not in match.current and not match.over()  # not sent yet this round
     pending = _pending(folder) if awaited else []
     view = match.draft(seat, ident, pending) if awaited else match
-    say(view.named(view.state.render(seat, view.seen(seat))))
+    table = view.named(view.state.render(seat, view.seen(seat)))
+    deciding = awaited and match.duties[seat].decide
+    if not deciding and not match.over():  # the rules' turn is the seat's, but the game awaits others' files first
+        table = table.replace("\nYour move: ", "\nYour move once they are in: ")
+    say(table)
+    if not deciding and not match.over():  # what the table waits for instead, in words
+        from duelmail.transport.archive import waiting_words
+
+        say(f"now: {waiting_words(match, seat)}")
     if pending:
         say(f"noted, not sent (the table above is after them): {', '.join(pending)}")
         say("'duelmail undo' drops the last, 'duelmail undo --all' all of them")
@@ -439,12 +448,16 @@ def _after_receive(ctx: Ctx, ident, results, last, auto: bool, out, echo) -> Non
         duty = match.duties[seat]
         if auto and not duty.needs_human and _app().late_files(folder, match, seat):
             echo("not answered automatically: a file came late, claim first ('duelmail claim')")
-        elif auto and not duty.needs_human:
-            played = _app().write_turn(folder, match, seat, ident, [], now(), send=True)
-            _store_views(ctx, folder, played.match, seat, ident)
-            echo(f"answered automatically ({duty.describe()}): {_copy_out(played.path, out)}")
-            for line in awaited_lines(played.match):
-                echo(line)
+        elif auto and not duty.needs_human:  # every decision-free file it owes, at once (a home never waits on itself)
+            for played in _app().owed(folder, match, seat, ident, now(), send=True):
+                echo(f"answered automatically ({played.owed}): {_copy_out(played.path, out)}")
+                match = played.match
+            _store_views(ctx, folder, match, seat, ident)
+            if seat in match.duties and seat not in match.current and match.duties[seat].needs_human:
+                echo(f"your move: {match.duties[seat].describe(match.named(match.state.prompt(seat)))}")
+            else:
+                for line in awaited_lines(match):
+                    echo(line)
             return
         echo(f"your move: {duty.describe(match.named(match.state.prompt(seat)) if duty.decide else '')}")
     else:

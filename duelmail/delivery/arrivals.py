@@ -249,8 +249,14 @@ def answer_duties(home: Home, identity: Identity, now: Callable[[], datetime], b
             decisions.append(Decision(folder, match, seat, f"claim {match.cards[s].name}'s timeout: its file of "
                                       f"round {r} came late ('duelmail claim {match.gid[:12]}')"))
             continue
-        if not duty.needs_human and bot is None:
-            answers.append(Answer(folder, app.write_turn(folder, match, seat, identity, [], now(), send=True), "auto"))
+        if not duty.needs_human and bot is None:  # every such file it owes at once, and a decision it then owes
+            written = app.owed(folder, match, seat, identity, now(), send=True)
+            answers += [Answer(folder, p, "auto") for p in written]
+            match = written[-1].match if written else match
+            if seat in match.duties and seat not in match.current and match.duties[seat].needs_human \
+                    and not match.duties[seat].join:
+                decisions.append(Decision(folder, match, seat, match.duties[seat].describe(
+                    match.named(match.state.prompt(seat)) if match.duties[seat].decide else "")))
             continue
         if bot is None:
             what = duty.describe(match.named(match.state.prompt(seat)) if duty.decide else "")

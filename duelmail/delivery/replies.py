@@ -20,7 +20,7 @@ from email.message import EmailMessage, Message
 import tomlkit
 
 from duelmail import app
-from duelmail.choosing import Choice, ChoiceError, choices, numbered, read_answer
+from duelmail.choosing import Choice, ChoiceError, asked, choices, confirming, numbered, read_answer, warned
 from duelmail.delivery.arrivals import Answer, Decision, my_games
 from duelmail.errors import DuelmailError, LocalFileError, unexpected
 from duelmail.home import Home
@@ -196,8 +196,9 @@ class ReplyPlay:
         except DuelmailError as e:  # an honest slip: nothing signed, the list again with the same code
             happened = _happened(match, seat)
             mail = rt.compose_list(match, seat, self.address, token, numbered(listed), happened, now(),
-                                   copy=_copy(memo, folder), heading=[
-                                       f"Nothing was sent: your reply {text[:200]!r} was not played: {e}",
+                                   copy=_copy(memo, folder), view=_drafted(match, seat, identity, noted), heading=[
+                                       f"Nothing was sent: your reply {text[:200]!r} was not played: "
+                                       + (f"{e}" if str(e).endswith((".", "?", "!")) else f"{e}."),
                                        "Answer again with one of these moves."])
             return None, f"{head} not played: {e}", [mail]
         memo.used.append(n)
@@ -206,7 +207,7 @@ class ReplyPlay:
         mail = rt.compose_answer(identity.name, self.address, title, words, now(), f"{token}-done",
                                  in_reply_to=reply_to)
         answer = Answer(folder, played, "by reply") if played is not None else None
-        return answer, f"{head}: " + "; ".join(w for w in words[:2]), [mail]
+        return answer, f"{head}: " + " ".join(w for w in words[:2]), [mail]
 
     def _act(self, folder, match, seat, identity, text, noted, say, now) -> tuple[app.Played | None, list[str]]:
         """What the reply asks for, done under the checks of ``duelmail play`` and of the notes; the file signed
@@ -228,7 +229,10 @@ class ReplyPlay:
         if talk and len(talk) < len(lines):  # moves, and a line of talk to go with them in the turn
             say = " ".join(talk)
             text = "\n".join(line for line in lines if not _SAY.match(line))
+        text, sure = confirming(text)
         answer = read_answer(match, seat, identity, text, noted)
+        if not sure and warned(answer.chosen):
+            raise ChoiceError(f"{asked(answer.chosen)}. If you mean it, reply '{text.strip()} yes'")
         if answer.undo:
             if not noted:
                 raise ChoiceError("nothing chosen yet to take back (a file already sent cannot be taken back)")
@@ -275,7 +279,7 @@ class ReplyPlay:
             said = [_words(c) for c in _noted_choices(match, seat, identity, noted)]
             mails.append(rt.compose_list(match, seat, self.address, token, numbered(listed),
                                          _happened(match, seat), now(), copy=_copy(memo, folder, save=False),
-                                         noted_words=said))
+                                         noted_words=said, view=_drafted(match, seat, identity, noted)))
             memo.save(folder)
             lines.append(f"mailed your moves in {match.game.spec.title} {match.gid[:12]} (round {match.round}) "
                          f"to {self.address}: answer by replying")
@@ -289,6 +293,16 @@ def _copy(memo: Memo, folder: GameFolder, save: bool = True) -> int:
     if save:
         memo.save(folder)
     return memo.copies
+
+
+def _drafted(match, seat, identity, noted):
+    """The table a list shows: after the steps noted for the turn (the hand as it now stands), or as it is."""
+    if not noted:
+        return None
+    try:
+        return match.draft(seat, identity, list(noted))
+    except DuelmailError:
+        return None
 
 
 def _stamp(t: datetime) -> str:

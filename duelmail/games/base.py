@@ -230,6 +230,14 @@ class Outcome:
         return f"{' and '.join(name(s) for s in self.winners)} won: {self.reason}"
 
 
+def ended(result: Outcome) -> str:
+    """A warning's words for a move that ends the game as ``result`` (``ends the game, seat 1 wins: ...``)."""
+    if not result.winners:
+        return f"ends the game in a draw ({result.reason})"
+    who = " and ".join(f"seat {s}" for s in result.winners)
+    return f"ends the game, {who} win{'s' if len(result.winners) == 1 else ''}: {result.reason}"
+
+
 class Action:
     """Marker base for actions: immutable, hashable, ``parse(str(a)) == a`` via the game's parser.
 
@@ -463,6 +471,28 @@ class GameState(ABC):
 
     @abstractmethod
     def outcome(self) -> Outcome | None: ...
+
+    # -- warnings ---------------------------------------------------------------
+    def warning(self, seat: int, action: Action, known: Mapping[CardRef, Card]) -> str | None:
+        """Words that mark a legal move that loses for its own player (``ends the game, seat 1 wins: ...``), found
+        by applying it to a copy of this state: a move that ends the game without ``seat`` among the winners
+        (``ended``), or puts ``seat`` out of the game. None for any other move, and for a secret choice (its effect
+        shows only when it is opened: a game that can tell from ``known`` says so in its own ``warning``). Pure:
+        reads ``known``, never a file or a key."""
+        if action.sealed() is not None or self.is_terminal():
+            return None
+        after = self.clone()
+        try:
+            after.apply(seat, action)
+        except DuelmailError:  # not playable as it stands (checked later, against the player's claims)
+            return None
+        after.take_told()
+        result = after.outcome() if after.is_terminal() else None
+        if result is not None and seat not in result.winners:
+            return ended(result)
+        if seat in after.retired() and seat not in self.retired():
+            return "puts you out of the game"
+        return None
 
     # -- words ------------------------------------------------------------------
     def prompt(self, seat: int) -> str:

@@ -173,6 +173,69 @@ def awaited_text(match: Match) -> str:
     return "; ".join(f"{match.cards[s].name} ({duty_text(match, s)})" for s in waiting)
 
 
+def machine_words(match: Match, s: int, seat: int | None) -> str:
+    """What seat ``s``'s machine owes the open round with no decision, in the words of the player at ``seat``
+    ("shuffle the cards and let you see your new card"); empty when it owes nothing of the kind."""
+    from duelmail.games.base import PUBLIC
+
+    d = match.duties[s]
+    vis = match.state.visibility() if not match.over() else {}
+    machine = []
+    if d.steps:
+        machine.append("shuffle the cards")
+    if d.toss:
+        machine.append("open the coin toss")
+    if d.shares:
+        shown = {vis.get(r) for r in d.shares}
+        if seat is not None and seat in shown:
+            machine.append("let you see your new card" + ("s" if len(d.shares) > 1 else ""))
+        if PUBLIC in shown:
+            machine.append("turn up a card for everyone")
+        others = sorted(match.cards[v].name for v in shown if v not in (None, PUBLIC, seat)
+                        and 0 <= v < len(match.cards))
+        if others or not machine:
+            machine.append(f"let {' and '.join(others) or 'a player'} see a card")
+    if d.opens:
+        machine.append("open a choice made in secret")
+    if d.escrow is not None:
+        machine.append(f"hand over the keys {match.cards[d.escrow].name} left in trust")
+    if d.seed:
+        machine.append("publish its keys for the final check" if match.over() else
+                       "publish its keys now that it is out of the game")
+    return " and ".join(machine)
+
+
+def waiting_words(match: Match, seat: int | None) -> str:
+    """What the game awaits now, from whom and why, in the words of the player at ``seat`` (None: a spectator), the
+    one sentence every view says: "your move: prepare, then attack or end", "waiting for bob's machine to let you
+    see your new card", "waiting for bob to decide". No protocol word, no card position."""
+    if match.over() and not match.duties:
+        return f"the game is over: {match.describe_outcome()}"
+    waiting = [s for s in sorted(match.duties) if s not in match.current]
+    if not waiting:
+        return "nobody is awaited"
+    parts = []
+    for s in sorted(waiting, key=lambda s: s != seat):  # the reader's own part first
+        d = match.duties[s]
+        name = match.cards[s].name
+        does = machine_words(match, s, seat)
+        if s == seat:
+            prompt = match.named(match.state.prompt(s)) if d.decide else ""
+            if d.join:
+                parts.append("you are to accept the game ('duelmail join')")
+            elif d.decide:
+                parts.append(f"your move: {prompt}" if prompt not in ("", "nothing", "wait") else "your move")
+            else:
+                parts.append(f"your machine is to {does or 'send its file'}: 'duelmail play' sends it")
+        elif d.join:
+            parts.append(f"waiting for {name} to accept the game")
+        elif d.decide:
+            parts.append(f"waiting for {name} to decide" + (f" (and for {name}'s machine to {does})" if does else ""))
+        else:
+            parts.append(f"waiting for {name}'s machine to {does or 'send its file'}")
+    return "; ".join(parts)
+
+
 def read_files(path: Path, archive_only: bool = False) -> list[tuple[str, SignedFile]]:
     """Every duelmail file in a folder (or one file), parsed but not yet checked."""
     from duelmail.protocol.turnfile import parse_any  # (not imported before a file is read: 'status' from its cache)

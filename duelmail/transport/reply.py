@@ -161,7 +161,7 @@ def _message(kind: str, name: str, address: str, subject: str, words: Sequence[s
     msg[KIND_HEADER] = kind
     body = list(words) + (["", "Your table:", table] if table else [])
     msg.set_content("\n".join(body) + "\n", subtype="plain", charset="utf-8", cte="quoted-printable")
-    page = body_html(svg, [w for w in words if w.strip()], table)
+    page = body_html(svg, paragraphs(words), table)
     msg.add_alternative(f"<!DOCTYPE html><html><head><meta charset=\"utf-8\">"
                         f"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"></head>"
                         f"<body style=\"margin:0\">{page}</body></html>", subtype="html", charset="utf-8",
@@ -169,23 +169,47 @@ def _message(kind: str, name: str, address: str, subject: str, words: Sequence[s
     return msg
 
 
+def paragraphs(words: Sequence[str]) -> list[str]:
+    """The plain text's lines as the HTML part's paragraphs: a blank line ends one; a line wrapped for the plain
+    text goes on the line before it, while an indented line, a numbered move, or the line after one ending in ':'
+    starts a line of its own in the paragraph (kept as a newline, which the page draws as a line break)."""
+    out: list[str] = []
+    block: list[str] = []
+    for line in [*words, ""]:
+        if not line.strip():
+            if block:
+                out.append("".join(block))
+            block = []
+            continue
+        if block and not (line[:1].isspace() or re.match(r"\d+\. ", line) or block[-1].rstrip().endswith(":")
+                          or "\n" in line):
+            block.append(" " + line.strip())
+        else:
+            block.append(("\n" if block else "") + line)
+    return out
+
+
 def list_subject(match, token: str) -> str:
     return f"{SUBJECT_MARK}: {match.game.spec.title} {match.gid[:12]} round {match.round} [{token}]"
 
 
 def compose_list(match, seat: int, address: str, token: str, listed_lines: Sequence[str], happened: Sequence[str],
-                 now, copy: int = 0, heading: Sequence[str] = (), noted_words: Sequence[str] = ()) -> EmailMessage:
-    """The "your move" mail: what happened, whose move and by when, the numbered list of legal moves in words, how
-    to answer, the reply code; the seat's own table (its hand: this mail goes to the player alone) as text and, in
-    the HTML part, as the picture."""
+                 now, copy: int = 0, heading: Sequence[str] = (), noted_words: Sequence[str] = (),
+                 view=None) -> EmailMessage:
+    """The "your move" mail, to its reader in the second person: what happened, by when, the numbered list of legal
+    moves in words, how to answer (nothing about commands), the reply code; the seat's own table (its hand: this
+    mail goes to the player alone) as text and, in the HTML part, as the picture: ``view``, the match after the
+    steps noted for the turn (default ``match``)."""
     from duelmail.pictures import inline_svg, table_text
 
-    title, gid, name = match.game.spec.title, match.gid[:12], match.cards[seat].name
+    title, name = match.game.spec.title, match.cards[seat].name
+    others = " and ".join(c.name for s, c in enumerate(match.cards) if s != seat)
+    due = match.deadlines().get(seat)
     words = [*heading, *([""] if heading else [])]
-    words += [f"{name}, your move in {title} (game {gid}), round {match.round}."]
+    words += [f"{name}, it is your move in {title} against {others}"
+              + (f", by {mailt._when(due)}." if due is not None else ".")]
     if happened:
         words += ["", "What happened:", *(f"  {h}" for h in happened)]
-    words += ["", *mailt._whose_move(match)]
     if noted_words:
         words += ["", "Chosen so far (not sent yet): " + "; ".join(noted_words)]
     words += ["", "Your moves:", *listed_lines, "",
@@ -194,8 +218,9 @@ def compose_list(match, seat: int, address: str, token: str, listed_lines: Seque
               "Write your answer above the quoted mail; keep the subject.",
               f"reply code: {token}"]
     msg_id = f"<{token}.{copy}@{mailt.THREAD_DOMAIN}>"
+    table = view if view is not None else match  # after the steps noted: the hand as it now stands
     return _message("list", name, address, list_subject(match, token), words, now, msg_id,
-                    svg=inline_svg(match, seat), table=table_text(match, seat))
+                    svg=inline_svg(table, seat), table=table_text(table, seat))
 
 
 def compose_answer(name: str, address: str, subject: str, words: Sequence[str], now, serial: str,

@@ -104,3 +104,36 @@ def test_rules_prints_each_game_s_digest_with_the_notation_at_the_end(tmp_path):
         assert "**" not in out and "``" not in out and ">>>" not in out
     result = runner.invoke(main, ["rules", "wizzard"])
     assert result.exit_code == 2 and "did you mean 'wizard'?" in result.output
+
+
+class _Skirmish(clitable.Table):
+    game = "skirmish"
+
+
+def test_a_move_that_loses_at_once_is_marked_and_played_only_once_confirmed(tmp_path):
+    """Issue 39 (1), K-3, K-7: 1 Endurance card is shown, and exhausted, at the start; the list marks it in words,
+    'play N' refuses it (naming the move and its warning, changing nothing), and 'play N yes' notes it; a terminal
+    asks, and 'n' keeps it out."""
+    t = _Skirmish(tmp_path)
+    t.settle()
+    t.turn(t.alice, "1")
+    t.turn(t.alice, "1")  # Strength 1, Speed 1: Endurance next
+    out = dm(t.alice, "moves")
+    assert re.search(r"^   1\. Give Endurance 1 card \(secret until shown\) \(careful: removes your character at "
+                     r"the start: its one Endurance card is shown then, and is exhausted at once \(K-3, K-7\)\) "
+                     r"+build end 1", out, re.M), out
+    assert "careful" not in out.split("\n")[1]  # 2 cards: no warning
+    listed = json.loads(dm(t.alice, "moves", "--json"))
+    assert listed[0]["careful"].startswith("removes your character") and listed[1]["careful"] is None
+    before = snapshot(t.alice)
+    out = dm(t.alice, "play", "1", code=1)
+    assert out.startswith("Error: not played: 'Give Endurance 1 card (secret until shown)' removes your character")
+    assert "If you mean it: 'duelmail play 1 yes' (or --yes)" in out and "Traceback" not in out
+    assert snapshot(t.alice) == before
+    out = ask(t.alice, "1\nn\n2\n", code=1)  # a terminal asks: 'n' keeps it out, then Endurance 2; input ends
+    assert "careful: 'Give Endurance 1 card (secret until shown)' removes your character" in out
+    assert "Play it anyway? [y/N]" in out and "not chosen" in out
+    assert "noted: build str 1, build spd 1, build end 2 ('duelmail play' goes on)" in out
+    dm(t.alice, "undo")
+    out = dm(t.alice, "play", "1", "yes")
+    assert "noted: build str 1, build spd 1, build end 1" in out

@@ -254,3 +254,32 @@ def test_play_with_nothing_to_play_or_help_shows_the_numbered_list(tmp_path):
         assert "'duelmail play N' makes move N" in out
         assert "noted" not in out
     assert snapshot(t.alice) == before
+
+
+def test_a_wizard_home_never_waits_on_itself_by_hand(tmp_path):
+    """Issue 39 (3), Z-1: three homes playing Wizard Duel by hand ('receive', 'play'): whenever a home is awaited,
+    a decision of its player is (the list is not empty): every file it owes with no decision (its deck pass after
+    its own pass, its key shares) went out with the command that made it due, never waiting for another 'play'.
+    And while she is not awaited, alice's 'show' and 'moves' never say it is her move: they say whom they wait for."""
+    t = Wizard(tmp_path)
+    plays = 0
+    for i in range(400):
+        t.settle()
+        st = json.loads(dm(t.homes[0], "status", "--json"))
+        if st["over"]:
+            break
+        if not st["your_turn"]:  # every view says one thing: alice's table never says it is her move
+            shown = dm(t.homes[0], "show")
+            assert "\nYour move: " not in shown and "\nnow: waiting for " in shown, shown
+            assert "no decision of yours is awaited (now: waiting for " in dm(t.homes[0], "moves")
+        for s in st["awaited"]:
+            home = t.homes[int(s)]
+            mine = json.loads(dm(home, "status", "--json"))
+            if not mine["your_turn"]:
+                continue  # its file is in already
+            listed = json.loads(dm(home, "moves", "--json"))
+            assert listed, f"{home.name}'s home waits on itself: {mine['awaited']}"
+            passing = next((m["number"] for m in listed if m["move"] == "pass"), None)  # a new deck is shuffled
+            t.written(home, "play", *([str(passing), "yes"] if passing else ["--bot", "heuristic", "--seed", str(i)]))
+            plays += 1
+    assert st["over"] and plays >= 10, (plays, st)

@@ -123,18 +123,20 @@ class Player:
         self.ident = self.home.load_identity(None)
 
     def answer_text(self, one_step: bool = False) -> str:
-        """The bot's moves for the rest of the turn as the list names them; ``one_step``: only the first (the
-        turn goes on, and the next list follows)."""
+        """The bot's moves for the rest of the turn as the list names them, 'yes' after them when the list marks
+        one 'careful' (the player means it); ``one_step``: only the first (the turn goes on, and the next list
+        follows)."""
         folder, match, seat = app.open_game(self.home, None, self.ident)
         noted, _ = pending(folder)
         bot = match.game.bots[self.bot]() if isinstance(self.bot, str) else self.bot
         actions = app.bot_actions(match, seat, self.ident, bot, self.rng, start=noted)
         if one_step:
             actions = actions[:len(noted) + 1]
-        steps = []
+        steps, careful = [], False
         for i in range(len(noted), len(actions)):
             listed = choices(match, seat, self.ident, actions[:i])
             c = next((c for c in listed if c.move == actions[i]), None)
+            careful = careful or (c is not None and c.warning is not None)
             if c is None:
                 steps.append(actions[i])  # a move the list leaves out (Skirmish lists a sample): its notation
             elif self.rng.random() < 0.3 and not any(x in c.words.lower() for x in (" then ", ";", "\n")) \
@@ -142,7 +144,8 @@ class Player:
                 steps.append(c.words)  # in words
             else:
                 steps.append(str(c.number))
-        return " then ".join(steps) if all(s.isdigit() for s in steps) else "\n".join(steps)
+        text = " then ".join(steps) if all(s.isdigit() for s in steps) else "\n".join(steps)
+        return text + " yes" if careful else text  # a move the list marks 'careful' is meant (issue 39)
 
     def reply(self, orig: Message, text: str | None = None) -> EmailMessage:
         """A reply to ``orig``: ``text``, or the moves a bot would choose."""

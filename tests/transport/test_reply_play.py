@@ -10,12 +10,13 @@ refused replies run over the real Dovecot and OpenSMTPD in ``test_reply_play_ser
 from __future__ import annotations
 
 import mailbox
+import re
 from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 from clitable import dm
-from replyplay import Hasty, Player, is_list, plain_of
+from replyplay import Hasty, Player, html_of, is_list, plain_of
 
 from duelmail.delivery import arrivals as arriving
 from duelmail.delivery import replies
@@ -228,3 +229,75 @@ def test_undo_a_noted_step_and_offer_a_draw_by_reply(tmp_path):
     assert fourth["Subject"] != third["Subject"]
     t.box.add(player.reply(fourth).as_bytes())
     assert ": by reply: " in "\n".join(t.poll())
+
+
+def test_a_reply_naming_a_move_that_loses_at_once_is_asked_again_and_yes_plays_it(tmp_path):
+    """Issue 39 (1), K-3, K-7: by reply, a move the list marks 'careful' (1 Endurance card: the character is out at
+    the start) is not played on its number alone: the answer names the move and its warning and asks for
+    'N yes', which notes it."""
+    t = ReplyTable(tmp_path, "skirmish", "turns=4")
+    player = Player(t.reply_home, t.address)
+    orig = _first_list(t, "strength")
+    for _ in range(2):  # Strength 1, then Speed 1: each a step noted, and the next list mailed
+        t.box.add(player.reply(orig, "1").as_bytes())
+        assert "Noted (not sent yet)" in "\n".join(t.poll())
+        orig = t.new_lists()[-1]
+    assert "1. Give Endurance 1 card (secret until shown) (careful: removes your character at the start" \
+        in plain_of(orig)
+    t.box.add(player.reply(orig, "1").as_bytes())
+    said = "\n".join(t.poll())
+    assert "not played: 'Give Endurance 1 card (secret until shown)' removes your character" in said, said
+    again = t.new_lists()[-1]
+    text = plain_of(again)
+    assert "Nothing was sent" in text and "If you mean it, reply '1 yes'" in text
+    t.box.add(player.reply(again, "1 yes").as_bytes())
+    said = "\n".join(t.poll())
+    assert "Noted (not sent yet): Give Endurance 1 card (secret until shown)" in said, said
+
+
+def test_the_your_move_mail_is_short_second_person_and_shows_the_table_after_a_noted_step(tmp_path):
+    """Issue 39 (5): the list mail speaks to its reader ("bob, it is your move ... against alice"), holds the moves,
+    the table and how to answer, and nothing about commands; its HTML part keeps each paragraph whole (a line
+    wrapped for the plain text is not a paragraph of its own); the answer to a noted step reads as sentences; and
+    the next list's table is the one after that step (the card summoned has left the hand)."""
+    t = ReplyTable(tmp_path, "summoner", "life=3")
+    player = Player(t.reply_home, t.address)
+    orig = _first_list(t, "summon")
+    text = plain_of(orig)
+    assert text.startswith("bob, it is your move in Summoner (playing card duel) against alice, by "), text
+    assert "duelmail " not in text.split("reply code:")[0] and "'duelmail" not in text, text
+    assert "Your moves:\n  1. " in text and "Answer by replying to this mail" in text and "Your table:" in text
+    page = html_of(orig)
+    assert ("Answer by replying to this mail: the number of a move (&quot;2&quot;), several (&quot;1 then 4&quot;), "
+            "the move in words,") in page, page
+    assert "<br>  1. " in page or "<br>1. " in page or "<br>  1." in page
+    t.box.add(player.reply(orig, "1").as_bytes())
+    said = "\n".join(t.poll())
+    assert "Your reply was read: '1'. Noted (not sent yet): Summon" in said and ".;" not in said, said
+    second = t.new_lists()[-1]
+    hands = [re.findall(r"^  Hand: (.+)$", plain_of(m).split("Your table:")[1], re.M) for m in (orig, second)]
+    assert hands[0] and hands[1] and set(hands[0][0].split()) - set(hands[1][0].split()), hands  # a card left it
+
+
+def test_the_poll_that_leaves_a_decision_awaited_mails_its_list(tmp_path):
+    """Issue 39 (5): whenever 'status' says the reply seat is awaited for a decision after a poll, that poll has
+    mailed its list (its files that needed no decision were written in the same poll, and the decision they led
+    to offered at once, never a poll later): the first 16 polls of a Wizard Duel of three."""
+    import json
+
+    t = ReplyTable(tmp_path, "wizard", names=("alice", "carol", "bob"))  # Z-1: each seat locks the one stock
+    mailed: set[int] = set()
+    checked = 0
+    player = Player(t.reply_home, t.address)
+    for i in range(16):
+        t.others_move(i)
+        t.poll()
+        lists = t.new_lists()
+        mailed |= {int(re.search(r" round (\d+) ", str(m["Subject"])).group(1)) for m in lists}
+        st = t.status(t.reply_home)
+        if st["your_turn"] and json.loads(dm(t.reply_home, "moves", "--json")):
+            assert st["round"] in mailed, (i, st["round"], mailed)
+            checked += 1
+        for orig in lists[-1:]:  # answered as a player would: the game goes on
+            t.box.add(player.reply(orig).as_bytes())
+    assert checked >= 2

@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import field
 
 from duelmail.errors import IllegalMove
-from duelmail.games.base import PUBLIC, GameState, Outcome, Violation, Window, plural
+from duelmail.games.base import PUBLIC, Action, GameState, Outcome, Violation, Window, plural
 from duelmail.games.cards import Card, CardRef
 from duelmail.games.grid.library import CardDef, deck
 from duelmail.games.grid.notation import (
@@ -289,6 +289,18 @@ class GridState(GameState):
         if not self.can_act(seat):
             out.append(Pass())
         return out
+
+    def warning(self, seat: int, action: Action, known: Mapping[CardRef, Card]) -> str | None:
+        """Beyond what the copy of the state shows: ending the game (G-13) while fewer spaces are yours than your
+        opponent's loses it, whatever the face-down cards are (G-26)."""
+        said = super().warning(seat, action, known)
+        if said or not isinstance(action, End):
+            return said
+        count, _ = self.score()
+        other = 1 - seat
+        if count[seat] < count[other]:
+            return f"ends the game, seat {other} wins: {count[other]} spaces to {count[seat]} (G-26)"
+        return None
 
     def empty_spaces(self) -> list[int]:
         """Empty positions a card may be played to (G-5): c3 first, then wherever the grid still fits."""

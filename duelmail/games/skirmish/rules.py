@@ -799,6 +799,19 @@ class SkirmishState(GameState):
                 out.append(Plan(label, steps))
         return list(dict.fromkeys(out))
 
+    def warning(self, seat: int, action: Action, known) -> str | None:
+        """Beyond a move that ends the game against its player: a reveal that exhausts its own Endurance removes its
+        character (K-7), and a build of 1 Endurance card does so at the start, where one card of each stat is shown
+        (K-3)."""
+        items = action.items if isinstance(action, Reveal | Dual) else ()
+        if any(st == "end" and last for st, _, last in items):
+            said = super().warning(seat, action, known)
+            return said or "removes your character from the game: its Endurance is exhausted (K-7)"
+        if isinstance(action, Build) and action.stat == "end" and action.cards == 1:
+            return ("removes your character at the start: its one Endurance card is shown then, and is exhausted at "
+                    "once (K-3, K-7)")
+        return super().warning(seat, action, known)
+
     # -- words ------------------------------------------------------------------------------------------------
     def prompt(self, seat: int) -> str:
         w = self.wait
