@@ -31,7 +31,7 @@ from duelmail.errors import DuelmailError, unexpected
 from duelmail.protocol.turnfile import BEGIN, MAX_TEXT, SignedFile, parse_pieces
 from duelmail.transport.archive import file_name, header_for
 from duelmail.util.classes import dataclass
-from duelmail.util.fs import atomic_write
+from duelmail.util.fs import atomic_write, text_encoding
 
 PASSWORD_ENV = "DUELMAIL_MAIL_PASSWORD"
 KEYRING_SERVICE = "duelmail"
@@ -436,6 +436,7 @@ class Found:
     files: list[SignedFile] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
     unsigned: str = ""  # what a person wrote above the armour: shown, marked unsigned, never trusted
+    quoted: list[str] = field(default_factory=list)  # damaged armours a reply quotes (an older turn): not a problem
 
 
 MAX_UNSIGNED = 2000
@@ -502,7 +503,8 @@ def _texts(msg: Message) -> Iterator[tuple[str, str]]:
                 or ctype in ("application/toml", "application/octet-stream")):
             continue
         raw = part.get_payload(decode=True) or b""
-        charset = part.get_content_charset() or "utf-8"
+        # a byte-order mark (or UTF-16 without one) tells more than a charset a client guessed for a file it attached
+        charset = text_encoding(raw) or part.get_content_charset() or "utf-8"
         try:
             text = raw.decode(charset, errors="replace")
         except LookupError:
@@ -537,13 +539,38 @@ def _find(msg: Message, where: str, out: Found) -> None:
         except Exception as e:  # noqa: BLE001 - whatever a hostile part makes a parser raise, the rest goes on
             out.problems.append(str(unexpected(f"{where} {label}", e)))
             continue
-        out.problems += [str(p) for p in pieces if not isinstance(p, SignedFile)]
+        reply = _reply_starts(text)
+        for p in pieces:
+            if isinstance(p, SignedFile):
+                continue
+            if getattr(p, "quoted", False) or getattr(p, "line", 0) > reply:
+                out.quoted.append(str(p))  # an older turn a reply quotes, trimmed or re-wrapped: normal mail
+            else:
+                out.problems.append(str(p))
         if not out.unsigned and not label.endswith((".toml", ".asc", ".txt")):
             out.unsigned = unsigned_text(text)
         for f, h in zip(files, hashes, strict=True):
             if h not in seen:
                 seen.add(h)
                 out.files.append(f)
+
+
+_OUTLOOK_FROM = re.compile(r"\*?From:\*? .{1,200}$")
+_OUTLOOK_SENT = re.compile(r"\*?(Sent|Date):\*? ")
+
+
+def _reply_starts(text: str) -> int:
+    """The line (1-based) where the quoted mail of a reply starts: its attribution ("On ... wrote:", "-----Original
+    Message-----"), or Outlook's block of "From: ..." then "Sent: ..."; past the end when there is none."""
+    lines = text.splitlines()
+    for n, line in enumerate(lines):
+        line = line.strip()
+        if len(line) > MAX_LINE:
+            continue
+        if _attribution(line) or _OUTLOOK_FROM.match(line) and any(
+                _OUTLOOK_SENT.match(x.strip()) for x in lines[n + 1:n + 3]):
+            return n + 1
+    return len(lines) + 1
 
 
 def parse_message(data: bytes | str) -> Message:
@@ -934,8 +961,36 @@ def open_source(spec: str | None, settings: Callable[[], MailSettings], password
         return MaildirSource(p, Seen(home_root, f"maildir {p.resolve()}"))
     if not p.exists():
         raise MailError(f"{spec}: no such Maildir, mbox or message file")
-    head = p.read_bytes()[:5]
+    return file_source(p, home_root)
+
+
+def file_source(p: Path, home_root: Path | None = None) -> Source:
+    """A saved mail file: an mbox (its first line starts "From "), else one message (an .eml, a message a client
+    saved or forwarded). ``mail fetch FILE`` and ``receive FILE`` both read a saved mail through here."""
+    with open(p, "rb") as fh:
+        head = fh.read(5)
     if head == b"From ":
         return MboxSource(p, Seen(home_root, f"mbox {p.resolve()}"))
     return FileSource(p.read_bytes(), str(p))
+
+
+def saved_turns(p: Path) -> tuple[list[tuple[str, SignedFile]], list[str]]:
+    """The turns in a saved mail file, read as ``mail fetch FILE`` reads them (``file_source``, ``find_turns``):
+    each with where it came from, and the problems met, one line each. A message holding no turn is a problem
+    (said in words), so a saved mail never gives nothing without saying why."""
+    files: list[tuple[str, SignedFile]] = []
+    problems: list[str] = []
+    source = file_source(p)
+    try:
+        for letter in source.letters():
+            found = find_turns(letter.msg, letter.where)
+            problems += found.problems
+            files += [(f"{letter.where} ({file_name(f)})", f) for f in found.files]
+            if not found.files and not found.problems:
+                why = (f"only a damaged quote of an older turn ({found.quoted[0]})" if found.quoted else
+                       "no duelmail turn: no armour in its text and no turn file attached")
+                problems.append(f"{letter.where}: the mail {describe(letter.msg)} holds {why}: nothing to apply")
+    finally:
+        source.close()
+    return files, problems
 
