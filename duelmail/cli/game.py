@@ -106,11 +106,11 @@ def new(ctx, game, seats, options, out, git_dir):
     cards = [_load_card(ctx, s) for s in seats]
     played = _app().create_game(ctx.home, ident, game, cards, _parse_options(options), now(), os.urandom(16))
     path = _copy_out(played.path, out)
-    click.echo(f"new game {played.match.gid[:12]} of {played.match.game.spec.title}")
-    click.echo(f"seats: {', '.join(played.match.names())}")
-    if git_dir:
+    if git_dir:  # said once it is pushed, or what is left when it cannot be
         new_in_repo(ctx, ident, played, git_dir)
         return
+    click.echo(f"new game {played.match.gid[:12]} of {played.match.game.spec.title}")
+    click.echo(f"seats: {', '.join(played.match.names())}")
     click.echo(f"send {path} to the other players")
 
 
