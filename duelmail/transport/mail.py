@@ -579,9 +579,25 @@ def parse_message(data: bytes | str) -> Message:
     return email.message_from_bytes(data, policy=email.policy.default)
 
 
+def header(msg: Message, name: str) -> str:
+    """The first ``name`` header of a message as text, never an exception: decoded (RFC 2047) when it can be, else
+    as it came; empty when there is none. (``msg.get`` parses an address header and raises on a malformed one, such
+    as ``From: bob <bob@``.)"""
+    import email.header
+
+    for key, value in msg.raw_items():
+        if key.lower() == name.lower():
+            raw = re.sub(r"\r?\n[ \t]+", " ", str(value)).strip()
+            try:
+                return str(email.header.make_header(email.header.decode_header(raw)))
+            except Exception:  # noqa: BLE001 - any damage in an encoded word: the header as it came
+                return raw
+    return ""
+
+
 def describe(msg: Message) -> str:
-    subject = str(msg.get("Subject", "") or "(no subject)")
-    return f"{subject!r} from {msg.get('From', '?')}"
+    subject = header(msg, "Subject") or "(no subject)"
+    return f"{subject!r} from {header(msg, 'From') or '?'}"
 
 
 # -- a message's structure over IMAP ---------------------------------------------------------------
@@ -896,9 +912,10 @@ class ImapSource(Source):
         if not new:
             return []
         self.last = max(new)
-        found = set(self._search(first, "OR", "OR", "OR", "OR", "SUBJECT", '"[duelmail]"', "BODY", f'"{BEGIN}"',
-                                 "BODY", '"duelmail = 1"', "HEADER", "In-Reply-To", f'"@{THREAD_DOMAIN}"',
-                                 "HEADER", "References", f'"@{THREAD_DOMAIN}"'))
+        found = set(self._search(first, "OR", "OR", "OR", "OR", "OR", "SUBJECT", '"[duelmail]"', "BODY",
+                                 f'"{BEGIN}"', "BODY", '"duelmail = 1"', "HEADER", "In-Reply-To",
+                                 f'"@{THREAD_DOMAIN}"', "HEADER", "References", f'"@{THREAD_DOMAIN}"',
+                                 "BODY", '"reply code: dm-"'))  # a reply that kept only the quote of its list
         fetched = self._ok("fetch", self.conn.uid("FETCH", f"{first}:{self.last}", "(UID BODYSTRUCTURE)"))
         for uid, structure in structures(fetched):
             if uid in new and uid not in found and may_carry_turn(structure):
