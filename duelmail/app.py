@@ -524,11 +524,19 @@ def read_incoming(p: Path, problems: list[str] | None = None) -> list[tuple[str,
     except OSError as e:
         raise FileRefused(str(p), f"cannot read this file of turns ({e.strerror or e})", rule="P-format") from None
     try:
-        return [(str(p), f) for f in parse_any(text, str(p))]
+        files = parse_any(text, str(p))
+        if not files and re.search(r"<(?:html|body|div|br|p)\b", text, re.I):  # a page a client saved: its text
+            from duelmail.transport.mail import html_text
+
+            files = parse_any(html_text(text), str(p))
     except DuelmailError:
         raise
     except Exception as e:  # noqa: BLE001 - whatever a hostile file makes a parser raise: one line
         raise unexpected(str(p), e) from None
+    if not files:  # the armour's first line inside other text, and no whole armour: never a silent nothing
+        raise FileRefused(str(p), "no whole armour in it (its BEGIN line is not on a line of its own): nothing to "
+                          "apply; save the whole mail (.eml) or its attachment instead", rule="P-format")
+    return [(str(p), f) for f in files]
 
 
 def receive_files(home: Home, identity: Identity | None, incoming: Sequence[tuple[str, SignedFile]],

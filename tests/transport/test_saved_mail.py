@@ -145,3 +145,17 @@ def test_a_turn_in_another_encoding_is_refused_naming_it(game, tmp_path):
     out = dm(home, "receive", str(saved), code=1)
     assert "is not UTF-8 text" in out and "save it as UTF-8" in out and str(saved) in out, out
     assert snapshot(home) == before
+
+
+def test_a_mail_saved_as_a_page_is_read_and_a_text_with_no_whole_armour_is_said(game, tmp_path):
+    """A client's "Save as HTML" of the turn mail (the armour in <br>-separated lines) is read; a text naming the
+    armour's first line inside other text, with no whole armour, is refused in words, not a silent exit 0."""
+    home = fresh(game, tmp_path)
+    (f,) = parse_any((game.out / "r0001-s1.toml").read_text(), "turn")
+    page = tmp_path / "turn.html"
+    page.write_text("<html><body><div>" + "<br>\n".join(f.armour().splitlines()) + "</div></body></html>")
+    assert "round 1 seat 1 verified and applied" in dm(home, "receive", str(page), "--no-auto")
+    note = tmp_path / "note.txt"
+    note.write_text(f"see the turn below: {f.armour().splitlines()[0]} (cut)\n")
+    out = dm(fresh(game, tmp_path / "again"), "receive", str(note), code=1)
+    assert "no whole armour in it" in out and str(note) in out, out
