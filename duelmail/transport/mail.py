@@ -997,6 +997,7 @@ def saved_turns(p: Path) -> tuple[list[tuple[str, SignedFile]], list[str]]:
     (said in words), so a saved mail never gives nothing without saying why."""
     files: list[tuple[str, SignedFile]] = []
     problems: list[str] = []
+    empty: list[str] = []  # what each message without a turn held, in words
     source = file_source(p)
     try:
         for letter in source.letters():
@@ -1006,8 +1007,11 @@ def saved_turns(p: Path) -> tuple[list[tuple[str, SignedFile]], list[str]]:
             if not found.files and not found.problems:
                 why = (f"only a damaged quote of an older turn ({found.quoted[0]})" if found.quoted else
                        "no duelmail turn: no armour in its text and no turn file attached")
-                problems.append(f"{letter.where}: the mail {describe(letter.msg)} holds {why}: nothing to apply")
+                empty.append(f"{letter.where}: the mail {describe(letter.msg)} holds {why}: nothing to apply")
     finally:
         source.close()
+    if not files and not problems:  # (in an mbox, messages without a turn beside one with a turn are no problem)
+        problems = empty if len(empty) == 1 else [f"{p}: none of its {len(empty)} messages holds a duelmail turn: "
+                                                  "nothing to apply"]
     return files, problems
 

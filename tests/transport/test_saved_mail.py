@@ -125,6 +125,12 @@ def test_a_saved_mail_without_a_turn_is_said_and_exits_1(game, tmp_path):
     (tmp_path / "reply.eml").write_bytes(reply.as_bytes())
     out = dm(home, "receive", str(tmp_path / "reply.eml"), code=1)
     assert "holds only a damaged quote of an older turn" in out and "has no END line" in out, out
+    box = mailbox.mbox(str(tmp_path / "junk.mbox"))  # an mbox of mail without a turn: one line for it all
+    box.add(m.as_bytes())
+    box.add(reply.as_bytes())
+    box.close()
+    out = dm(home, "receive", str(tmp_path / "junk.mbox"), code=1)
+    assert "junk.mbox: none of its 2 messages holds a duelmail turn: nothing to apply" in out, out
     assert snapshot(home) == before
 
 
