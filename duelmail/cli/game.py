@@ -667,9 +667,13 @@ def archive(ctx, game):
 def receive(ctx, files, auto, out):
     """Verify incoming turn FILES and apply them; refuse a bad file and change nothing.
 
+    A FILE is a turn file (UTF-8, or UTF-16 as Notepad saves it), a text holding armoured turns, or a whole mail
+    you saved (.eml, an mbox, a forwarded message), read as 'duelmail mail fetch FILE' reads it.
+
     \b
     Example:
       duelmail receive ~/Downloads/r0007-s1.toml
+      duelmail receive ~/Downloads/"round 7.eml"
     """
     receive_files(ctx, files, auto, out, click.echo)
 

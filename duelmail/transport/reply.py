@@ -77,23 +77,18 @@ def looks_like_reply(msg: Message) -> bool:
     Such a message is checked by the reply play, never read for turns; our own mails, and a message that holds a
     turn (or a damaged one), are not replies."""
     try:
-        if is_ours(msg) or carries_turn(msg):
+        if is_ours(msg):
             return False
+        texts = [text for _label, text in mailt._texts(msg)]  # (decoded once: a fetch looks at every message)
+        if any(mailt.BEGIN in text or mailt._BARE_FILE.search(text) for text in texts):
+            return False  # a turn (or a damaged one): read for turns
         subject = mailt.header(msg, "Subject")
         if SUBJECT_MARK in subject.lower() or TOKEN.search(subject):
             return True
         refs = f"{mailt.header(msg, 'In-Reply-To')} {mailt.header(msg, 'References')}"
-        return bool(TOKEN.search(refs)) or find_token(msg) is not None
+        return bool(TOKEN.search(refs)) or any(TOKEN.search(text[:200_000]) for text in texts)
     except Exception:  # noqa: BLE001 - a malformed message (headers, MIME): read for turns, where it is reported
         return False
-
-
-def carries_turn(msg: Message) -> bool:
-    """Whether a message holds (or tries to hold) a turn file: then it is read for turns, never as a reply."""
-    for _label, text in mailt._texts(msg):
-        if mailt.BEGIN in text or mailt._BARE_FILE.search(text):
-            return True
-    return False
 
 
 # -- a reply's own words --------------------------------------------------------------------------------
