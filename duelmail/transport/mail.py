@@ -588,6 +588,8 @@ def header(msg: Message, name: str) -> str:
     for key, value in msg.raw_items():
         if key.lower() == name.lower():
             raw = re.sub(r"\r?\n[ \t]+", " ", str(value)).strip()
+            if len(raw) > 4 * MAX_LINE:  # no honest header is this long: as it came (decoding it is quadratic)
+                return raw
             try:
                 return str(email.header.make_header(email.header.decode_header(raw)))
             except Exception:  # noqa: BLE001 - any damage in an encoded word: the header as it came

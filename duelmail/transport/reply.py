@@ -62,8 +62,11 @@ def find_token(msg: Message) -> str | None:
 
 
 def sender(msg: Message) -> str:
-    """The address of a message's From: (lower case; empty when there is none)."""
-    return parseaddr(mailt.header(msg, "From"))[1].strip().lower()
+    """The address of a message's From: (lower case; empty when there is none, or none can be read in it)."""
+    try:  # (email.utils recurses once per ':' group: a From: of 1000 colons is a RecursionError)
+        return parseaddr(mailt.header(msg, "From")[:mailt.MAX_LINE])[1].strip().lower()
+    except (RecursionError, ValueError, IndexError):
+        return ""
 
 
 def is_ours(msg: Message) -> bool:
