@@ -539,10 +539,9 @@ def _find(msg: Message, where: str, out: Found) -> None:
         except Exception as e:  # noqa: BLE001 - whatever a hostile part makes a parser raise, the rest goes on
             out.problems.append(str(unexpected(f"{where} {label}", e)))
             continue
-        reply = _reply_starts(text)
-        for p in pieces:
-            if isinstance(p, SignedFile):
-                continue
+        damaged = [p for p in pieces if not isinstance(p, SignedFile)]
+        reply = _reply_starts(text) if damaged else 0
+        for p in damaged:
             if getattr(p, "quoted", False) or getattr(p, "line", 0) > reply:
                 out.quoted.append(str(p))  # an older turn a reply quotes, trimmed or re-wrapped: normal mail
             else:
@@ -995,8 +994,9 @@ def file_source(p: Path, home_root: Path | None = None) -> Source:
 
 def saved_turns(p: Path) -> tuple[list[tuple[str, SignedFile]], list[str]]:
     """The turns in a saved mail file, read as ``mail fetch FILE`` reads them (``file_source``, ``find_turns``):
-    each with where it came from, and the problems met, one line each. A message holding no turn is a problem
-    (said in words), so a saved mail never gives nothing without saying why."""
+    each with where it came from, and the problems met, one line each. A file holding no turn at all is a problem
+    (said in words: what its message held, or that none of an mbox's messages holds one), so a saved mail never
+    gives nothing without saying why."""
     files: list[tuple[str, SignedFile]] = []
     problems: list[str] = []
     empty: list[str] = []  # what each message without a turn held, in words
