@@ -77,6 +77,7 @@ SEEDS: dict[str, list[str]] = {
         "From: a@b\nMessage-ID: <\nIn-Reply-To: <dm-\nReferences: <<<\nSubject: =?utf-8?q?=FF?=\n\n1\n",
         "From: \"\\\nSubject: =?x-unknown?b?AAAA?=\n\n1\n",
         "From: " + ": " * 2000 + "\nSubject: [duelmail] your move\n\n1\n",  # RecursionError in email.utils
+        "From: x@y\nContent-Type: text/h" + ": text/h" * 26000 + "\n\n1\n",  # 3 s a parse of this header
     ],
     "battlefield": [
         "a = " + _DEEP,
