@@ -36,7 +36,7 @@ from duelmail.transport.kept import by_name
 from duelmail.transport.strangers import MARK as STRANGER
 from duelmail.transport.strangers import Strangers
 from duelmail.util.classes import dataclass
-from duelmail.util.fs import ReadError, commit, forget, read_text
+from duelmail.util.fs import ReadError, commit, decode_text, forget, read_bytes
 from duelmail.util.lock import hold, locked
 
 if TYPE_CHECKING:
@@ -591,19 +591,61 @@ def receive(home: Home, identity: Identity | None, paths: Sequence[Path], now: d
     return receive_files(home, identity, incoming, now)
 
 
-def read_incoming(p: Path) -> list[tuple[str, SignedFile]]:
-    """The files in one incoming file (a turn file, or a text holding armoured ones), each with where it came
-    from; a file that cannot be read refuses itself in one line naming it."""
+MAX_MAIL = 64 << 20  # a saved mail with its attachments (a 25 MB attachment grows by a third in base64)
+_MAIL_HEADERS = (b"from:", b"to:", b"subject:", b"date:", b"message-id:", b"mime-version:", b"content-type:",
+                 b"received:", b"return-path:", b"delivered-to:")
+
+
+def looks_like_mail(head: bytes) -> bool:
+    """Whether a file's first bytes are a saved mail: an mbox ("From " first), or a header block ("Name: value"
+    lines, one of them a mail's own). A turn file (TOML) or a text of armours never starts so."""
+    if head.startswith(b"From "):
+        return True
+    block = head.split(b"\n\n", 1)[0].split(b"\r\n\r\n", 1)[0].lower()
+    lines = block.splitlines()
+    return bool(lines) and re.match(rb"[a-z0-9-]+:", lines[0]) is not None \
+        and any(line.startswith(_MAIL_HEADERS) for line in lines)
+
+
+def read_incoming(p: Path, problems: list[str] | None = None) -> list[tuple[str, SignedFile]]:
+    """The files in one incoming file (a turn file, a text holding armoured ones, or a saved mail: an .eml, an
+    mbox, a forwarded message, read as ``mail fetch FILE`` reads it), each with where it came from. A file that
+    cannot be read refuses itself in one line naming it; so does a saved mail that holds no turn. A saved mail's
+    other problems (a damaged armour beside good ones) go to ``problems`` when given (else the first is raised)."""
     try:
-        text = read_text(p, "file of turns", MAX_TEXT)
+        raw = read_bytes(p, "file of turns", MAX_MAIL)
+        if looks_like_mail(raw[:1 << 16]):
+            from duelmail.transport.mail import saved_turns
+
+            files, trouble = saved_turns(p)
+            if trouble and (problems is None or not files):
+                if problems is not None:
+                    problems += trouble[1:]
+                raise FileRefused(str(p), trouble[0].removeprefix(f"{p}: "), rule="P-format")
+            if problems is not None:
+                problems += trouble
+            return files
+        if len(raw) > MAX_TEXT:
+            raise ReadError(f"{p}: larger than any file of turns ({MAX_TEXT} bytes at most)")
+        text = decode_text(raw, p, "file of turns")
     except ReadError as e:
         raise FileRefused(str(p), str(e).removeprefix(f"{p}: "), rule="P-format") from None
+    except OSError as e:
+        raise FileRefused(str(p), f"cannot read this file of turns ({e.strerror or e})", rule="P-format") from None
     try:
-        return [(str(p), f) for f in parse_any(text, str(p))]
+        files = parse_any(text, str(p))
+        if not files and re.search(r"<(?:html|body|div|br|p)\b", text, re.I):  # a page a client saved: its text
+            from duelmail.transport.mail import html_text
+
+            files = parse_any(html_text(text), str(p))
     except DuelmailError:
         raise
     except Exception as e:  # noqa: BLE001 - whatever a hostile file makes a parser raise: one line
         raise unexpected(str(p), e) from None
+    if not files:  # the armour's first line inside other text, and no whole armour: never a silent nothing
+        raise FileRefused(str(p), "no whole armour in it (its BEGIN line is not on a line of its own): nothing to "
+                          "apply; save the whole mail (.eml) or its attachment instead", rule="P-format")
+    return [(str(p), f) for f in files]
 
 
 def receive_files(home: Home, identity: Identity | None, incoming: Sequence[tuple[str, SignedFile]],

@@ -232,12 +232,24 @@ def push_played(ctx, ident, played) -> None:
 def new_in_repo(ctx, ident, played, directory) -> None:
     """``new --git DIR``: the game's folder goes into the repository (made one if needed), then a sync."""
     from duelmail.delivery import git as gitsync
-    from duelmail.transport.git import GitRepo
+    from duelmail.transport.git import GitError, GitRepo
 
     path = Path(directory).resolve()
-    GitRepo(path, (ident.name, ident.email)).init()
+    repo = GitRepo(path, (ident.name, ident.email))
+    repo.init()
     gitsync.add_repo(ctx.home, path)
-    rep = gitsync.sync_git(ctx.home, ident, path, now(), games=[played.folder])
+    title = f"game {played.match.gid[:12]} of {played.match.game.spec.title}"
+    try:
+        rep = gitsync.sync_git(ctx.home, ident, path, now(), games=[played.folder])
+    except GitError as e:  # the game is made in this home: say so, and exactly what is left to do
+        name = f"{played.folder.path.name}/{played.path.name}"
+        held = repo.is_repo() and repo.blob_at("HEAD", name) is not None
+        raise click.ClickException(
+            f"{e}\nthe new {title} is in this home ({played.folder.path})"
+            + (f" and committed in {path}" if held else "") + ", but not pushed: nobody else can see it yet. "
+            f"Once the repository takes your pushes, 'duelmail git sync {path}' pushes it") from None
+    click.echo(f"new {title}")
+    click.echo(f"seats: {', '.join(played.match.names())}")
     for line in rep.recovered:
         click.echo(f"{path}: {line}")
     for c in rep.committed:

@@ -113,11 +113,11 @@ def new(ctx, game, seats, options, out, git_dir, times):
     played = _app().create_game(ctx.home, ident, game, cards, _parse_options(options), now(), os.urandom(16),
                                 _app().time_control(times))
     path = _copy_out(played.path, out)
-    click.echo(f"new game {played.match.gid[:12]} of {played.match.game.spec.title}")
-    click.echo(f"seats: {', '.join(played.match.names())}")
-    if git_dir:
+    if git_dir:  # said once it is pushed, or what is left when it cannot be
         new_in_repo(ctx, ident, played, git_dir)
         return
+    click.echo(f"new game {played.match.gid[:12]} of {played.match.game.spec.title}")
+    click.echo(f"seats: {', '.join(played.match.names())}")
     click.echo(f"send {path} to the other players")
 
 
@@ -761,9 +761,13 @@ def archive(ctx, game):
 def receive(ctx, files, auto, out):
     """Verify incoming turn FILES and apply them; refuse a bad file and change nothing.
 
+    A FILE is a turn file (UTF-8, or UTF-16 as Notepad saves it), a text holding armoured turns, or a whole mail
+    you saved (.eml, an mbox, a forwarded message), read as 'duelmail mail fetch FILE' reads it.
+
     \b
     Example:
       duelmail receive ~/Downloads/r0007-s1.toml
+      duelmail receive ~/Downloads/"round 7.eml"
     """
     receive_files(ctx, files, auto, out, click.echo)
 

@@ -382,7 +382,7 @@ def receive_files(ctx: Ctx, files: list[str], auto: bool, out: str | None, echo)
     incoming = []
     for f in files:
         try:
-            incoming += _app().read_incoming(Path(f))
+            incoming += _app().read_incoming(Path(f), refused)
         except DuelmailError as e:
             refused.append(str(e))
     from duelmail.transport.archive import ordered

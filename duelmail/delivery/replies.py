@@ -14,7 +14,7 @@ import re
 import tomllib
 from collections.abc import Callable, Sequence
 from dataclasses import field
-from datetime import datetime
+from datetime import datetime, timedelta
 from email.message import EmailMessage, Message
 
 import tomlkit
@@ -25,6 +25,7 @@ from duelmail.delivery.arrivals import Answer, Decision, my_games
 from duelmail.errors import DuelmailError, LocalFileError, unexpected
 from duelmail.home import Home
 from duelmail.protocol.identity import Identity
+from duelmail.transport import mail as mailt
 from duelmail.transport import reply as rt
 from duelmail.transport.folder import GameFolder
 from duelmail.util.classes import dataclass
@@ -40,7 +41,25 @@ _DRAW = {"offer a draw": "offer", "offer draw": "offer", "i offer a draw": "offe
 
 
 class ReplyRefused(DuelmailError):
-    """A reply that is not played: no code, not from the player, a forged, replayed or old code."""
+    """A reply that is not played: no code, not from the player, a forged, replayed or old code. ``told``: why, in
+    words that quote nothing of the message (what the refusal mailed to the player says); ``stranger``: it is not
+    from the player's address."""
+
+    def __init__(self, message: str, told: str | None = None, stranger: bool = False):
+        super().__init__(message)
+        self.told, self.stranger = message if told is None else told, stranger
+
+
+QUIET = timedelta(hours=24)  # mail from other addresses posing as replies: told to the player once in this time
+STRANGERS = "strangers-told"  # in HOME/mail: when the player was last told of such mail (a cache: lost, told again)
+
+
+def _told_at(p) -> datetime | None:
+    try:
+        t = datetime.fromisoformat(p.read_text().strip())
+    except (OSError, ValueError):
+        return None
+    return t if t.tzinfo is not None else None
 
 
 @dataclass
@@ -133,10 +152,14 @@ class ReplyPlay:
 
     # -- reading replies -------------------------------------------------------------------------------
     def play(self, home: Home, identity: Identity, now: Callable[[], datetime]) -> tuple[list[Answer], list[str]]:
-        """Check and play every reply taken; the files signed (to be sent) and a line per reply."""
+        """Check and play every reply taken; the files signed (to be sent) and a line per reply. The refused ones
+        are told to the player in one mail (however many came), to the player's own address only, quoting nothing
+        of them; mail from other addresses is told at most once a day (``QUIET``): a flood is not answered in
+        kind."""
         answers, lines, out = [], [], []
+        refused: list[tuple[str, ReplyRefused]] = []
         queue, self.queue = self.queue, []
-        for k, (where, msg) in enumerate(queue):
+        for where, msg in queue:
             try:
                 try:
                     answer, line, mails = self._one(home, identity, where, msg, now)
@@ -145,28 +168,51 @@ class ReplyPlay:
                 except DuelmailError as e:  # the game's own files or state: said, and the next reply goes on
                     raise ReplyRefused(str(e)) from None
                 except Exception as e:  # noqa: BLE001 - the last line of defence: one reply never stops the rest
-                    raise ReplyRefused(str(unexpected(where, e))) from None
+                    raise ReplyRefused(str(unexpected(where, e)), "it could not be read or checked") from None
             except (ReplyRefused, LocalFileError) as e:
-                line = f"reply {where} REFUSED: {e}"
-                answer, mails = None, [rt.compose_answer(
-                    identity.name, self.address, "[duelmail] reply refused: nothing was played",
-                    [f"A reply that reached your duelmail was refused, and nothing was played: {e}.",
-                     f"The reply: {str(msg.get('Subject', '') or '(no subject)')!r} "
-                     f"from {str(msg.get('From', '?'))!r}.",
-                     "If you sent it, answer the newest 'your move' mail (keep its subject and quote); if you did "
-                     "not, someone tried to play for you."], now(), f"refused-{_stamp(now())}-{k}")]
+                e = e if isinstance(e, ReplyRefused) else ReplyRefused(str(e))
+                refused.append((where, e))
+                answer, line, mails = None, f"reply {where} REFUSED: {e}", []
             if answer is not None:
                 answers.append(answer)
             lines.append(line)
             out += mails
+        told = self._refusal(home, refused, now(), lines)
+        if told is not None:
+            out.append(told)
         if out:
             self.send(out)
             lines.append(f"mailed {len(out)} answer{'s' if len(out) != 1 else ''} to {self.address}")
         return answers, lines
 
+    def _refusal(self, home: Home, refused: list[tuple[str, ReplyRefused]], at: datetime, lines: list[str]
+                 ) -> EmailMessage | None:
+        """The one mail that tells the player of the replies refused in a poll (None: nothing to tell)."""
+        strangers = [(w, e) for w, e in refused if e.stranger]
+        memo = home.root / "mail" / STRANGERS
+        if strangers and (told := _told_at(memo)) is not None and timedelta(0) <= at - told < QUIET:
+            lines.append(f"not mailed to {self.address}: {len(strangers)} mail{'s' if len(strangers) != 1 else ''} "
+                         "from other addresses posing as replies (told already within the day)")
+            refused = [(w, e) for w, e in refused if not e.stranger]
+        elif strangers:
+            memo.parent.mkdir(parents=True, exist_ok=True)
+            atomic_write(memo, at.isoformat() + "\n", durable=False)
+        if not refused:
+            return None
+        n = len(refused)
+        words = [f"{'A reply' if n == 1 else f'{n} replies'} that reached your duelmail {'was' if n == 1 else 'were'} "
+                 "refused, and nothing was played:",
+                 *(f"  {where}: {e.told}" for where, e in refused[:20]),
+                 *([f"  ... and {n - 20} more"] if n > 20 else []), "",
+                 "If you sent one, answer the newest 'your move' mail (keep its subject and quote); if you did not, "
+                 "someone tried to play for you. Mail from other addresses is never played."]
+        return rt.compose_answer(self.identity.name, self.address, "[duelmail] reply refused: nothing was played",
+                                 words, at, f"refused-{_stamp(at)}")
+
     def _one(self, home, identity, where, msg, now):
         if rt.sender(msg) != self.address:
-            raise ReplyRefused(f"it is not from your address {self.address} (From: {rt.sender(msg) or 'none'!r})")
+            raise ReplyRefused(f"it is not from your address {self.address} (From: {rt.sender(msg)[:80] or 'none'!r})",
+                               f"it is not from your address {self.address}", stranger=True)
         token = rt.find_token(msg)
         if token is None:
             raise ReplyRefused("it carries no reply code (reply to a 'your move' mail, keeping its subject)")
@@ -189,7 +235,7 @@ class ReplyPlay:
             raise ReplyRefused(f"it answers an old list (round {r}); the game has moved on since: answer the newest "
                                "'your move' mail")
         text = rt.reply_text(msg)
-        reply_to = str(msg.get("Message-ID", "") or "") or None
+        reply_to = mailt.header(msg, "Message-ID") or None
         head = f"game {match.gid[:12]} round {match.round}: reply {text[:60]!r}"
         try:
             played, words = self._act(folder, match, seat, identity, text, noted, say, now())

@@ -330,11 +330,15 @@ class Folding:
         return self._second_copy(held, f, where)
 
     def _second_copy(self, held: SignedFile, f: SignedFile, where: str) -> str:
-        ours, theirs = parse_time(held.content["time"], where), parse_time(f.content["time"], where)
+        theirs = parse_time(f.content["time"], where)
+        head = f"{where}: a second copy of {self.cards[f.seat].name}'s answer for round {f.round}, dated"
+        if getattr(held, "content", None) is None:  # a round a kept state remembers by its hashes (``KeptFile``)
+            return f"{head} otherwise ({theirs.isoformat()}) than the one this home holds: the same answer, nothing " \
+                "changes"
+        ours = parse_time(held.content["time"], where)
         dated = "later" if theirs > ours else "earlier" if theirs < ours else "alike"
-        return (f"{where}: a second copy of {self.cards[f.seat].name}'s answer for round {f.round}, dated {dated} "
-                f"({theirs.isoformat()}; this home holds the one of {ours.isoformat()}): the same answer, nothing "
-                "changes")
+        return (f"{head} {dated} ({theirs.isoformat()}; this home holds the one of {ours.isoformat()}): the same "
+                "answer, nothing changes")
 
     def claim_dates(self, rnd: int | None = None) -> dict[str, dict[str, str]]:
         """A timeout claim's ``dates`` for round ``rnd`` (default: the open one): the time and signature of the copy

@@ -154,7 +154,7 @@ def _table(d: dict) -> Any:
 
 def parse_toml(text: str, where: str) -> SignedFile:
     """Parse one TOML file (any line ends, any indentation) into a ``SignedFile``."""
-    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    text = text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")  # (a byte-order mark: Notepad's)
     data = toml.loads(text, where, FormatError)
     if data.get("duelmail") != FORMAT:
         raise FormatError(f"{where}: not a duelmail file (expected 'duelmail = {FORMAT}')")
@@ -222,7 +222,8 @@ def armour_pieces(text: str, where: str) -> list[str | FormatError]:
     if len(text) > MAX_TEXT:
         raise FormatError(f"{where}: {len(text)} characters is far more than any mail of turns (limit {MAX_TEXT})")
     out: list[str | FormatError] = []
-    lines = [_QUOTE.sub("", line).rstrip() for line in text.splitlines()]
+    raw = text.splitlines()
+    lines = [_QUOTE.sub("", line).rstrip() for line in raw]
     size = 0
     i = 0
     while i < len(lines):
@@ -231,13 +232,13 @@ def armour_pieces(text: str, where: str) -> list[str | FormatError]:
             while j < len(lines) and lines[j].strip() not in (END, BEGIN):
                 j += 1
             if j == len(lines) or lines[j].strip() == BEGIN:
-                out.append(FormatError(f"{where}: armour starting at line {i + 1} has no END line"))
+                out.append(_damaged(FormatError(f"{where}: armour starting at line {i + 1} has no END line"), i, raw))
                 i = j
                 continue
             try:
                 body = _unpack(lines[i + 1:j], where, i)
             except FormatError as e:
-                out.append(e)
+                out.append(_damaged(e, i, raw))
             else:
                 size += len(body)
                 if size > MAX_TEXT:
@@ -247,6 +248,14 @@ def armour_pieces(text: str, where: str) -> list[str | FormatError]:
             i = j
         i += 1
     return out
+
+
+def _damaged(e: FormatError, i: int, raw: list[str]) -> FormatError:
+    """A damaged armour's error, with where its BEGIN line is (``line``: 1-based) and whether that line is quoted
+    (``quoted``: it starts with ``>`` or ``|``, as a reply quotes the mail it answers)."""
+    e.line = i + 1
+    e.quoted = raw[i].lstrip().startswith((">", "|"))
+    return e
 
 
 def _unpack(armour: list[str], where: str, i: int) -> str:

@@ -71,6 +71,14 @@ SEEDS: dict[str, list[str]] = {
         f"Content-Type: text/plain\n\n{('<' * 5000 + '@') * 20} wrote:\n{BEGIN}\n",
         f"Content-Type: text/plain\n\nx{' played round 1 of ' * 20000}\n{BEGIN}\n",
     ],
+    "reply": [  # each raised in the header parser (issue 40: a flood's malformed From: ended 'watch')
+        "From: bob <bob@\nSubject: Re: [duelmail] your move\n\n1\n",
+        "From: <\nSubject: [duelmail] your move\n\n1\n",
+        "From: a@b\nMessage-ID: <\nIn-Reply-To: <dm-\nReferences: <<<\nSubject: =?utf-8?q?=FF?=\n\n1\n",
+        "From: \"\\\nSubject: =?x-unknown?b?AAAA?=\n\n1\n",
+        "From: " + ": " * 2000 + "\nSubject: [duelmail] your move\n\n1\n",  # RecursionError in email.utils
+        "From: x@y\nContent-Type: text/h" + ": text/h" * 26000 + "\n\n1\n",  # 3 s a parse of this header
+    ],
     "battlefield": [
         "a = " + _DEEP,
         'name = "x"\nwidth = ' + "9" * 5000,
@@ -125,6 +133,21 @@ def _mail(text: str) -> object:
         said = "; ".join(found.problems).replace("\n", " ")[:200]
         raise DuelmailError(f"fuzz: no turn in this mail{': ' + said if said else ''}")
     return found
+
+
+def _reply(text: str) -> object:
+    """A mail as the reply play meets it before its try: whether it poses as a reply, who sent it, what it is
+    called (issue 40: ``From: bob <bob@`` raised IndexError where a refusal read it again); one not from the
+    player's address (here bob@example.org) is refused, as the reply play's first check refuses it."""
+    from duelmail.transport import reply as rt
+    from duelmail.transport.mail import describe, header, parse_message
+
+    msg = parse_message(text)
+    read = rt.looks_like_reply(msg), describe(msg), [header(msg, h) for h in (
+        "From", "Subject", "Message-ID", "In-Reply-To", "References")]
+    if rt.sender(msg) != "bob@example.org":
+        raise DuelmailError(f"fuzz: not from the player's address (From: {rt.sender(msg)[:40]!r})")
+    return read
 
 
 def _unarmour(text: str) -> object:
@@ -198,6 +221,12 @@ def targets() -> dict[str, Door]:
     mails = [f"From: a@example.org\nSubject: a turn\nContent-Type: text/plain\n\nyour move\n\n{a}" for a in arm]
     mails += ["From: a@example.org\nContent-Type: text/html\n\n<p>" + a.replace("\n", "<br>") + "</p>" for a in arm]
     doors["mail"] = Door("mail", _mail, mails + SEEDS["mail"])
+    token = "dm-0123456789ab-3-1-" + "0123456789abcdef01234567"
+    replies = [f"From: Bob <bob@example.org>\nSubject: Re: [duelmail] your move [{token}]\nIn-Reply-To: <{token}.1@"
+               f"duelmail.invalid>\nMessage-ID: <r1@client.example>\nContent-Type: text/plain\n\n2\n\n> reply code: "
+               f"{token}\n", "From: =?utf-8?q?B=C3=B6b?= <bob@example.org>\nSubject: hello\nContent-Type: text/html\n\n"
+               f"<p>1 then 4</p><blockquote>reply code: {token}</blockquote>"]
+    doors["reply"] = Door("reply", _reply, replies + SEEDS["reply"])
     doors["battlefield"] = Door("battlefield", lambda t: parse_battlefield(t, "fuzz"),
                                 list(SHIPPED.values()) + SEEDS["battlefield"])
     return {k: doors[k] for k in sorted(doors)}

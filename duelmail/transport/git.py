@@ -31,6 +31,29 @@ class GitError(DuelmailError):
     """A git command failed, or a folder is not a usable game repository."""
 
 
+class PushRefused(GitError):
+    """The host refused a push for a reason of its own (a protected branch, a pre-receive hook), not because the
+    branch moved: pushing again changes nothing. The message quotes git's reason and what the host said."""
+
+
+# how 'git push' reports a ref it did not update: " ! [rejected]        HEAD -> main (fetch first)",
+# " ! [remote rejected] HEAD -> main (pre-receive hook declined)"
+_PUSH_STATUS = re.compile(r"^\s*! \[(rejected|remote rejected)\][^(\n]*\((.*)\)\s*$", re.M)
+_MOVED = ("fetch first", "non-fast-forward", "cannot lock ref", "failed to update ref", "failed to lock",
+          "incorrect old value", "but expected", "stale info")  # another push got there first
+
+
+def _push_outcome(stderr: str) -> tuple[bool, str]:
+    """(whether the branch moved meanwhile, the host's own reason for refusing the push or "")."""
+    moved, refused = False, ""
+    for kind, reason in _PUSH_STATUS.findall(stderr):
+        if kind == "rejected" or any(m in reason for m in _MOVED):
+            moved = True
+        elif not refused:
+            refused = reason.strip()
+    return moved, refused
+
+
 def is_turn_path(path: str) -> bool:
     parts = path.split("/")
     return (len(parts) == 2 and bool(GAME_DIR.fullmatch(parts[0]))
@@ -427,10 +450,19 @@ class GitRepo:
         remote = self.remote()
         if remote is None:
             return True
-        res = self.git("push", "-q", remote, f"HEAD:refs/heads/{self.branch()}", check=False)
+        branch = self.branch()
+        res = self.git("push", "-q", remote, f"HEAD:refs/heads/{branch}", check=False)
         if res.returncode == 0:
             return True
-        if "rejected" in res.stderr or "fetch first" in res.stderr or "non-fast-forward" in res.stderr:
+        moved, refused = _push_outcome(res.stderr)
+        if refused:
+            said = [line.removeprefix("remote:").strip() for line in res.stderr.splitlines()
+                    if line.startswith("remote:") and line.removeprefix("remote:").strip()]
+            raise PushRefused(f"{self.path}: {remote} refused the push to its branch {branch} ({refused})"
+                              + (f", saying: {' / '.join(said[:5])[:400]}" if said else "")
+                              + ". Nothing was pushed; the commits wait in this clone until the host takes them "
+                                "(the branch's protection, or the hook, is the repository owner's to change)")
+        if moved:
             return False
         raise GitError(f"{self.path}: git push failed: {res.stderr.strip()}")
 

@@ -31,7 +31,7 @@ from duelmail.errors import DuelmailError, unexpected
 from duelmail.protocol.turnfile import BEGIN, MAX_TEXT, SignedFile, parse_pieces
 from duelmail.transport.archive import file_name, header_for
 from duelmail.util.classes import dataclass
-from duelmail.util.fs import atomic_write
+from duelmail.util.fs import atomic_write, text_encoding
 
 PASSWORD_ENV = "DUELMAIL_MAIL_PASSWORD"
 KEYRING_SERVICE = "duelmail"
@@ -459,6 +459,7 @@ class Found:
     files: list[SignedFile] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
     unsigned: str = ""  # what a person wrote above the armour: shown, marked unsigned, never trusted
+    quoted: list[str] = field(default_factory=list)  # damaged armours a reply quotes (an older turn): not a problem
 
 
 MAX_UNSIGNED = 2000
@@ -525,7 +526,8 @@ def _texts(msg: Message) -> Iterator[tuple[str, str]]:
                 or ctype in ("application/toml", "application/octet-stream")):
             continue
         raw = part.get_payload(decode=True) or b""
-        charset = part.get_content_charset() or "utf-8"
+        # a byte-order mark (or UTF-16 without one) tells more than a charset a client guessed for a file it attached
+        charset = text_encoding(raw) or part.get_content_charset() or "utf-8"
         try:
             text = raw.decode(charset, errors="replace")
         except LookupError:
@@ -560,7 +562,13 @@ def _find(msg: Message, where: str, out: Found) -> None:
         except Exception as e:  # noqa: BLE001 - whatever a hostile part makes a parser raise, the rest goes on
             out.problems.append(str(unexpected(f"{where} {label}", e)))
             continue
-        out.problems += [str(p) for p in pieces if not isinstance(p, SignedFile)]
+        damaged = [p for p in pieces if not isinstance(p, SignedFile)]
+        reply = _reply_starts(text) if damaged else 0
+        for p in damaged:
+            if getattr(p, "quoted", False) or getattr(p, "line", 0) > reply:
+                out.quoted.append(str(p))  # an older turn a reply quotes, trimmed or re-wrapped: normal mail
+            else:
+                out.problems.append(str(p))
         if not out.unsigned and not label.endswith((".toml", ".asc", ".txt")):
             out.unsigned = unsigned_text(text)
         for f, h in zip(files, hashes, strict=True):
@@ -569,15 +577,68 @@ def _find(msg: Message, where: str, out: Found) -> None:
                 out.files.append(f)
 
 
+_OUTLOOK_FROM = re.compile(r"\*?From:\*? .{1,200}$")
+_OUTLOOK_SENT = re.compile(r"\*?(Sent|Date):\*? ")
+
+
+def _reply_starts(text: str) -> int:
+    """The line (1-based) where the quoted mail of a reply starts: its attribution ("On ... wrote:", "-----Original
+    Message-----"), or Outlook's block of "From: ..." then "Sent: ..."; past the end when there is none."""
+    lines = text.splitlines()
+    for n, line in enumerate(lines):
+        line = line.strip()
+        if len(line) > MAX_LINE:
+            continue
+        if _attribution(line) or _OUTLOOK_FROM.match(line) and any(
+                _OUTLOOK_SENT.match(x.strip()) for x in lines[n + 1:n + 3]):
+            return n + 1
+    return len(lines) + 1
+
+
+MAX_HEADER = 4 * MAX_LINE  # characters of a header parsed (duelmail reads References raw: see ``header``)
+
+
+class _Bounded(email.policy.EmailPolicy):
+    """``email.policy.default``, but a header is parsed from its first ``MAX_HEADER`` characters only: the
+    standard library parses a header in time quadratic in its length (a 200 KB ``Content-Type:`` took 3 s to parse
+    and as long again at each look)."""
+
+    def header_fetch_parse(self, name, value):
+        if isinstance(value, str) and len(value) > MAX_HEADER:
+            value = value[:MAX_HEADER]
+        return super().header_fetch_parse(name, value)
+
+
+_POLICY = _Bounded()
+
+
 def parse_message(data: bytes | str) -> Message:
     if isinstance(data, str):
         data = data.encode("utf-8", errors="replace")
-    return email.message_from_bytes(data, policy=email.policy.default)
+    return email.message_from_bytes(data, policy=_POLICY)
+
+
+def header(msg: Message, name: str) -> str:
+    """The first ``name`` header of a message as text, never an exception: decoded (RFC 2047) when it can be, else
+    as it came; empty when there is none. (``msg.get`` parses an address header and raises on a malformed one, such
+    as ``From: bob <bob@``.)"""
+    import email.header
+
+    for key, value in msg.raw_items():
+        if key.lower() == name.lower():
+            raw = re.sub(r"\r?\n[ \t]+", " ", str(value)).strip()
+            if len(raw) > 4 * MAX_LINE:  # no honest header is this long: as it came (decoding it is quadratic)
+                return raw
+            try:
+                return str(email.header.make_header(email.header.decode_header(raw)))
+            except Exception:  # noqa: BLE001 - any damage in an encoded word: the header as it came
+                return raw
+    return ""
 
 
 def describe(msg: Message) -> str:
-    subject = str(msg.get("Subject", "") or "(no subject)")
-    return f"{subject!r} from {msg.get('From', '?')}"
+    subject = header(msg, "Subject") or "(no subject)"
+    return f"{subject!r} from {header(msg, 'From') or '?'}"
 
 
 # -- a message's structure over IMAP ---------------------------------------------------------------
@@ -892,9 +953,10 @@ class ImapSource(Source):
         if not new:
             return []
         self.last = max(new)
-        found = set(self._search(first, "OR", "OR", "OR", "OR", "SUBJECT", '"[duelmail]"', "BODY", f'"{BEGIN}"',
-                                 "BODY", '"duelmail = 1"', "HEADER", "In-Reply-To", f'"@{THREAD_DOMAIN}"',
-                                 "HEADER", "References", f'"@{THREAD_DOMAIN}"'))
+        found = set(self._search(first, "OR", "OR", "OR", "OR", "OR", "SUBJECT", '"[duelmail]"', "BODY",
+                                 f'"{BEGIN}"', "BODY", '"duelmail = 1"', "HEADER", "In-Reply-To",
+                                 f'"@{THREAD_DOMAIN}"', "HEADER", "References", f'"@{THREAD_DOMAIN}"',
+                                 "BODY", '"reply code: dm-"'))  # a reply that kept only the quote of its list
         fetched = self._ok("fetch", self.conn.uid("FETCH", f"{first}:{self.last}", "(UID BODYSTRUCTURE)"))
         for uid, structure in structures(fetched):
             if uid in new and uid not in found and may_carry_turn(structure):
@@ -957,8 +1019,41 @@ def open_source(spec: str | None, settings: Callable[[], MailSettings], password
         return MaildirSource(p, Seen(home_root, f"maildir {p.resolve()}"))
     if not p.exists():
         raise MailError(f"{spec}: no such Maildir, mbox or message file")
-    head = p.read_bytes()[:5]
+    return file_source(p, home_root)
+
+
+def file_source(p: Path, home_root: Path | None = None) -> Source:
+    """A saved mail file: an mbox (its first line starts "From "), else one message (an .eml, a message a client
+    saved or forwarded). ``mail fetch FILE`` and ``receive FILE`` both read a saved mail through here."""
+    with open(p, "rb") as fh:
+        head = fh.read(5)
     if head == b"From ":
         return MboxSource(p, Seen(home_root, f"mbox {p.resolve()}"))
     return FileSource(p.read_bytes(), str(p))
+
+
+def saved_turns(p: Path) -> tuple[list[tuple[str, SignedFile]], list[str]]:
+    """The turns in a saved mail file, read as ``mail fetch FILE`` reads them (``file_source``, ``find_turns``):
+    each with where it came from, and the problems met, one line each. A file holding no turn at all is a problem
+    (said in words: what its message held, or that none of an mbox's messages holds one), so a saved mail never
+    gives nothing without saying why."""
+    files: list[tuple[str, SignedFile]] = []
+    problems: list[str] = []
+    empty: list[str] = []  # what each message without a turn held, in words
+    source = file_source(p)
+    try:
+        for letter in source.letters():
+            found = find_turns(letter.msg, letter.where)
+            problems += found.problems
+            files += [(f"{letter.where} ({file_name(f)})", f) for f in found.files]
+            if not found.files and not found.problems:
+                why = (f"only a damaged quote of an older turn ({found.quoted[0]})" if found.quoted else
+                       "no duelmail turn: no armour in its text and no turn file attached")
+                empty.append(f"{letter.where}: the mail {describe(letter.msg)} holds {why}: nothing to apply")
+    finally:
+        source.close()
+    if not files and not problems:  # (in an mbox, messages without a turn beside one with a turn are no problem)
+        problems = empty if len(empty) == 1 else [f"{p}: none of its {len(empty)} messages holds a duelmail turn: "
+                                                  "nothing to apply"]
+    return files, problems
 

@@ -50,8 +50,8 @@ def same_token(a: str, b: str) -> bool:
 
 def find_token(msg: Message) -> str | None:
     """The reply code a reply carries back: In-Reply-To, then References, the subject, then the body (the quote)."""
-    for header in ("In-Reply-To", "References", "Subject"):
-        m = TOKEN.search(str(msg.get(header, "") or ""))
+    for name in ("In-Reply-To", "References", "Subject"):
+        m = TOKEN.search(mailt.header(msg, name))
         if m:
             return m.group(0)
     for _label, text in mailt._texts(msg):
@@ -62,37 +62,36 @@ def find_token(msg: Message) -> str | None:
 
 
 def sender(msg: Message) -> str:
-    """The address of a message's From: (lower case; empty when there is none)."""
-    return parseaddr(str(msg.get("From", "") or ""))[1].strip().lower()
+    """The address of a message's From: (lower case; empty when there is none, or none can be read in it)."""
+    try:  # (email.utils recurses once per ':' group: a From: of 1000 colons is a RecursionError)
+        return parseaddr(mailt.header(msg, "From")[:mailt.MAX_LINE])[1].strip().lower()
+    except (RecursionError, ValueError, IndexError):
+        return ""
 
 
 def is_ours(msg: Message) -> bool:
     """A mail this home wrote to its own player (a list, an answer): it comes back into the inbox, never as a reply."""
-    return msg.get(KIND_HEADER) is not None
+    return any(key.lower() == KIND_HEADER.lower() for key, _ in msg.raw_items())
 
 
 def looks_like_reply(msg: Message) -> bool:
-    """Whether a message is (or poses as) a reply to a "your move" mail: it names a reply code or the mail's subject.
+    """Whether a message is (or poses as) a reply to a "your move" mail: it names a reply code (in its headers, or
+    in its text: a reply that lost the subject's tag and both headers but kept the quote) or the mail's subject.
     Such a message is checked by the reply play, never read for turns; our own mails, and a message that holds a
     turn (or a damaged one), are not replies."""
     try:
-        if is_ours(msg) or carries_turn(msg):
+        if is_ours(msg):
             return False
-        subject = str(msg.get("Subject", "") or "")
+        texts = [text for _label, text in mailt._texts(msg)]  # (decoded once: a fetch looks at every message)
+        if any(mailt.BEGIN in text or mailt._BARE_FILE.search(text) for text in texts):
+            return False  # a turn (or a damaged one): read for turns
+        subject = mailt.header(msg, "Subject")
         if SUBJECT_MARK in subject.lower() or TOKEN.search(subject):
             return True
-        refs = f"{msg.get('In-Reply-To', '') or ''} {msg.get('References', '') or ''}"
-        return bool(TOKEN.search(refs))
+        refs = f"{mailt.header(msg, 'In-Reply-To')} {mailt.header(msg, 'References')}"
+        return bool(TOKEN.search(refs)) or any(TOKEN.search(text[:200_000]) for text in texts)
     except Exception:  # noqa: BLE001 - a malformed message (headers, MIME): read for turns, where it is reported
         return False
-
-
-def carries_turn(msg: Message) -> bool:
-    """Whether a message holds (or tries to hold) a turn file: then it is read for turns, never as a reply."""
-    for _label, text in mailt._texts(msg):
-        if mailt.BEGIN in text or mailt._BARE_FILE.search(text):
-            return True
-    return False
 
 
 # -- a reply's own words --------------------------------------------------------------------------------

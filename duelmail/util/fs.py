@@ -47,6 +47,50 @@ def read_text(path: str | os.PathLike, what: str = "file", limit: int = 1 << 20)
         raise ReadError(f"{path}: this {what} is not UTF-8 text ({e.reason} at byte {e.start})") from None
 
 
+def read_bytes(path: str | os.PathLike, what: str = "file", limit: int = 1 << 20) -> bytes:
+    """The bytes of a local file, or one ``ReadError`` line naming it (missing, unreadable, huge)."""
+    path = Path(path)
+    try:
+        with open(path, "rb") as fh:
+            raw = fh.read(limit + 1)
+    except OSError as e:
+        raise ReadError(f"{path}: cannot read this {what} ({e.strerror or e})") from None
+    if len(raw) > limit:
+        raise ReadError(f"{path}: larger than any {what} ({limit} bytes at most)")
+    return raw
+
+
+_BOMS = ((b"\xef\xbb\xbf", "utf-8-sig"), (b"\xff\xfe\x00\x00", "utf-32"), (b"\x00\x00\xfe\xff", "utf-32"),
+         (b"\xff\xfe", "utf-16"), (b"\xfe\xff", "utf-16"))
+
+
+def text_encoding(raw: bytes) -> str | None:
+    """The encoding a Windows editor wrote ``raw`` in, when it says so or shows it: a byte-order mark (UTF-8,
+    UTF-16, UTF-32; Notepad's "Unicode" is UTF-16 with one), or UTF-16 without one (ASCII text with every other
+    byte zero); None for anything else (UTF-8 is then tried)."""
+    for bom, name in _BOMS:
+        if raw.startswith(bom):
+            return name
+    sample = raw[:512]
+    if len(sample) >= 8 and sample.count(0) * 3 > len(sample):  # ASCII in UTF-16: every other byte is zero
+        return "utf-16-le" if sample[1::2].count(0) > sample[0::2].count(0) else "utf-16-be"
+    return None
+
+
+def decode_text(raw: bytes, path: str | os.PathLike, what: str = "file") -> str:
+    """``raw`` as text: UTF-8, or what ``text_encoding`` finds (a byte-order mark is dropped); else one
+    ``ReadError`` line naming the file and the encoding it is not."""
+    name = text_encoding(raw)
+    try:
+        return raw.decode(name or "utf-8")
+    except UnicodeDecodeError as e:
+        said = {"utf-8-sig": "UTF-8", "utf-16": "UTF-16", "utf-32": "UTF-32"}.get(name or "", "UTF-8")
+        if name in ("utf-16-le", "utf-16-be"):
+            said = "UTF-8 nor UTF-16"
+        raise ReadError(f"{path}: this {what} is not {said} text ({e.reason} at byte {e.start}): save it as UTF-8 "
+                        "(in Notepad: Save As, Encoding UTF-8)") from None
+
+
 _COMMITS: list[set[Path]] = []  # the folders to fsync when the open commit ends
 _SCRATCH: list[bool] = []  # inside ``commit(scratch=True)``: files are not synced one by one
 _LISTINGS: dict[str, dict[str, tuple[int, int, int]]] = {}  # inside a commit: folder (real path) -> ``listing``

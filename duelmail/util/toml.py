@@ -25,8 +25,9 @@ MAX_DIGITS = 24  # one integer or float literal (TOML integers are 64-bit: 19 di
 # the match to fail instead, the scan would try again from every later quote, each time to that end (quadratic: a
 # 40 KB line of escaped quotes took 6 s, 84 KB of multi-line openers 3.5 s). A one-line basic string is matched as
 # runs of plain characters between escapes (``"[^"\\\n]*(?:\\.[^"\\\n]*)*``), not a character at a time: a turn file's
-# base64 is scanned four times faster.
-_OPAQUE = re.compile(r'"""(?:[^"\\]|\\[\s\S]|"(?!""))*(?:"""|\\?\Z)|\'\'\'[\s\S]*?(?:\'\'\'|\Z)'
+# base64 is scanned four times faster. A multi-line string closes with up to five quotes (two of them its own, as
+# ``"""""two"""""``), as tomllib reads it.
+_OPAQUE = re.compile(r'"""(?:[^"\\]|\\[\s\S]|"(?!""))*(?:"{3,5}|\\?\Z)|\'\'\'[\s\S]*?(?:\'{3,5}|\Z)'
                      r'|"[^"\\\n]*(?:\\.[^"\\\n]*)*(?:"|\\?(?=\n)|\\?\Z)|\'[^\'\n]*\'|#[^\n]*')
 _NOT_BRACKET = re.compile(r"[^\[\]{}]+")
 _STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
@@ -39,9 +40,11 @@ def _as_literal(m: re.Match) -> str:
     string or comment as it is. ``tomllib`` reads a basic string a character at a time in Python, a literal one
     with ``str.index``: a turn file's base64 values read six times faster (the same value, the same errors, at the
     same places: only the two quotes change)."""
-    s = m.group()
+    s, text = m.group(), m.string
     if s[0] != '"' or s.startswith('"""') or len(s) < 2 or s[-1] != '"' or "\\" in s or "'" in s:
         return s
+    if text[m.start() - 1:m.start()] == "'" or text[m.end():m.end() + 1] == "'":
+        return s  # next to an apostrophe the new quotes would join it (``x = ""''''`` would read as ``x = ''''''``)
     return "'" + s[1:-1] + "'"
 
 

@@ -150,6 +150,12 @@ def test_a_home_restored_from_a_backup_answers_again_and_it_is_the_same_answer(t
         assert mine["round"] == theirs["round"] > max(int(p.name[1:5]) for p in copies) + 2
         assert mine["awaited"] == theirs["awaited"] and mine["over"] == theirs["over"]
         assert not mine["cheats"] and not theirs["cheats"]
+        # the copies once more, their round now older than the kept state holds whole (``transport/kept.py``'s
+        # ``KeptFile``): the same words, and no traceback (issue 40 item 7)
+        out = dm(mover, "receive", *map(str, copies))
+        for p in copies:
+            assert f"a second copy of {name}'s answer for round {int(p.name[1:5])}, dated" in out, out
+        assert "Traceback" not in out and "AttributeError" not in out
 
 
 def test_a_copy_dated_early_and_kept_back_loses_to_the_claim_of_the_seat_it_reached_late(tmp_path):

@@ -123,3 +123,11 @@ def test_every_crash_seed_is_refused_with_duelmail_error(door):
                 continue
             with pytest.raises(DuelmailError):
                 targets()[name].feed(text)
+
+
+@seeded("reply")
+@FUZZ
+@given(text=inputs("reply"))
+def test_a_mail_posing_as_a_reply_is_read_cleanly(text):
+    """What the reply play reads of any mail before its checks (issue 40: a malformed From: ended 'watch')."""
+    through("reply", text)

@@ -190,3 +190,45 @@ def test_sync_refuses_a_folder_that_is_not_a_repository(tmp_path):
     (tmp_path / "full").mkdir()
     (tmp_path / "full" / "x").write_text("x")
     assert "not empty" in dm(t.homes[0], "git", "init", str(tmp_path / "full"), code=1)
+
+
+def test_a_push_the_host_refuses_says_the_hosts_reason_and_what_is_left(tmp_path):
+    """A pre-receive hook (as a protected branch) declines every push: 'new --git' says git's reason and what the
+    hook said, gives no advice to try again, and says what is left: the game in this home and committed in the clone,
+    pushed by the next sync once the host takes it (issue 40 item 3)."""
+    t = GitTable(tmp_path)
+    hook = t.remote / "hooks" / "pre-receive"
+    hook.write_text("#!/bin/sh\necho 'protected branch: main takes no direct pushes' >&2\nexit 1\n")
+    hook.chmod(0o755)
+    repo = t.clone(0)
+    out = dm(t.homes[0], "new", "warlords", "--seat", "alice", "--seat", str(tmp_path / "bob-card.toml"),
+             "--git", str(repo), code=1)
+    assert "(pre-receive hook declined)" in out and "protected branch: main takes no direct pushes" in out, out
+    assert "kept moving" not in out and "try again" not in out and not out.startswith("new game"), out
+    (folder,) = (t.homes[0] / "games").iterdir()
+    assert f"is in this home ({folder}) and committed in {repo}, but not pushed" in out, out
+    assert f"'duelmail git sync {repo}' pushes it" in out
+    assert git(t.remote, "for-each-ref") == ""  # nothing reached the host
+    out = dm(t.homes[0], "git", "sync", str(repo), code=1)  # a sync says the same, once, and no more
+    assert out.count("pre-receive hook declined") == 1 and "try again" not in out, out
+    hook.unlink()  # the owner lets the pushes in
+    dm(t.homes[0], "git", "sync", str(repo))
+    assert f"{folder.name}/genesis.toml" in git(t.remote, "ls-tree", "-r", "--name-only", "main")
+
+
+@pytest.mark.parametrize("stderr, moved, refused", [
+    (" ! [rejected]        HEAD -> main (fetch first)\nerror: failed to push some refs to 'r.git'", True, ""),
+    (" ! [rejected]        HEAD -> main (non-fast-forward)\n", True, ""),
+    (" ! [remote rejected] HEAD -> main (cannot lock ref 'refs/heads/main': is at 12ab but expected 34cd)\n", True, ""),
+    (" ! [remote rejected] HEAD -> main (failed to update ref)\n", True, ""),
+    ("remote: GitLab: You are not allowed to push code to protected branches on this project.\nTo host:g.git\n"
+     " ! [remote rejected] HEAD -> main (pre-receive hook declined)\n", False, "pre-receive hook declined"),
+    (" ! [remote rejected] HEAD -> main (protected branch hook declined)\n", False, "protected branch hook declined"),
+    ("fatal: unable to access 'https://h/g.git/': Could not resolve host: h\n", False, ""),
+])
+def test_a_moved_branch_is_told_from_a_push_the_host_refuses(stderr, moved, refused):
+    """What 'git push' prints, as git and the hosts word it: a branch another push moved is pushed again; a host's
+    own refusal (a hook, a protected branch) is said with its reason; anything else is git's error as it is."""
+    from duelmail.transport.git import _push_outcome
+
+    assert _push_outcome(stderr) == (moved, refused)

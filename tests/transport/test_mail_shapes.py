@@ -1,6 +1,6 @@
 """Every shape a person's mail client gives a turn is read over IMAP (real Dovecot) as from a Maildir: an
 attachment under the sender's own subject (mutt's ``-a r0001-s1.toml``), a bare file pasted in the body, an
-attachment-only reply with an edited subject, a forward; a damaged quoted armour refuses only itself; mail
+attachment-only reply with an edited subject, a forward; a damaged quoted armour is normal mail; mail
 without a turn is looked at once."""
 
 from __future__ import annotations
@@ -122,15 +122,24 @@ def _reply_with_trimmed_quote(new: str, old: str, how: str) -> str:
 
 
 @pytest.mark.parametrize("how", ["middle", "end"])
-def test_a_damaged_quoted_armour_refuses_only_itself(table, mail_servers, how):
+def test_a_damaged_quoted_armour_is_normal_mail_not_an_error(table, mail_servers, how):
+    """A reply quoting an older turn whose armour the player trimmed: its own turn is applied, the fetch exits 0
+    and the message is processed, not flagged refused (issue 40 item 5)."""
     user = _inbox(mail_servers, table.alice)
     m = _message("Re: [duelmail] round 1")
     m.set_content(_reply_with_trimmed_quote((table.out / "r0001-s1.toml").read_text(),
                                             (table.out / "genesis.toml").read_text(), how))
     _append(mail_servers, user, m)
-    out = dm(table.alice, "mail", "fetch", "--no-auto", code=1)
-    assert "round 1 seat 1 verified and applied" in out and out.count("REFUSED") == 1, out
-    assert ("damaged" if how == "middle" else "has no END line") in out
+    out = dm(table.alice, "mail", "fetch", "--no-auto")
+    assert "round 1 seat 1 verified and applied" in out and "REFUSED" not in out, out
+    assert "with a refused file" not in out, out
+    c = mail_servers.imap(user)
+    try:
+        c.select("INBOX")
+        flags = c.fetch(b"1", "(FLAGS)")[1][0].decode()
+    finally:
+        c.logout()
+    assert mailt.KEYWORD in flags and mailt.REFUSED_KEYWORD not in flags and "\\Flagged" not in flags, flags
 
 
 def test_junk_in_a_maildir_and_an_mbox_is_read_once(table, tmp_path):

@@ -1,8 +1,9 @@
 """Play by reply over the real Dovecot and OpenSMTPD: Bob's seat is played only by his replies to the mails his own
 'duelmail watch --once' (IMAP in, SMTP out) sends him, Alice plays by the CLI; and every refused reply: a forged
 From:, no reply code, a forged code, a replayed one, one answering an old list, two replies to one mail, and an
-illegal move (answered with the legal ones). A refused reply is never played and is reported to the player. A
-reply whose subject lost duelmail's tag is found by IMAP through its In-Reply-To or References."""
+illegal move (answered with the legal ones). A refused reply is never played and is reported to the player, in one
+mail a poll, quoting nothing of it; a flood from other addresses is told once a day. A reply whose subject lost
+duelmail's tag is found by IMAP through its In-Reply-To or References, or by the quote of its list alone."""
 
 from __future__ import annotations
 
@@ -193,7 +194,8 @@ def test_refused_replies_are_reported_and_never_played(mail_servers, tmp_path):
     assert _game_files(t.bob) == before and t.sent[t.users[0]] == alice_mail  # nothing signed, nothing sent
     mails = t.inbox()
     refusals = [m for m in mails if "reply refused" in str(m["Subject"])]
-    assert len(refusals) == 3 and all("nothing was played" in plain_of(m) for m in refusals)
+    assert len(refusals) == 1 and "3 replies that reached your duelmail were refused" in plain_of(refusals[0])
+    assert "mallory" not in refusals[0].as_string()  # a stranger's words are never mailed on
     again = [m for m in t.new_lists() if "Nothing was sent" in plain_of(m)]
     assert len(again) == 1 and token in str(again[0]["Subject"]) and "  1. " in plain_of(again[0])
 
@@ -220,7 +222,7 @@ def test_refused_replies_are_reported_and_never_played(mail_servers, tmp_path):
     assert "REFUSED" in out and "answers an old list" in out, out
     assert all(k in _game_files(t.bob) for k in before)
     refusals = [plain_of(m) for m in t.inbox() if "reply refused" in str(m["Subject"])]
-    assert len(refusals) == 6, refusals  # each refused reply told to the player: the second, the replay, the old
+    assert len(refusals) == 4, refusals  # each poll's refused replies told the player: the second, the replay, the old
     assert sum("was answered already" in r for r in refusals) == 2 and "answers an old list" in refusals[-1]
 
 
@@ -305,3 +307,45 @@ def test_a_move_played_by_reply_while_smtp_fails_is_mailed_by_the_next_watch(mai
     assert "not sent" not in dm(t.bob, "status")
     got = t.fetch(t.alice)
     assert f"round {rnd} seat 1 verified and applied" in got, got
+
+
+def _raw(frm: str, to: str, subject: str, n: int) -> bytes:
+    return (f"From: {frm}\r\nTo: {to}\r\nSubject: {subject}\r\nMessage-ID: <flood{n}@evil.example>\r\n"
+            "Date: Fri, 27 Nov 2026 10:00:00 +0000\r\n\r\n1\r\n").encode()
+
+
+def test_a_flood_from_strangers_is_told_once_and_the_players_own_reply_still_plays(mail_servers, tmp_path):
+    """Issue 40 item 6: a dozen mails from other addresses posing as replies (subjects luring to a link, one From:
+    malformed, ``bob <bob@``) and, in the same fetch, the player's own reply that lost the subject's tag and both
+    headers, keeping only the quote of its list. The player's reply plays; the others are refused in one mail to
+    the player's own address that quotes none of their words; a second flood within the day is not mailed."""
+    t = ReplyMailTable(tmp_path, mail_servers)
+    orig = t.first_list()
+    token = re.search(r"dm-[0-9a-f]{12}-\d+-\d+-[0-9a-f]{24}", str(orig["Subject"])).group(0)
+    lure = "Re: [duelmail] your move: click http://evil.example/{n} to keep your account [" + token + "]"
+    flood = [_raw(f"Support <support{n}@evil.example>", t.address, lure.format(n=n), n) for n in range(11)]
+    flood.append(_raw("bob <bob@", t.address, lure.format(n=11), 11))
+    with smtplib.SMTP("127.0.0.1", t.servers.smtp_port) as s:
+        for raw in flood:
+            s.sendmail("support@evil.example", [t.address], raw)
+    t.self_mail += len(flood)
+    own = mutt(orig, Player(t.bob, t.address).answer_text(), t.address, subject="hello")
+    del own["In-Reply-To"], own["References"]
+    assert token not in str(own["Subject"]) and "[duelmail]" not in str(own["Subject"])
+    t.send(own)
+    out = t.watch()
+    assert ": by reply: " in out and out.count("REFUSED") == 12 and "Traceback" not in out, out
+    assert "mailed 2 answers" in out, out  # the player's answer, and one refusal for the twelve
+    refusals = [m for m in t.inbox() if "reply refused" in str(m["Subject"])]
+    assert len(refusals) == 1, refusals
+    (told,) = refusals
+    assert str(told["To"]).endswith(f"<{t.address}>") and "," not in str(told["To"])
+    assert "12 replies that reached your duelmail were refused" in plain_of(told)
+    assert "evil.example" not in told.as_string() and "click" not in told.as_string() and "bob@" not in plain_of(told)
+    for raw in flood[:3]:  # again, the same day: said by watch, not mailed
+        with smtplib.SMTP("127.0.0.1", t.servers.smtp_port) as s:
+            s.sendmail("support@evil.example", [t.address], raw.replace(b"<flood", b"<again"))
+        t.self_mail += 1
+    out = t.watch()
+    assert out.count("REFUSED") == 3 and "told already within the day" in out and "\nmailed" not in out, out
+    assert len([m for m in t.inbox() if "reply refused" in str(m["Subject"])]) == 1

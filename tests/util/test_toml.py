@@ -161,3 +161,45 @@ def test_any_string_written_as_a_basic_string_reads_as_tomllib_reads_it(values):
     expected = assert_reads_as_tomllib(text)
     if expected is not None:
         assert expected == {f"k{i}": v for i, v in enumerate(values)}
+
+
+MULTILINE_QUOTES = '''# toml-test valid/string/multiline-quotes: quotes right after the opening and before the closing
+lit_one = \'\'\'\'one quote\'\'\'\'
+lit_two = \'\'\'\'\'two quotes\'\'\'\'\'
+lit_one_space = \'\'\' 'one quote' \'\'\'
+lit_two_space = \'\'\' ''two quotes'' \'\'\'
+
+one = """"one quote""""
+two = """""two quotes"""""
+one_space = """ "one quote" """
+two_space = """ ""two quotes"" """
+
+mismatch1 = """aaa\'\'\'bbb"""
+mismatch2 = \'\'\'aaa"""bbb\'\'\'
+
+escaped = """lol\\""""""
+'''
+
+
+def test_multi_line_strings_closing_with_their_own_quotes_read_as_tomllib_reads_them():
+    """toml-test's ``valid/string/multiline-quotes`` (``two = \"\"\"\"\"two quotes\"\"\"\"\"`` was refused)."""
+    got = assert_reads_as_tomllib(MULTILINE_QUOTES)
+    assert got is not None and got["two"] == '""two quotes""' and got["lit_two"] == "''two quotes''"
+    assert got["escaped"] == 'lol"""'
+
+
+def test_a_basic_string_next_to_apostrophes_is_not_made_a_literal_that_joins_them():
+    """``x = ""''''`` is refused as tomllib refuses it (it read as ``x = ''''''``, an empty string)."""
+    assert assert_reads_as_tomllib("x = \"\"''''") is None
+    assert assert_reads_as_tomllib("x = ''\"\"") is None
+    assert assert_reads_as_tomllib("x = [\"\", '']") == {"x": ["", ""]}
+
+
+def test_every_short_run_of_quotes_and_backslashes_reads_as_tomllib_reads_it():
+    """Every value of up to six characters of quotes, apostrophes, backslashes, a letter, a space and a line end:
+    the two kinds of divergence a mutation search of toml-test found, and their neighbours."""
+    import itertools
+
+    for n in range(1, 7):
+        for chars in itertools.product("\"'\\a \n", repeat=n):
+            assert_reads_as_tomllib("x = " + "".join(chars))
