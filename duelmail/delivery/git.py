@@ -174,6 +174,7 @@ def sync_git(home: Home, identity: Identity, path: Path, now: datetime | None = 
             report.recovered += repo.aside
             if seen.get("commit"):
                 _remember(home, repo, seen)
+            repo.flush()  # git's index of what the sync wrote and did not commit itself (a fast-forward's files)
             repo.mark_clean()
             return report
     raise GitError(f"{path}: the remote kept moving; {attempts} pushes were rejected (try again)")
@@ -228,13 +229,15 @@ def _take_in(home: Home, identity: Identity, repo: GitRepo, tree: str, now: date
     parsed: list[tuple[str, SignedFile]] = []
     blobs: dict[str, tuple[str, str, str]] = {}
     out: list[Arrival] = []
-    for path, blob, commit in files:
-        if blob in refused or (home.games_dir / path).exists():
-            continue
+    wanted = [(path, blob, commit) for path, blob, commit in files
+              if blob not in refused and not (home.games_dir / path).exists()]
+    for (path, blob, commit), got in zip(wanted, repo.read_many(wanted), strict=True):  # (two git processes)
         where = f"{path} (commit {commit})"
         blobs[where] = (path, blob, commit)
         try:
-            parts = parse_any(repo.read(tree, path, blob, commit).text, where)
+            if isinstance(got, Exception):
+                raise got
+            parts = parse_any(got.text, where)
             for f in parts:
                 _check_name(path, f, len(parts), where)
             parsed += [(where, f) for f in parts]
