@@ -11,6 +11,7 @@ from pathlib import Path
 from clitable import dm
 from test_git import GitTable, git
 from test_git_memory import move, traced
+from test_git_memory import mover as mover_of
 from test_hostile import push_as
 
 from duelmail.delivery import git as gitsync
@@ -67,7 +68,8 @@ def test_a_new_turn_is_written_alone_and_the_clone_stays_a_plain_git_clone(tmp_p
     out, commands = traced(other, monkeypatch, tmp_path, "git", "sync")
     assert applied in out, out
     verbs = {c.split()[0] for c in commands}
-    assert not verbs & {"status", "rebase", "merge", "commit", "reset"}, commands
+    assert not verbs & {"status", "rebase", "merge", "commit", "reset", "write-tree"}, commands
+    assert [c.split()[0] for c in commands].count("update-index") == 1, commands  # git's index: written once
     assert [c for c in commands if c.startswith("cat-file --batch")], commands
     clone = repos[t.homes.index(other)]
     assert_plain_git_reads(clone)
@@ -79,6 +81,11 @@ def test_a_new_turn_is_written_alone_and_the_clone_stays_a_plain_git_clone(tmp_p
     assert_plain_git_reads(repos[t.homes.index(mover)])
     author, title = git(repos[t.homes.index(mover)], "log", "-1", "--format=%an%n%s", "HEAD").splitlines()
     assert author == mover.name and title.startswith("warlords-") and " round " in title, (author, title)
+    player, _ = mover_of(t)  # (issue 42) a turn's commit: HEAD's tree with the game's folder made again, the index written once
+    _, commands = traced(player, monkeypatch, tmp_path, "play", "--bot", "heuristic", "--seed", "1", "--push")
+    verbs = [c.split()[0] for c in commands]
+    assert "mktree" in verbs and "write-tree" not in verbs and verbs.count("update-index") == 1, commands
+    assert_plain_git_reads(repos[t.homes.index(player)])
 
 
 def test_an_index_of_the_older_kind_is_rewritten_once_in_full(tmp_path):
