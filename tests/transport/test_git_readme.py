@@ -81,7 +81,7 @@ def test_a_new_turn_is_written_alone_and_the_clone_stays_a_plain_git_clone(tmp_p
     assert_plain_git_reads(repos[t.homes.index(mover)])
     author, title = git(repos[t.homes.index(mover)], "log", "-1", "--format=%an%n%s", "HEAD").splitlines()
     assert author == mover.name and title.startswith("warlords-") and " round " in title, (author, title)
-    player, _ = mover_of(t)  # (issue 42) a turn's commit: HEAD's tree with the game's folder made again, the index written once
+    player, _ = mover_of(t)  # (issue 42) a turn: HEAD's tree, its folder made again; the index written once
     _, commands = traced(player, monkeypatch, tmp_path, "play", "--bot", "heuristic", "--seed", "1", "--push")
     verbs = [c.split()[0] for c in commands]
     assert "mktree" in verbs and "write-tree" not in verbs and verbs.count("update-index") == 1, commands
