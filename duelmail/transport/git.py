@@ -207,7 +207,7 @@ class GitRepo:
                 continue
             except NotADirectoryError:
                 return None
-            if not stat.S_ISREG(st.st_mode) or not rel or rel.startswith("/") or "//" in rel or \
+            if not stat.S_ISREG(st.st_mode) or not rel or rel.startswith("/") or "//" in rel or "\n" in rel or \
                     any(part in ("", ".", "..", ".git") for part in rel.split("/")):
                 return None
             files.append(rel)
