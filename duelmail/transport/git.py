@@ -170,14 +170,16 @@ class GitRepo:
         (``write-tree``). Then ``commit-tree`` and ``update-ref``: an ordinary commit, signed when
         ``commit.gpgsign`` is set; git's commit hooks do not run."""
         try:
-            parent = self.git("rev-parse", "-q", "--verify", "HEAD^{commit}", check=False).stdout.strip()
-            tree = self._tree_with(parent, list(self._staged)) if parent and self._staged and not self._index_moved \
+            res = self.git("rev-parse", "HEAD^{commit}", "HEAD^{tree}", "--", check=False)  # (one process for both)
+            ids = [x for x in res.stdout.split() if re.fullmatch(r"[0-9a-f]{40,64}", x)]
+            parent, base = ids if res.returncode == 0 and len(ids) == 2 else ("", "")
+            tree = self._tree_with(base, list(self._staged)) if parent and self._staged and not self._index_moved \
                 else None
             if tree is None:
                 self.flush()
                 tree = self.out("write-tree")
             self._index_moved = False
-            if parent and self.out("rev-parse", f"{parent}^{{tree}}") == tree:
+            if parent and base == tree:
                 return False
             if not parent and tree == self.out("hash-object", "-t", "tree", "/dev/null"):
                 return False
@@ -193,7 +195,7 @@ class GitRepo:
             self.flush()  # git's index: the staged paths, once
 
     def _tree_with(self, base: str, paths: list[str]) -> str | None:
-        """The tree of commit ``base`` with ``paths`` as the working tree holds them (a path gone from it: taken
+        """Tree ``base`` (HEAD's) with ``paths`` as the working tree holds them (a path gone from it: taken
         out), only their folders made again; None when a path is anything but a plain file or nothing (a folder,
         a symbolic link): then the caller commits the index."""
         import stat
@@ -226,7 +228,7 @@ class GitRepo:
                     at[part] = {}
                 at = at[part]
             at[name] = entry
-        return self._mktree(f"{base}^{{tree}}", changes, root=True)
+        return self._mktree(base, changes, root=True)
 
     def _mktree(self, old: str | None, changes: dict, root: bool = False) -> str | None:
         """Tree ``old`` (an object name; None: none) with ``changes`` made (see ``_tree_with``); None when it is
