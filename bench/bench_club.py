@@ -2,7 +2,7 @@
 `status --all` cost with nothing new, and what a `git sync` that brings one new turn costs, as the number of
 finished games grows.
 
-Usage: python bench/bench_club.py [SIZE ...] [--repeat N]      (default sizes: 30 100 1000 10000)
+Usage: python bench/bench_club.py [SIZE ...] [--repeat N]      (default sizes: 10 1000 10000; each in its own process)
 
 Material, built once and cached under bench/.cache: real games of Summoner (life 3) in play between alice and bob,
 played by bots to rounds 4 to 11 (24 are dealt; the 7 the bots end before their round are left out: 17 in play),
@@ -14,8 +14,10 @@ by git's plumbing (one tree per real game, shared by its copies; their lines app
 listing and the top README's count, as a sync that settled them writes them), both clones pull them, and each
 home's settled marks and its memory of the last sync are written as a sync that had applied them would have left
 them. Each command then runs as its own `duelmail` process: wall time, and CPU time of the process and its git
-children (getrusage). "One new turn": bob plays a turn of a game in play and pushes
-(not timed), then alice's `git sync` that applies it is timed.
+children (getrusage). "One new turn": bob plays a turn of a game in play and pushes (`play --push`, timed too),
+then alice's `git sync` that applies it is timed. "No memory": alice's `git sync` after her memory of the last sync
+is deleted (a home whose index was rebuilt): it reads the whole history; beside it, git's own `git clone` of the
+remote (with its checkout), the cost a new member pays before any sync.
 """
 
 from __future__ import annotations
@@ -30,8 +32,10 @@ import subprocess
 import sys
 import tempfile
 import time
+import tomllib
 from pathlib import Path
 
+import tomlkit
 from common import game_cache
 
 IN_PLAY, FINISHED = 24, 3  # dealt: the games the bots end early are left out
@@ -159,6 +163,10 @@ def build(size: int, tmp: Path) -> dict:
                 row = json.loads((real / MARK).read_text())
                 (target / MARK).write_text(json.dumps({**row, "folder": n, "game": n[-12:] + "0" * 52}) + "\n")
                 (target / ".me.toml").write_text((real / ".me.toml").read_text())
+                memo = tomllib.loads((real / ".readme.toml").read_text())  # its README written once, as for any
+                for k in ("line", "listed"):  # game a home settled (a copy's files are its original's: same key)
+                    memo[k] = memo[k].replace(real.name, n)
+                (target / ".readme.toml").write_text(tomlkit.dumps({**memo, "game": n[-12:]}))
             index = GameIndex(home.root)  # rebuilt from the marks, as after a lost index
             memory = gitsync._memory_path(home, GitRepo(path))
             memo = json.loads(memory.read_text())
@@ -183,7 +191,24 @@ def dm(home, *args: str) -> tuple[float, float, str]:
     return wall, after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime, res.stdout
 
 
+def children(fn) -> tuple[float, float]:
+    """Wall time and CPU time of the child processes ``fn`` runs (getrusage)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t = time.perf_counter()
+    fn()
+    wall = time.perf_counter() - t
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+
+
+def median(runs) -> tuple[float, float]:
+    return statistics.median(r[0] for r in runs), statistics.median(r[1] for r in runs)
+
+
 def measure(size: int, repeat: int) -> dict[str, tuple[float, float]]:
+    from duelmail.delivery import git as gitsync
+    from duelmail.transport.git import GitRepo
+
     tmp = Path(tempfile.mkdtemp(prefix=f"bench-club-{size}-"))
     try:
         t = time.perf_counter()
@@ -194,17 +219,27 @@ def measure(size: int, repeat: int) -> dict[str, tuple[float, float]]:
         for label, args in (("git sync, nothing new", ("git", "sync")),
                             ("watch --once, nothing new", ("watch", "--once", "--git")),
                             ("status --all", ("status", "--all"))):
-            runs = [dm(alice, *args)[:2] for _ in range(repeat)]
-            out[label] = (statistics.median(r[0] for r in runs), statistics.median(r[1] for r in runs))
-        runs = []
+            out[label] = median([dm(alice, *args)[:2] for _ in range(repeat)])
+        files = int(git(club["clones"][0], "ls-files", "-z").count("\0"))
+        remote = tmp / "remote.git"
+        out[f"git clone + checkout ({files:,} files)"] = median([children(lambda k=k: subprocess.run(
+            ["git", "clone", "-q", str(remote), str(tmp / f"fresh-{k}")], check=True)) for k in range(repeat)])
+        memory = gitsync._memory_path(alice, GitRepo(club["clones"][0]))
+        runs = []  # a sync without its memory (a home whose index was rebuilt): the whole history is read
+        for _ in range(repeat):
+            memory.unlink()
+            runs.append(dm(alice, "git", "sync")[:2])
+        out["git sync, no memory"] = median(runs)
+        played, runs = [], []
         for _ in range(repeat):
             st = json.loads(dm(bob, "status", "--all", "--json")[2])
             game = next(r["game"][:12] for r in st if r["your_turn"] and not r["over"])
-            dm(bob, "play", "--game", game, "--bot", "heuristic", "--push")
+            played.append(dm(bob, "play", "--game", game, "--bot", "heuristic", "--push")[:2])
             wall, cpu, text = dm(alice, "git", "sync")
             assert "verified and applied" in text, text
             runs.append((wall, cpu))
-        out["git sync, one new turn"] = (statistics.median(r[0] for r in runs), statistics.median(r[1] for r in runs))
+        out["play --push (the mover)"] = median(played)
+        out["git sync, one new turn"] = median(runs)
         out["(building the club)"] = (built, 0.0)
         return out
     finally:
@@ -217,17 +252,30 @@ def main(argv: list[str]) -> None:
         i = argv.index("--repeat")
         repeat = int(argv[i + 1])
         argv = argv[:i] + argv[i + 2:]
-    sizes = [int(a) for a in argv] or [30, 100, 1000, 10000]
+    if "--one" in argv:  # one size, in this process: its figures as JSON on the last line
+        size = int(argv[argv.index("--one") + 1])
+        print(json.dumps(measure(size, repeat)))
+        return
+    sizes = [int(a) for a in argv] or [10, 1000, 10000]
     in_play = sum(1 for p in material().iterdir() if p.is_dir()) - FINISHED
     print(f"load average before: {os.getloadavg()[0]:.2f} ({os.cpu_count()} cores); median of {repeat}; "
-          f"{in_play} games in play, the rest finished")
-    results = {size: measure(size, repeat) for size in sizes}
-    labels = list(next(iter(results.values())))
-    print(f"{'command':<28}" + "".join(f"{f'{s:,} games':>22}" for s in sizes))
+          f"{in_play} games in play, the rest finished; each size in its own process")
+    results = {}
+    for size in sizes:  # each size in a process of its own: no cache or memo of one size's run helps another's
+        res = subprocess.run([sys.executable, __file__, "--one", str(size), "--repeat", str(repeat)],
+                             capture_output=True, text=True, check=True)
+        results[size] = {k: tuple(v) for k, v in json.loads(res.stdout.strip().splitlines()[-1]).items()}
+        print(f"  {size:,} games done; load average {os.getloadavg()[0]:.2f}", flush=True)
+    labels = [label for label in next(iter(results.values())) if not label.startswith("git clone")]
+    print(f"{'command':<28}" + "".join(f"{f'{s:,} games':>26}" for s in sizes))
     for label in labels:
         pairs = (results[s][label] for s in sizes)
-        cells = "".join(f"{f'{w * 1000:.0f} ms ({c * 1000:.0f} CPU)':>22}" for w, c in pairs)
+        cells = "".join(f"{f'{w * 1000:,.0f} ms ({c * 1000:,.0f} CPU)':>26}" for w, c in pairs)
         print(f"{label:<28}{cells}")
+    clones = [next((k, v) for k, v in results[s].items() if k.startswith("git clone")) for s in sizes]
+    print(f"{'git clone + checkout':<28}" + "".join(f"{f'{w * 1000:,.0f} ms ({c * 1000:,.0f} CPU)':>26}"
+                                                  for _, (w, c) in clones))
+    print(f"{'  (files)':<28}" + "".join(f"{k.split('(')[1].split()[0]:>26}" for k, _ in clones))
     print(f"load average after: {os.getloadavg()[0]:.2f}")
 
 

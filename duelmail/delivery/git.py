@@ -174,6 +174,7 @@ def sync_git(home: Home, identity: Identity, path: Path, now: datetime | None = 
             report.recovered += repo.aside
             if seen.get("commit"):
                 _remember(home, repo, seen)
+            repo.flush()  # git's index of what the sync wrote and did not commit itself (a fast-forward's files)
             repo.mark_clean()
             return report
     raise GitError(f"{path}: the remote kept moving; {attempts} pushes were rejected (try again)")
@@ -228,13 +229,15 @@ def _take_in(home: Home, identity: Identity, repo: GitRepo, tree: str, now: date
     parsed: list[tuple[str, SignedFile]] = []
     blobs: dict[str, tuple[str, str, str]] = {}
     out: list[Arrival] = []
-    for path, blob, commit in files:
-        if blob in refused or (home.games_dir / path).exists():
-            continue
+    wanted = [(path, blob, commit) for path, blob, commit in files
+              if blob not in refused and not (home.games_dir / path).exists()]
+    for (path, blob, commit), got in zip(wanted, repo.read_many(wanted), strict=True):  # (two git processes)
         where = f"{path} (commit {commit})"
         blobs[where] = (path, blob, commit)
         try:
-            parts = parse_any(repo.read(tree, path, blob, commit).text, where)
+            if isinstance(got, Exception):
+                raise got
+            parts = parse_any(got.text, where)
             for f in parts:
                 _check_name(path, f, len(parts), where)
             parsed += [(where, f) for f in parts]
@@ -364,12 +367,12 @@ _INDEX_LINE = re.compile(r"- \[([^\]]+)\]\(\1/README\.md\)(: .*)?")
 _ESCAPED = re.compile(r"\\[\\`*_\[\]!|~]|&(?:lt|gt|amp);")
 
 
-def _index_line(line: str) -> str:
+def _index_line(line: str, is_game=GAME_DIR.fullmatch) -> str:
     """A line of the repository's README kept from before (a game this sync did not look at), as it may stand
     there: its game's link, and its words only if they are as ``md_text`` escapes them (the README is pushed by
     anyone: a line someone else wrote is cut back to its link); "" for a line that is no game's."""
     m = _INDEX_LINE.fullmatch(line)
-    if m is None or not GAME_DIR.fullmatch(m.group(1)):
+    if m is None or not is_game(m.group(1)):
         return ""
     words = _ESCAPED.sub("", m.group(2) or "")
     if any(c in words for c in "<>&\\`*_[]!|~") or _CONTROL.search(words):
@@ -379,7 +382,37 @@ def _index_line(line: str) -> str:
 
 _FINISHED = re.compile(r"Finished: .*")
 _MONTH_COUNT = re.compile(r"\[([0-9]{4}-[0-9]{2})\]\(finished/\1\.md\) \(([0-9][0-9,]*)\)")
-_LISTED = re.compile(r"- \[([a-z][a-z0-9_]*-[0-9a-f]{12})\]\(\.\./\1/README\.md\)")
+_LISTED = re.compile(r"- \[([^\]\n/\\]+)\]\(\.\./\1/README\.md\)")
+
+
+def _is_game(repo: GitRepo, name: str) -> bool:
+    """Whether ``name`` is a game's folder in the repository: by its name (``kind-12hex``), or else by the genesis it
+    holds (a folder renamed by its club)."""
+    if GAME_DIR.fullmatch(name):
+        return True
+    where = repo.path / name
+    return "/" not in name and name not in (".", "..", ".git") and not where.is_symlink() and where.is_dir() \
+        and (where / "genesis.toml").is_file() and not (where / "genesis.toml").is_symlink()
+
+
+def _game_of(repo: GitRepo, name: str) -> str:
+    """The game a listing's line names, known by its genesis (the first 12 hex digits of its id): a folder named
+    ``kind-12hex`` by its name, any other by the genesis it holds in the repository (a folder renamed by its club);
+    the name itself when it holds none."""
+    if GAME_DIR.fullmatch(name):
+        return name[-12:]
+    if _is_game(repo, name):
+        return _genesis_id(repo.path / name / "genesis.toml") or name
+    return name
+
+
+def _genesis_id(path: Path) -> str | None:
+    """The first 12 hex digits of the id of the game whose genesis is at ``path``; None if it holds none."""
+    try:
+        (f,) = parse_any(path.read_text(errors="replace"), str(path))
+        return f.game_id[:12] if f.kind == "genesis" else None
+    except Exception:  # noqa: BLE001 - whatever sits there is no genesis
+        return None
 
 
 def top_readme(lines: Sequence[str], months: dict[str, int]) -> str:
@@ -395,19 +428,26 @@ def top_readme(lines: Sequence[str], months: dict[str, int]) -> str:
 
 
 def _listing_names(repo: GitRepo, month: str | None = None) -> dict[str, set[str]]:
-    """The game folders each month's listing names (one month's, or all of them)."""
+    """The games each month's listing names (one month's, or all of them), by their genesis (``_game_of``): a game
+    listed under two names (a folder renamed by its club) counts once."""
     where = repo.path / "finished"
     if where.is_symlink() or not where.is_dir():
         return {}
     out = {}
     for p in ([where / f"{month}.md"] if month else sorted(where.iterdir())):
         if LISTING.fullmatch(f"finished/{p.name}") and p.is_file() and not p.is_symlink():
-            out[p.stem] = {m.group(1) for line in p.read_text(errors="replace").splitlines()
+            out[p.stem] = {_game_of(repo, m.group(1)) for line in p.read_text(errors="replace").splitlines()
                            if (m := _LISTED.match(line))}
     return out
 
 
 _TIME = re.compile(r'^(?:time|created) = "([0-9]{4}-[0-9]{2})-', re.MULTILINE)
+
+
+def _home_game(folder: GameFolder) -> str:
+    """The first 12 hex digits of a home's game's id: by its folder's name (``kind-12hex``), else its genesis."""
+    name = folder.path.name
+    return name[-12:] if GAME_DIR.fullmatch(name) else (_genesis_id(folder.path / "genesis.toml") or name)
 
 
 def _last_month(folder: Path) -> str:
@@ -437,7 +477,7 @@ def _write_readmes(home: Home, repo: GitRepo, commit: bool = True, look: set[str
         look = None  # no index of this kind yet: every game is looked at once
     changed = []
     ours: dict[str, str] = {}  # the lines of the games in play looked at
-    done: list[tuple[str, str, str]] = []  # (month, folder, its listing's line) of the finished ones
+    done: list[tuple[str, str, str, str]] = []  # (month, folder, its listing's line, game) of the finished ones
     folded = []
     for folder in _looked_at(home, look):
         target = repo.plain(folder.path.name, folder=True)
@@ -450,13 +490,14 @@ def _write_readmes(home: Home, repo: GitRepo, commit: bool = True, look: set[str
         key = folder.listing_key()
         n = folder.path.name
         if old.get("key") == key and (target / "README.md").exists() \
-                and (target / "README.md").read_text() == old.get("text"):
+                and (target / "README.md").read_text() == old.get("text") \
+                and old.get("line", "").startswith(f"- [{n}]({n}/README.md)"):  # (written under this folder's name)
             line = old.get("line", "")
             listed = old.get("listed", "")
             if "listed" not in old and (folder.path / MARK).exists():  # a memo from before the listings: settled
                 listed = line.replace(f"]({n}/README.md)", f"](../{n}/README.md)", 1)
             if listed:
-                done.append((_last_month(folder.path), n, listed))
+                done.append((_last_month(folder.path), n, listed, old.get("game") or _home_game(folder)))
             else:
                 ours[n] = line
             continue
@@ -470,10 +511,11 @@ def _write_readmes(home: Home, repo: GitRepo, commit: bool = True, look: set[str
         listed = f"- [{n}](../{n}/README.md): {match.game.spec.title}, " + md_text(
             f"over: {match.describe_outcome()}") if match.finished else ""
         if listed:
-            done.append((_last_month(folder.path), n, listed))
+            done.append((_last_month(folder.path), n, listed, match.gid[:12]))
         else:
             ours[n] = line
-        atomic_write(memo, tomlkit.dumps({"key": key, "line": line, "text": text, "listed": listed}))
+        atomic_write(memo, tomlkit.dumps({"key": key, "line": line, "text": text, "listed": listed,
+                                          "game": match.gid[:12]}))
         p = target / "README.md"
         if not p.exists() or p.read_text() != text:
             atomic_write(p, text)
@@ -483,7 +525,7 @@ def _write_readmes(home: Home, repo: GitRepo, commit: bool = True, look: set[str
     if len(counts_line) == 1:
         months = {m.group(1): int(m.group(2).replace(",", "")) for m in _MONTH_COUNT.finditer(counts_line[0])}
     appended = set()
-    for month in sorted({m for m, _, _ in done}):  # each finished game's line, appended once to its month's listing
+    for month in sorted({m for m, _, _, _ in done}):  # each finished game's line, appended once to its month's listing
         rel = f"finished/{month}.md"
         was = len(repo.aside)
         repo.plain("finished", folder=True).mkdir(exist_ok=True)
@@ -491,13 +533,13 @@ def _write_readmes(home: Home, repo: GitRepo, commit: bool = True, look: set[str
         if len(repo.aside) > was:
             months.clear()  # something not ours was set aside: every listing is counted again
         have = p.read_text(errors="replace") if p.exists() else f"# duelmail games finished in {month}\n\n"
-        listed = {m.group(1) for line in have.splitlines() if (m := _LISTED.match(line))}
-        new = [line for m, n, line in done if m == month and n not in listed]
+        listed = {_game_of(repo, m.group(1)) for line in have.splitlines() if (m := _LISTED.match(line))}
+        new = [line for m, _, line, game in done if m == month and game not in listed]  # by genesis, not name
         if new or not p.exists():
             atomic_write(p, have + ("" if have.endswith("\n") else "\n") + "".join(f"{line}\n" for line in new))
             changed.append(rel)
             appended.add(month)
-    finished = {n for _, n, _ in done}
+    finished = {n for _, n, _, _ in done}
     listings: dict[str, set[str]] | None = None
     if look is None or not months:  # counted from every listing
         listings = _listing_names(repo)
@@ -510,19 +552,19 @@ def _write_readmes(home: Home, repo: GitRepo, commit: bool = True, look: set[str
     mine = {folder.path.name for folder in home.game_folders()} if look is None else set()
     lines = dict(ours)
     for line in kept:
-        if line.startswith("- [") and (checked := _index_line(line)):
+        if line.startswith("- [") and (checked := _index_line(line, lambda n: _is_game(repo, n))):
             n = checked[3:].split("]", 1)[0]
             if n in finished or n in lines or (look is None and (n in mine or not (repo.path / n).is_dir())):
                 continue
             lines[n] = checked
     here = [p.name for p in repo.path.iterdir()] if look is None else sorted(look)
-    foreign = [n for n in here if n not in lines and n not in finished and GAME_DIR.fullmatch(n)
+    foreign = [n for n in here if n not in lines and n not in finished and _is_game(repo, n)
                and (repo.path / n).is_dir() and not (repo.path / n).is_symlink()
                and not (home.games_dir / n).is_dir()]
     if foreign:  # a foreign game already in a listing is finished: not in play
         listings = listings if listings is not None else _listing_names(repo)
         over = set().union(*listings.values()) if listings else set()
-        lines.update({n: f"- [{n}]({n}/README.md)" for n in foreign if n not in over})
+        lines.update({n: f"- [{n}]({n}/README.md)" for n in foreign if _game_of(repo, n) not in over})
     text = top_readme(list(lines.values()), months)
     if text != kept_text:
         atomic_write(root, text)

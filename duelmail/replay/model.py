@@ -325,4 +325,4 @@ class _Recorder:
             index=len(self.steps), round=rnd, state=state.clone(), public=dict(public), seen=tuple(self.frozen),
             holding=tuple(map(tuple, holding)),
             events=tuple(events), awaited=tuple(sorted(m.duties)), over=m.over(),
-            files=tuple(Path(w).name for w in files), time=time, partial=partial))
+            files=tuple(w.rstrip("/").rsplit("/", 1)[-1] for w in files), time=time, partial=partial))

@@ -277,8 +277,9 @@ def fold(files: list[tuple[str, SignedFile]], strict: bool = True, now=None, on_
     game is over and its audit passed: the audit recomputes every pass, key and layer commitment
     from the published seeds, which makes every proof's statement true (``match.proofs`` says which).
     A proof that fails falls back to a plain fold, which refuses the file as on arrival. The passes' points and
-    key commitments are likewise validated after the fold (``book.unvalidated``), and not at all when the audit
-    passed (each equals the audit's recomputation, a valid point); a bad one, or any refusal while one is
+    key commitments, and the commitments of every escrow dealing but a key's, are likewise validated after the fold
+    (``book.unvalidated``), and not at all when the audit passed (each equals the audit's recomputation, a valid
+    point); a bad one, or any refusal while one is
     pending, falls back to the plain fold too, so the same file is refused with the same rule.
 
     ``proven``: hashes of files whose pass proofs this home has already checked (``GameFolder``

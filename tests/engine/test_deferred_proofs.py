@@ -202,3 +202,35 @@ def test_an_audited_game_validates_no_pass_point_twice(monkeypatch):
     deferred = fold(named(p.files), defer_proofs=True)
     assert deferred.audit.ok and deferred.prev == plain.prev and deferred.book.unvalidated is None
     assert n_plain > 50 and len(calls) < n_plain // 4, (n_plain, len(calls))
+
+
+def test_an_escrow_commitment_outside_the_group_is_refused_as_on_arrival_when_validated_after_the_fold():
+    """A replay's fold validates the escrow dealings' commitments after the fold too (issue 42: the audit recomputes
+    them, so an audited game's are never checked twice); one outside the group is refused with the same words."""
+    from duelmail.testing.selfplay import SelfPlay
+
+    sp = SelfPlay("warlords", 3, seed=5)
+    f = None
+    for _ in range(100):
+        for seat in sorted(sp.match.duties):
+            f = sp.compose(seat)
+            if any(w != "key" for w in f.content.get("escrow", {})):
+                break
+            sp.deliver(f)
+            f = None
+        if f is not None:
+            break
+    assert f is not None, "no escrow dealing"
+    content = copy.deepcopy(f.content)
+    table = content["escrow"][next(w for w in sorted(content["escrow"]) if w != "key")]
+    commits = sra.decode_points(table["commits"], None, "commits")
+    table["commits"] = sra.encode_points([group.IDENTITY, *commits[1:]])
+    bad = SignedFile.sign(content, sp.ids[seat])
+    files = named([*sp.files, bad])
+    with pytest.raises(FileRefused) as plain:
+        fold(files)
+    with pytest.raises(FileRefused) as deferred:
+        fold(files, defer_proofs=True)
+    assert str(deferred.value) == str(plain.value) and "commits" in str(plain.value), str(plain.value)
+    assert f"r{bad.round:04d}-s{bad.seat}.toml" in str(plain.value) and "not a point of the prime-order" in str(
+        plain.value)

@@ -11,7 +11,11 @@ from pathlib import Path
 from clitable import dm
 from test_git import GitTable, git
 from test_git_memory import move, traced
+from test_git_memory import mover as mover_of
 from test_hostile import push_as
+
+from duelmail.delivery import git as gitsync
+from duelmail.transport.git import GitRepo
 
 
 def assert_plain_git_reads(clone: Path) -> None:
@@ -64,7 +68,8 @@ def test_a_new_turn_is_written_alone_and_the_clone_stays_a_plain_git_clone(tmp_p
     out, commands = traced(other, monkeypatch, tmp_path, "git", "sync")
     assert applied in out, out
     verbs = {c.split()[0] for c in commands}
-    assert not verbs & {"status", "rebase", "merge", "commit", "reset"}, commands
+    assert not verbs & {"status", "rebase", "merge", "commit", "reset", "write-tree"}, commands
+    assert [c.split()[0] for c in commands].count("update-index") == 1, commands  # git's index: written once
     assert [c for c in commands if c.startswith("cat-file --batch")], commands
     clone = repos[t.homes.index(other)]
     assert_plain_git_reads(clone)
@@ -76,6 +81,11 @@ def test_a_new_turn_is_written_alone_and_the_clone_stays_a_plain_git_clone(tmp_p
     assert_plain_git_reads(repos[t.homes.index(mover)])
     author, title = git(repos[t.homes.index(mover)], "log", "-1", "--format=%an%n%s", "HEAD").splitlines()
     assert author == mover.name and title.startswith("warlords-") and " round " in title, (author, title)
+    player, _ = mover_of(t)  # (issue 42) a turn: HEAD's tree, its folder made again; the index written once
+    _, commands = traced(player, monkeypatch, tmp_path, "play", "--bot", "heuristic", "--seed", "1", "--push")
+    verbs = [c.split()[0] for c in commands]
+    assert "mktree" in verbs and "write-tree" not in verbs and verbs.count("update-index") == 1, commands
+    assert_plain_git_reads(repos[t.homes.index(player)])
 
 
 def test_an_index_of_the_older_kind_is_rewritten_once_in_full(tmp_path):
@@ -113,3 +123,37 @@ def test_a_readme_edited_by_hand_in_the_clone_never_stops_the_sync(tmp_path):
     assert applied in out, out
     assert "my own notes" not in (clone / game / "README.md").read_text()  # rewritten from the home's state
     assert_plain_git_reads(clone)
+
+
+def test_a_finished_game_in_a_renamed_folder_is_known_by_its_genesis_and_listed_once(tmp_path):
+    """Issue 42: a game folder renamed outside ``kind-12hex`` was appended to its month's listing at every sync
+    that looked at it (its name in no line), and left out of the count. It is known by its genesis: listed once."""
+    t = GitTable(tmp_path)
+    repos = t.start("warlords")
+    t.join(1)
+    alice, bob = t.homes
+    for home in t.homes:
+        dm(home, "git", "sync")
+    game = next((alice / "games").iterdir())
+    dm(alice, "resign", "--push")
+    dm(bob, "git", "sync")
+    dm(alice, "git", "sync")
+    game.rename(game.with_name("the-final"))  # the club renamed the finished game's folder (a name it chose)
+    git(repos[0], "mv", game.name, "the-final")
+    git(repos[0], "commit", "-qm", "a name for the final")
+    out = dm(alice, "git", "sync", code=1)  # its files under the old name: no game of this home's, refused once
+    assert "REFUSED" in out and "the-final" not in out, out
+    for _ in range(3):  # each sync without its memory of the last: every game is looked at
+        for memory in (alice / "index").glob("git-*.json"):
+            memory.unlink()
+        dm(alice, "git", "sync")
+    repo = repos[0]
+    (listing,) = (repo / "finished").iterdir()
+    text = listing.read_text()
+    assert text.count("- [") == 1 and f"- [{game.name}](../{game.name}/README.md): Warlords, over: " in text, text
+    top = (repo / "README.md").read_text()
+    assert f"Finished: 1 game, listed by the month of their last move: [{listing.stem}](finished/{listing.name}) " \
+           "(1)." in top and "the-final" not in top.split("Finished:")[0], top
+    assert_plain_git_reads(repo)
+    listing.write_text(text + "- [the-final](../the-final/README.md): Warlords, over: the same game, by its new name\n")
+    assert gitsync._listing_names(GitRepo(repo)) == {listing.stem: {game.name[-12:]}}  # one game, by its genesis

@@ -773,14 +773,12 @@ class WarlordsState(FaceClaims, GameState):
     def visibility(self) -> dict[CardRef, int]:
         vis: dict[CardRef, int] = {}
         face_up, locked = self.face_up, self.locked
-        for s in range(self.n):
-            for r in self.hands[s]:
-                vis[r] = s
+        for s in range(self.n):  # (whole lists at once where no card is told apart: called a few times a round)
+            vis.update(dict.fromkeys(self.hands[s], s))
             for r in self.warlords[s]:
                 vis[r] = PUBLIC if r in face_up else s
-            for r in self.discards[s]:
-                if r not in locked:
-                    vis[r] = PUBLIC
+            pile = self.discards[s]
+            vis.update(dict.fromkeys([r for r in pile if r not in locked] if locked else pile, PUBLIC))
         b = self.battle
         if b is not None:
             if self.phase in (REVEAL, LAST_CHANCE):
