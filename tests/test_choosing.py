@@ -189,6 +189,7 @@ def _careful(game: str, n: int, seed: int) -> tuple[tuple[SelfPlay, int], list[t
     when it plays that move for real (its reveals and shares included) at that moment: "lost", "out" or "goes on"
     (a secret choice, whose effect shows when it is opened, is not played)."""
     import duelmail.choosing as choosing
+    from duelmail.games.grid.terms import SCORE
 
     seen: list = []
     real = choosing.choices
@@ -203,6 +204,9 @@ def _careful(game: str, n: int, seed: int) -> tuple[tuple[SelfPlay, int], list[t
                 continue
             after = match.draft(seat, identity, [*noted, c.move])
             lost = after.over() and seat not in after.outcome().winners
+            if game == "grid" and not lost and after.state.phase == SCORE:  # ended: the count waits for the reveals
+                count, _ = after.state.score()
+                lost = count[seat] < count[1 - seat]
             out = seat in after.state.retired() or (game == "skirmish" and not after.state.alive[seat])
             seen.append((c, "lost" if lost else "out" if out else "goes on"))
         return listed
