@@ -288,7 +288,7 @@ class Escrowing:
         try:
             esc.receive_shares(d.ciphertexts[h], self._own_escrow_secret(h), h + 1, self._commitments(dealer, what, d),
                                self._ctx(dealer, what, d, h), self._names(what, d.count),
-                               f"seat {dealer}'s dealing of {d.tag(what)}", d.threshold)
+                               f"seat {dealer}'s dealing of {d.tag(what)}", threshold=d.threshold)
         except CryptoError as e:
             index = len(self.dealing_history[(dealer, what)]) - 1
             self.complaints_due.setdefault(h, []).append((dealer, what, index))
@@ -329,7 +329,7 @@ class Escrowing:
         comms = self._commitments(dealer, what, d)
         for j, share in enumerate(shares):
             try:
-                esc.verify_share(share, seat + 1, comms[j], self._names(what, d.count)[j], d.threshold)
+                esc.verify_share(share, seat + 1, comms[j], self._names(what, d.count)[j], threshold=d.threshold)
             except CryptoError as e:
                 v = Violation(dealer, "P-escrow", f"seat {dealer} dealt seat {seat} a wrong escrow share in round "
                               f"{d.round}{' (a re-dealing)' if d.label else ''}: {e} (proved by seat {seat}'s "
