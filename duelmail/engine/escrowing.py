@@ -285,8 +285,10 @@ class Escrowing:
     def _names(self, what: str, count: int) -> list[str]:
         return [KEY] if what == KEY else [f"{what}#{j}" for j in range(count)]
 
-    def _check_own_shares(self, dealer: int, what: str, d: Dealt, h: int, index: int | None = None) -> None:
-        """A home checks the shares dealt to its own seat; a failure is owed as a complaint in its next file."""
+    def _check_own_shares(self, dealer: int, what: str, d: Dealt, h: int, index: int | None = None,
+                          tell: bool = True) -> None:
+        """A home checks the shares dealt to its own seat; a failure is owed as a complaint in its next file (said as
+        an event when ``tell``: on arrival; before signing, the complaint's own event says it)."""
         index = len(self.dealing_history[(dealer, what)]) - 1 if index is None else index
         checked = self.__dict__.setdefault("_own_checked", set())
         if (dealer, what, index, h) in checked:
@@ -300,8 +302,9 @@ class Escrowing:
             if (dealer, what, index) in self.complaints_due.get(h, []) or (dealer, what, index, h) in self.proved_wrong:
                 return
             self.complaints_due.setdefault(h, []).append((dealer, what, index))
-            self.events.append(Event(self.round, h, f"{self.cards[h].name}'s escrow shares from seat {dealer} fail: "
-                                     f"{e}; its next file complains"))
+            if tell:
+                self.events.append(Event(self.round, h, f"{self.cards[h].name}'s escrow shares from seat {dealer} "
+                                         f"fail: {e}; its next file complains"))
 
     def _check_unanswered(self, seat: int) -> None:
         """Before ``seat``'s home signs: check every dealing made to it that its files have not answered yet (a home
@@ -312,7 +315,7 @@ class Escrowing:
             for index, d in enumerate(history):
                 if seat in d.holders and dealer != seat and seat not in accepted.get((dealer, d.tag(what)), ()) \
                         and (dealer, what, index, seat) not in self.proved_wrong:
-                    self._check_own_shares(dealer, what, d, seat, index)
+                    self._check_own_shares(dealer, what, d, seat, index, tell=False)
 
     def _record_complaint(self, c: dict, seat: int, rnd: int) -> list[Event]:
         """``escrow_complaint``: the holder's decryption, proved; whoever it shows cheating is named."""

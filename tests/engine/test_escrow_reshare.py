@@ -300,3 +300,37 @@ def test_a_wrong_share_found_at_the_removal_names_the_dealer_not_its_holder(game
             assert set(o.winners) == {partner, holder} and "wrong escrow share" in o.reason, o
     again = fold([(f"{i:05d}.toml", f) for i, f in enumerate(sp.files)])
     assert again.prev == m.prev and again.removed == m.removed and [v.seat for v in again.violations] == [dealer]
+
+
+def test_a_home_that_folds_before_it_knows_its_seat_still_complains_about_a_first_dealing():
+    """Issue 37, item 3, the first dealing: a home folds its log without its identity (so the check on arrival does not
+    run there) and learns its seat only to sign. Its next file still carries the complaint about the wrong share of
+    the dealing with a lock pass, and every seat names the dealer, not the holder."""
+    from duelmail.engine.match import Match
+    from duelmail.testing.adversary import _dealing
+
+    sp = SelfPlay("wizard", 4, seed=3)
+    dealer, f, what = _dealing(sp)
+    m = sp.matches[dealer]
+    content = copy.deepcopy(f.content)
+    d = content["escrow"][what]
+    holder = max(int(h) for h in d["shares"])
+    ctx = esc.escrow_context(m.gid, m.round, dealer, f"{what}/to-{holder}")
+    shares = esc.decrypt_shares(d["shares"][str(holder)], sp.matches[holder]._own_escrow_secret(holder), ctx,
+                                m.book.decks[what].n)
+    shares[2] = group.scalar_from_int(99)
+    d["shares"][str(holder)] = esc.encrypt_shares(shares, m.escrow_keys[holder], ctx)
+    sp.deliver(SignedFile.sign(content, sp.ids[dealer]))
+    home = Match(sp.genesis)  # the holder's home: every file folded first, its identity attached only to sign
+    for g in sp.files[1:]:
+        home.apply(g, f"r{g.round:04d}-s{g.seat}.toml")
+    home.attach(holder, sp.ids[holder])
+    assert not home.complaints_due.get(holder)
+    sp.matches[holder] = home
+    sp.run(until=lambda m: holder in m.duties, limit=40)
+    mine = sp.compose(holder)
+    assert mine.content["escrow_complaint"]["dealer"] == dealer and mine.content["escrow_complaint"]["what"] == what
+    sp.deliver(mine)
+    for seat in range(4):
+        assert [(v.seat, v.rule) for v in sp.matches[seat].violations] == [(dealer, "P-escrow")], seat
+        assert dealer in sp.matches[seat].escrow_broken
