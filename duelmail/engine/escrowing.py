@@ -98,6 +98,7 @@ class Escrowing:
         # a holder's complaint proved wrong to it (at a removal its shares of that dealing are not asked for)
         self.removing: int | None = None  # the seat the open removal round removes
         self.removal_round = 0
+        self.removal_why = ""  # what opened the removal under way: a timeout claim, or a resignation ("... resigns")
         self.removed: set[int] = set()
         spec = self.game.spec
         given = c.get("escrow")
@@ -552,6 +553,7 @@ class Escrowing:
         in the round after the open one, which the caller closes."""
         self.removing = seat
         self.removal_round = self.round + 1
+        self.removal_why = why
         if not self._publishers(seat):
             self._finish_removal()
             return f"{why}: {self.cards[seat].name} leaves the game and the others play on"
@@ -577,8 +579,8 @@ class Escrowing:
         except (CryptoError, CheatDetected) as e:
             winners = tuple(sorted(self._in_play() - {s} - self.escrow_accomplices.get(s, set())))
             why = f"it dealt a wrong escrow share, proved by a complaint: {e}" if s in self.escrow_broken else str(e)
-            self.forced_outcome = Outcome(winners, f"{self.cards[s].name} ran out of time and could not be removed "
-                                          f"({why})")
+            left = "resigned" if getattr(self, "removal_why", "").endswith(" resigns") else "ran out of time"
+            self.forced_outcome = Outcome(winners, f"{self.cards[s].name} {left} and could not be removed ({why})")
             self.events.append(Event(rnd, s, f"the removal of {self.cards[s].name} failed: {e}; the game is forfeit"))
             return
         for deck in list(self.book.decks.values()):

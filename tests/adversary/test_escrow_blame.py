@@ -3,9 +3,10 @@
 Four homes play by files through ``duelmail`` commands (``new``, ``join``, ``play``, ``receive``, ``resign``,
 ``claim``). Dave resigns and leaves; every seat re-deals its escrowed keys among the three left. The attacker X
 re-deals with one wrong share to holder B (the dealer's own signed file, forged with the test's harness as
-``adversary.wrong_escrow_share`` does), plays on honestly until it owes a file whose silence would forfeit the game,
-and falls silent; a partner claims its timeout. Whether B's home complained before the claim or complains at the
-removal itself (its proved decryption in place of the shares), every home names X and records that B did not lose.
+``adversary.wrong_escrow_share`` does), then either plays on honestly until it owes a file whose silence would forfeit
+the game and falls silent, a partner claiming its timeout (B's home complains in its next file first), or leaves at
+once by resigning (B's home complains at the removal itself, its proved decryption in place of the shares). Every
+home names X and records that B did not lose.
 The identities and every per-game random value are fixed, so the games (and where the attack falls) are the same on
 every run."""
 
@@ -117,29 +118,49 @@ def _forge(t: Homes, f: SignedFile, holder: int) -> SignedFile:
     return SignedFile.sign(content, t.ids[f.seat])
 
 
+def fixed_randomness(monkeypatch) -> None:
+    """The seats' fresh randomness and the genesis nonce from a counter: the same game every run."""
+    counter = iter(range(10**9))
+
+    def fixed(n: int) -> bytes:
+        c = next(counter)
+        return b"".join(hashlib.sha256(b"i37 %d %d" % (c, k)).digest() for k in range(n // 32 + 1))[:n]
+
+    monkeypatch.setattr(os, "urandom", fixed)
+
+
+def after_a_departure(tmp_path: Path, game: str, clock) -> Homes:
+    """Four homes play a few turns (every deck locked and dealt); dave resigns and leaves."""
+    t = Homes(tmp_path, game)
+    for i in range(80):
+        t.settle()
+        if t.status(t.homes[0])["round"] > 8:
+            break
+        for s in t.todo():
+            t.written(t.homes[s], "play", "--bot", "heuristic", "--seed", str(i))
+        clock.tick(timedelta(minutes=5))
+    assert "the others publish their escrow shares of dave" in t.written(t.homes[3], "resign")
+    t.settle()
+    return t
+
+
+def trial(t: Homes, tmp_path: Path, seat: int, i: int) -> tuple[SignedFile, Path, Path]:
+    """``seat``'s next move (the bot's), played on a copy of its home: the file, its name, the copy."""
+    home, out = tmp_path / f"trial{i}-{seat}", tmp_path / f"trial-out{i}-{seat}"
+    shutil.copytree(t.homes[seat], home)
+    dm(home, "play", "--bot", "heuristic", "--seed", str(i), "--out", str(out))
+    (path,) = out.iterdir()
+    return parse_any(path.read_text(), path.name)[0], path, home
+
+
 @pytest.mark.parametrize("game", ["warlords", "wizard"])
 def test_a_dealers_wrong_share_names_the_dealer_and_its_holder_loses_in_no_home(tmp_path, monkeypatch, game):
     """B's home checks the dealing before it signs its next file (a home folds its log before it knows its
     identity: before issue 37 it never checked, published the wrong share at the removal and was named the cheat)
     and complains in it; the claim against the silent dealer then ends the game against it, B and A winning."""
-    counter = iter(range(10**9))
-
-    def fixed(n: int) -> bytes:  # the seats' fresh randomness and the genesis nonce: the same game every run
-        c = next(counter)
-        return b"".join(hashlib.sha256(b"i37 %d %d" % (c, k)).digest() for k in range(n // 32 + 1))[:n]
-
-    monkeypatch.setattr(os, "urandom", fixed)
+    fixed_randomness(monkeypatch)
     with freeze_time("2026-11-21 12:00:00") as clock:
-        t = Homes(tmp_path, game)
-        for i in range(80):  # a few turns: every deck locked and dealt
-            t.settle()
-            if t.status(t.homes[0])["round"] > 8:
-                break
-            for s in t.todo():
-                t.written(t.homes[s], "play", "--bot", "heuristic", "--seed", str(i))
-            clock.tick(timedelta(minutes=5))
-        assert "the others publish their escrow shares of dave" in t.written(t.homes[3], "resign")
-        t.settle()
+        t = after_a_departure(tmp_path, game, clock)
         x = b = None
         for i in range(80):  # the three left play on; a re-dealing is forged, its dealer then falls silent
             if x is not None and t.settle_until_silent(x):
@@ -150,13 +171,9 @@ def test_a_dealers_wrong_share_names_the_dealer_and_its_holder_loses_in_no_home(
                 break  # it owes a decision whose silence forfeits
             for s in todo:
                 if x is None:  # played on a copy of the home first: does this file re-deal?
-                    trial, trial_out = tmp_path / f"trial{i}-{s}", tmp_path / f"trial-out{i}-{s}"
-                    shutil.copytree(t.homes[s], trial)
-                    dm(trial, "play", "--bot", "heuristic", "--seed", str(i), "--out", str(trial_out))
-                    (path,) = trial_out.iterdir()
-                    f = parse_any(path.read_text(), path.name)[0]
+                    f, path, copied = trial(t, tmp_path, s, i)
                     if "escrow_reshare" in f.content:
-                        nxt = [int(a) for a in t.status(trial)["awaited"]]  # who answers it: B is another holder
+                        nxt = [int(a) for a in t.status(copied)["awaited"]]  # who answers it: B is another holder
                         holders = sorted(int(h) for h in next(iter(f.content["escrow_reshare"].values()))["shares"])
                         x, b = s, next((h for h in holders if h not in nxt), holders[-1])
                         forged = t.out / path.name
@@ -188,3 +205,50 @@ def test_a_dealers_wrong_share_names_the_dealer_and_its_holder_loses_in_no_home(
             assert not [c for c in st.get("cheats", []) if NAMES[b] in c or f"seat {b}" in c], st
         assert not any(str(x) in parse_any(p.read_text(), p.name)[0].content.get("escrow_shares", {})
                        for p in t.out.glob("r*.toml"))  # no removal round: the proved cheat forfeits at the claim
+
+
+def test_a_dealer_that_resigns_after_a_wrong_share_is_named_and_its_holder_wins(tmp_path, monkeypatch):
+    """The moment of issue 37, item 3, between homes: the dealer's file re-deals with a wrong share to B, and the
+    dealer leaves at once, before B has sent a file (it resigns: its removal round opens as after a timeout claim).
+    B's home answers the removal round by itself with its proved decryption in place of the shares; the removal
+    cannot go on without them (threshold 2 of 2) and the game ends against the dealer, B and A winning."""
+    fixed_randomness(monkeypatch)
+    with freeze_time("2026-11-21 12:00:00") as clock:
+        t = after_a_departure(tmp_path, "wizard", clock)
+        x = b = None
+        for i in range(40):
+            t.settle(t.homes[3])
+            for s in t.todo():
+                f, path, _ = trial(t, tmp_path, s, i)
+                if "escrow_reshare" in f.content:
+                    x, b = s, max(int(h) for h in next(iter(f.content["escrow_reshare"].values()))["shares"])
+                    forged = t.out / path.name
+                    forged.write_text(_forge(t, f, b).to_toml())
+                    t.post(None, [forged])
+                    break
+                t.written(t.homes[s], "play", "--bot", "heuristic", "--seed", str(i))
+            if x is not None:
+                break
+            clock.tick(timedelta(minutes=5))
+        assert x is not None
+        home = t.homes[x]
+        files, t.inbox[home] = t.inbox[home], []
+        before = set(t.out.iterdir())
+        dm(home, "receive", *map(str, files), "--out", str(t.out))  # its own file; nothing it answers goes out
+        for p in set(t.out.iterdir()) - before:
+            p.unlink()
+        assert "the others publish their escrow shares" in t.written(home, "resign")  # B has the file and the note
+        t.settle(t.homes[3], home)
+        a = next(s for s in range(3) if s not in (x, b))
+        for seat in (a, b):
+            st = t.status(t.homes[seat])
+            assert st["over"] and st["result"].startswith(f"{NAMES[min(a, b)]} and {NAMES[max(a, b)]} won: "
+                                                          f"{NAMES[x]} resigned and could not be removed (it dealt "
+                                                          "a wrong escrow share"), (seat, st["result"])
+            history = dm(t.homes[seat], "history")
+            assert f"CHEAT: seat {x} dealt seat {b} a wrong escrow share" in history, history
+            assert f"CHEAT: seat {b}" not in history and "cheat by seat" not in history
+        mine = [parse_any(p.read_text(), p.name)[0] for p in t.out.glob(f"r*-s{b}.toml")]
+        assert not any("escrow_complaint" in g.content for g in mine)  # it had sent nothing since the dealing
+        (removal,) = [g for g in mine if str(x) in g.content.get("escrow_shares", {})]
+        assert all(set(v) == {"dh", "proof"} for v in removal.content["escrow_shares"][str(x)].values())
