@@ -207,14 +207,15 @@ def test_a_dealers_wrong_share_names_the_dealer_and_its_holder_loses_in_no_home(
                        for p in t.out.glob("r*.toml"))  # no removal round: the proved cheat forfeits at the claim
 
 
-def test_a_dealer_that_resigns_after_a_wrong_share_is_named_and_its_holder_wins(tmp_path, monkeypatch):
+@pytest.mark.parametrize("game", ["warlords", "wizard"])
+def test_a_dealer_that_resigns_after_a_wrong_share_is_named_and_its_holder_wins(tmp_path, monkeypatch, game):
     """The moment of issue 37, item 3, between homes: the dealer's file re-deals with a wrong share to B, and the
     dealer leaves at once, before B has sent a file (it resigns: its removal round opens as after a timeout claim).
     B's home answers the removal round by itself with its proved decryption in place of the shares; the removal
     cannot go on without them (threshold 2 of 2) and the game ends against the dealer, B and A winning."""
     fixed_randomness(monkeypatch)
     with freeze_time("2026-11-21 12:00:00") as clock:
-        t = after_a_departure(tmp_path, "wizard", clock)
+        t = after_a_departure(tmp_path, game, clock)
         x = b = None
         for i in range(40):
             t.settle(t.homes[3])
@@ -251,4 +252,7 @@ def test_a_dealer_that_resigns_after_a_wrong_share_is_named_and_its_holder_wins(
         mine = [parse_any(p.read_text(), p.name)[0] for p in t.out.glob(f"r*-s{b}.toml")]
         assert not any("escrow_complaint" in g.content for g in mine)  # it had sent nothing since the dealing
         (removal,) = [g for g in mine if str(x) in g.content.get("escrow_shares", {})]
-        assert all(set(v) == {"dh", "proof"} for v in removal.content["escrow_shares"][str(x)].values())
+        published = removal.content["escrow_shares"][str(x)]
+        what = sorted(f.content["escrow_reshare"])[0]  # the deck of the forged share: a complaint; the others, shares
+        assert set(published[what]) == {"dh", "proof"} and all(isinstance(v, str) for w, v in published.items()
+                                                                  if w != what)
