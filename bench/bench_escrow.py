@@ -83,7 +83,7 @@ def run(m: int, n: int) -> None:
             if s != h:
                 with check_clock:
                     E.receive_shares(cts[s, h], keys[h], h + 1, commitments(s),
-                                     E.escrow_context(GAME, 2, s, f"to-{h}"), names)
+                                     E.escrow_context(GAME, 2, s, f"to-{h}"), names, threshold=t)
 
     raw, chars = sent_bytes[0]
     print(f"{m} seats, threshold {t}, {m - 1} holders, one deck of {n} + the escrow key:")

@@ -66,7 +66,7 @@ def measure(n: int) -> None:
     d = hm._parse_dealing("escrow_reshare", what, table, m.round, holders, t, label)
     cpu, wall = time.process_time(), time.perf_counter()
     esc.receive_shares(d.ciphertexts[h], hm._own_escrow_secret(h), h + 1, hm._commitments(dealer, what, d),
-                       hm._ctx(dealer, what, d, h), hm._names(what, d.count), "bench", d.threshold)
+                       hm._ctx(dealer, what, d, h), hm._names(what, d.count), "bench", threshold=d.threshold)
     check_cpu, check_wall = time.process_time() - cpu, time.perf_counter() - wall
     print(f"{n} seats, {m.book.decks[what].n} keys, {len(holders)} holders, t={t}: {size} bytes of TOML; "
           f"deal {deal_cpu * 1000:.1f} ms CPU ({deal_wall * 1000:.1f} ms wall); one holder's check "

@@ -700,8 +700,8 @@ def receive_files(home: Home, identity: Identity | None, incoming: Sequence[tupl
                 if e.rule == "P-equivocation":  # a cheat: remembered; the equivocator's file held here is sent on
                     other = e.round == f.round and e.seat == f.seat and f.kind == "turn"
                     folder.note_cheat(f"seat {e.seat} equivocated in round {e.round}: {e}", f if other else None)
-                    if getattr(e, "forward", None) is not None:
-                        folder.forward(e.forward)
+                if getattr(e, "forward", None) is not None:  # (a 'seen' that disputes a file here: a copy, no cheat)
+                    folder.forward(e.forward)
                 waiting = waiting_for(e, f, before)
                 if before.over() and f.kind == "note":
                     waiting = None  # a note after a recorded result waits for nothing: it is refused

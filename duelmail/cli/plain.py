@@ -98,7 +98,8 @@ def _send_on(ctx: Ctx, out: str | None, echo) -> None:
             continue
         for name, text in folder.take_forwards():
             path = atomic_write(Path(out) / name, text)
-            echo(f"send to every seat (it proves an equivocation, with the other file the seat signed): {path}")
+            echo(f"send to every seat (a file this home holds that another seat's file disputes: with another file "
+                 f"its seat signed for that round, it proves an equivocation): {path}")
 
 
 def _again_why(text: str) -> str:

@@ -10,7 +10,8 @@ soundness arguments. In brief:
 - ``deal``: ``f(X) = secret + a_1 X + ... + a_{t-1} X^{t-1}`` mod L; commitments ``C_m = a_m G``
   (``C_0 = secret G``, which the engine never sends: it is the seat's recorded key commitment), shares
   ``f(x_i)`` for holder indices ``x_i`` in ``1..2**16``.
-- ``verify_share``: ``share G == sum x^m C_m``, with exactly ``t`` commitments (``check_commitments``);
+- ``verify_share``: ``share G == sum x^m C_m``, with exactly ``t`` commitments (``check_commitments``; ``t`` is
+  a required argument);
   ``verify_published``: every holder's shares of one dealer in one small-exponent batch (a removal);
   ``reconstruct``: Lagrange at 0 from ``t`` shares.
 - ``encrypt_shares`` / ``decrypt_shares`` / ``receive_shares``: ``R = r G``, ``D = r E``,
@@ -209,14 +210,16 @@ def public_share(commitments: Sequence[bytes], index: int, what: str = "share") 
     return acc
 
 
-def verify_share(share: bytes, index: int, commitments: Sequence[bytes], what: str = "share",
-                 threshold: int | None = None) -> None:
-    """Refuse (``CryptoError``) a share of holder ``index`` that does not open the commitments, or, with
-    ``threshold``, commitments that are not exactly ``threshold`` points (``check_commitments``): the list's
-    length is the polynomial's degree plus one, so a longer list would let ``t`` shares reconstruct nothing."""
+def verify_share(share: bytes, index: int, commitments: Sequence[bytes], what: str = "share", *,
+                 threshold: int) -> None:
+    """Refuse (``CryptoError``) a share of holder ``index`` that does not open the commitments, or commitments that
+    are not exactly ``threshold`` points (``check_commitments``): the list's length is the polynomial's degree plus
+    one, so a longer list would let ``t`` shares reconstruct nothing. ``threshold`` is required: a caller cannot
+    leave the length unchecked."""
     x = _check_index(index, what)
-    if threshold is not None:
-        check_commitments(commitments, threshold, what)
+    if not isinstance(threshold, int) or isinstance(threshold, bool) or threshold < 1:
+        raise CryptoError(f"{what}: threshold must be a positive integer, got {threshold!r}")
+    check_commitments(commitments, threshold, what)
     if not isinstance(share, bytes) or len(share) != SCALAR_BYTES:
         raise CryptoError(f"{what}: the share of holder {x} is not a {SCALAR_BYTES}-byte scalar: {share!r:.80}")
     value = _int(share)
@@ -264,7 +267,7 @@ def verify_published(shares: Mapping[int, Sequence[bytes]], commitments: Sequenc
             raise CryptoError(f"{what}: holder {x} published {len(row)} shares, expected {n}")
         for j, share in enumerate(row):
             if not isinstance(share, bytes) or len(share) != SCALAR_BYTES or not 0 < _int(share) < L:
-                verify_share(share, x, commitments[j], f"{what}: {label[j]}", t)  # raises, naming it
+                verify_share(share, x, commitments[j], f"{what}: {label[j]}", threshold=t)  # raises, naming it
         values[x] = [_int(sh) for sh in row]
     digest = hashlib.sha512(lp(BATCH_TAG, n, t, *[c for comms in commitments for c in comms],
                                *[lp(x, *shares[x]) for x in sorted(shares)])).digest()
@@ -283,7 +286,7 @@ def verify_published(shares: Mapping[int, Sequence[bytes]], commitments: Sequenc
             power = power * x % L
         if (IDENTITY if lhs == 0 else base_mul(_enc(lhs))) != rhs:
             for j in range(n):
-                verify_share(shares[x][j], x, commitments[j], f"{what}: {label[j]}", t)
+                verify_share(shares[x][j], x, commitments[j], f"{what}: {label[j]}", threshold=t)
             raise CryptoError(f"{what}: the shares of holder {x} fail the batch check")  # pragma: no cover
 
 
@@ -377,9 +380,9 @@ def decrypt_shares(ciphertext: str, key: bytes, context: bytes, count: int,
 
 def receive_shares(ciphertext: str, key: bytes, index: int, commitments: Sequence[Sequence[bytes]],
                    context: bytes, names: Sequence[str] | None = None,
-                   what: str = "escrow ciphertext", threshold: int | None = None) -> list[bytes]:
-    """Decrypt, then check every share against its commitments (``commitments[j]``, ``C_0`` first);
-    the first failure names its position (``names[j]``, default ``share j``) and the holder."""
+                   what: str = "escrow ciphertext", *, threshold: int) -> list[bytes]:
+    """Decrypt, then check every share against its commitments (``commitments[j]``, ``C_0`` first, exactly
+    ``threshold`` of them); the first failure names its position (``names[j]``, default ``share j``) and the holder."""
     if not isinstance(commitments, (list, tuple)) or not commitments:
         raise CryptoError(f"{what}: expected one commitment list per share")
     if names is not None and len(names) != len(commitments):
@@ -387,7 +390,7 @@ def receive_shares(ciphertext: str, key: bytes, index: int, commitments: Sequenc
     shares = decrypt_shares(ciphertext, key, context, len(commitments), what)
     for j, (share, comms) in enumerate(zip(shares, commitments, strict=True)):
         label = names[j] if names else f"share {j}"
-        verify_share(share, index, comms, f"{what}: {label}", threshold)
+        verify_share(share, index, comms, f"{what}: {label}", threshold=threshold)
     return shares
 
 

@@ -307,7 +307,7 @@ def _export(home: Home, repo: GitRepo, games: Sequence[GameFolder], look: set[st
             target.mkdir()
         if folder.path.name not in wanted and not target.is_dir():
             continue
-        newest, proof, replaced, added = None, None, [], []
+        newest, proof, replaced, added, copy_only = None, None, [], [], True
         log = sorted(folder.path.iterdir(), key=lambda p: (p.name != "genesis.toml", p.name))
         for p in [*log, *folder.kept_forwards()]:  # and the equivocator's file kept to send on: the others' proof
             if not (p.name == "genesis.toml" or TURN_NAME.fullmatch(p.name)):
@@ -326,8 +326,9 @@ def _export(home: Home, repo: GitRepo, games: Sequence[GameFolder], look: set[st
             (f,) = parse_any(text, str(p))
             atomic_write(there, text)
             added.append(key)
-            if "-x" in p.name:  # a second file of a seat: the proof of its equivocation
-                proof = proof or f
+            if "-x" in p.name:  # a second file of a seat: the proof of its equivocation (or, kept to send on
+                proof = proof or f  # only, a copy another seat's 'seen' disputed: no proof yet, protocol §5)
+                copy_only = copy_only and p.parent != folder.path
             else:
                 newest = (f, text)
         repo.add(*added)  # one update of git's index for the game
@@ -337,7 +338,9 @@ def _export(home: Home, repo: GitRepo, games: Sequence[GameFolder], look: set[st
             if newest is None:
                 name = _CONTROL.sub("", str(seats[proof.seat]["name"]))
                 msg = (f"{folder.path.name} round {proof.round}: the proof that {name} signed two different files "
-                       f"for round {proof.round}, sent on")
+                       f"for round {proof.round}, sent on") if not copy_only else (
+                    f"{folder.path.name} round {proof.round}: {name}'s file for round {proof.round} as this home "
+                    "holds it, sent on (another seat's file disputes it)")
                 newest = (proof, "")
             else:
                 msg = _commit_message(folder.path.name, *newest)

@@ -159,14 +159,17 @@ def mail_forwards(home: Home, identity: Identity, now: datetime, settings: mailt
                 (f,) = parse_any(p.read_text(encoding="utf-8"), str(p))
             except (DuelmailError, OSError, ValueError):
                 continue  # only this home writes there; a file it cannot read is nothing to send
-            what = f"the proof that {match.cards[f.seat].name} signed two different files for round {f.round}"
+            proven = (f.round, f.seat) in match.equivocations  # else a copy another seat's 'seen' disputed (§5)
+            name = match.cards[f.seat].name
+            what = f"the proof that {name} signed two different files for round {f.round}" if proven else \
+                f"{name}'s file for round {f.round} (another seat's file disputes it)"
             if settings is None or not settings.smtp_host:
                 lines.append(f"{what} (game {match.gid[:12]}) is kept to be mailed to the other players: no "
                              "outgoing server is set up ('duelmail mail setup --smtp-host HOST'), so the next "
                              "'duelmail mail fetch' mails it")
                 continue
             try:
-                mailt.send(settings, [mailt.compose_proof(match, f, me, sender, to, now)], password)
+                mailt.send(settings, [mailt.compose_proof(match, f, me, sender, to, now, proven)], password)
             except mailt.MailError as e:
                 lines.append(f"could not mail {what} (game {match.gid[:12]}): {e}; kept for the next "
                              "'duelmail mail fetch'")

@@ -131,7 +131,8 @@ class Composing:
                     keys[str(ref)] = sra.encode_scalars([self.own_key(seat, ref)])
                 continue
             if (trial.over() or seat in trial.state.retired()) and "seed" not in content \
-                    and seat not in self.seeds:
+                    and seat not in self.seeds and duty.escrow is None:  # (a removal that fails as its round closes
+                # ends the game then: the seeds are owed in the next round, section 6c)
                 # the game is over (open everything for the audit), or the rules retired this seat: from now on
                 # every receiver derives its shares and passes from the seed
                 content["seed"] = b64e(self.own[seat])

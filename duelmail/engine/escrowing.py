@@ -94,8 +94,11 @@ class Escrowing:
         self.complaints_due: dict[int, list[tuple[int, str, int]]] = {}  # own seat -> [(dealer, what, dealing
         # index in the history)] its check failed
         self.escrow_broken: set[int] = set()  # dealers a complaint proved: their removal forfeits
+        self.proved_wrong: set[tuple[int, str, int, int]] = set()  # (dealer, what, dealing index, holder): a dealing
+        # a holder's complaint proved wrong to it (at a removal its shares of that dealing are not asked for)
         self.removing: int | None = None  # the seat the open removal round removes
         self.removal_round = 0
+        self.removal_why = ""  # what opened the removal under way: a timeout claim, or a resignation ("... resigns")
         self.removed: set[int] = set()
         spec = self.game.spec
         given = c.get("escrow")
@@ -286,22 +289,42 @@ class Escrowing:
     def _names(self, what: str, count: int) -> list[str]:
         return [KEY] if what == KEY else [f"{what}#{j}" for j in range(count)]
 
-    def _check_own_shares(self, dealer: int, what: str, d: Dealt, h: int) -> None:
-        """A home checks the shares dealt to its own seat; a failure is owed as a complaint in its next file."""
+    def _check_own_shares(self, dealer: int, what: str, d: Dealt, h: int, index: int | None = None,
+                          tell: bool = True) -> None:
+        """A home checks the shares dealt to its own seat; a failure is owed as a complaint in its next file (said as
+        an event when ``tell``: on arrival; before signing, the complaint's own event says it)."""
+        index = len(self.dealing_history[(dealer, what)]) - 1 if index is None else index
+        checked = self.__dict__.setdefault("_own_checked", set())
+        if (dealer, what, index, h) in checked:
+            return
+        checked.add((dealer, what, index, h))
         try:
             esc.receive_shares(d.ciphertexts[h], self._own_escrow_secret(h), h + 1, self._commitments(dealer, what, d),
                                self._ctx(dealer, what, d, h), self._names(what, d.count),
-                               f"seat {dealer}'s dealing of {d.tag(what)}", d.threshold)
+                               f"seat {dealer}'s dealing of {d.tag(what)}", threshold=d.threshold)
         except CryptoError as e:
-            index = len(self.dealing_history[(dealer, what)]) - 1
+            if (dealer, what, index) in self.complaints_due.get(h, []) or (dealer, what, index, h) in self.proved_wrong:
+                return
             self.complaints_due.setdefault(h, []).append((dealer, what, index))
-            self.events.append(Event(self.round, h, f"{self.cards[h].name}'s escrow shares from seat {dealer} fail: "
-                                     f"{e}; its next file complains"))
+            if tell:
+                self.events.append(Event(self.round, h, f"{self.cards[h].name}'s escrow shares from seat {dealer} "
+                                         f"fail: {e}; its next file complains"))
+
+    def _check_unanswered(self, seat: int) -> None:
+        """Before ``seat``'s home signs: check every dealing made to it that its files have not answered yet (a home
+        folds its log before it knows its identity, so the check on arrival may not have run). A failure is owed as a
+        complaint in this file, so an honest holder never accepts a wrong dealing, whenever its home finds it."""
+        for (dealer, what), history in self.dealing_history.items():
+            accepted = self.escrow_accepted
+            for index, d in enumerate(history):
+                if seat in d.holders and dealer != seat and seat not in accepted.get((dealer, d.tag(what)), ()) \
+                        and (dealer, what, index, seat) not in self.proved_wrong:
+                    self._check_own_shares(dealer, what, d, seat, index, tell=False)
 
     def _record_complaint(self, c: dict, seat: int, rnd: int) -> list[Event]:
         """``escrow_complaint``: the holder's decryption, proved; whoever it shows cheating is named."""
         if "escrow_complaint" not in c:
-            self._note_acceptance(seat, rnd)
+            self._note_acceptance(seat, rnd, c.get("escrow_shares"))
             return []
         k = c["escrow_complaint"]
         if not isinstance(k, dict) or set(k) != {"dealer", "what", "dh", "proof"} or not isinstance(k["proof"], str):
@@ -327,18 +350,26 @@ class Escrowing:
             raise CheatDetected(seat, "P-escrow", f"a false complaint about seat {dealer}'s dealing of {what}: "
                                 f"{error}")
         index, d, shares = found
+        return self._judge_complaint(seat, dealer, what, index, d, shares, rnd)
+
+    def _judge_complaint(self, seat: int, dealer: int, what: str, index: int, d: Dealt, shares: list[bytes],
+                         rnd: int) -> list[Event]:
+        """The shares a holder's proved decryption opened of ``dealer``'s dealing ``index`` of ``what``: a share that
+        fails its commitments names the dealer (a ``Violation``, its removal no longer possible); if every share
+        opens, the complaint was false, a cheat by the holder (``CheatDetected``)."""
         if (dealer, what, index) in self.complaints_due.get(seat, []):  # this home's own complaint, now sent
             self.complaints_due[seat].remove((dealer, what, index))
         comms = self._commitments(dealer, what, d)
         for j, share in enumerate(shares):
             try:
-                esc.verify_share(share, seat + 1, comms[j], self._names(what, d.count)[j], d.threshold)
+                esc.verify_share(share, seat + 1, comms[j], self._names(what, d.count)[j], threshold=d.threshold)
             except CryptoError as e:
                 v = Violation(dealer, "P-escrow", f"seat {dealer} dealt seat {seat} a wrong escrow share in round "
                               f"{d.round}{' (a re-dealing)' if d.label else ''}: {e} (proved by seat {seat}'s "
                               "complaint)")
                 self.violations.append(v)
                 self.escrow_broken.add(dealer)
+                self.proved_wrong.add((dealer, what, index, seat))
                 out = [Event(rnd, dealer, f"CHEAT: {v.message} (rule P-escrow)")]
                 if seat in self.escrow_accepted.get((dealer, d.tag(what)), ()):
                     late = Violation(seat, "P-escrow", f"seat {seat} accepted seat {dealer}'s wrong escrow dealing "
@@ -351,10 +382,14 @@ class Escrowing:
         raise CheatDetected(seat, "P-escrow", f"a false complaint: every share seat {dealer} dealt it of {what} "
                             "opens its commitments")
 
-    def _note_acceptance(self, seat: int, rnd: int) -> None:
+    def _note_acceptance(self, seat: int, rnd: int, published: object = None) -> None:
         """A holder's file without a complaint, in a round after a dealing made to it, accepts that dealing: its
-        home checked the shares as the dealing arrived, and owes a complaint in its next file if one failed."""
+        home checked the shares as the dealing arrived, and owes a complaint in its next file if one failed. A
+        complaint in place of the shares at a removal (``published``, the file's ``escrow_shares``) is one too."""
         for (dealer, what), history in self.dealing_history.items():
+            if isinstance(published, dict) and isinstance(published.get(str(dealer)), dict) \
+                    and isinstance(published[str(dealer)].get(what), dict):
+                continue
             for d in history:
                 if seat in d.holders and d.round < rnd:
                     self.escrow_accepted.setdefault((dealer, d.tag(what)), set()).add(seat)
@@ -371,9 +406,16 @@ class Escrowing:
         if not isinstance(given, dict) or set(given) != {str(s)} or not isinstance(given[str(s)], dict) \
                 or sorted(given[str(s)]) != want:
             raise IllegalMove("P-escrow", f"the removal of seat {s} awaits seat {seat}'s shares of {want}")
+        events = []
         for what in want:
             d = self.dealings[s][what]
+            index = len(self.dealing_history[(s, what)]) - 1
             text = given[str(s)][what]
+            if (s, what, index, seat) in self.proved_wrong:
+                continue  # its complaint proved this dealing wrong to it already: nothing of it counts (section 6c)
+            if isinstance(text, dict):  # a complaint in place of the shares: the dealing to it is wrong, proved
+                events += self._complaint_at_removal(seat, s, what, index, d, text)
+                continue
             raw = b64d(text, f"escrow_shares {what}") if isinstance(text, str) else b""
             if len(raw) != SCALAR_BYTES * d.count:
                 raise IllegalMove("P-escrow", f"escrow_shares.{s}.{what}: expected {d.count} shares of "
@@ -386,7 +428,24 @@ class Escrowing:
                 raise CheatDetected(seat, "P-escrow", f"published a wrong escrow share at seat {s}'s removal: {e}") \
                     from None
             self.published.setdefault((s, what), {})[seat] = shares
-        return [Event(self.round, seat, f"{self.cards[seat].name} published its escrow shares of seat {s}")]
+        return [Event(self.round, seat, f"{self.cards[seat].name} published its escrow shares of seat {s}"), *events]
+
+    def _complaint_at_removal(self, seat: int, s: int, what: str, index: int, d: Dealt, k: object) -> list[Event]:
+        """``escrow_shares.S.what = {dh, proof}``: at ``S``'s removal, a holder whose shares of ``S``'s newest dealing
+        of ``what`` fail its own check publishes their proved decryption instead (protocol section 6c, "Removal"):
+        every home opens them and sees the dealer's wrong share. That holder's shares of it are not counted; the
+        removal goes on with the others' when the threshold allows, and otherwise ends the game against ``S``."""
+        if not isinstance(k, dict) or set(k) != {"dh", "proof"} or not isinstance(k["proof"], str):
+            raise IllegalMove("P-escrow", f"escrow_shares.{s}.{what} must be the shares (base64) or a complaint, a "
+                              "table of dh and proof")
+        dh = _points(k["dh"], 1, f"escrow_shares.{s}.{what}.dh")[0]
+        try:
+            shares = esc.open_with_proof(d.ciphertexts[seat], self.escrow_keys[seat], dh, k["proof"],
+                                         self._ctx(s, what, d, seat), d.count)
+        except CryptoError as e:
+            raise CheatDetected(seat, "P-escrow", f"a false complaint about seat {s}'s dealing of {what} at its "
+                                f"removal: {e}") from None
+        return self._judge_complaint(seat, s, what, index, d, shares, self.round)
 
     def _record_escrow_secret(self, c: dict, seat: int, strict: bool, seed_now: bool) -> None:
         """``escrow_secret``: an older client's creator published its escrow key with its seed. It is checked and
@@ -405,6 +464,7 @@ class Escrowing:
         if not self.escrow_material:
             return
         seed = self.own[seat]
+        self._check_unanswered(seat)
         if seat not in self.entropy and seat != self.creator:
             content["escrow_key"] = sra.encode_points([base_mul(self._own_escrow_secret(seat))])
         holders, t = self.escrow_holders(seat)
@@ -419,7 +479,9 @@ class Escrowing:
             content["escrow_reshare"] = {what: deal_table(self.gid, self.round, seat, self._redeal_label(seat, what),
                                                           list(secrets(what, self.book.decks[what].n).keys), holders,
                                                           t, self.escrow_keys, seed) for what in redeal}
-        due = self.complaints_due.get(seat)
+        newest = {(duty.escrow, what, len(self.dealing_history[(duty.escrow, what)]) - 1)
+                  for what in self.dealings.get(duty.escrow, {})} if duty.escrow is not None else set()
+        due = [x for x in self.complaints_due.get(seat, []) if x not in newest]  # those go with the shares, below
         if due:
             dealer, what, index = due[0]
             d = self.dealing_history[(dealer, what)][index]
@@ -432,8 +494,13 @@ class Escrowing:
             out = {}
             for what, d in sorted(self.dealings.get(s, {}).items()):
                 if seat in d.holders and what != KEY:
-                    shares = esc.decrypt_shares(d.ciphertexts[seat], e, self._ctx(s, what, d, seat), d.count)
-                    out[what] = b64e(b"".join(shares))
+                    ctx = self._ctx(s, what, d, seat)
+                    if (s, what, len(self.dealing_history[(s, what)]) - 1) in self.complaints_due.get(seat, []):
+                        # its check failed on arrival: the proved decryption in place of the shares (section 6c)
+                        dh, proof = esc.prove_decryption(d.ciphertexts[seat], e, ctx, d.count)
+                        out[what] = {"dh": sra.encode_points([dh]), "proof": proof}
+                        continue
+                    out[what] = b64e(b"".join(esc.decrypt_shares(d.ciphertexts[seat], e, ctx, d.count)))
             content["escrow_shares"] = {str(s): out}
 
     # -- removal ---------------------------------------------------------------------------------
@@ -489,6 +556,7 @@ class Escrowing:
         in the round after the open one, which the caller closes."""
         self.removing = seat
         self.removal_round = self.round + 1
+        self.removal_why = why
         if not self._publishers(seat):
             self._finish_removal()
             return f"{why}: {self.cards[seat].name} leaves the game and the others play on"
@@ -512,9 +580,10 @@ class Escrowing:
                 for j, k in enumerate(keys):
                     self.book.record_key(what, s, j, k, f"{what}#{j} reconstructed from escrow shares")
         except (CryptoError, CheatDetected) as e:
-            winners = tuple(sorted(self._in_play() - {s}))
-            self.forced_outcome = Outcome(winners, f"{self.cards[s].name} ran out of time and could not be removed "
-                                          f"({e})")
+            winners = tuple(sorted(self._in_play() - {s} - self.escrow_accomplices.get(s, set())))
+            why = f"it dealt a wrong escrow share, proved by a complaint: {e}" if s in self.escrow_broken else str(e)
+            left = "resigned" if getattr(self, "removal_why", "").endswith(" resigns") else "ran out of time"
+            self.forced_outcome = Outcome(winners, f"{self.cards[s].name} {left} and could not be removed ({why})")
             self.events.append(Event(rnd, s, f"the removal of {self.cards[s].name} failed: {e}; the game is forfeit"))
             return
         for deck in list(self.book.decks.values()):

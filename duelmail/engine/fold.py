@@ -405,24 +405,27 @@ class Folding:
         return {str(s): key(g) for s, g in sorted(self.rounds[-1].items())}
 
     def _diverged(self, f: SignedFile, seat: int, where: str) -> None:
-        """A file whose 'prev' differs from ours: if its 'seen' table names another file than ours for a seat
-        of the last closed round, that seat signed two files for the round and sent them to different seats.
-        (When ``hash_of_round(last, last_prev, seen)`` is the file's 'prev', that file is the only difference;
-        otherwise the histories parted earlier, as they do when the equivocator alone played since.)"""
+        """A file whose 'prev' differs from ours, whose 'seen' table names another file than ours for a seat X of the
+        last closed round: either X signed two files for the round and sent them to different seats, or the file's
+        signer lied in its 'seen'. One file signed by X proves neither (protocol §5: an accusation needs two files
+        signed by the accused), so the file is refused naming its signer (``P-chain``), nothing is recorded against
+        X, and this home's copy of X's file is sent on (``forward``): a seat that holds another file of X then has
+        both, the proof; a liar gets back a file it had."""
         seen, ours, last = f.content.get("seen"), self._seen(), self.round - 1
         if not isinstance(seen, dict) or ours is None or set(seen) != set(ours):
             return
-        liars = [int(s) for s in sorted(ours, key=int) if seen[s] != ours[s]]
-        if not liars:
+        disputed = [int(s) for s in sorted(ours, key=int) if seen[s] != ours[s]]
+        if not disputed:
             return
-        x = liars[0]
+        x = disputed[0]
         mine = self.rounds[-1][x]
-        e = FileRefused(where, f"EQUIVOCATION by seat {x} ({self.cards[x].name}) in round {last}: "
-                          f"{self.cards[seat].name} (seat {seat}) signed that {self.cards[x].name}'s file for round "
-                          f"{last} was {seen[str(x)][:16]}..., this home holds another, {mine.file_hash[:16]}..., "
-                          f"signed by {self.cards[x].name}: the two signed files prove it ({self.cards[seat].name} "
-                          f"holds the other as r{last:04d}-s{x}.toml)", round=last, seat=x, rule="P-equivocation")
-        e.forward = mine  # this home's file of the seat: sent on, it gives every seat both (protocol §5)
+        name, other = self.cards[seat].name, self.cards[x].name
+        e = FileRefused(where, f"{name} (seat {seat}) signed in its 'seen' that {other}'s file for round {last} was "
+                          f"{str(seen[str(x)])[:16]}..., and this home holds {other}'s file {mine.file_hash[:16]}...: "
+                          f"either {other} signed two files for round {last} or {name}'s 'seen' is false, and one "
+                          f"file signed by {other} proves neither; this home's copy of {other}'s file is sent on "
+                          f"(if {other} signed another, the two prove it)", round=f.round, seat=seat, rule="P-chain")
+        e.forward = mine  # this home's file of X, sent on as a copy, not as a proof (protocol §5)
         raise e
 
     def _check_time(self, text: str, where: str, refuse, now: datetime | None) -> datetime:

@@ -303,6 +303,7 @@ class Match(Folding, Duties, Composing, Views, Escrowing):
         twin.escrow_accomplices = {k: set(v) for k, v in self.escrow_accomplices.items()}
         twin.complaints_due = {k: list(v) for k, v in self.complaints_due.items()}
         twin.escrow_broken = set(self.escrow_broken)
+        twin.proved_wrong = set(self.proved_wrong)
         twin.removed = set(self.removed)
         return twin
 

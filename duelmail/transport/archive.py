@@ -352,6 +352,7 @@ def fold_into(match: Match, rest: list[tuple[str, SignedFile]], strict: bool = T
     note whose closing that file names as its 'prev', else every held note in order), or after every file."""
     from duelmail.engine.log import Duplicate
     from duelmail.engine.log import parse_time as _time
+    from duelmail.protocol.turnfile import check_fields
 
     names = {} if names is None else names
     held: list[tuple[str, SignedFile]] = []
@@ -369,6 +370,7 @@ def fold_into(match: Match, rest: list[tuple[str, SignedFile]], strict: bool = T
                 return
         answer = None
         if f.kind == "claim" and f.round == match.round:
+            check_fields(f.content, w)  # a claim built by a caller, not parsed: refused as the parser refuses it
             against = f.content["against"]
             answer = next((g for _, g in rest if g.kind == "turn" and g.round == f.round and g.seat == against),
                           None)

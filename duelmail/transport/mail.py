@@ -327,13 +327,18 @@ def compose_again(match, f: SignedFile, why: str, sender_seat: int | None, sende
     return msg
 
 
-def proof_subject(match, f: SignedFile) -> str:
+def proof_subject(match, f: SignedFile, proven: bool = True) -> str:
+    """``proven``: the sender holds two files of the seat for that round; otherwise another seat's 'seen' disputed
+    the sender's file, and one file proves nothing (protocol section 5)."""
+    if not proven:
+        return (f"[duelmail] {match.game.spec.title} {f.game[:12]}: {match.cards[f.seat].name}'s file for round "
+                f"{f.round}, as this player holds it")
     return (f"[duelmail] {match.game.spec.title} {f.game[:12]}: proof that {match.cards[f.seat].name} signed two "
             f"different files for round {f.round}")
 
 
 def compose_proof(match, f: SignedFile, sender_seat: int | None, sender: str, recipients: Sequence[str],
-                  now: datetime) -> EmailMessage:
+                  now: datetime, proven: bool = True) -> EmailMessage:
     """A file of an equivocator that this home holds, sent on to the other seats (protocol section 5): with the
     other file the seat signed for that round, which a receiver holds, it proves the equivocation. Said in words,
     the file in the armour and attached as a turn is; threaded in the game."""
@@ -343,7 +348,7 @@ def compose_proof(match, f: SignedFile, sender_seat: int | None, sender: str, re
     msg = EmailMessage(policy=email.policy.SMTP)
     msg["From"] = formataddr((match.cards[sender_seat].name, sender)) if sender_seat is not None else sender
     msg["To"] = ", ".join(recipients)
-    msg["Subject"] = proof_subject(match, f)
+    msg["Subject"] = proof_subject(match, f, proven)
     msg["Date"] = format_datetime(now)
     msg["Message-ID"] = f"<proof-{f.file_hash[:32]}@{THREAD_DOMAIN}>"
     msg["In-Reply-To"] = msg["References"] = thread_root(f.game)
@@ -351,7 +356,11 @@ def compose_proof(match, f: SignedFile, sender_seat: int | None, sender: str, re
     words = [f"{name} signed two different files for round {f.round} of {title} (game {gid}) and sent them to",
              "different players. This is the one that reached this sender; the other one reached you. Both carry",
              f"{name}'s signature, so together they prove it: the game ends against {name} as soon as your",
-             "duelmail holds both. It takes this one in with one command:", "  duelmail mail fetch"]
+             "duelmail holds both. It takes this one in with one command:", "  duelmail mail fetch"] if proven else [
+        f"Another player's file says it saw a different file of {name} for round {f.round} of {title} (game {gid})",
+        f"than this one, which reached this sender signed by {name}. One file proves nothing: if {name} signed",
+        "two, your duelmail then holds both and the game ends against them; if not, nothing changes. It takes",
+        "this one in with one command:", "  duelmail mail fetch"]
     machine = ["This is a duelmail file. To apply it: 'duelmail mail fetch', or save the attachment",
                "(or this whole message) and run 'duelmail receive FILE'."]
     header = [f"duelmail: {name}'s file for round {f.round} of game {gid}, sent on: with the other file "

@@ -70,7 +70,8 @@ class Table:
 
     def receive(self, dealer: int, holder: int) -> list[bytes]:
         return E.receive_shares(self.ciphertexts[dealer, holder], self.keys[holder], holder + 1,
-                                self.received_commitments(dealer), ctx(dealer, f"to-{holder}"), self.names)
+                                self.received_commitments(dealer), ctx(dealer, f"to-{holder}"), self.names,
+                                threshold=self.t)
 
 
 # -- round trips ------------------------------------------------------------------------------------
@@ -85,7 +86,7 @@ def test_every_seat_escrows_and_a_removed_seat_is_reconstructed(m):
     for holder in range(m - 1):
         shares = table.receive(absent, holder)
         for j, share in enumerate(shares):  # what every home checks when the holder publishes
-            E.verify_share(share, holder + 1, table.received_commitments(absent)[j], table.names[j])
+            E.verify_share(share, holder + 1, table.received_commitments(absent)[j], table.names[j], threshold=table.t)
         published[holder + 1] = shares
     for j, public in enumerate(table.recorded[absent]):
         got = E.reconstruct({x: s[j] for x, s in published.items()}, table.t, public, table.names[j])
@@ -100,7 +101,7 @@ def test_any_threshold_subset_reconstructs_and_fewer_do_not(m, t):
     assert len(d.commitments) == t and len(d.sent) == t - 1
     assert d.commitments[0] == g.base_mul(secret)
     for x, share in d.shares.items():
-        E.verify_share(share, x, d.commitments)
+        E.verify_share(share, x, d.commitments, threshold=t)
     for subset in itertools.islice(itertools.combinations(holders, t), 12):
         assert E.reconstruct({x: d.shares[x] for x in subset}, t, d.commitments[0]) == secret
     if t > 1:
@@ -156,7 +157,7 @@ def test_sequential_removals_use_the_removed_seats_held_shares():
     held = E.decrypt_shares(table.ciphertexts[3, 4], e4, ctx(3, "to-4"), len(table.names))
     second = {h + 1: table.receive(3, h) for h in range(3)} | {5: held}
     for j, public in enumerate(table.recorded[3]):
-        E.verify_share(held[j], 5, table.received_commitments(3)[j], table.names[j])
+        E.verify_share(held[j], 5, table.received_commitments(3)[j], table.names[j], threshold=table.t)
         assert E.reconstruct({x: s[j] for x, s in second.items()}, table.t, public) == table.secrets[3][j]
 
 
@@ -183,15 +184,15 @@ def test_a_wrong_share_is_refused_naming_holder_and_position():
     comms = table.received_commitments(0)
     good = table.receive(0, 1)
     with pytest.raises(CryptoError, match=r"a#1: the share of holder 2 does not match the dealer's commitments"):
-        E.verify_share(g.scalar_from_int(g.scalar_to_int(good[2]) + 1), 2, comms[2], "a#1")
+        E.verify_share(g.scalar_from_int(g.scalar_to_int(good[2]) + 1), 2, comms[2], "a#1", threshold=3)
     with pytest.raises(CryptoError, match="the share of holder 2 does not match"):  # another holder's share
-        E.verify_share(table.receive(0, 2)[2], 2, comms[2], "a#1")
+        E.verify_share(table.receive(0, 2)[2], 2, comms[2], "a#1", threshold=3)
     with pytest.raises(CryptoError, match="the share of holder 2 is zero"):
-        E.verify_share(bytes(32), 2, comms[2], "a#1")
+        E.verify_share(bytes(32), 2, comms[2], "a#1", threshold=3)
     with pytest.raises(CryptoError, match="not canonical"):
-        E.verify_share(b"\xff" * 32, 2, comms[2], "a#1")
+        E.verify_share(b"\xff" * 32, 2, comms[2], "a#1", threshold=3)
     with pytest.raises(CryptoError, match="not a 32-byte scalar"):
-        E.verify_share(good[2][:31], 2, comms[2], "a#1")
+        E.verify_share(good[2][:31], 2, comms[2], "a#1", threshold=3)
 
 
 def test_a_dealer_sending_a_wrong_share_is_caught_on_arrival():
@@ -209,8 +210,9 @@ def test_a_share_of_a_wrong_secret_is_refused():
     fake = E.deal(other, 3, [2, 3, 4], ctx(0, "a#0"))
     # C_0 is never received: the holder takes it from its records, so the share of another secret fails.
     with pytest.raises(CryptoError, match="the share of holder 2 does not match"):
-        E.verify_share(fake.shares[2], 2, [table.recorded[0][1], *fake.sent], "a#0", 3)
-    E.verify_share(table.dealings[0][1].shares[2], 2, table.received_commitments(0)[1], "a#0", 3)  # the honest one
+        E.verify_share(fake.shares[2], 2, [table.recorded[0][1], *fake.sent], "a#0", threshold=3)
+    honest = table.dealings[0][1].shares[2]
+    E.verify_share(honest, 2, table.received_commitments(0)[1], "a#0", threshold=3)
 
 
 def test_a_dealing_of_another_seats_key_is_refused():
@@ -219,7 +221,7 @@ def test_a_dealing_of_another_seats_key_is_refused():
     table = Table(4)
     for public in (table.recorded[0][2], table.recorded[1][1], table.pub[0]):
         with pytest.raises(CryptoError, match="a#0: the share of holder 2 does not match"):
-            E.verify_share(table.dealings[0][1].shares[2], 2, [public, *table.dealings[0][1].sent], "a#0", 3)
+            E.verify_share(table.dealings[0][1].shares[2], 2, [public, *table.dealings[0][1].sent], "a#0", threshold=3)
 
 
 def test_a_commitment_list_longer_than_the_threshold_is_refused_where_the_share_is_checked():
@@ -229,9 +231,11 @@ def test_a_commitment_list_longer_than_the_threshold_is_refused_where_the_share_
     secret = table.secrets[0][1]
     wide = E.deal(secret, 3, [2, 3, 4], ctx(0, "a#0"))  # degree 2, three commitments (a fourth index to deal it)
     for x in (2, 3):
-        E.verify_share(wide.shares[x], x, wide.commitments, "a#0")  # without the threshold: accepted
+        E.verify_share(wide.shares[x], x, wide.commitments, "a#0", threshold=3)  # opens its own three
         with pytest.raises(CryptoError, match=r"a#0: expected 2 commitments \(the threshold\), got 3"):
-            E.verify_share(wide.shares[x], x, wide.commitments, "a#0", 2)
+            E.verify_share(wide.shares[x], x, wide.commitments, "a#0", threshold=2)
+        with pytest.raises(TypeError, match="threshold"):  # no call leaves the length unchecked
+            E.verify_share(wide.shares[x], x, wide.commitments, "a#0")
     with pytest.raises(CryptoError, match="reconstruct a secret whose image"):
         E.reconstruct(wide.shares, 2, table.recorded[0][1], "a#0")
     with pytest.raises(CryptoError, match=r"expected 2 \(the threshold\)"):
@@ -240,7 +244,7 @@ def test_a_commitment_list_longer_than_the_threshold_is_refused_where_the_share_
     box = E.encrypt_shares([wide.shares[2]], table.pub[1], c)
     with pytest.raises(CryptoError, match="expected 2 commitments"):
         E.receive_shares(box, table.keys[1], 2, [list(wide.commitments)], c, ["a#0"], threshold=2)
-    E.verify_share(table.dealings[0][1].shares[2], 2, table.received_commitments(0)[1], "a#0", 2)
+    E.verify_share(table.dealings[0][1].shares[2], 2, table.received_commitments(0)[1], "a#0", threshold=2)
 
 
 def test_a_commitment_that_does_not_match_is_refused():
@@ -249,9 +253,9 @@ def test_a_commitment_that_does_not_match_is_refused():
     share = table.receive(0, 1)[1]
     forged = [comms[0], comms[1], g.hash_to_point("test", "forged")]
     with pytest.raises(CryptoError, match="does not match the dealer's commitments"):
-        E.verify_share(share, 2, forged, "a#0")
+        E.verify_share(share, 2, forged, "a#0", threshold=3)
     with pytest.raises(CryptoError, match="commitment 2: not a point of the prime-order group"):
-        E.verify_share(share, 2, [comms[0], comms[1], b"\x00" * 32], "a#0")
+        E.verify_share(share, 2, [comms[0], comms[1], b"\x00" * 32], "a#0", threshold=3)
     with pytest.raises(CryptoError, match="expected 3 commitments"):
         E.check_commitments(comms[:2], 3, "a#0")
     assert E.check_commitments(comms, 3, "a#0") == comms
@@ -269,7 +273,7 @@ def test_a_share_encrypted_to_the_wrong_recipient_is_caught_and_proved():
     dh, proof = E.prove_decryption(bad, table.keys[1], c, len(shares))
     opened = E.open_with_proof(bad, table.pub[1], dh, proof, c, len(shares))
     with pytest.raises(CryptoError, match="the share of holder 2 does not match"):
-        E.verify_share(opened[0], 2, table.received_commitments(0)[0], "escrow-key")
+        E.verify_share(opened[0], 2, table.received_commitments(0)[0], "escrow-key", threshold=3)
 
 
 def test_a_false_complaint_is_seen_as_false():
@@ -279,7 +283,7 @@ def test_a_false_complaint_is_seen_as_false():
     dh, proof = E.prove_decryption(ct, table.keys[1], c, len(table.names))
     opened = E.open_with_proof(ct, table.pub[1], dh, proof, c, len(table.names))
     for j, share in enumerate(opened):  # every share opens: the complainer, not the dealer, cheated
-        E.verify_share(share, 2, table.received_commitments(0)[j], table.names[j])
+        E.verify_share(share, 2, table.received_commitments(0)[j], table.names[j], threshold=2)
 
 
 def test_a_forged_decryption_proof_is_refused():
@@ -310,10 +314,10 @@ def test_a_ciphertext_copied_to_another_context_or_holder_fails():
     table = Table(3)
     with pytest.raises(CryptoError, match="does not match the dealer's commitments"):
         E.receive_shares(table.ciphertexts[0, 1], table.keys[1], 2, table.received_commitments(0),
-                         ctx(0, "to-1", round=9), table.names)
+                         ctx(0, "to-1", round=9), table.names, threshold=2)
     with pytest.raises(CryptoError, match="does not match the dealer's commitments"):
         E.receive_shares(table.ciphertexts[0, 2], table.keys[1], 2, table.received_commitments(0),
-                         ctx(0, "to-1"), table.names)
+                         ctx(0, "to-1"), table.names, threshold=2)
 
 
 def test_reconstruction_from_a_wrong_share_is_refused_by_the_commitment():
@@ -369,7 +373,7 @@ def test_malformed_ciphertexts_are_refused():
     with pytest.raises(CryptoError, match="expected a non-empty list of shares"):
         E.encrypt_shares([], table.pub[1], c)
     with pytest.raises(CryptoError, match="3 names for 4 shares"):
-        E.receive_shares(ct, table.keys[1], 2, table.received_commitments(0), c, table.names[:3])
+        E.receive_shares(ct, table.keys[1], 2, table.received_commitments(0), c, table.names[:3], threshold=2)
 
 
 # -- properties -----------------------------------------------------------------------------------
@@ -383,7 +387,7 @@ def test_property_any_threshold_subset_reconstructs(secret, m, data):
     subset = data.draw(st.lists(st.sampled_from(holders), min_size=t, max_size=t, unique=True))
     assert g.scalar_to_int(E.reconstruct({x: d.shares[x] for x in subset}, t)) == secret
     x = data.draw(st.sampled_from(holders))
-    E.verify_share(d.shares[x], x, d.commitments)
+    E.verify_share(d.shares[x], x, d.commitments, threshold=t)
 
 
 @FAST
@@ -408,7 +412,7 @@ def test_property_any_changed_share_is_refused(secret, t, delta, data):
     x = data.draw(st.sampled_from(holders))
     changed = (g.scalar_to_int(d.shares[x]) + delta) % g.L
     with pytest.raises(CryptoError, match=f"holder {x}"):
-        E.verify_share(changed.to_bytes(32, "little"), x, d.commitments)
+        E.verify_share(changed.to_bytes(32, "little"), x, d.commitments, threshold=t)
 
 
 # -- known answers ----------------------------------------------------------------------------------

@@ -237,3 +237,100 @@ def test_a_departed_seat_and_a_survivor_pooling_old_and_new_shares_open_nothing(
         assert {dealer for dealer, _ in rebuild(sp.matches[b], b, partner, tries)} <= {a}, b
         assert tries and all(pooled >= t for _, _, pooled, t in tries), b
         assert hidden_cards_opened(sp.matches[b], b) == [], b
+
+
+def _forge_redealing(sp: SelfPlay, f: SignedFile, holder: int) -> SignedFile:
+    """``f`` (a file that re-deals) with the share of position 1 of its first re-dealing to ``holder`` replaced."""
+    m = sp.matches[f.seat]
+    content = copy.deepcopy(f.content)
+    what = sorted(content["escrow_reshare"])[0]
+    d = content["escrow_reshare"][what]
+    ctx = esc.escrow_context(m.gid, m.round, f.seat, f"{m._redeal_label(f.seat, what)}/to-{holder}")
+    shares = esc.decrypt_shares(d["shares"][str(holder)], sp.matches[holder]._own_escrow_secret(holder), ctx,
+                                m.book.decks[what].n)
+    shares[1] = group.scalar_from_int(777)
+    d["shares"][str(holder)] = esc.encrypt_shares(shares, m.escrow_keys[holder], ctx)
+    return SignedFile.sign(content, sp.ids[f.seat])
+
+
+@pytest.mark.parametrize("game, n, seed, escrow, dealer, holder", [
+    ("warlords", 4, 1, RESHARE, 2, 3),  # threshold 2 of the 2 left: the removal cannot go on, the dealer forfeits
+    ("wizard", 5, 1, {**RESHARE, "threshold": 2}, 0, 1),  # threshold 2 of 3: the removal goes on without B's
+])
+def test_a_wrong_share_found_at_the_removal_names_the_dealer_not_its_holder(game, n, seed, escrow, dealer, holder):
+    """Issue 37, item 3: after a departure the dealer X re-deals with one wrong share to holder B, then falls silent
+    before B has sent a file; a partner claims X's timeout and the removal round awaits B's shares of X. B's file
+    carries its proved decryption in place of them (composed by itself): every seat's match names X; the removal
+    goes on with the good shares when the threshold allows, and otherwise ends the game against X, B among the
+    winners. Every file folded again gives the same."""
+    sp = SelfPlay(game, n, seed=seed, escrow=escrow)
+    gone = _remove_next(sp)
+    m = sp.match
+    forged = False
+    for _ in range(40):
+        if forged and dealer in m.duties and forfeits(m, dealer):
+            break
+        for seat in sorted(m.duties):
+            f = sp.compose(seat)
+            if seat == dealer and "escrow_reshare" in f.content:
+                f, forged = _forge_redealing(sp, f, holder), True
+            sp.deliver(f)
+    assert forged and sp.matches[holder].complaints_due.get(holder)  # B has not answered since the dealing
+    assert m.removable(dealer) and dealer not in m.escrow_broken
+    partner = min(m.in_play() - {dealer, holder})
+    sp.deliver(claim_file(sp, partner, dealer))
+    assert m.removing == dealer and holder in m.duties
+    mine = sp.compose(holder)
+    assert any(isinstance(v, dict) and set(v) == {"dh", "proof"} for v in mine.content["escrow_shares"][str(dealer)]
+               .values())
+    sp.deliver(mine)
+    for seat in [s for s in sorted(m.duties) if s not in m.current]:
+        sp.deliver(sp.compose(seat))
+    assert m.removing is None
+    threshold_allows = "threshold" in escrow
+    for seat in sorted(set(range(n)) - {gone, dealer}):
+        mm = sp.matches[seat]
+        assert [v.seat for v in mm.violations] == [dealer], mm.violations
+        assert "a re-dealing" in mm.violations[0].message and f"seat {holder}'s complaint" in mm.violations[0].message
+        if threshold_allows:
+            assert mm.removed == {gone, dealer} and not mm.over()
+        else:
+            assert mm.over() and dealer not in mm.removed
+            o = mm.outcome()
+            assert set(o.winners) == {partner, holder} and "wrong escrow share" in o.reason, o
+    again = fold([(f"{i:05d}.toml", f) for i, f in enumerate(sp.files)])
+    assert again.prev == m.prev and again.removed == m.removed and [v.seat for v in again.violations] == [dealer]
+
+
+def test_a_home_that_folds_before_it_knows_its_seat_still_complains_about_a_first_dealing():
+    """Issue 37, item 3, the first dealing: a home folds its log without its identity (so the check on arrival does not
+    run there) and learns its seat only to sign. Its next file still carries the complaint about the wrong share of
+    the dealing with a lock pass, and every seat names the dealer, not the holder."""
+    from duelmail.engine.match import Match
+    from duelmail.testing.adversary import _dealing
+
+    sp = SelfPlay("wizard", 4, seed=3)
+    dealer, f, what = _dealing(sp)
+    m = sp.matches[dealer]
+    content = copy.deepcopy(f.content)
+    d = content["escrow"][what]
+    holder = max(int(h) for h in d["shares"])
+    ctx = esc.escrow_context(m.gid, m.round, dealer, f"{what}/to-{holder}")
+    shares = esc.decrypt_shares(d["shares"][str(holder)], sp.matches[holder]._own_escrow_secret(holder), ctx,
+                                m.book.decks[what].n)
+    shares[2] = group.scalar_from_int(99)
+    d["shares"][str(holder)] = esc.encrypt_shares(shares, m.escrow_keys[holder], ctx)
+    sp.deliver(SignedFile.sign(content, sp.ids[dealer]))
+    home = Match(sp.genesis)  # the holder's home: every file folded first, its identity attached only to sign
+    for g in sp.files[1:]:
+        home.apply(g, f"r{g.round:04d}-s{g.seat}.toml")
+    home.attach(holder, sp.ids[holder])
+    assert not home.complaints_due.get(holder)
+    sp.matches[holder] = home
+    sp.run(until=lambda m: holder in m.duties, limit=40)
+    mine = sp.compose(holder)
+    assert mine.content["escrow_complaint"]["dealer"] == dealer and mine.content["escrow_complaint"]["what"] == what
+    sp.deliver(mine)
+    for seat in range(4):
+        assert [(v.seat, v.rule) for v in sp.matches[seat].violations] == [(dealer, "P-escrow")], seat
+        assert dealer in sp.matches[seat].escrow_broken

@@ -198,8 +198,8 @@ def test_an_altered_note_is_refused_by_its_signature():
 @pytest.mark.parametrize("against", ["1", None, True])
 def test_a_claim_built_without_a_whole_against_is_refused_by_the_library(against):
     """Issue 27 item 5: a claim a caller signed itself (never parsed) whose ``against`` is a string, missing or a
-    bool is refused by ``Match.apply`` and by ``header_for`` with a narrow error naming the field, not a
-    TypeError or KeyError."""
+    bool is refused by ``Match.apply``, by ``header_for`` and by ``fold`` (issue 37 item 5) with a narrow error
+    naming the field, not a TypeError or KeyError."""
     from duelmail.protocol.turnfile import FormatError
     from duelmail.transport.archive import header_for
 
@@ -215,6 +215,8 @@ def test_a_claim_built_without_a_whole_against_is_refused_by_the_library(against
         m.apply(f, "claim.toml")
     with pytest.raises(FormatError, match="'against'"):
         header_for(m, f)
+    with pytest.raises(FormatError, match=r"claim\.toml: field 'against' missing or not a int"):
+        fold([*((f"{i}.toml", g) for i, g in enumerate(p.files)), ("claim.toml", f)])
     assert not m.over() and not m.current_claims
 
 

@@ -84,7 +84,7 @@ def fetch(t: MailTable, home: Path, *command: str) -> str:
     out = dm_any(home, *(command or ("mail", "fetch")))
     t.note_sent(home, out)
     for line in out.splitlines():
-        if line.startswith("mailed the proof"):
+        if line.startswith("mailed the proof") or line.startswith("mailed carol's file"):
             for u in t.others(home):
                 assert u in line, line
                 t.sent[u] += 1
@@ -99,8 +99,8 @@ def test_by_mail_the_proof_reaches_the_other_home_and_both_end_against_the_equiv
     out = fetch(t, alice)  # Bob's acceptance and Carol's first file: round 1 closes, Alice answers and mails
     assert "mailed round 2" in out, out
     out = fetch(t, bob, *bobs)  # Carol's other file, then Alice's round 2, built on the first: refused, naming Carol
-    assert "EQUIVOCATION by seat 2 (carol) in round 1" in out, out
-    assert "mailed the proof that carol signed two different files for round 1" in out, out
+    assert "'seen' that carol's file for round 1 was" in out, out  # one file proves nothing: a copy goes on
+    assert "mailed carol's file for round 1 (another seat's file disputes it)" in out, out
     for _ in range(3):  # only the ordinary fetches, until each home has read what the other mailed
         for home, command in ((alice, ()), (bob, bobs)):
             if t.read[t.user(home)] < t.sent[t.user(home)]:
@@ -111,14 +111,22 @@ def test_by_mail_the_proof_reaches_the_other_home_and_both_end_against_the_equiv
     folder = next((alice / "games").iterdir())
     kept = {parse_any(p.read_text(), "p")[0].file_hash for p in folder.glob("r0001-s2*.toml")}
     assert kept == {first.file_hash, other.file_hash}  # both signed files are in Alice's log: the proof
+    copies = 0
     for user, carried in ((t.users[0], other), (t.users[1], first)):  # each got the other's copy, once
         (msg,) = proofs_in(t.servers, user)
-        assert msg["Subject"].endswith("proof that carol signed two different files for round 1"), msg["Subject"]
         text = msg.get_body(("plain",)).get_content()
-        assert "carol signed two different files for round 1 of Warlords" in text and "duelmail mail fetch" in text
+        assert "duelmail mail fetch" in text
+        if msg["Subject"].endswith("carol's file for round 1, as this player holds it"):  # sent on a 'seen' only:
+            assert "a different file of carol for round 1 of Warlords" in text  # no accusation (issue 37)
+            assert "One file proves nothing" in text and "signed two different" not in text
+            copies += 1
+        else:  # sent by a home that held both
+            assert msg["Subject"].endswith("proof that carol signed two different files for round 1"), msg["Subject"]
+            assert "carol signed two different files for round 1 of Warlords" in text
         assert parse_any(text, "mail")[0].file_hash == carried.file_hash  # the armour, as in a turn's mail
         (part,) = [p for p in msg.iter_attachments()]
         assert parse_any(part.get_content().decode(), "attachment")[0].file_hash == carried.file_hash
+    assert copies >= 1  # the first to go is sent on another seat's 'seen' alone: a copy, not a proof
     for home, command in ((alice, ()), (bob, bobs)):  # nothing is left to send on
         out = fetch(t, home, *command)
         assert "proof" not in out, out
@@ -135,7 +143,7 @@ def proofs_in(servers, user: str) -> list:
         found = []
         for n in c.search(None, "ALL")[1][0].split():
             msg = email.message_from_bytes(c.fetch(n, "(BODY.PEEK[])")[1][0][1], policy=email.policy.default)
-            if "proof" in msg["Subject"]:
+            if "proof" in msg["Subject"] or "as this player holds it" in msg["Subject"]:
                 found.append(msg)
         return found
     finally:
@@ -148,13 +156,13 @@ def test_a_proof_that_cannot_be_mailed_waits_for_the_next_fetch(split_by_mail, m
     fetch(t, alice)
     dm(bob, "mail", "setup", "--smtp-port", str(free_port()))  # nothing listens there: sending fails
     out = fetch(t, bob)
-    assert "EQUIVOCATION by seat 2 (carol) in round 1" in out, out
-    assert "could not mail the proof that carol signed two different files for round 1" in out, out
+    assert "'seen' that carol's file for round 1 was" in out, out
+    assert "could not mail carol's file for round 1 (another seat's file disputes it)" in out, out
     assert "kept for the next 'duelmail mail fetch'" in out and "Traceback" not in out, out
     assert not status(bob)["over"]
     dm(bob, "mail", "setup", "--smtp-port", str(mail_servers.smtp_port))
-    out = fetch(t, bob)  # no new mail: the proof goes now
-    assert "mailed the proof that carol signed two different files for round 1" in out, out
+    out = fetch(t, bob)  # no new mail: the copy goes now
+    assert "mailed carol's file for round 1 (another seat's file disputes it)" in out, out
     fetch(t, alice)
     assert status(alice)["result"] == RESULT
 
@@ -192,7 +200,7 @@ def test_by_git_the_proof_reaches_the_other_home_and_both_end_against_the_equivo
         assert st["over"] and st["result"] == RESULT, dm(home, "status")
     kept = {parse_any(p.read_text(), "p")[0].file_hash for p in (alice / "games" / game).glob("r0001-s2*.toml")}
     assert kept == {first.file_hash, other.file_hash}
-    assert "round 1: the proof that carol signed two different files for round 1, sent on" in git(
+    assert "round 1: carol's file for round 1 as this home holds it, sent on (another seat's file disputes it)" in git(
         t.remote, "log", "--format=%s", "main")
     squat = repos[2] / game / f"r0001-s2-x{'0' * 12}.toml"  # only a file's own second-file name is a proof's
     git(repos[2], "pull", "-q", "--rebase=false", "-X", "theirs", "origin", "main")
