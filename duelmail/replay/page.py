@@ -288,11 +288,14 @@ Made by duelmail replay from the signed archive; this page needs no network.</fo
     const ol = $("event-list");
     ol.replaceChildren();
     const faces = facesFor(st);
+    let machine = 0;  // the protocol's bookkeeping (deck passes, key shares): counted on one line, in words
     for (const [seat, text, kind] of st.e) {
-      const li = richNode("li", kind === 1 ? "tech" : kind === 2 ? "cheat" : kind === 3 ? "talk" : "", text, faces);
+      if (kind === 1) { machine++; continue; }
+      const li = richNode("li", kind === 2 ? "cheat" : kind === 3 ? "talk" : "", text, faces);
       li.style.setProperty("--c", seatColor(seat));
       ol.appendChild(li);
     }
+    if (machine) ol.appendChild(el("li", "tech", `cards shuffled and dealt unseen (${machine} message${machine > 1 ? "s" : ""} between the machines)`));
     if (!st.e.length) ol.appendChild(el("li", "tech", "no event"));
     $("awaited").textContent = st.o ? "The game is over." :
       "Then awaited: " + (st.w.map((s) => D.names[s]).join(", ") || "nobody");
@@ -309,15 +312,17 @@ Made by duelmail replay from the signed archive; this page needs no network.</fo
   // (duelmail.games.base.unseen_words does the same for the terminal and the mail); a seen one by its face
   const REFP = "[a-z]+[0-9]*(?:\\.[0-9]+)?#[0-9]+";
   const UNSEEN = [
+    [new RegExp(`(${REFP})=((?:10|[2-9JQKAjqka])[SHDCshdc]|[Xx][RBrb])(?!\\w)`, "g"), (m, r, f) => faceWords(f.toUpperCase()), true],
     [new RegExp(`\\b(the|a|an|his|her|their|your) ([A-Z][a-z]+) (${REFP})(?![\\w#])`, "g"), (m, a, role, r) => `${a} face-down ${role}`],
-    [new RegExp(`(${REFP}) \\(?face[ -]down\\)?`, "g"), () => "a card face down"],
+    [new RegExp(`(${REFP}) \\(face[ -]down\\)`, "g"), () => "a face-down card"],
+    [new RegExp(`(${REFP}) face[ -]down`, "g"), () => "a card face down"],
     [new RegExp(`(\\w)'s (${REFP})(?![\\w#])`, "g"), (m, w) => `${w}'s face-down card`],
     [new RegExp(`(?<![\\w#.])(${REFP})(?![\\w#])`, "g"), () => "a face-down card"],
   ];
   function unseen(text, faces) {
-    for (const [re, to] of UNSEEN)
-      text = text.replace(re, (...m) => { const ref = m.slice(1).find((g) => g && g.includes("#"));
-        return faces[ref] ? m[0] : to(...m); });
+    for (const [re, to, always] of UNSEEN)  // a card played as a face is said by that face, seen or not
+      text = text.replace(re, (...m) => { const ref = m.slice(1).find((g) => typeof g === "string" && g.includes("#"));
+        return faces[ref] && !always ? m[0] : to(...m); });
     return text;
   }
   const RANKW = { J: "Jack", Q: "Queen", K: "King", A: "Ace" };

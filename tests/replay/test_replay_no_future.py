@@ -1,7 +1,8 @@
 """Issue 39 item 4: the replay page never tells the future. In a real headless Chromium (``tests/chromium.py``), at
 400 and 1,280 px, for the Warlords, Grid and Wizard examples: the list of moves shows the moves up to the current
 step and each later one only as its round ("R25 ..."), keeps the current row in view, never names a card by its
-position nor one the table still shows face down; the Wizard "Everything" view draws the Lives face up."""
+position nor one the table still shows face down, and the events count the protocol's bookkeeping in words; the
+Wizard "Everything" view draws the Lives face up."""
 
 from __future__ import annotations
 
@@ -61,6 +62,7 @@ def test_the_moves_end_at_the_current_step_which_stays_in_view(browser, pages, g
         said = " ".join(r["text"] for r in rows[:at + 1]) + page.locator("#event-list").inner_text()
         assert rows[at]["text"].startswith("start" if at == 0 else f"R{replay.steps[at].round} ")
         assert not POSITION.search(said), POSITION.search(said)  # "a face-down card", never "b#22"
+        assert not re.search(r"pass on deck|published keys|shuffle_lock", said)  # bookkeeping: counted, in words
         hidden = [w for w in face_down(replay, at) if re.search(rf"{re.escape(w)}\b", said)]
         assert not hidden, (game, at, hidden)
         titles = page.locator("#strip i").evaluate_all("els => els.map((e) => e.title)")
