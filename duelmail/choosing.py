@@ -16,7 +16,8 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from duelmail.errors import DuelmailError, NotationError
-from duelmail.games.base import in_words
+from duelmail.games.base import for_player, in_words
+from duelmail.games.cards import CardRef
 from duelmail.util.classes import dataclass
 
 if TYPE_CHECKING:
@@ -80,9 +81,9 @@ def choices_in(view: Match, seat: int) -> list[Choice]:
         said = in_words(view.named(view.state.describe(seat, action)), known, namer=view.state.card_words)
         warned = view.state.warning(seat, action, known) if len(legal) > 1 else None  # forced: nothing to warn of
         if warned:
-            warned = in_words(view.named(warned), known, namer=view.state.card_words)
-        out.append(Choice(i, imperative(said, name), str(action), warned))
-    return out
+            warned = for_player(in_words(view.named(warned), known, namer=view.state.card_words))
+        out.append(Choice(i, imperative(for_player(said), name), str(action), warned))
+    return _told_apart(out, view, known)
 
 
 def chosen_as_listed(match: Match, seat: int, identity: Identity, moves: Sequence[str],
@@ -123,6 +124,61 @@ def confirming(text: str) -> tuple[str, bool]:
 def asked(chosen: Sequence[Choice]) -> str:
     """What a player is asked before a warned move is signed: each such move and its warning, in words."""
     return "; ".join(f"{c.words!r} {c.warning}" for c in warned(chosen))
+
+
+def said_moves(match: Match, seat: int, identity: Identity, actions: Sequence[str]) -> list[str]:
+    """Noted moves (notation) as the player chose them, in words ("Play the King of clubs face down as a
+    Warlord"), each in the turn as it stood before it; a move that no longer reads (refused since) as typed."""
+    out = []
+    for i, move in enumerate(actions):
+        try:
+            view = match.draft(seat, identity, list(actions[:i]))
+            said = in_words(view.named(view.state.describe(seat, match.game.parse_action(move))), view.known(seat),
+                            namer=view.state.card_words)
+            out.append(imperative(for_player(said), view.names()[seat]))
+        except DuelmailError:
+            out.append(move)
+    return out
+
+
+def _nth(k: int) -> str:
+    return ("1st", "2nd", "3rd")[k] if k < 3 else f"{k + 1}th"
+
+
+def _told_apart(listed: list[Choice], view: Match, known) -> list[Choice]:
+    """Moves that read alike (two Shieldmates in a hand; "against the face-down Warlord", two of them) get the order
+    of their card among the alike ones, by position: "the 2nd Shieldmate", else "(the 2nd)" after the words."""
+    alike: dict[str, list[int]] = {}
+    for i, c in enumerate(listed):
+        alike.setdefault(c.words, []).append(i)
+    for same in alike.values():
+        if len(same) < 2:
+            continue
+        split = [listed[i].move.split() for i in same]
+        where = next((j for j in range(min(map(len, split))) if len({s[j] for s in split}) > 1), None)
+        refs = sorted({s[where] for s in split}, key=_ref_order) if where is not None else []
+        for k, i in enumerate(same):
+            c = listed[i]
+            words = f"{c.words} (the {_nth(k)})"
+            if where is not None and _ref_order(split[k][where])[0]:
+                ref = CardRef.parse(split[k][where].split("=")[0])
+                nth = _nth(refs.index(split[k][where]))
+                face = known.get(ref)
+                said = view.state.card_words(ref, face) if face is not None else ""
+                if said.startswith("the ") and said in c.words:
+                    words = c.words.replace(said, f"the {nth} {said[4:]}", 1)
+                else:
+                    words = f"{c.words} (the {nth})"
+            listed[i] = Choice(c.number, words, c.move, c.warning)
+    return listed
+
+
+def _ref_order(token: str) -> tuple:
+    try:
+        ref = CardRef.parse(token.split("=")[0])
+    except NotationError:
+        return ("", 0, token)
+    return (ref.deck, ref.index, token)
 
 
 _ES = ("sses", "shes", "ches", "xes", "zes", "oes")
@@ -286,8 +342,8 @@ def read_step(match: Match, seat: int, identity: Identity, text: str, noted: Seq
     try:  # checked as far as it can be now: the rules and the claims about one's own cards
         view = match.draft(seat, identity, list(noted))
         action, known = match.game.parse_action(move), view.known(seat)
-        words = imperative(in_words(view.named(view.state.describe(seat, action)), known,
-                                    namer=view.state.card_words), view.names()[seat])
+        words = imperative(for_player(in_words(view.named(view.state.describe(seat, action)), known,
+                                               namer=view.state.card_words)), view.names()[seat])
         warning = view.state.warning(seat, action, known)
         match.draft(seat, identity, [*noted, move])
     except DuelmailError as e:

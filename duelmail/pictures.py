@@ -26,8 +26,10 @@ def inline_svg(match: Match, seat: int | None) -> str | None:
 
 
 def table_text(match: Match, seat: int | None) -> str:
-    """The game's text view, with names for seats."""
-    return match.named(match.state.render(seat, match.known(seat)))
+    """The game's text view, with names for seats, as a player reads it (no card's position: ``for_player``)."""
+    from duelmail.games.base import for_player
+
+    return for_player(match.named(match.state.render(seat, match.known(seat))))
 
 
 def body_html(svg: str | None, lines: Sequence[str] = (), text: str = "", foot: Sequence[str] = ()) -> str:

@@ -128,13 +128,14 @@ def warlords_walkthrough(w: Walk) -> None:
     w.run("bob", "duelmail receive outbox/r0002-s0.toml --out outbox")
     w.run("alice", "duelmail receive outbox/r0003-s1.toml")
     w.run("alice", "duelmail show")
-    w.text("""`duelmail moves` numbers every move legal now, in words, with its notation beside it for scripts. In a
+    w.text("""`duelmail moves` numbers every move legal now, in words (`duelmail moves --json` gives each move's
+        notation too, for scripts). In a
         terminal a plain `duelmail play` shows the table and the same list and asks; a number, several (`1 then 3`)
         or the move's words answer it, and `undo` takes a choice back. From a script, or to skip the question,
         the number goes on the command line:""")
     w.run("alice", "duelmail moves")
     warlords = [m for m in w.moves("alice") if m["move"].startswith("warlord ")]
-    hand = re.search(r"Hand: (.*)", w.run("alice", "duelmail show", show=False)).group(1).split()[::2]
+    hand = re.search(r"Hand: (.*)", w.run("alice", "duelmail show", show=False)).group(1).split()
     low = next(f for f in hand if f[:-1] not in ("J", "Q", "K", "A"))
     w.text("""The notation (`duelmail rules warlords` ends with it) works too: a player gives their own cards by face
         (`KD`; in Grid Duel by the card's name, `Spitter`) or by position (`a#1`), and other players by name
@@ -144,8 +145,8 @@ def warlords_walkthrough(w: Walk) -> None:
     w.run("alice", f"duelmail play warlord {low}", ok=False)
     w.text("""Moves that do not finish her turn are kept until she adds the rest (`duelmail undo` drops them).
         Every event is said in words, each card by its face once the reader has seen it: Alice reads her own
-        Warlord by its face, Bob reads its position until it turns up; `duelmail history` tells the whole game
-        that way.""")
+        Warlord by its face, Bob reads "a card face down" until it turns up; `duelmail history` tells the whole game
+        that way (`duelmail history --protocol` adds the protocol's steps and each card's position).""")
     if warlords:
         w.run("alice", f"duelmail play {warlords[0]['number']}")
     w.run("alice", "duelmail play end the turn --out outbox")

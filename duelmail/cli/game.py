@@ -356,7 +356,7 @@ def history(ctx, game, protocol):
     ident, folder, match, seat = _open(ctx, game)
     _refresh_status(folder, match, seat)
     events = [e for e in match.events if protocol or not e.technical]
-    for e in match.told_to(events, match.seen(seat) if seat is not None else None):
+    for e in match.told_to(events, match.seen(seat) if seat is not None else None, plain=not protocol):
         click.echo(f"round {e.round:>3}  {e.text}")
     if match.over():
         click.echo("game over: " + match.describe_outcome())
@@ -370,7 +370,7 @@ def history(ctx, game, protocol):
 @pass_ctx
 @handled
 def moves(ctx, game, as_json, every):
-    """Your legal moves now, numbered and in words, each with its notation (many moves are grouped; --all lists each).
+    """Your legal moves now, numbered and in words (many moves are grouped; --all lists each; --json adds notation).
 
     'duelmail play N' makes move N (several numbers: one after the other); so do its words.
 
@@ -380,6 +380,7 @@ def moves(ctx, game, as_json, every):
       duelmail moves --all
     """
     from duelmail.choosing import choices_in, numbered, shown_move
+    from duelmail.games.base import for_player
 
     ident, folder, match, seat = _open(ctx, _awaiting_me(ctx, game))
     _refresh_status(folder, match, seat)
@@ -404,10 +405,9 @@ def moves(ctx, game, as_json, every):
                     "nothing to decide: 'duelmail play' sends your decision-free answer")
                    + f" (now: {waiting_words(match, seat)})")
         return
-    if len(listed) <= MANY_MOVES or every:
-        width = max(len(c.said) for c in [c for c in listed if not c.warning] or listed)  # a warning sticks out
-        for c, line in zip(listed, numbered(listed), strict=True):
-            click.echo(f"{line}{' ' * (width - len(c.said))}  {shown_move(c.move, names)}")
+    if len(listed) <= MANY_MOVES or every:  # in words alone: the notation is in 'moves --json' ("typed")
+        for line in numbered(listed):
+            click.echo(line)
         click.echo("'duelmail play N' makes move N; 'duelmail play' in a terminal asks")
         return
     legal = [(c.move, c.words) for c in listed]
@@ -415,13 +415,13 @@ def moves(ctx, game, as_json, every):
     for m, _ in legal:
         words = m.split()
         groups.setdefault(tuple(words[:2]), []).append(words[2:])
-    for head, rests in groups.items():
-        named = _faces(" ".join(head), known, view.state.card_name)
+    for head, rests in groups.items():  # said with the card's name, never its position (issue 39)
+        named = for_player(_faces(" ".join(head), known, view.state.card_name))
         where = list(dict.fromkeys(r[0] for r in rests if r))
         tails = list(dict.fromkeys(" ".join(r[1:]) for r in rests if r))
-        line = f"{named} {' '.join(where)}" if where else named
+        line = f"{named} to {' '.join(where)}" if where else named
         if tails != [""]:
-            line += f", each {' | '.join(t or '(as it is)' for t in tails)}"
+            line += f", each {' or '.join(t or 'as it is' for t in tails)}"
         click.echo(f"{line}  ({len(rests)} move{'s' if len(rests) != 1 else ''})")
     click.echo(f"{len(legal)} moves in {len(groups)} groups: a move is a group's words, one place and one of "
                "its endings ('duelmail moves --all' numbers each)")
@@ -443,9 +443,15 @@ def _vacation(text: str | None) -> dict | None:
 
 
 def _faces(text: str, known, name=lambda r, c: str(c)) -> str:
-    from duelmail.engine.views import with_faces
+    """``text`` with each card the seat knows as its name: ``play b#7`` -> ``play the Recruit``."""
+    from duelmail.games.cards import CardRef
 
-    return with_faces(text, known, name)
+    def named(m: re.Match) -> str:
+        ref = CardRef.parse(m.group(0))
+        face = known.get(ref)
+        return f"the {name(ref, face)}" if face else m.group(0)
+
+    return re.sub(r"[a-z]+[0-9]*(?:\.[0-9]+)?#[0-9]+(?![0-9=])", named, text)
 
 
 @click.command("undo")
@@ -476,9 +482,11 @@ def undo(ctx, game, everything):
                                    "sent cannot be taken back)")
     dropped, kept = (pending, []) if everything else (pending[-1:], pending[:-1])
     _set_pending(folder, kept, None if everything else data.get("say"))
-    click.echo(f"dropped: {', '.join(dropped)}")
+    from duelmail.choosing import said_moves
+
+    click.echo(f"dropped: {'; '.join(said_moves(match, seat, ident, pending)[len(kept):])}")
     if kept:
-        click.echo(f"still noted: {', '.join(kept)}")
+        click.echo(f"still noted: {'; '.join(said_moves(match, seat, ident, kept))}")
     if seat in match.duties and seat not in match.current:
         view = match.draft(seat, ident, kept)
         click.echo(f"your move: {view.named(view.state.prompt(seat))}")
@@ -586,7 +594,10 @@ def play(ctx, moves, game, bot, seed, out, vacation, send, push, say, ask, sure)
             and (match.duties[seat].decide or actions):
         _set_pending(folder, actions, say)
         if len(actions) > len(noted_before):
-            click.echo(f"noted: {', '.join(actions)}" + (f' (and your words: "{say}")' if say else ""))
+            from duelmail.choosing import said_moves
+
+            click.echo(f"noted: {'; '.join(said_moves(match, seat, ident, actions))}"
+                       + (f' (and your words: "{say}")' if say else ""))
             click.echo(f"your turn goes on: {draft.named(draft.state.prompt(seat))} ('duelmail moves' lists them, "
                        "'duelmail undo' drops the last)")
             return
@@ -683,7 +694,9 @@ def _ask(folder, match, seat, ident, actions, say):
         except click.Abort:
             if actions:
                 _set_pending(folder, actions, say)
-                click.echo(f"\nnoted: {', '.join(actions)} ('duelmail play' goes on)")
+                from duelmail.choosing import said_moves
+
+                click.echo(f"\nnoted: {'; '.join(said_moves(match, seat, ident, actions))} ('duelmail play' goes on)")
             raise click.ClickException("nothing sent") from None
         try:
             answer = read_answer(match, seat, ident, text, actions)

@@ -235,6 +235,8 @@ def _echo_talk(match, say, last: int = 10) -> None:
 def _show_lines(folder, match, seat, ident) -> tuple[list[str], object]:
     """What a plain ``show`` prints, a line each: the table from ``seat``, after its noted moves, what happened
     lately, and the talk; and the match the table is drawn from (after the noted moves)."""
+    from duelmail.games.base import for_player
+
     lines: list[str] = []
 
     def say(line: str) -> None:
@@ -243,7 +245,7 @@ def _show_lines(folder, match, seat, ident) -> tuple[list[str], object]:
     awaited = seat in match.duties and seat not in match.current and not match.over()  # not sent yet this round
     pending = _pending(folder) if awaited else []
     view = match.draft(seat, ident, pending) if awaited else match
-    table = view.named(view.state.render(seat, view.seen(seat)))
+    table = for_player(view.named(view.state.render(seat, view.seen(seat))))
     deciding = awaited and match.duties[seat].decide
     if not deciding and not match.over():  # the rules' turn is the seat's, but the game awaits others' files first
         table = table.replace("\nYour move: ", "\nYour move once they are in: ")
@@ -253,7 +255,9 @@ def _show_lines(folder, match, seat, ident) -> tuple[list[str], object]:
 
         say(f"now: {waiting_words(match, seat)}")
     if pending:
-        say(f"noted, not sent (the table above is after them): {', '.join(pending)}")
+        from duelmail.choosing import said_moves
+
+        say(f"noted, not sent (the table above is after them): {'; '.join(said_moves(match, seat, ident, pending))}")
         say("'duelmail undo' drops the last, 'duelmail undo --all' all of them")
     recent = _recent(match, seat, match.seen(seat) if seat in match.own else None)
     if recent:

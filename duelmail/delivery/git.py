@@ -96,7 +96,9 @@ def md_text(text: str) -> str:
 def readme_text(match: Match) -> str:
     """A game's README in the repository: the picture of the table (``table.svg`` beside it), whose move, the
     last events in words, a link to the replay page (``replay.html``) and the table as text."""
-    table = match.named(match.state.render(None, match.known(None)))
+    from duelmail.games.base import for_player
+
+    table = for_player(match.named(match.state.render(None, match.known(None))))
     lines = [f"# {match.game.spec.title} {match.gid[:12]}", "",
              f"Players: {', '.join(md_text(c.name) for c in match.cards)}", "",
              f"Round {match.round}. " + md_text(f"Game over: {match.describe_outcome()}." if match.over()

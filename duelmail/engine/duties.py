@@ -34,28 +34,48 @@ class Duty:
         return self.decide or self.join
 
     def describe(self, prompt: str = "") -> str:
+        """What the seat owes, in a player's words (the protocol's: ``protocol_words``)."""
         parts = []
         if self.join:
             parts.append("accept the challenge")
         if self.steps:
-            parts.append(f"shuffle/lock deck {', '.join(self.steps)}")
+            parts.append("shuffle the cards, unseen" if len(self.steps) == 1 else
+                         f"shuffle {len(self.steps)} decks, unseen")
         if self.decide:
             if self.windows:
-                rules = ", ".join(w.rule for w in self.windows)
                 own = all(w.in_turn for w in self.windows)
-                parts.append(f"answer in your turn ({rules})" if own else f"answer out of turn ({rules})")
+                parts.append("answer in your turn" if own else "answer out of turn")
             parts.append(prompt or "decide")
         if self.toss:
             parts.append("open the coin toss")
+        if self.shares:
+            n = len(self.shares)
+            parts.append(f"unlock {'a card' if n == 1 else f'{n} cards'} for the player who may see "
+                         f"{'it' if n == 1 else 'them'}")
+        if self.opens:
+            parts.append("reveal a sealed choice" if len(self.opens) == 1 else
+                         f"reveal {len(self.opens)} sealed choices")
+        if self.escrow is not None:
+            parts.append(f"publish what lets the game go on without seat {self.escrow}")
+        if self.seed:
+            parts.append("publish the game seed (retired from play)" if self.retired else
+                         "publish the game seed for the audit")
+        return "; ".join(parts)
+
+    def protocol_words(self) -> str:
+        """What the seat owes in the protocol's words (deck passes, key shares by card, sealed labels), for
+        ``--verbose``-like views and the tests."""
+        parts = []
+        if self.steps:
+            parts.append(f"shuffle/lock deck {', '.join(self.steps)}")
+        if self.windows:
+            parts.append(f"answer window ({', '.join(w.rule for w in self.windows)})")
         if self.shares:
             parts.append(f"key shares for {', '.join(str(r) for r in sorted(self.shares))}")
         if self.opens:
             parts.append(f"open sealed {', '.join(sorted(self.opens))}")
         if self.escrow is not None:
             parts.append(f"publish the escrow shares of seat {self.escrow}")
-        if self.seed:
-            parts.append("publish the game seed (retired from play)" if self.retired else
-                         "publish the game seed for the audit")
         return "; ".join(parts)
 
 

@@ -850,7 +850,7 @@ class Folding:
                 self._settle()
                 events += self._drain(rnd, seat)
                 events.append(Event(rnd, seat, f"{self.cards[seat].name} is out of play and published the "
-                                    "per-game seed: its key shares and deck passes now follow from it"))
+                                    "per-game seed: the others no longer wait for it to shuffle or unlock cards"))
             else:
                 events.append(Event(rnd, seat, f"{self.cards[seat].name} published the per-game seed for the audit"))
         elif duty.seed and strict:

@@ -37,7 +37,7 @@ from duelmail.engine.log import Event, EventLog, parse_time
 from duelmail.engine.talk import Talk
 from duelmail.engine.views import Views
 from duelmail.errors import CryptoError, DuelmailError, FileRefused, NotationError
-from duelmail.games.base import Game, GameState, Outcome, Violation, get_game
+from duelmail.games.base import Game, GameState, Outcome, Violation, for_player, get_game
 from duelmail.games.cards import Card, CardRef
 from duelmail.protocol.identity import Identity, PlayerCard
 from duelmail.protocol.turnfile import SignedFile
@@ -242,8 +242,11 @@ class Match(Folding, Duties, Composing, Views, Escrowing):
     def outcome(self) -> Outcome | None:
         return self.forced_outcome or self.state.outcome()
 
-    def describe_outcome(self) -> str:
-        return self.named(self.outcome().describe(self.names()))
+    def describe_outcome(self, plain: bool = True) -> str:
+        """How the game ended, in words (``plain``: as a player reads it, no rule id alone; else as the rules said
+        it, for ``verify``)."""
+        said = self.named(self.outcome().describe(self.names()))
+        return for_player(said) if plain else said
 
     @property
     def finished(self) -> bool:

@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterable, Mapping
 
 from duelmail.engine.log import Event
 from duelmail.engine.memo import open_memo
-from duelmail.games.base import Known, in_words
+from duelmail.games.base import Known, for_player, in_words
 from duelmail.games.cards import Card, CardRef
 from duelmail.protocol.identity import Identity
 
@@ -23,6 +23,15 @@ def with_faces(text: str, known: Mapping[CardRef, Card], name: Callable[[CardRef
         return f"{m.group(0)} ({name(ref, face)})" if face else m.group(0)
 
     return re.sub(r"[a-z]+[0-9]*(?:\.[0-9]+)?#[0-9]+(?![0-9=])", add, text)  # REF=face says its face already
+
+
+def _in_order(told: list[Event]) -> list[Event]:
+    """Events as a player reads them: "game over" last (what the rules told as the game ended, a card shown, comes
+    before it), and a line said again at once (an action and the outcome that says the same) once."""
+    over = [e for e in told if e.said is not None and e.said.kind == "over"]
+    if over and told[-1] is not over[-1]:
+        told = [e for e in told if e not in over] + over
+    return [e for i, e in enumerate(told) if i == 0 or (e.text, e.round) != (told[i - 1].text, told[i - 1].round)]
 
 
 class Views:
@@ -86,15 +95,22 @@ class Views:
             out.update(opened[key])
         return out
 
-    def words(self, event: Event, known: Mapping[CardRef, Card] | None = None) -> str:
+    def words(self, event: Event, known: Mapping[CardRef, Card] | None = None, plain: bool = True) -> str:
         """``event`` for a reader who knows the faces ``known`` (default: the public's, now; a seat's are
-        ``seen(seat)``): every card whose face the reader knows is said by its face."""
-        return in_words(event.text, self.known(None) if known is None else known, namer=self.state.card_words)
+        ``seen(seat)``): every card whose face the reader knows is said by its face, any other in words ("a
+        face-down card", ``for_player``), never by its position; ``plain=False`` keeps positions and rule ids (the
+        protocol's view: ``history --protocol``)."""
+        text = in_words(event.text, self.known(None) if known is None else known, namer=self.state.card_words)
+        return for_player(text) if plain else text
 
-    def told_to(self, events: Iterable[Event], known: Mapping[CardRef, Card] | None = None) -> list[Event]:
+    def told_to(self, events: Iterable[Event], known: Mapping[CardRef, Card] | None = None,
+                plain: bool = True) -> list[Event]:
         """``events`` as a reader who knows ``known`` (default: the public) reads them (see ``words``)."""
         known = self.known(None) if known is None else known
-        return [Event(e.round, e.seat, in_words(e.text, known, namer=self.state.card_words), e.said) for e in events]
+        told = [Event(e.round, e.seat, self.words(e, known, plain), e.said) for e in events]
+        if not plain:
+            return told
+        return _in_order(told)
 
     def reader_faces(self, identity: Identity | None) -> dict[CardRef, Card]:
         """The faces the holder of ``identity`` has seen (the public's if it holds no seat)."""

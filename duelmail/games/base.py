@@ -208,6 +208,48 @@ def in_words(text: str, known: Mapping[CardRef, Card], names: Sequence[str] | No
     return text
 
 
+# A card a reader has not seen, in words (issue 39): never its position. ``in_words`` leaves such refs as refs (the
+# replay names them later, once the audit shows them); these say them to a player. The replay page's script does
+# the same (``duelmail/replay/page.py``, ``UNSEEN``).
+_UNSEEN = (
+    (re.compile(rf"\b(the|a|an|his|her|their|your) ([A-Z][a-z]+) ({_REF})"), r"\1 face-down \2"),
+    (re.compile(rf"({_REF}) \(face[ -]down\)"), "a face-down card"),
+    (re.compile(rf"({_REF}) face[ -]down"), "a card face down"),
+    (re.compile(rf"(\w)'s ({_REF})"), r"\1's face-down card"),
+    (re.compile(_REF), "a face-down card"),
+)
+# what a table adds to a card a reader sees: its position after its face (``6D a#5``) or before its name
+# (``a#20 Outrider 4``), a face-down card's after its back (``[??] b#9``)
+_TABLE_REF = re.compile(rf"(?<=[\]SHDCRB]) ({_REF})|({_REF}) (?=[A-Z])")
+_GRID_DOWN = re.compile(rf"({_REF}) \[face down(?:, seen)?\]")
+_CLAIMED = re.compile(rf"({_REF})=({_FACE})(?!\w)")  # a card played as a face (``w#3=7h``): said by that face
+# a rule's id standing alone (``(S-18)``, ``(rule P-turn)``, ``[W-7]``): its words are the sentence before it
+_BARE_RULE = re.compile(r" ?[(\[](?:rule )?[A-Z]{1,2}-[A-Za-z0-9-]+(?:, [A-Z]{1,2}-[A-Za-z0-9-]+)*[)\]]")
+
+
+def unseen_words(text: str) -> str:
+    """``text`` (already ``in_words``) with every card still named by its position said in words: ``alice plays
+    a#4 face down`` -> ``alice plays a card face down``, ``the Warlord b#6`` -> ``the face-down Warlord``,
+    ``bob draws b#5`` -> ``bob draws a face-down card``."""
+    if "#" not in text:
+        return text
+    for pattern, words in _UNSEEN:
+        text = pattern.sub(words, text)
+    return text
+
+
+def for_player(text: str) -> str:
+    """A rules' text (a table, an event, a prompt) as a player reads it: no card position (a seen card by its face
+    alone, another in words, see ``unseen_words``) and no rule id standing alone (``(S-18)``; the protocol's words
+    stay in ``history --protocol`` and ``verify``)."""
+    if "#" in text:
+        text = _CLAIMED.sub(lambda m: face_words(Card.parse(m.group(2))), text)
+        text = _GRID_DOWN.sub("a face-down card", text)
+        text = _TABLE_REF.sub("", text)
+        text = unseen_words(text)
+    return _BARE_RULE.sub("", text) if "-" in text else text
+
+
 def plural(n: int, word: str, many: str | None = None) -> str:
     """``1 card``, ``2 cards``."""
     return f"{n} {word if n == 1 else many or word + 's'}"

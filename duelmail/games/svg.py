@@ -147,7 +147,10 @@ class Canvas:
 
     def header(self, title: str, line: str, y: float = 0) -> float:
         """The dark band on top: the game (on two lines if need be) and what happens now (wrapped at spaces).
-        Returns the y below it."""
+        Returns the y below it. ``line`` is said as a player reads it (``for_player``: no rule id alone)."""
+        from duelmail.games.base import for_player
+
+        line = for_player(line)
         room = self.width - 24
         titles = wrap(title, room, 17, 2)
         lines = [line]

@@ -130,7 +130,7 @@ def _summary(step: Step, kinds: list[int]) -> str:
     if play:
         cheats = [t for t, k in play if k == 2]
         return (cheats or [play[0][0]])[0] + (f" (+{len(play) - 1})" if len(play) > 1 else "")
-    return "deck passes and key shares" if step.events else "nothing happened"
+    return "cards shuffled and dealt" if step.events else "nothing happened"
 
 
 def page_data(replay: Replay) -> dict:

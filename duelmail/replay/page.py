@@ -91,6 +91,8 @@ aside { display: flex; flex-direction: column; gap: 14px; min-width: 0; }
   overflow-wrap: anywhere; }  /* a long move wraps under itself, never cut */
 #timeline li b { flex: 0 0 44px; color: var(--muted); font-weight: 600; }
 #timeline li.tech { color: #9a9a9a; }
+#timeline li.later, #timeline li.later.cheat { color: #9a9a9a; font-weight: 400; }
+#strip i.later, #strip i.later.cheat { background: #cfc8b8; }
 #timeline li.cheat { color: var(--bad); font-weight: 650; }
 #timeline li:hover { background: #f1ecdf; }
 #timeline li.cur { background: var(--felt); color: #fff; }
@@ -287,11 +289,14 @@ Made by duelmail replay from the signed archive; this page needs no network.</fo
     const ol = $("event-list");
     ol.replaceChildren();
     const faces = facesFor(st);
+    let machine = 0;  // the protocol's bookkeeping (deck passes, key shares): counted on one line, in words
     for (const [seat, text, kind] of st.e) {
-      const li = richNode("li", kind === 1 ? "tech" : kind === 2 ? "cheat" : kind === 3 ? "talk" : "", text, faces);
+      if (kind === 1) { machine++; continue; }
+      const li = richNode("li", kind === 2 ? "cheat" : kind === 3 ? "talk" : "", text, faces);
       li.style.setProperty("--c", seatColor(seat));
       ol.appendChild(li);
     }
+    if (machine) ol.appendChild(el("li", "tech", `cards shuffled and dealt unseen (${machine} message${machine > 1 ? "s" : ""} between the machines)`));
     if (!st.e.length) ol.appendChild(el("li", "tech", "no event"));
     $("awaited").textContent = st.o ? "The game is over." :
       "Then awaited: " + (st.w.map((s) => D.names[s]).join(", ") || "nobody");
@@ -304,15 +309,40 @@ Made by duelmail replay from the signed archive; this page needs no network.</fo
     return k[view === "a" ? "a" : view] || {};
   }
 
+  // a card a view has not seen is said in words ("a face-down card", "the face-down Warlord"), never by its position
+  // (duelmail.games.base.unseen_words does the same for the terminal and the mail); a seen one by its face
+  const REFP = "[a-z]+[0-9]*(?:\\.[0-9]+)?#[0-9]+";
+  const UNSEEN = [
+    [new RegExp(`(${REFP})=((?:10|[2-9JQKAjqka])[SHDCshdc]|[Xx][RBrb])(?!\\w)`, "g"), (m, r, f) => faceWords(f.toUpperCase()), true],
+    [new RegExp(`\\b(the|a|an|his|her|their|your) ([A-Z][a-z]+) (${REFP})(?![\\w#])`, "g"), (m, a, role, r) => `${a} face-down ${role}`],
+    [new RegExp(`(${REFP}) \\(face[ -]down\\)`, "g"), () => "a face-down card"],
+    [new RegExp(`(${REFP}) face[ -]down`, "g"), () => "a card face down"],
+    [new RegExp(`(\\w)'s (${REFP})(?![\\w#])`, "g"), (m, w) => `${w}'s face-down card`],
+    [new RegExp(`(?<![\\w#.])(${REFP})(?![\\w#])`, "g"), () => "a face-down card"],
+  ];
+  function unseen(text, faces) {
+    for (const [re, to, always] of UNSEEN)  // a card played as a face is said by that face, seen or not
+      text = text.replace(re, (...m) => { const ref = m.slice(1).find((g) => typeof g === "string" && g.includes("#"));
+        return faces[ref] && !always ? m[0] : to(...m); });
+    return text;
+  }
+  const RANKW = { J: "Jack", Q: "Queen", K: "King", A: "Ace" };
+  function faceWords(tok) {
+    if (tok[0] === "X") return `the ${tok[1] === "R" ? "red" : "black"} joker`;
+    const rank = tok.slice(0, -1);
+    return `the ${RANKW[rank] || rank} of ${SUIT[tok.slice(-1)]}`;
+  }
+
   function richNode(tag, cls, text, faces) {
     const node = el(tag, cls);
+    text = unseen(text, faces);
     let last = 0, m;
     TOK.lastIndex = 0;
     while ((m = TOK.exec(text)) !== null) {
       if (m.index > last) node.appendChild(document.createTextNode(text.slice(last, m.index)));
-      if (m[3]) {
-        node.appendChild(document.createTextNode(m[3]));
-        if (faces[m[3]]) { const c = cardNode(faces[m[3]]); c.classList.add("mini"); node.appendChild(c); }
+      if (m[3]) {  // a ref the view has seen (the others are words by now): its face, in words and drawn
+        node.appendChild(document.createTextNode(faceWords(faces[m[3]])));
+        const c = cardNode(faces[m[3]]); c.classList.add("mini"); node.appendChild(c);
       } else node.appendChild(document.createTextNode(m[0]));
       last = TOK.lastIndex;
     }
@@ -320,12 +350,22 @@ Made by duelmail replay from the signed archive; this page needs no network.</fo
     return node;
   }
 
-  function labelMoves() {
+  // the moves up to the current step, in words; a later one only as its round ("R25 ..."): the list never tells
+  // the future, nor names a card before the table shows it
+  let labelled = [];  // what each row shows now: "" (not yet drawn), "later", or the view it was drawn for
+  function labelMoves(force) {
     D.steps.forEach((st, i) => {
-      const li = tlItems[i];
+      const li = tlItems[i], later = i > cur, want = later ? "later" : view;
+      if (!force && labelled[i] === want) return;
+      labelled[i] = want;
+      const end = i === N - 1 && !shown;
       li.replaceChildren(el("b", "", i === 0 ? "start" : "R" + st.r));
-      li.appendChild(i === N - 1 && !shown ? el("span", "", " the end (result hidden)") :
+      li.appendChild(later ? el("span", "later", " ...") : end ? el("span", "", " the end (result hidden)") :
         richNode("span", "", " " + st.x, facesFor(st)));
+      li.classList.toggle("later", later);
+      stripItems[i].classList.toggle("later", later);
+      li.title = stripItems[i].title = later ? (i === 0 ? "start" : "round " + st.r) :
+        (i === 0 ? "start" : "round " + st.r) + ": " + (end ? "the end" : li.textContent.replace(/^\S+ /, ""));
     });
   }
 
@@ -337,13 +377,11 @@ Made by duelmail replay from the signed archive; this page needs no network.</fo
       const kind = st.e.some((e) => e[2] === 2) ? "cheat" : play.length || i === 0 ? "" : "tech";
       const li = el("li", kind);
       li.dataset.i = i;
-      li.title = i === N - 1 && !shown ? "the end" : st.x;
       li.addEventListener("click", () => go(i));
       ol.appendChild(li);
       tlItems.push(li);
       const tick = el("i", kind || "play");
       if (play.length) tick.style.setProperty("--c", seatColor(play[0][0]));
-      tick.title = (i === 0 ? "start" : "round " + st.r) + ": " + (i === N - 1 && !shown ? "the end" : st.x);
       tick.addEventListener("click", () => go(i));
       strip.appendChild(tick);
       stripItems.push(tick);
@@ -374,7 +412,7 @@ Made by duelmail replay from the signed archive; this page needs no network.</fo
   function setView(key) {
     if (key === "a" && !D.audited) return;
     view = key;
-    labelMoves();
+    labelMoves(true);
     draw();
   }
 
@@ -417,10 +455,11 @@ Made by duelmail replay from the signed archive; this page needs no network.</fo
     if (prevCur >= 0) { tlItems[prevCur].classList.remove("cur"); stripItems[prevCur].classList.remove("cur"); }
     tlItems[cur].classList.add("cur");
     stripItems[cur].classList.add("cur");
-    if (prevCur !== cur) {  // the moves list scrolls itself, never the page (a phone stays on the table)
-      const ol = $("tl"), li = tlItems[cur];
-      if (li.offsetTop < ol.scrollTop || li.offsetTop + li.offsetHeight > ol.scrollTop + ol.clientHeight)
-        ol.scrollTop = li.offsetTop - ol.clientHeight / 2;
+    labelMoves(false);
+    if (prevCur !== cur) {  // the moves list scrolls itself to the current row, never the page (a phone stays on the table)
+      const ol = $("tl"), box = ol.getBoundingClientRect(), at = tlItems[cur].getBoundingClientRect();
+      if (at.top < box.top || at.bottom > box.bottom)
+        ol.scrollTop += at.top - box.top - (ol.clientHeight - at.height) / 2;
     }
     if (cur === N - 1) showResult();
     prevCur = cur;
@@ -472,8 +511,7 @@ Made by duelmail replay from the signed archive; this page needs no network.</fo
     if (shown) return;
     shown = true;
     $("outcome").textContent = D.outcome;
-    tlItems[N - 1].title = stripItems[N - 1].title = D.steps[N - 1].x;
-    labelMoves();
+    labelMoves(true);
   }
 
   function init() {
@@ -508,7 +546,6 @@ Made by duelmail replay from the signed archive; this page needs no network.</fo
     if (/^\d+$/.test(hash.get("step") || "")) cur = Math.min(N - 1, +hash.get("step"));
     const wanted = viewKey(hash.get("view") || "");
     if (wanted) view = wanted;
-    labelMoves();
     draw();
   }
   init();

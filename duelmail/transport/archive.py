@@ -122,9 +122,10 @@ def order_key(f: SignedFile, claimed: set[tuple[int, int]] | frozenset = frozens
     return (f.round, _KIND_ORDER.get(f.kind, 2), f.seat)
 
 
-def header_for(match: Match | None, f: SignedFile, events=()) -> list[str]:
+def header_for(match: Match | None, f: SignedFile, events=(), plain: bool = False) -> list[str]:
     """The comment lines a person reads at the top of a file (not signed; for humans only). A file that lacks a
-    field of its kind raises ``FormatError``, as the parser would."""
+    field of its kind raises ``FormatError``, as the parser would. ``plain``: as a player reads them (the mail):
+    the play alone, no card's position (the file's own header keeps the protocol's words)."""
     from duelmail.protocol.turnfile import check_fields
 
     check_fields(f.content, f"this {f.content.get('kind')} file")
@@ -144,7 +145,9 @@ def header_for(match: Match | None, f: SignedFile, events=()) -> list[str]:
                 "to accept: duelmail join THIS-FILE"]
     lines = [f"duelmail: game {f.game[:12]}, round {f.round}, seat {f.seat}"
              + (f" ({match.cards[f.seat].name})" if match else "")]
-    for e in match.told_to(events) if match is not None else events:  # faces everyone can see
+    if plain:
+        events = [e for e in events if not e.technical]
+    for e in match.told_to(events, plain=plain) if match is not None else events:  # faces everyone can see
         lines.append(f"  {e.text}")
     if match is not None:
         if match.finished:

@@ -259,7 +259,7 @@ def turn_lines(match, f: SignedFile, events=()) -> list[str]:
     who = match.cards[f.seat].name
     lines = [f"{who} played round {f.round} of {match.game.spec.title} (game {f.game[:12]}):"]
     said = [e.text for e in match.told_to([e for e in events if not e.technical])]
-    lines += [f"  {t}" for t in said] or ["  deck passes and key shares only"]
+    lines += [f"  {t}" for t in said] or ["  nothing you see: the cards were shuffled or dealt"]
     return [*lines, "", *_whose_move(match)]
 
 
@@ -289,7 +289,8 @@ def compose(match, f: SignedFile, sender: str, recipients: Sequence[str], now: d
         table, svg = table_text(match, None), inline_svg(match, None)
     machine = ["This is a duelmail turn. To apply it: 'duelmail mail fetch', or save the attachment",
                "(or this whole message) and run 'duelmail receive FILE'."]
-    tail = ["-- ", *summary, ""] if f.kind != "genesis" and match is not None else ["-- "]
+    tail = ["-- ", *header_for(match, f, events, plain=True), ""] if f.kind != "genesis" and match is not None \
+        else ["-- "]
     shown = ["The table, as everyone sees it:", table, ""] if table else []
     body = "\n".join([*words, "", *shown, *tail, *machine, "", f.armour()])
     msg.set_content(body, subtype="plain", charset="utf-8", cte="quoted-printable")

@@ -60,7 +60,7 @@ def test_play_takes_the_list_s_numbers_and_words_on_the_command_line(tmp_path):
         assert "alice ends the turn" in out and "wrote " in out
         return
     out = dm(t.alice, "play", chosen["means"].lower())
-    assert f"noted: {chosen['move']}" in out
+    assert f"noted: {chosen['means']}" in out  # the move in words, never its notation (issue 39)
     after = json.loads(dm(t.alice, "moves", "--json"))
     end = next(m for m in after if m["move"] == "end")
     out = t.turn(t.alice, str(end["number"]))
@@ -88,7 +88,7 @@ def test_an_interrupted_choice_is_noted_not_sent(tmp_path):
     t = Skirmish(tmp_path, "battlefield=open-field")
     t.settle()
     out = ask(t.alice, "1\n", code=1)
-    assert "1. Give Strength 1 card" in out and "noted: build str 1" in out and "nothing sent" in out
+    assert "1. Give Strength 1 card" in out and "noted: Give Strength 1 card" in out and "nothing sent" in out
     assert not list((t.alice / "games").glob("*/r0004-s0.toml"))
     assert "noted, not sent" in dm(t.alice, "show")
 

@@ -356,7 +356,7 @@ def test_a_backdated_move_cannot_time_out_a_punctual_seat_between_homes(tmp_path
 
     from freezegun import freeze_time
 
-    forced = ("key shares", "open sealed", "shuffle")
+    forced = ("unlock", "sealed choice", "shuffle")
     with freeze_time("2026-11-21 12:00:00") as clock:
         t = DeliveryTable(tmp_path)
         for i in range(30):  # to a move that leaves the other seat a forced answer (tried on a copy of the home)

@@ -12,13 +12,14 @@ from pathlib import Path
 import clitable
 from clitable import Table, dm, snapshot
 
-HAND = re.compile(r"\b(10|[2-9JQKA])([SHDC]) ([a-z]+#[0-9]+)\b")
+HAND = re.compile(r"(?<!\S)(10|[2-9JQKA])([SHDC])(?!\S)")
 
 
-def hand(home: Path) -> dict[str, str]:
-    """Face -> ref of the cards in the hand ``duelmail show`` lists for this home's seat."""
+def hand(home: Path) -> list[str]:
+    """The faces of the cards in the hand ``duelmail show`` lists for this home's seat (by face alone: a player
+    never reads a card's position, issue 39)."""
     line = next(ln for ln in dm(home, "show").splitlines() if ln.strip().startswith("Hand:"))
-    return {r + s: ref for r, s, ref in HAND.findall(line)}
+    return [r + s for r, s in HAND.findall(line)]
 
 
 def refused_unchanged(home: Path, *args: str) -> str:
@@ -72,8 +73,9 @@ def test_summoner_takes_faces_and_refuses_a_false_face(tmp_path):
     other = next(f for f in ("2c", "kd", "7s") if f != face)
     out = refused_unchanged(me, "play", f"summon {ref}={other}")
     assert "S-9" in out and f"it is {face.upper()}" in out and "Legal now: summon" in out
+    means = next(m["means"] for m in json.loads(dm(me, "moves", "--json")) if m["move"] == f"summon {ref}={face}")
     out = dm(me, "play", f"summon {face.upper()}")
-    assert f"noted: summon {ref}={face}" in out
+    assert f"noted: {means}" in out and "#" not in out
 
 
 class Wizard(clitable.Table):
@@ -150,7 +152,8 @@ def test_grid_moves_speak_of_designed_cards_and_take_their_names(tmp_path):
     assert "to move: alice (you)" in shown and "bob [vanguard]" in shown and "Seat " not in shown
     listed = dm(t.alice, "moves")
     assert not re.search(r"\b(10|[2-9JQKA])[SHDC]\b| of (spades|hearts|diamonds|clubs)", listed)  # never a French face
-    name = re.search(r"\d+\. Play the ([A-Z][A-Za-z-]+) face down to c3 +play a#0 c3 hidden", listed).group(1)
+    name = re.search(r"\d+\. Play the ([A-Z][A-Za-z-]+) face down to c3$", listed, re.M).group(1)
+    assert "#" not in listed  # the cards by their names, no position, no notation (issue 39)
     t.turn(t.alice, f"play {name} c3")
     t.settle()
     listed = dm(t.bob, "moves")
@@ -216,8 +219,9 @@ def test_skirmish_refuses_a_reveal_beyond_the_committed_total(tmp_path):
         t.settle()
         st = t.status(t.alice)
         what = st["awaited"].get("0", {}).get("what", "")
-        if "0" in t.todo(st) and "spd1" in what:
-            label = re.search(r"dual (d[0-9]+):", what).group(1)
+        duals = [m["move"] for m in json.loads(dm(t.alice, "moves", "--json"))] if "0" in t.todo(st) else []
+        if "choose which cards to show" in what and any("spd1" in m for m in duals):
+            label = re.search(r"dual (d[0-9]+):", duals[0]).group(1)
             out = refused_unchanged(t.alice, "play", f"dual {label}: spd3")  # 1 + 3 of 3
             assert "K-5" in out and f"Legal now: dual {label}: -" in out
             out = refused_unchanged(t.alice, "play", f"dual {label}: spd2")  # all 3 revealed, no '!'
@@ -234,12 +238,13 @@ def test_skirmish_builds_are_checked_against_the_budget_when_noted(tmp_path):
     'undo' then a build within the budget goes on."""
     t = Skirmish(tmp_path, "battlefield=open-field")
     t.settle()
-    assert "noted: build str 10" in dm(t.alice, "play", "build str 10")
+    assert "noted: Give Strength 10 cards" in dm(t.alice, "play", "build str 10")
     out = refused_unchanged(t.alice, "play", "build spd 10")
     assert "K-2" in out and "more than 13" in out and "'duelmail undo' drops the last" in out
     assert "noted before: build str 10" in out and "Traceback" not in out
     dm(t.alice, "undo")
-    assert "noted: build str 3, build spd 3" in dm(t.alice, "play", "build str 3", "build spd 3")
+    assert "noted: Give Strength 3 cards (secret until shown); Give Speed 3 cards" in dm(t.alice, "play", "build str 3",
+                                                                                        "build spd 3")
 
 
 def test_play_with_nothing_to_play_or_help_shows_the_numbered_list(tmp_path):

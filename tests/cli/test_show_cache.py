@@ -55,9 +55,10 @@ def test_a_new_file_a_noted_move_or_another_identity_is_never_answered_from_an_o
         raise AssertionError("no open-ended move came up")
     (folder,) = (home / "games").iterdir()
     before = shows(home, name, folder)
-    assert f"noted: {first}" in dm(home, "play", first)
+    means = next(m["means"] for m in json.loads(dm(home, "moves", "--json")) if m["move"] == first)
+    assert f"noted: {means}" in dm(home, "play", first)
     after = dm(home, "show")
-    assert after != before and f"noted, not sent (the table above is after them): {first}" in after
+    assert after != before and f"noted, not sent (the table above is after them): {means}" in after
     assert after == dm(home, "--as", name, "show") == dm(home, "show")
     dm(home, "undo", "--all")
     assert dm(home, "show") == before

@@ -118,15 +118,16 @@ def test_noted_moves_are_shown_undone_and_finished_by_the_bot(table):
     home, first = _a_turn_with_a_move_that_does_not_end_it(t)
     plain = dm(home, "show")
     assert "nothing to undo" in dm(home, "undo", code=1)
-    assert f"noted: {first}" in dm(home, "play", first)
+    means = next(m["means"] for m in json.loads(dm(home, "moves", "--json")) if m["move"] == first)
+    assert f"noted: {means}" in dm(home, "play", first)  # in words (issue 39)
     shown = dm(home, "show")
-    assert f"noted, not sent (the table above is after them): {first}" in shown
+    assert f"noted, not sent (the table above is after them): {means}" in shown
     assert shown.split("noted, not sent")[0] != plain.split("Talk:")[0]  # the position after the noted move
     out = dm(home, "undo")
-    assert f"dropped: {first}" in out and "your move: prepare" in out
+    assert f"dropped: {means}" in out and "your move: prepare" in out
     assert dm(home, "show") == plain
     assert 'and your words: "hmm"' in dm(home, "play", first, "--say", "hmm")
-    assert f"dropped: {first}" in dm(home, "undo", "--all")
+    assert f"dropped: {means}" in dm(home, "undo", "--all")
     assert not (next((home / "games").iterdir()) / ".pending.toml").exists()
     dm(home, "play", first)
     _, (turn,) = new_files(t, lambda: dm(home, "play", "--bot", "heuristic", "--seed", "1", "--out", str(t.out)))

@@ -101,5 +101,6 @@ def test_a_file_that_does_not_answer_its_window_is_refused():
             sp.compose(seat, ["end"])
         assert err.value.rule == "P-window" and "S-18" in str(err.value)
         words = sp.match.duties[seat].describe("pass")
-        assert words.startswith("answer out of turn (S-18)")
+        assert words.startswith("answer out of turn; pass") and "S-18" not in words  # no rule id alone (issue 39)
+        assert "answer window (S-18)" in sp.match.duties[seat].protocol_words()
         return

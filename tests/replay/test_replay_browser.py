@@ -65,7 +65,7 @@ def test_step_controls_keys_timeline_and_cards(browser, tmp_path):
     step = c.played  # the timeline: the round in which bob plays his false Warlord face down
     page.click(f"#tl li[data-i='{step.index}']")
     assert at().startswith(f"Round {step.round} ")
-    assert f"bob plays {c.fake} face down as a Warlord" in events_text(page)
+    assert "bob plays a card face down as a Warlord" in events_text(page)  # in words, never "b#0" (issue 39)
     assert page.locator("#event-list svg.card.mini").count() == 0  # face down: nobody knows it yet
     table = cards_shown(page)
     assert table == expected_cards(replay.render(step, None)) and set(table) == {"??"}  # face-down Warlords only

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from replay_archives import GAME, cheat
 
+from duelmail.games.base import face_words
 from duelmail.replay import load_replay, write_html
 
 
@@ -24,9 +25,12 @@ def test_picture_main_view_moves_with_faces_autoplay_and_saved_archive(browser, 
     assert "Warlords" in board.locator("details.text-view .tbl").inner_text()
     # the move list: bob's face-down Warlord has no face in the public view, its face in bob's own view
     item = page.locator(f"#tl li[data-i='{c.played.index}']")
-    assert str(c.fake) in item.inner_text() and item.locator("svg.card.mini").count() == 0
+    said = item.inner_text()
+    assert "bob plays a card face down" in said and str(c.fake) not in said  # in words, never "b#0" (issue 39)
+    assert item.locator("svg.card.mini").count() == 0
     page.keyboard.press("2")
     assert item.locator(f"svg.card.mini[data-card='{c.face}']").count() == 1
+    assert f"bob plays {face_words(c.face)}" in item.inner_text()
     assert page.locator("#board .pic svg").count() == 1 and "bob (you)" in page.locator("#board .pic").inner_text()
     # autoplay from the start walks forward by itself, and pauses
     page.keyboard.press("Home")

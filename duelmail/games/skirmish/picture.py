@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from duelmail.games.base import GameState
+from duelmail.games.base import GameState, for_player
 from duelmail.games.cards import Card, CardRef
 from duelmail.games.skirmish.geometry import Circle
 from duelmail.games.skirmish.terms import BASE_RADIUS
@@ -162,7 +162,7 @@ def picture(st: GameState, seat: int | None, known: Mapping[CardRef, Card],
             y += 18
         y += 4
     for line in st.lines[-4:]:
-        for part in wrap(named(line, names), c.width - 32, 13, 2):
+        for part in wrap(for_player(named(line, names)), c.width - 32, 13, 2):
             c.text(16, y + 12, part, 13, fill=MUTED, width=c.width - 32, cls="news")
             y += 18
     return c.done(y)

@@ -70,6 +70,7 @@ class SkirmishState(GameState):
         self.gone: set[str] = set()  # terrain pieces removed
         self.placed: dict[str, Point] = {}  # projectiles that landed somewhere else (K-28)
         self.moves: dict[int, tuple[Point, Point, str]] = {}  # this turn's moves, for the pictures
+        self.last_move: dict[int, tuple[Point, Point]] = {}  # each seat's last move (from, to): told after it
         self.moved_order: list[int] = []
         self.fighters: set[int] = set()
         self.fight: dict | None = None
@@ -493,6 +494,7 @@ class SkirmishState(GameState):
             elif isinstance(action, Move):
                 self.check_move(seat, action)
                 self.moves[seat] = (self.pos[seat], action.to, action.mode)  # told once: by describe()
+                self.last_move[seat] = (self.pos[seat], action.to)
                 self.pos[seat] = action.to
                 self.moved_order.append(seat)
             else:
@@ -601,12 +603,14 @@ class SkirmishState(GameState):
         piece = self.field.piece(action.piece)
         if isinstance(action, Smash):
             self.gone.add(piece.id)
-            self._say(f"seat {seat} smashes {piece.id} (K-27)", "smash", (seat,), rule="K-27")
+            self._say(f"the {piece.id} is smashed: it is gone from the battlefield (K-27)", "smash", (seat,),
+                      rule="K-27")
             return
         t = action.target
         dmg = self.rev[seat]["str"] + piece.projectile - self.rev[t]["dex"]
-        self._say(f"seat {seat} throws {piece.id} at seat {t}: Strength {self.rev[seat]['str']} + {piece.projectile} - "
-                  f"Dexterity {self.rev[t]['dex']} = " + (f"{dmg} Endurance to lose" if dmg > 0 else "no damage"),
+        self._say(f"seat {seat} throws the {piece.id} at seat {t}: Strength {self.rev[seat]['str']} + "
+                  f"{piece.projectile} - Dexterity {self.rev[t]['dex']} = "
+                  + (f"{dmg} Endurance to lose" if dmg > 0 else "no damage"),
                   "hit", (seat, t), (self.rev[seat]["str"], max(dmg, 0)), "K-28")
         self._push(("endure", t, dmg, f"{piece.id} thrown by seat {seat} (K-28)"), ("landed", piece.id, t, self.pos[t]))
 
@@ -819,38 +823,56 @@ class SkirmishState(GameState):
             return "the game is over"
         if w is None or seat not in self.deciders():
             opens = self.openings().get(seat)
-            return f"open {', '.join(opens)}" if opens else "nothing"
+            return ("show your sealed choice" if len(opens) == 1 else "show your sealed choices") if opens else \
+                "nothing"
         kind = w[0]
         if kind == "build":
             todo = [STAT_NAMES[st] for st in STATS if st not in self.built[seat]]
             start = ("then choose the cards shown at the start, one of each stat, sealed until both have chosen "
-                     f"('dual {START}: str1 spd1 end1 dex1'; '!' marks a stat of one card, exhausted at once)")
-            return (f"build your character in secret: 1 to 10 cards each for {', '.join(todo)}, 13 in all "
-                    "('build str N'), " if todo else "") + start
+                     "(a stat of one card is exhausted at once)")
+            return (f"build your character in secret: 1 to 10 cards each for {', '.join(todo)}, 13 in all, "
+                    if todo else "") + start
         if kind == "reveal":
-            return f"{w[3]}: reveal any {'/'.join(w[2])} cards ('reveal spd1', 'reveal -')"
+            return f"{w[3]}: reveal any {'/'.join(STAT_NAMES.get(s, s) for s in w[2])} cards, or none"
         if kind == "dual":
-            return (f"{w[4]}, a dual reveal: choose which cards to show, sealed until every choice is in "
-                    f"('dual {w[3]}: spd1', or 'dual {w[3]}: -' for none)")
+            return f"{w[4]}: choose which cards to show, sealed until every choice is in, or none"
         if kind == "endure":
-            return f"reveal {w[2]} Endurance after {w[3]} ('reveal end{w[2]}'; fewer with '!' if that exhausts it)"
+            return f"reveal {w[2]} Endurance after {w[3]} (fewer if that exhausts it)"
         if kind == "move":
-            return f"move: 'run X,Y' (up to {plural(self.rev[seat]['spd'], 'inch', 'inches')}), 'climb X,Y' (up to " \
-                   f"{self.rev[seat]['dex']}) or 'stay'"
+            return f"move: run up to {plural(self.rev[seat]['spd'], 'inch', 'inches')}, climb up to " \
+                   f"{plural(self.rev[seat]['dex'], 'inch', 'inches')}, or stay"
         if kind == "plan":
-            return f"plan {self.fight['len'][seat]} fight actions: 'plan {w[2]}: 1 3 ...' (1 swing high, 2 swing " \
-                   "low, 3 block, 4 grapple, 5 evade, 6 retreat)"
+            return f"plan {self.fight['len'][seat]} fight actions (swing high, swing low, block, grapple, evade, " \
+                   "retreat), sealed until every plan is in"
         if kind == "cancel":
-            return "you have the highest Dexterity: 'cancel SEAT:N' or 'cancel none'"
+            return "you have the highest Dexterity: cancel one action of another fighter's plan, or none"
         if kind == "interact":
-            return "interact with terrain: " + ", ".join(f"'{a}'" for a in [Word("pass"), *self.interactions(seat)])
+            return "interact with the terrain, or pass"
         return "nothing"
+
+    def whither(self, seat: int, to: Point) -> str:
+        """Where a move goes, in words: how far, and toward (or away from) the fighter or terrain piece it nears
+        most, with how far from it that ends: ``4 in toward seat 1 (then 3 in away)``, never a coordinate."""
+        start = self.pos[seat]
+        if start == to and self.last_move.get(seat, (None, None))[1] == to:
+            start = self.last_move[seat][0]  # told after the move: from where it started
+        marks = [(f"seat {t}", self.pos[t]) for t in self._living(range(self.n)) if t != seat]
+        marks += [(f"the {p.id}", self.shape(p).centre()) for p in self.pieces()]
+        if not marks:
+            return f"{_inches(dist2(start, to))}"
+        nearer = [(round(float(dist2(to, at)) ** 0.5 - float(dist2(start, at)) ** 0.5, 2), dist2(to, at), what)
+                  for what, at in marks]  # in inches, not squared: the mark it comes nearest to, the closest on a tie
+        gain, left, what = min(nearer)
+        if gain < 0:
+            return f"{_inches(dist2(start, to))} toward {what} (then {_inches(left)} away)"
+        what, at = marks[0]
+        return f"{_inches(dist2(start, to))} away from {what} (then {_inches(dist2(to, at))} away)"
 
     def describe(self, seat: int, action: Action) -> str:
         if isinstance(action, Sealed):
-            what = "a stat total" if action.label in STATS else "a fight plan" if action.label[0] == "p" \
-                else "a start reveal" if action.label == START else "a dual reveal"
-            return f"seat {seat} commits {what} ({action.label})"
+            what = "sets a stat total" if action.label in STATS else "plans the fight" if action.label[0] == "p" \
+                else "chooses the cards shown at the start" if action.label == START else "chooses which cards to show"
+            return f"seat {seat} {what}, sealed until every choice is in"
         if isinstance(action, Build):  # a secret choice: said so only to its author (the list of legal moves)
             return f"seat {seat} gives {STAT_NAMES[action.stat]} {plural(action.cards, 'card')} (secret until shown)"
         if isinstance(action, Dual):
@@ -864,16 +886,16 @@ class SkirmishState(GameState):
             return f"seat {seat} reveals " + (", ".join(f"{n} {STAT_NAMES[s]}{' (exhausted)' if last else ''}"
                                                         for s, n, last in action.items) or "nothing")
         if isinstance(action, Move):
-            return f"seat {seat} {'runs' if action.mode == 'run' else 'climbs'} to {pfmt(action.to)}"
+            return f"seat {seat} {'runs' if action.mode == 'run' else 'climbs'} {self.whither(seat, action.to)}"
         if isinstance(action, Word):
             return f"seat {seat} {'stays put' if action.word == 'stay' else 'passes'}"
         if isinstance(action, Cancel):
             return f"seat {seat} cancels " + ("nothing" if action.seat is None else
                                               f"seat {action.seat}'s action {action.index}")
         if isinstance(action, Smash):
-            return f"seat {seat} smashes {action.piece}"
+            return f"seat {seat} smashes the {action.piece}"
         if isinstance(action, Throw):
-            return f"seat {seat} throws {action.piece} at seat {action.target}"
+            return f"seat {seat} throws the {action.piece} at seat {action.target}"
         return f"seat {seat}: {action}"
 
     def render(self, seat: int | None, known) -> str:
@@ -883,3 +905,9 @@ class SkirmishState(GameState):
         from duelmail.games.skirmish.picture import picture as draw_picture  # the SVG code, only when drawn
 
         return draw_picture(self, seat, known, names)
+
+
+def _inches(d2: Fraction) -> str:
+    """A distance given squared, in inches to the half inch: ``4 in``, ``2.5 in``."""
+    halves = round(2 * float(d2) ** 0.5)
+    return f"{halves // 2}{'.5' if halves % 2 else ''} in"

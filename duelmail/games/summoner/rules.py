@@ -819,21 +819,20 @@ class SummonerState(FaceClaims, GameState):
         p = self.phase
         if p == ANSWER:
             total = sum(v for _, v in self.pending)
-            return f"the opponent's direct attacks deal {total} damage: take, or stop REF=FACE with a joker"
+            return f"the opponent's direct attacks deal {total} damage: take, or stop them with a joker"
         if p == CHAIN:
             ch = self.chain
             what = f"destroys {ch.target[0]}" if ch.kind == "destroy" else "stops the direct attacks"
             return (f"a joker of seat {ch.starter} {what} ({plural(len(ch.jokers), 'joker')} thrown): "
-                    f"counter REF=FACE with a joker, or pass")
+                    "counter with a joker, or pass")
         if p == CLAIM:
             return f"seat {self.claimer} claims the instant win: counter with jokers worth 4, or pass (and lose)"
         if p == WINDOW:
             if self.window[0] == "direct":
-                return (f"seat {self.current} attacks your life points for {self.window[2]}: stop REF=FACE with a "
-                        "joker, or pass (the damage counts now)")
+                return (f"seat {self.current} attacks your life points for {self.window[2]}: stop it with a joker, "
+                        "or pass (the damage counts now)")
             w = self.won[self.window[1]]
-            return (f"after the battle you may replace {w.winner[0][0]} (the winner) with a card worth {w.diff}: "
-                    f"replace {w.winner[0][0]} REF=FACE, or pass")
+            return f"after the battle you may replace the winner with a card worth {w.diff}, or pass"
         head = {PRE: "summon, double, joker", BATTLE: "attack, replace, or summon (ends the battle)",
                 POST: "summon, double, joker"}[p]
         if p == PRE and not self.may_attack():

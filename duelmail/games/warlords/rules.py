@@ -925,28 +925,28 @@ class WarlordsState(FaceClaims, GameState):
         if p == PREP:
             head = "revenge turn: prepare" if self.revenge else "prepare (warlord, exchange, ace, joker)"
             if self.rescue:
-                head = "your draw pile is empty: play a joker first to stay in (joker REF), or " + head
+                head = "your draw pile is empty: play a joker first to stay in, or " + head
             if self.may_attack():
                 return f"{head}, then attack seat {self.target(seat)} or end"
             return f"{head}, then end (no attack in the first round)"
         if p == DEFEND:
-            lead = f"the Warlord {b.a_warlord}" if b.a_warlord else "no Warlord"
-            return (f"defend against seat {b.attacker} ({lead}, an Army face down): "
-                    f"defend WARLORD|- ARMY|-, or ace REF")
+            lead = "a Warlord" if b.a_warlord else "no Warlord"
+            return (f"defend against seat {b.attacker} ({lead}, an Army face down): defend with a Warlord and an "
+                    "Army, either alone or neither, or play an Ace")
         if p == A_SUPPORT:
             if self.reinforcements and not self.shortcuts:
-                return "add a Support to your attack: support REF|- (or first joker REF)"
-            return "add a Support to your attack: support REF|-"
+                return "add a Support to your attack, or none (or first play your joker)"
+            return "add a Support to your attack, or none"
         if p == EMERGENCY:
             return f"your draw pile is empty: play your Reinforcements joker now ({RESCUE_CAP} cards back), or pass"
         if p == OUTSIDE:
             return (f"seat {b.attacker} attacks seat {b.defender}: an Ace outside battle against any Warlord "
-                    "(ace REF TARGET; against the attacking one it withdraws the attack), or pass")
+                    "(against the attacking one it withdraws the attack), or pass")
         if p == RENEWAL:
-            return "your battle is over: play your Reinforcements joker before your turn ends (joker REF), or pass"
+            return "your battle is over: play your Reinforcements joker before your turn ends, or pass"
         if p == D_SUPPORT:
-            return "add a Support to your defence (only with an Army): support REF|-, or ace REF"
-        return f"the attack ({b.attack} against {b.defence}) deals {b.damage} damage: accept, or ace REF"
+            return "add a Support to your defence (only with an Army), or none, or play an Ace"
+        return f"the attack ({b.attack} against {b.defence}) deals {b.damage} damage: accept, or play an Ace"
 
     def describe(self, seat: int, action: WarlordsAction) -> str:
         """One line of prose; face-down cards are named by ref only."""

@@ -46,8 +46,9 @@ RX, RY = 134, 128  # a box and its glow stay inside the picture at 3 o'clock and
 
 def _box(c: Canvas, st: GameState, s: int, at: tuple[float, float], label: str, known: Mapping[CardRef, Card],
          seat: int | None, to_move: bool) -> None:
-    """A player's box: its name in its colour, its Lives (three backs) and its hand (backs, or "below" where the
-    picture draws it face up), a gold glow and "to move" tag when the rules await it."""
+    """A player's box: its name in its colour, its Lives (three backs, or their faces where ``known`` holds them: the
+    replay's everything view) and its hand (backs, or "below" where the picture draws it face up), a gold glow and
+    "to move" tag when the rules await it."""
     x, y = at
     colour = SEATS[s % len(SEATS)]
     alive = s in st.alive
@@ -60,11 +61,16 @@ def _box(c: Canvas, st: GameState, s: int, at: tuple[float, float], label: str, 
     c.text(x, up + 17, label, 13, anchor="middle", weight="bold", fill=colour, width=BOX_W - 8, cls="seat-name")
     if alive:
         lives = len(st.lives[s])
+        faces = [known.get(r) for r in st.lives[s]]
+        seen = "face up, from the audit" if None not in faces else "face down: nobody has seen them"
         c.add(f'<g class="lives" data-lives="{lives}"><title>{lives} {"Life" if lives == 1 else "Lives"}, '
-              'face down: nobody has seen them</title>')
-        c.text(left + 6, up + 38, "Lives", 13, fill=MUTED)
-        for i in range(lives):
-            card(c, left + 56 + i * 17, up + 24, None, w=14, cls="life")
+              f'{seen}</title>')
+        c.text(left + 6, up + 38, "Life" if lives == 1 else "Lives", 13, fill=MUTED)
+        for i, face in enumerate(faces):  # a face needs a wider card than a back for its rank ("10") to fit
+            if face is None:
+                card(c, left + 56 + i * 17, up + 24, None, w=14, cls="life")
+            else:
+                card(c, left + 44 + i * 21, up + 22, face, w=20, cls="life")
         c.add("</g>")
         c.mark("lives")
         hand = st.hands[s]

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from duelmail.games.base import GameState
+from duelmail.games.base import GameState, plural
 from duelmail.games.cards import Card, CardRef
 from duelmail.games.wizard.terms import OVER, PHASE_NAMES
 
@@ -32,7 +32,7 @@ def render(state: GameState, seat: int | None, known: Mapping[CardRef, Card]) ->
     lines.append(f"Stock: {len(st.stock)} cards (pile {st.generation + 1} of 2); used: {len(st.used)}")
     for s in range(st.n):
         me = " (you)" if s == seat else ""
-        state_ = f"{len(st.lives[s])} Lives" if s in st.alive else "out"
+        state_ = plural(len(st.lives[s]), "Life", "Lives") if s in st.alive else "out"
         lines.append(f"Seat {s}{me}: {state_}, hand {len(st.hands[s])}")
         if s == seat:
             lines.append(f"  Hand: {'  '.join(_card(r, known) for r in st.hands[s]) or 'empty'}")

@@ -608,20 +608,18 @@ class WizardState(FaceClaims, GameState):
         if seat not in self.waiting_for():
             return "wait"
         p, sp = self.phase, self.spell
-        other = next((s for s in [*range(seat + 1, self.n), *range(seat)] if s in self.alive), seat)
-        example = f"(attack 9H 3H at seat {other})"  # another player: never oneself
         if p == TURN:
-            return f"pass, or attack with two cards of one suit at another player {example}"
+            return "pass, or attack another player with two cards of one suit"
         if p == WINDOW:
-            return (f"attack window before seat {self.current}'s turn: pass, or attack with two cards of one suit "
-                    f"at another player {example}")
+            return (f"attack window before seat {self.current}'s turn: pass, or attack another player with two "
+                    "cards of one suit")
         if p == RETARGET:
             others = ", ".join(f"seat {c}" for c in self.candidates(seat))
             return f"seat {sp.target} is protected: target another player ({others})"
         if sp.strike:
             return f"seat {sp.attacker} strikes with two face cards: take"
-        return (f"seat {sp.attacker} attacks you with strength {sp.strength}: take, or defend REF=FACE ... "
-                f"(more than {sp.strength}, or an ace; the first card names the effect; hearts: at a player)")
+        return (f"seat {sp.attacker} attacks you with strength {sp.strength}: take, or defend with cards worth more "
+                f"than {sp.strength}, or an ace (the first card names the effect; hearts: at a player)")
 
     def describe(self, seat: int, action: WizardAction) -> str:
         t = type(action)

@@ -141,7 +141,7 @@ def test_g7_the_mover_reveals_after_its_attack_opened_the_defence(monkeypatch):
     assert st.spaces[12 + 5].attack == [(CardRef.parse("a#1"),)] and (st.attack(17), st.defence(17)) == (3, 5)
     duty = m.duties[0]
     assert duty.decide and [w.rule for w in duty.windows] == ["G-7"]
-    assert "answer out of turn (G-7)" in duty.describe()
+    assert "answer out of turn;" in duty.describe() and "answer window (G-7)" in duty.protocol_words()
     with pytest.raises(FileRefused) as err:
         sp.compose(0, ["play a#2 d3 hidden"])
     assert err.value.rule == "P-window"
@@ -340,10 +340,12 @@ def test_two_homes_play_grid_by_files(tmp_path):
             if not shown and i > 8:
                 mine, theirs = dm(alice, "show"), dm(bob, "show")
                 assert "Grid Duel [tempest vs hive]" in mine and "(you)" in mine and "hand:" in mine
-                for line in mine.splitlines():
-                    if "[face down]" in line and line.lstrip().startswith(("a", "b", "c", "d", "e")):
-                        ref = line.split(": ", 1)[1].split()[0]
-                        assert f"{ref} [face down]" in theirs or ref.startswith("b")
+                assert "#" not in mine + theirs  # a card by its name, or "a face-down card" (issue 39)
+                for line in mine.splitlines():  # alice's own face-down cards: bob reads them as face-down cards
+                    if "alice (you): " in line and "[face down]" in line and line[:3].strip()[:1] in "abcde":
+                        square = line.split()[0]
+                        (told,) = [ln for ln in theirs.splitlines() if ln.split()[:1] == [square]]
+                        assert "alice: a face-down card" in told, (line, told)
                 moves = json.loads(dm(home, "moves", "--json"))
                 assert moves and all(GAME.parse_action(m["move"]) for m in moves)
                 shown = True

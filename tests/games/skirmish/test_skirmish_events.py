@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from skirmish_helpers import GAME, label, play, quiet, start
 
 from duelmail.games.base import in_words
@@ -54,7 +56,8 @@ def test_movement_is_told_K11():
     before = len(t.told)
     play(t, 0, "run 15.5,17")
     assert not [e for e in t.told[before:] if e.kind == "move"]  # told once, by the action's own line (issue 29)
-    assert t.state.describe(0, GAME.parse_action("run 15.5,17")) == "seat 0 runs to 15.5,17"
+    said = t.state.describe(0, GAME.parse_action("run 15.5,17"))  # where, in words, never a coordinate (issue 39)
+    assert re.fullmatch(r"seat 0 runs 1 in (toward|away from) (seat 1|the \w+) \(then [\d.]+ in away\)", said), said
     assert t.state.pos[0] == pt(15.5, 17)
 
 
@@ -67,4 +70,4 @@ def test_a_throw_is_told_K28():
     play(t, 0, "throw boulder at 1")
     e, words = said(t, "hit")
     assert e.rule == "K-28" and e.numbers == (5, 6)
-    assert words == "alice throws boulder at bob: Strength 5 + 2 - Dexterity 1 = 6 Endurance to lose"
+    assert words == "alice throws the boulder at bob: Strength 5 + 2 - Dexterity 1 = 6 Endurance to lose"

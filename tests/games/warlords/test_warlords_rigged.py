@@ -152,7 +152,8 @@ def test_w26_a_battle_empties_the_pile_and_the_joker_answers_at_once(monkeypatch
     assert st.piles[0] == [] and st.current == 1  # still seat 1's turn
     (w,) = m.duties[0].windows
     assert w.rule == "W-26" and w.answers == ("pass", "joker")
-    assert m.duties[0].describe("pass").startswith("answer out of turn (W-26)")
+    assert m.duties[0].describe("pass").startswith("answer out of turn; pass")
+    assert m.duties[0].protocol_words() == "answer window (W-26)"
     assert told(m, "empty")[-1] == "alice's draw pile is empty: it may play its Reinforcements joker at once"
     act(sp, 0, "joker a#0")
     until_decides(sp, 1)
@@ -242,7 +243,8 @@ def test_w25_the_joker_in_the_renewal_through_the_engine(monkeypatch):
     act(sp, 0, "support - accept")
     until_decides(sp, 1)
     assert [w.rule for w in sp.match.duties[1].windows] == ["W-25"]
-    assert sp.match.duties[1].describe().startswith("answer in your turn (W-25)")  # its own turn, not out of turn
+    assert sp.match.duties[1].describe().startswith("answer in your turn;")  # its own turn, not out of turn
+    assert sp.match.duties[1].protocol_words() == "answer window (W-25)"
     act(sp, 1, "joker b#3")
     act(sp, 0, "end")
     m = sp.match

@@ -1,0 +1,85 @@
+"""Issue 39 item 2: no notation or protocol word where a player reads. Whole bot games of each of the five games
+(``duelmail demo``), then a fresh home of each seat takes the files in a few batches and, after each, everything a
+player reads is searched: what `receive` says, `show`, `moves`, `status`, `history`, `play` (once a seat, on a
+copy of its home), the turn mail's text and HTML
+and the git repository's README. None names a card by its position (``b#22``), writes notation placeholders
+(``REF``, ``SEAT``, ``|-``), a rule id alone (``(S-18)``, ``(rule P-turn)``) or a step of the protocol (a deck
+pass, key shares, a sealed label). The protocol's words stay in ``history --protocol`` and ``verify``."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+from clitable import dm, runner
+
+from duelmail.app import open_game
+from duelmail.cli import main
+from duelmail.delivery.git import readme_text
+from duelmail.home import Home
+from duelmail.transport.mail import compose
+
+MACHINERY = {
+    "a card's position": re.compile(r"(?<![\w#.])[a-z]+[0-9]*(?:\.[0-9]+)?#[0-9]+"),
+    "a notation placeholder": re.compile(r"\b(?:REF|SEAT|FACE|WARLORD|ARMY)\b|\|-"),
+    "a rule id alone": re.compile(r"[(\[](?:rule )?[A-Z]{1,2}-[A-Za-z0-9-]+(?:, [A-Z]{1,2}-[A-Za-z0-9-]+)*[)\]]"),
+    "a step of the protocol": re.compile(r"shuffle_lock|shuffle/lock|pass on deck|key shares?\b|published keys|"
+                                         r"open sealed|\(d\d+\)|sealed [a-z]+\d+\b|start reveal|escrow"),
+}
+
+GAMES = [("warlords", 2), ("summoner", 2), ("grid", 2), ("wizard", 3), ("skirmish", 2)]
+BATCHES = 4
+
+
+def machinery(text: str) -> list[str]:
+    return [f"{what}: {m.group(0)!r} in {line.strip()!r}" for line in text.splitlines()
+            for what, pattern in MACHINERY.items() for m in pattern.finditer(line)]
+
+
+def read_everything(game: str, players: int, tmp: Path) -> dict[str, str]:
+    """Every text a player of a whole bot game of ``game`` reads, by where it was read."""
+    out = tmp / "demo"
+    result = runner.invoke(main, ["demo", game, "--seed", "1", "--players", str(players), "--quiet", "--out",
+                                  str(out)], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    files = sorted((out / "mailbox").iterdir())
+    genesis, rest = files[0], files[1:]
+    names = sorted(p.name for p in (out / "homes").iterdir())
+    said: dict[str, str] = {}
+    for name in names:
+        home = tmp / name
+        dm(home, "id", "import", str(out / "homes" / name / "identities" / f"{name}.toml"))
+        dm(home, "receive", "--no-auto", str(genesis))
+        cut = [len(rest) * (i + 1) // BATCHES for i in range(BATCHES)]
+        start = 0
+        for b, end in enumerate(cut):
+            said[f"{name} receive {b}"] = dm(home, "receive", "--no-auto", *map(str, rest[start:end]))
+            start = end
+            for view in ("show", "moves", "status", "history"):
+                said[f"{name} {view} {b}"] = dm(home, view)
+            if re.match(r" *1\. ", said[f"{name} moves {b}"]) and f"{name} play" not in said:  # once a seat
+                trial = tmp / f"{name}-trial"  # on a copy: the seat's own file of the round is in the mailbox
+                shutil.copytree(home, trial)
+                said[f"{name} play"] = dm(trial, "play", "1", "--out", str(tmp / "trial-out"))
+            folder, match, seat = open_game(Home(home), None)
+            last = match.rounds[match.round - 1] if match.round - 1 < len(match.rounds) else {}
+            for f in list(last.values())[:1]:
+                mail = compose(match, f, "x@example.org", ["y@example.org"], datetime(2026, 11, 21, tzinfo=UTC),
+                               match.events[-6:])
+                for part in mail.walk():
+                    if part.get_content_type() in ("text/plain", "text/html") and not part.get_filename():
+                        text = part.get_content()
+                        text = text.split("-----BEGIN", 1)[0]  # the armoured file itself is for the machine
+                        said[f"{name} mail {part.get_content_type()} {b}"] = text
+            said[f"{name} README {b}"] = readme_text(match)
+    return said
+
+
+@pytest.mark.parametrize(("game", "players"), GAMES)
+def test_a_player_never_reads_the_machinery(game, players, tmp_path):
+    said = read_everything(game, players, tmp_path)
+    found = [f"{where}: {hit}" for where, text in said.items() for hit in machinery(text)]
+    assert not found, "\n".join(found[:40])
