@@ -417,8 +417,9 @@ def moves(ctx, game, as_json, every):
         groups.setdefault(tuple(words[:2]), []).append(words[2:])
     for head, rests in groups.items():  # said with the card's name, never its position (issue 39)
         named = for_player(_faces(" ".join(head), known, view.state.card_name))
-        where = list(dict.fromkeys(r[0] for r in rests if r))
-        tails = list(dict.fromkeys(" ".join(r[1:]) for r in rests if r))
+        where = list(dict.fromkeys(for_player(_faces(r[0], known, view.state.card_name)) for r in rests if r))
+        tails = list(dict.fromkeys(for_player(_faces(" ".join(r[1:]), known, view.state.card_name))
+                                   for r in rests if r))
         line = f"{named} to {' '.join(where)}" if where else named
         if tails != [""]:
             line += f", each {' or '.join(t or 'as it is' for t in tails)}"
