@@ -896,9 +896,9 @@ def _send_claim_on(folder: GameFolder, match: Match, identity: Identity | None, 
     folder.send_again(claim, f"{match.cards[claim.seat].name}'s timeout claim against {them}, sent on: {them} "
                       "answers it")
     # the claimed seat may lack the files since its own last one (a claimant may have kept its move from it)
-    since = max((r for r in range(1, len(match.rounds)) if against in match.rounds[r]), default=0)
+    since = max((r for r in range(1, len(match.rounds)) if against in match.rounds[r]), default=1)
     for _, g in folder.files():
-        if g.kind == "turn" and g.round > since and g.seat not in (me, against):
+        if g.kind == "turn" and g.round >= since and g.seat not in (me, against):
             folder.send_again(g, f"{match.cards[g.seat].name}'s file for round {g.round}, sent on with a timeout "
                               f"claim against {them}")
 

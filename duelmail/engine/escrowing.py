@@ -316,6 +316,8 @@ class Escrowing:
         complaint in this file, so an honest holder never accepts a wrong dealing, whenever its home finds it."""
         for (dealer, what), history in self.dealing_history.items():
             accepted = self.escrow_accepted
+            if what != KEY and dealer not in self.book.decks[what].commits:
+                continue  # its key commitments are not in yet: checked once they are (a later file of this seat)
             for index, d in enumerate(history):
                 if seat in d.holders and dealer != seat and seat not in accepted.get((dealer, d.tag(what)), ()) \
                         and (dealer, what, index, seat) not in self.proved_wrong:

@@ -192,8 +192,13 @@ def test_a_dealers_wrong_share_names_the_dealer_and_its_holder_loses_in_no_home(
         assert str(x) in st["awaited"], (x, b, a, st)
         clock.move_to(datetime.fromisoformat(st["awaited"][str(x)]["claim_from"]) + timedelta(minutes=1))
         t.written(t.homes[a], "claim")
-        t.settle(t.homes[3])
+        t.settle(t.homes[3], t.homes[x])  # the dealer stays silent: its home reads nothing
+        clock.tick(timedelta(hours=25))  # the claim's last call (protocol section 6b) runs out in every home
         for seat in range(3):
+            if seat != x:
+                t.status(t.homes[seat])  # (any command that reads the game closes a last call run out)
+        t.settle(t.homes[3], t.homes[x])
+        for seat in (a, b):
             home = t.homes[seat]
             st = t.status(home)
             assert st["over"] and NAMES[x] in st["result"] and "ran out of time" in st["result"], (seat, st)
