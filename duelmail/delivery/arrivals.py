@@ -133,6 +133,8 @@ def _arrival(r: app.Received, game: str, identity: Identity | None) -> Arrival:
         return Arrival(r.path, game, r.round, r.seat, "refused", reason=r.refused, file_hash=r.file_hash)
     if r.waiting:
         return Arrival(r.path, game, r.round, r.seat, "held", reason=r.waiting)
+    if r.answered:  # a timeout claim its seat had answered already (the last call): said, not applied
+        return Arrival(r.path, game, r.round, r.seat, "duplicate", reason=r.line())
     events = r.match.told_to(r.events, r.match.reader_faces(identity)) if r.match is not None else r.events
     return Arrival(r.path, game, r.round, r.seat, "duplicate" if r.duplicate else "applied", events,
                    reason=r.copy if r.duplicate else r.waited)

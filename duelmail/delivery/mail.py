@@ -105,71 +105,44 @@ def mail_answers(home: Home, identity: Identity, answers: Sequence[app.Played], 
     return send_outbox(home, identity, now, settings, password)
 
 
-def _mail_again(home: Home, folder, paths, identity: Identity, now: datetime, settings, password) -> list[str]:
-    """Mail the files a game folder keeps to send again under the last call (``GameFolder.send_again``: a timeout
-    claim sent on, or this seat's own file once more) to every other seat still in play, once each."""
-    lines: list[str] = []
-    if not paths:
-        return lines
-    match = fold(folder)
-    me = home.me(folder).get("seat")
-    to = [c.email for s, c in enumerate(match.cards) if s != me and s not in match.removed]
-    sender = (settings.address if settings is not None else None) or identity.email
-    for p in paths:
-        try:
-            text = p.read_text(encoding="utf-8")
-            (f,) = parse_any(text, str(p))
-        except (DuelmailError, OSError, ValueError):
-            continue  # only this home writes there; a file it cannot read is nothing to send
-        why = text.split("\n", 1)[0].removeprefix("# duelmail: ").strip() or f"round {f.round}, sent again"
-        if settings is None or not settings.smtp_host:
-            lines.append(f"{why} (game {match.gid[:12]}): kept to be mailed; no outgoing server is set up "
-                         "('duelmail mail setup --smtp-host HOST'), so the next 'duelmail mail fetch' mails it")
-            continue
-        try:
-            mailt.send(settings, [mailt.compose_again(match, f, why, me, sender, to, now)], password)
-        except mailt.MailError as e:
-            lines.append(f"could not mail {why} (game {match.gid[:12]}): {e}; kept for the next 'duelmail mail "
-                         "fetch'")
-            continue
-        folder.mark_forwarded([p.name])
-        lines.append(f"mailed {why} (game {match.gid[:12]}) to {', '.join(to)}")
-    return lines
-
-
 def mail_forwards(home: Home, identity: Identity, now: datetime, settings: mailt.MailSettings | None,
                   password: Callable[[], str]) -> list[str]:
-    """Mail every file a game folder keeps to send on (an equivocator's file this home holds, the proof for the
-    others: protocol section 5) to every other seat still in play, and mark it sent: it goes once. A game played
-    by git is left to ``git sync``. A file that cannot be mailed (no outgoing server, a server that fails) is kept
-    for the next run; one line each, in words, says what was done."""
+    """Mail every file a game folder keeps to send on to every other seat still in play, and mark it sent: it goes
+    once. Those are an equivocator's file this home holds, the proof for the others (protocol section 5), and under
+    the last call (section 6b) a timeout claim sent on to the seat it names or this seat's own file once more
+    (``GameFolder.send_again``). A game played by git is left to ``git sync``. A file that cannot be mailed (no
+    outgoing server, a server that fails) is kept for the next run; one line each, in words, says what was done."""
     lines = []
     for folder in home.live_folders():  # (a proof is found in a game in play, and sent in the same command)
-        paths = folder.forwards()
-        again = folder.again()
-        if not (paths or again) or by_git(home, folder):
+        kept = [(p, False) for p in folder.forwards()] + [(p, True) for p in folder.again()]
+        if not kept or by_git(home, folder):
             continue
-        lines += _mail_again(home, folder, again, identity, now, settings, password)
         match = fold(folder)
         me = home.me(folder).get("seat")
         to = [c.email for s, c in enumerate(match.cards) if s != me and s not in match.removed]
         sender = (settings.address if settings is not None else None) or identity.email
-        for p in paths:
+        for p, again in kept:
             try:
-                (f,) = parse_any(p.read_text(encoding="utf-8"), str(p))
+                text = p.read_text(encoding="utf-8")
+                (f,) = parse_any(text, str(p))
             except (DuelmailError, OSError, ValueError):
                 continue  # only this home writes there; a file it cannot read is nothing to send
             proven = (f.round, f.seat) in match.equivocations  # else a copy another seat's 'seen' disputed (§5)
             name = match.cards[f.seat].name
-            what = f"the proof that {name} signed two different files for round {f.round}" if proven else \
-                f"{name}'s file for round {f.round} (another seat's file disputes it)"
+            if again:  # its first line says why, as ``send_again`` wrote it
+                what = text.split("\n", 1)[0].removeprefix("# duelmail: ").strip() or f"round {f.round}, sent again"
+            else:
+                what = f"the proof that {name} signed two different files for round {f.round}" if proven else \
+                    f"{name}'s file for round {f.round} (another seat's file disputes it)"
             if settings is None or not settings.smtp_host:
                 lines.append(f"{what} (game {match.gid[:12]}) is kept to be mailed to the other players: no "
                              "outgoing server is set up ('duelmail mail setup --smtp-host HOST'), so the next "
                              "'duelmail mail fetch' mails it")
                 continue
             try:
-                mailt.send(settings, [mailt.compose_proof(match, f, me, sender, to, now, proven)], password)
+                message = mailt.compose_again(match, f, what, me, sender, to, now) if again else \
+                    mailt.compose_proof(match, f, me, sender, to, now, proven)
+                mailt.send(settings, [message], password)
             except mailt.MailError as e:
                 lines.append(f"could not mail {what} (game {match.gid[:12]}): {e}; kept for the next "
                              "'duelmail mail fetch'")
