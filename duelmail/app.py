@@ -706,7 +706,7 @@ def receive_files(home: Home, identity: Identity | None, incoming: Sequence[tupl
                 if before.over() and f.kind == "note":
                     waiting = None  # a note after a recorded result waits for nothing: it is refused
                 if waiting is None:
-                    raise
+                    raise _built_on_answered(folder, before, f, e) from None
                 HeldFiles(folder).keep(f, waiting, where)  # until the files before it arrive
                 out.append(Received(where, f.round, f.seat, [], waiting=waiting))
                 continue
@@ -867,6 +867,7 @@ def _claim_answered(folder: GameFolder, match: Match, identity: Identity | None,
     me = match.seat_of(identity) if identity is not None else None
     if refusal is not None and refusal.rule not in ("P-timeout", "P-round", "P-over"):
         return ""
+    folder.note_answered(f)
     if me == against and (refusal is None or refusal.rule != "P-timeout" or held is not None):
         # this seat's own answer: what it signed from that round on (its move, or the note that closed the round
         # and whatever followed it), sent again to the seats that may lack it
@@ -882,6 +883,22 @@ def _claim_answered(folder: GameFolder, match: Match, identity: Identity | None,
         return ""
     return why or (f"{claimant} claims {them}'s timeout for round {rnd}, but {them}'s file for that round is here: "
                    "the claim does not stand (nothing changes)")
+
+
+def _built_on_answered(folder: GameFolder, match: Match, f: SignedFile, e: FileRefused) -> FileRefused:
+    """``e``, said in words when ``f`` may build on a timeout claim that stood where ``f`` was signed and not here
+    (its seat's answer came in time here, not there: protocol section 6b, the last call)."""
+    if e.rule not in ("P-chain", "P-round") or match.tc.last_call is None:
+        return e
+    for rnd, claimant, against in folder.answered_claims():
+        if f.round == rnd + 1 and 0 <= claimant < match.n and 0 <= against < match.n:
+            name, them = match.cards[claimant].name, match.cards[against].name
+            said = str(e).split(": ", 1)[-1].removesuffix(f" [{e.rule}]")
+            return FileRefused(e.path, f"{said}; it may build on {name}'s timeout claim against {them} for round "
+                               f"{rnd}, which stood where it was signed (that home's last call closed before {them}'s "
+                               "answer came there) and not here (the answer came in time): the homes now hold "
+                               "different histories", round=e.round, seat=e.seat, rule=e.rule)
+    return e
 
 
 def _send_claim_on(folder: GameFolder, match: Match, identity: Identity | None, claim: SignedFile) -> None:

@@ -171,6 +171,25 @@ class GameFolder:
         calls[claim_hash] = (reached, now.isoformat(timespec="seconds"))
         self._write_calls(calls)
 
+    def note_answered(self, claim: SignedFile) -> None:
+        """A timeout claim that did not stand here (its seat had answered): remembered (``.answered``), so that a file
+        built on it, signed where it stood, is refused with the reason in words (protocol section 6b)."""
+        line = f"{claim.round} {claim.seat} {claim.content.get('against')}\n"
+        try:
+            known = (self.path / ".answered").read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            known = ""
+        if line not in known:
+            atomic_write(self.path / ".answered", known + line)
+
+    def answered_claims(self) -> list[tuple[int, int, int]]:
+        """(round, claimant, claimed seat) of the claims that did not stand here (``note_answered``)."""
+        try:
+            lines = (self.path / ".answered").read_text(encoding="utf-8").split("\n")
+        except (OSError, UnicodeDecodeError):
+            return []
+        return [tuple(map(int, line.split())) for line in lines if re.fullmatch(r"\d+ \d+ \d+", line)]
+
     def stood(self) -> frozenset[str] | None:
         """The claims whose last call closed here with no answer; None outside a home (an archive: see ``fold``)."""
         if self.home is None:

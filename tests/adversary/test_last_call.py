@@ -92,8 +92,13 @@ def test_a_receiver_that_hides_a_punctual_move_wins_nothing_where_the_mover_is(t
         clock.tick(LAST_CALL + timedelta(minutes=1))  # the attacker never takes it: its own last call runs out
         st = h.status("alice")  # there the claim stands: bob forfeits, or the rules' default answer is played
         assert not st["calls"] and ("bob ran out of time" in (st["result"] or "") or st["round"] > rnd), st
-        run(h.home["alice"], "play", "--bot", "heuristic", "--out", str(h.out["alice"]))  # a file built on it
-        h.deliver("bob")
+        code, out = run(h.home["alice"], "play", "--bot", "heuristic", "--out", str(h.out["alice"]))  # built on it
+        if code != 0:  # the game is over there: its seed, for the audit, if not sent yet
+            run(h.home["alice"], "play", "--out", str(h.out["alice"]))
+        built = h.new_files("bob", ["alice"])
+        code, out = h.deliver("bob")
+        if any(int(p.name[1:5]) > rnd for p in built if p.name.startswith("r")):  # refused, and why in words
+            assert code == 1 and "stood where it was signed" in out and "Traceback" not in out, out
         st = h.status("bob")
         assert "bob ran out of time" not in (st["result"] or ""), st["result"]
         assert not any("timeout" in line for line in st["last"]), st["last"]  # no default answer in bob's home
