@@ -121,6 +121,15 @@ def confirming(text: str) -> tuple[str, bool]:
     return text[:m.start()], True
 
 
+def twice(answer: Sequence[str], listed: Sequence[Choice]) -> bool:
+    """Whether ``answer`` is one number of ``listed`` given twice (``2 2``) for a move the list marks 'careful': "yes,
+    move 2", the confirmation a script gives. Said of a move with no warning, the same two numbers stay two moves."""
+    if len(answer) != 2 or answer[0].strip() != answer[1].strip() or not answer[0].strip().isdigit():
+        return False
+    n = int(answer[0])
+    return 1 <= n <= len(listed) and listed[n - 1].warning is not None
+
+
 def asked(chosen: Sequence[Choice]) -> str:
     """What a player is asked before a warned move is signed: each such move and its warning, in words."""
     return "; ".join(f"{c.words!r} {c.warning}" for c in warned(chosen))

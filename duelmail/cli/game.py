@@ -520,15 +520,16 @@ def play(ctx, moves, game, bot, seed, out, vacation, send, push, say, ask, sure)
     'undo' takes the last choice back. MOVES are the list's numbers or words too, or the game's
     notation ('duelmail rules GAME' ends with it). Moves that do not finish your turn are kept until
     you add the rest. A move the list marks 'careful' (it ends the game against you, or puts out
-    your own character) is played only once you confirm it: asked in a terminal, else --yes or
-    'yes' after the move. With no moves and no decision awaited, sends whatever needs none (key shares,
-    deck passes, reveals).
+    your own character) is played only once you confirm it: asked in a terminal, else --yes,
+    'yes' after the move, or its number given twice ('play 4 4'). With no moves and no decision
+    awaited, sends whatever needs none (key shares, deck passes, reveals).
 
     \b
     Example:
       duelmail play
       duelmail play 2
       duelmail play 4 yes
+      duelmail play 4 4
       duelmail play "warlord KC" end
       duelmail play --bot heuristic
       duelmail play end --say "well played"
@@ -568,6 +569,11 @@ def play(ctx, moves, game, bot, seed, out, vacation, send, push, say, ask, sure)
                                    f"{waiting_words(match, seat)}){last}")
     noted = _pending_data(folder)
     say = say if say is not None else noted.get("say")
+    if not sure and len(moves) == 2:
+        from duelmail.choosing import choices, twice
+
+        if twice(moves, choices(match, seat, ident, list(noted.get("actions", [])))):
+            moves, sure = moves[:1], True  # 'duelmail play 2 2': "yes, move 2", of a move marked 'careful' only
     actions = list(noted.get("actions", [])) + _read_moves(match, seat, ident, moves, list(noted.get("actions", [])))
     if moves and not sure:
         _check_careful(match, seat, ident, moves, list(noted.get("actions", [])), actions)
@@ -647,8 +653,9 @@ def _check_careful(match, seat, ident, typed, noted, actions) -> None:
         return
     if risky:
         again = " ".join(f'"{m}"' if " " in m else m for m in typed)
+        twice = f"; or the number twice: 'duelmail play {again} {again}'" if again.isdigit() else ""
         raise click.ClickException(f"not played: {asked(risky)}. If you mean it: 'duelmail play {again} yes' "
-                                   "(or --yes)")
+                                   f"(or --yes{twice})")
 
 
 def _read_moves(match, seat, ident, moves, noted) -> list[str]:

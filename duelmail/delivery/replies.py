@@ -20,7 +20,7 @@ from email.message import EmailMessage, Message
 import tomlkit
 
 from duelmail import app
-from duelmail.choosing import Choice, ChoiceError, asked, choices, confirming, numbered, read_answer, warned
+from duelmail.choosing import Choice, ChoiceError, asked, choices, confirming, numbered, read_answer, twice, warned
 from duelmail.delivery.arrivals import Answer, Decision, my_games
 from duelmail.errors import DuelmailError, LocalFileError, unexpected
 from duelmail.home import Home
@@ -276,6 +276,8 @@ class ReplyPlay:
             say = " ".join(talk)
             text = "\n".join(line for line in lines if not _SAY.match(line))
         text, sure = confirming(text)
+        if not sure and twice(text.split(), choices(match, seat, identity, noted)):
+            text, sure = text.split()[0], True  # '2 2': "yes, move 2" of a move marked 'careful'
         answer = read_answer(match, seat, identity, text, noted)
         if not sure and warned(answer.chosen):
             raise ChoiceError(f"{asked(answer.chosen)}. If you mean it, reply '{text.strip()} yes'")

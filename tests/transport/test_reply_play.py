@@ -231,10 +231,11 @@ def test_undo_a_noted_step_and_offer_a_draw_by_reply(tmp_path):
     assert ": by reply: " in "\n".join(t.poll())
 
 
-def test_a_reply_naming_a_move_that_loses_at_once_is_asked_again_and_yes_plays_it(tmp_path):
+@pytest.mark.parametrize("yes", ["1 yes", "1 1"])
+def test_a_reply_naming_a_move_that_loses_at_once_is_asked_again_and_yes_plays_it(tmp_path, yes):
     """Issue 39 (1), K-3, K-7: by reply, a move the list marks 'careful' (1 Endurance card: the character is out at
     the start) is not played on its number alone: the answer names the move and its warning and asks for
-    'N yes', which notes it."""
+    'N yes', which notes it; so does the number given twice ('N N')."""
     t = ReplyTable(tmp_path, "skirmish", "turns=4")
     player = Player(t.reply_home, t.address)
     orig = _first_list(t, "strength")
@@ -250,7 +251,7 @@ def test_a_reply_naming_a_move_that_loses_at_once_is_asked_again_and_yes_plays_i
     again = t.new_lists()[-1]
     text = plain_of(again)
     assert "Nothing was sent" in text and "If you mean it, reply '1 yes'" in text
-    t.box.add(player.reply(again, "1 yes").as_bytes())
+    t.box.add(player.reply(again, yes).as_bytes())
     said = "\n".join(t.poll())
     assert "Noted (not sent yet): Give Endurance 1 card (secret until shown)" in said, said
 
