@@ -302,3 +302,32 @@ def test_the_poll_that_leaves_a_decision_awaited_mails_its_list(tmp_path):
         for orig in lists[-1:]:  # answered as a player would: the game goes on
             t.box.add(player.reply(orig).as_bytes())
     assert checked >= 2
+
+
+def test_a_reply_the_rules_refuse_is_answered_in_words(tmp_path):
+    """Issue 39 (2): a reply in notation naming a card by its position (one of alice's), that the rules refuse, is
+    answered in words: no card's position, no rule id alone (the rule's id after words), no command; nothing is
+    sent."""
+    from duelmail.app import open_game
+    from duelmail.games.cards import CardRef
+
+    t = ReplyTable(tmp_path, "grid")
+    player = Player(t.reply_home, t.address)
+    orig = _first_list(t, "play")
+    home = Home(t.reply_home)
+    folder, match, seat = open_game(home, None)
+    known = match.draft(seat, home.load_identity(None), []).known(seat)
+    ref = next(f"a#{i}" for i in range(60) if CardRef.parse(f"a#{i}") not in known)  # alice's, unseen
+    square = "a1"
+    typed = f"play {ref} {square}"
+    sent = set(t.outs[t.reply_home].iterdir())
+    t.box.add(player.reply(orig, typed).as_bytes())
+    said = "\n".join(t.poll())
+    assert " not played: " in said, said
+    text = plain_of(t.new_lists()[-1])
+    head = text.split("Answer again", 1)[0]
+    assert "Nothing was sent" in head and "was not played: " in head, head
+    assert not re.search(r"#\d", head.replace(repr(typed), "")), head  # only the reply quoted names one
+    assert not re.search(r"[(\[](?:rule )?[A-Z]{1,2}-\d+[)\]]", head) and "duelmail " not in head, head
+    assert "of the rules of Grid Duel)" in head, head
+    assert set(t.outs[t.reply_home].iterdir()) == sent
