@@ -57,7 +57,10 @@ class Answer:
 
 
 class ChoiceError(NotationError):
-    """An answer that names no legal move (or several): says what was not understood and what may be chosen."""
+    """An answer that names no legal move (or several): says what was not understood and what may be chosen.
+    ``rule``: the rule that refused a move the answer did name (``refusal`` then lists the legal moves)."""
+
+    rule: str | None = None
 
 
 # -- the list ----------------------------------------------------------------------------------------------
