@@ -15,9 +15,9 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from duelmail.errors import DuelmailError, NotationError
-from duelmail.games.base import for_player, in_words
-from duelmail.games.cards import CardRef
+from duelmail.errors import DuelmailError, IllegalMove, NotationError
+from duelmail.games.base import face_words, for_player, in_words
+from duelmail.games.cards import Card, CardRef
 from duelmail.util.classes import dataclass
 
 if TYPE_CHECKING:
@@ -57,7 +57,10 @@ class Answer:
 
 
 class ChoiceError(NotationError):
-    """An answer that names no legal move (or several): says what was not understood and what may be chosen."""
+    """An answer that names no legal move (or several): says what was not understood and what may be chosen.
+    ``rule``: the rule that refused a move the answer did name (``refusal`` then lists the legal moves)."""
+
+    rule: str | None = None
 
 
 # -- the list ----------------------------------------------------------------------------------------------
@@ -119,6 +122,15 @@ def confirming(text: str) -> tuple[str, bool]:
     if m is None or not text[:m.start()].strip():
         return text, False
     return text[:m.start()], True
+
+
+def twice(answer: Sequence[str], listed: Sequence[Choice]) -> bool:
+    """Whether ``answer`` is one number of ``listed`` given twice (``2 2``) for a move the list marks 'careful': "yes,
+    move 2", the confirmation a script gives. Said of a move with no warning, the same two numbers stay two moves."""
+    if len(answer) != 2 or answer[0].strip() != answer[1].strip() or not answer[0].strip().isdigit():
+        return False
+    n = int(answer[0])
+    return 1 <= n <= len(listed) and listed[n - 1].warning is not None
 
 
 def asked(chosen: Sequence[Choice]) -> str:
@@ -266,6 +278,55 @@ def compact(listed: Sequence[Choice], many: int = MANY, width: int = 100) -> lis
     return lines
 
 
+# -- a refusal in words ---------------------------------------------------------------------------------------
+_LEGAL_NOW = re.compile(r"\. Legal now: .*?\('duelmail moves' lists them all\)", re.DOTALL)
+_RULE_TAIL = re.compile(r" ?(?:\(rule ([A-Z]{1,2}-[A-Za-z0-9-]+)\)|\[([A-Za-z]{1,2}-[A-Za-z0-9-]+|notation)\])$")
+_USAGE = re.compile(r"(?::|;|,)? ?\(?expected '[^']*'(?:; [^)]*)?\)?")
+_GAME_ROUND = re.compile(r"^game [0-9a-f]{6,64}, round \d+: ")
+_IS_FACE = re.compile(r"(?<=\bis )((?:10|[2-9JQKA])[SHDC]|X[RB])\b")  # "but it is AH": the face in words
+
+
+def refusal(match: Match, seat: int, identity: Identity, error: Exception, noted: Sequence[str] = (),
+            typed: str = "", commands: bool = True) -> str:
+    """Why a move the player typed (words or notation) is refused, as a player reads it: the cards in words, never
+    by position; no notation's placeholders; the rule's id only after words, where to read it (``see rule W-7 in
+    'duelmail rules warlords'``); then the moves legal now like the one typed, numbered as the list numbers them.
+    The rules' own text (positions, rule ids, notation) is ``str(error)``: ``play --verbose`` shows it. Without
+    ``commands`` (a reply mail, which comes with the list) no command is named and no move listed."""
+    text = str(error).strip()
+    rule = getattr(error, "rule", None)
+    m = _RULE_TAIL.search(text)
+    while m:
+        rule = rule or m.group(1) or m.group(2)
+        text = text[:m.start()].rstrip()
+        m = _RULE_TAIL.search(text)
+    text = text.removesuffix(" ('duelmail moves' lists the legal moves)")
+    legal_now = bool(_LEGAL_NOW.search(text))
+    text = _GAME_ROUND.sub("", _USAGE.sub("", _LEGAL_NOW.sub("", text)))
+    try:
+        view = match.draft(seat, identity, list(noted))
+        known = view.known(seat)
+        text = in_words(view.named(text), known, namer=view.state.card_words)
+        name = view.names()[seat]
+        text = re.sub(rf"\b{re.escape(name)}'s\b", "your", text)
+    except DuelmailError:
+        pass
+    text = _IS_FACE.sub(lambda m: face_words(Card.parse(m.group(1))), for_player(text)).rstrip(" .;:")
+    if rule and re.fullmatch(r"[A-Z]{1,2}-\d+[a-z]?", rule) and not rule.startswith("P-"):
+        text += (f" (see rule {rule} in 'duelmail rules {match.game.spec.id}')" if commands
+                 else f" (rule {rule} of the rules of {match.game.spec.title})")
+    if not commands or not (legal_now or isinstance(error, IllegalMove) or getattr(error, "rule", None)):
+        return text
+    listed = choices(match, seat, identity, noted)
+    verb = (typed.split() or [""])[0].lower()
+    alike = [c for c in listed if c.move.split() and c.move.split()[0].lower() == verb] or listed
+    if not alike:
+        return text
+    shown = "; ".join(f"{c.number}. {c.said}" for c in alike[:6])
+    more = f"; and {len(alike) - 6} more" if len(alike) > 6 else ""
+    return f"{text}. You may now: {shown}{more} ('duelmail moves' lists them all)"
+
+
 # -- reading an answer ----------------------------------------------------------------------------------------
 _NUMBERS = re.compile(r"\s*\d+(?:\s*(?:,|;|\band\b|\bthen\b|\s)\s*\d+)*\s*[.!]?\s*", re.IGNORECASE)
 _STEPS = re.compile(r"\s*(?:;|,?\s+\bthen\b|\n)\s*", re.IGNORECASE)
@@ -347,7 +408,9 @@ def read_step(match: Match, seat: int, identity: Identity, text: str, noted: Seq
         warning = view.state.warning(seat, action, known)
         match.draft(seat, identity, [*noted, move])
     except DuelmailError as e:
-        raise ChoiceError(f"{text!r} cannot be played now: {e} ('duelmail moves' lists the legal moves)") from None
+        refused = ChoiceError(f"{text!r} cannot be played now: {e} ('duelmail moves' lists the legal moves)")
+        refused.rule = getattr(e, "rule", None)  # a rules' refusal: ``refusal`` says it in words, with the moves
+        raise refused from None
     return Choice(0, words, move, in_words(view.named(warning), known, namer=view.state.card_words)
                   if warning else None)
 

@@ -510,9 +510,11 @@ def undo(ctx, game, everything):
                    "(default: when run in a terminal).")
 @click.option("--yes", "-y", "sure", is_flag=True,
               help="Play a move the list marks 'careful' (it loses at once) without asking; so does 'yes' after it.")
+@click.option("--verbose", "-v", is_flag=True,
+              help="A refused move: the rules' own words too (the cards' positions, the rule's id, the notation).")
 @pass_ctx
 @handled
-def play(ctx, moves, game, bot, seed, out, vacation, send, push, say, ask, sure):
+def play(ctx, moves, game, bot, seed, out, vacation, send, push, say, ask, sure, verbose):
     """Make your MOVES and write your next turn file (in GAME: --game, or a game id after the moves).
 
     In a terminal, with no MOVES, shows the table and a numbered list of every move legal now,
@@ -520,15 +522,16 @@ def play(ctx, moves, game, bot, seed, out, vacation, send, push, say, ask, sure)
     'undo' takes the last choice back. MOVES are the list's numbers or words too, or the game's
     notation ('duelmail rules GAME' ends with it). Moves that do not finish your turn are kept until
     you add the rest. A move the list marks 'careful' (it ends the game against you, or puts out
-    your own character) is played only once you confirm it: asked in a terminal, else --yes or
-    'yes' after the move. With no moves and no decision awaited, sends whatever needs none (key shares,
-    deck passes, reveals).
+    your own character) is played only once you confirm it: asked in a terminal, else --yes,
+    'yes' after the move, or its number given twice ('play 4 4'). With no moves and no decision
+    awaited, sends whatever needs none (key shares, deck passes, reveals).
 
     \b
     Example:
       duelmail play
       duelmail play 2
       duelmail play 4 yes
+      duelmail play 4 4
       duelmail play "warlord KC" end
       duelmail play --bot heuristic
       duelmail play end --say "well played"
@@ -568,7 +571,17 @@ def play(ctx, moves, game, bot, seed, out, vacation, send, push, say, ask, sure)
                                    f"{waiting_words(match, seat)}){last}")
     noted = _pending_data(folder)
     say = say if say is not None else noted.get("say")
-    actions = list(noted.get("actions", [])) + _read_moves(match, seat, ident, moves, list(noted.get("actions", [])))
+    if not sure and len(moves) == 2:
+        from duelmail.choosing import choices, twice
+
+        if twice(moves, choices(match, seat, ident, list(noted.get("actions", [])))):
+            moves, sure = moves[:1], True  # 'duelmail play 2 2': "yes, move 2", of a move marked 'careful' only
+    try:
+        actions = list(noted.get("actions", [])) + _read_moves(match, seat, ident, moves,
+                                                               list(noted.get("actions", [])), verbose)
+    except DuelmailError as e:  # a typed move refused: in words, the rules' own text under --verbose
+        raise click.ClickException(_refused(match, seat, ident, e, noted.get("actions", []), moves, verbose)) \
+            from None
     if moves and not sure:
         _check_careful(match, seat, ident, moves, list(noted.get("actions", [])), actions)
     if not moves and not bot and (sys.stdin.isatty() and sys.stdout.isatty() if ask is None else ask):
@@ -587,9 +600,13 @@ def play(ctx, moves, game, bot, seed, out, vacation, send, push, say, ask, sure)
     try:
         draft = match.draft(seat, ident, actions)
     except DuelmailError as e:
+        said = _refused(match, seat, ident, e, noted_before, moves, verbose)
         if not noted_before:
-            raise
-        raise click.ClickException(f"{e}; noted before: {', '.join(noted_before)} ('duelmail undo' drops the last, "
+            raise click.ClickException(said) from None
+        from duelmail.choosing import said_moves
+
+        before = "; ".join(said_moves(match, seat, ident, noted_before)) if not verbose else ", ".join(noted_before)
+        raise click.ClickException(f"{said}; noted before: {before} ('duelmail undo' drops the last, "
                                    "'duelmail moves' lists what you may play)") from None
     if not draft.over() and seat in draft.state.deciders() and draft.ready(seat) \
             and (match.duties[seat].decide or actions):
@@ -647,11 +664,21 @@ def _check_careful(match, seat, ident, typed, noted, actions) -> None:
         return
     if risky:
         again = " ".join(f'"{m}"' if " " in m else m for m in typed)
+        twice = f"; or the number twice: 'duelmail play {again} {again}'" if again.isdigit() else ""
         raise click.ClickException(f"not played: {asked(risky)}. If you mean it: 'duelmail play {again} yes' "
-                                   "(or --yes)")
+                                   f"(or --yes{twice})")
 
 
-def _read_moves(match, seat, ident, moves, noted) -> list[str]:
+def _refused(match, seat, ident, error, noted, typed, verbose) -> str:
+    """A refused move as the player reads it (``choosing.refusal``: in words, the moves legal now); ``--verbose``
+    adds the rules' own text."""
+    from duelmail.choosing import refusal
+
+    said = refusal(match, seat, ident, error, list(noted), " ".join(typed))
+    return f"{said}\n(as the rules say it: {error})" if verbose else said
+
+
+def _read_moves(match, seat, ident, moves, noted, verbose=False) -> list[str]:
     """MOVES from the command line: the list's numbers (``2``, ``1 4``), then the notation, then words."""
     from duelmail.choosing import ChoiceError, read_step
 
@@ -665,9 +692,10 @@ def _read_moves(match, seat, ident, moves, noted) -> list[str]:
     except DuelmailError as notation:
         try:
             return [read_step(match, seat, ident, " ".join(moves), noted).move]
-        except ChoiceError as words:  # "did you mean" says it best; else what the notation expects, too
-            raise click.ClickException(str(words) if "did you mean" in str(words) else f"{notation}; {words}") \
-                from None
+        except ChoiceError as words:  # "did you mean" says it best; else what the notation expects, too (--verbose)
+            if "did you mean" in str(words) or not verbose:
+                raise
+            raise click.ClickException(f"{notation}; {words}") from None
 
 
 def _ask(folder, match, seat, ident, actions, say):

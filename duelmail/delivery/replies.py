@@ -20,7 +20,18 @@ from email.message import EmailMessage, Message
 import tomlkit
 
 from duelmail import app
-from duelmail.choosing import Choice, ChoiceError, asked, choices, confirming, numbered, read_answer, warned
+from duelmail.choosing import (
+    Choice,
+    ChoiceError,
+    asked,
+    choices,
+    confirming,
+    numbered,
+    read_answer,
+    refusal,
+    twice,
+    warned,
+)
 from duelmail.delivery.arrivals import Answer, Decision, my_games
 from duelmail.errors import DuelmailError, LocalFileError, unexpected
 from duelmail.home import Home
@@ -240,11 +251,12 @@ class ReplyPlay:
         try:
             played, words = self._act(folder, match, seat, identity, text, noted, say, now())
         except DuelmailError as e:  # an honest slip: nothing signed, the list again with the same code
+            why = refusal(match, seat, identity, e, noted, commands=False)  # in words: no position, no rule id alone
             happened = _happened(match, seat)
             mail = rt.compose_list(match, seat, self.address, token, numbered(listed), happened, now(),
                                    copy=_copy(memo, folder), view=_drafted(match, seat, identity, noted), heading=[
                                        f"Nothing was sent: your reply {text[:200]!r} was not played: "
-                                       + (f"{e}" if str(e).endswith((".", "?", "!")) else f"{e}."),
+                                       + (why if why.endswith((".", "?", "!")) else f"{why}."),
                                        "Answer again with one of these moves."])
             return None, f"{head} not played: {e}", [mail]
         memo.used.append(n)
@@ -276,6 +288,8 @@ class ReplyPlay:
             say = " ".join(talk)
             text = "\n".join(line for line in lines if not _SAY.match(line))
         text, sure = confirming(text)
+        if not sure and twice(text.split(), choices(match, seat, identity, noted)):
+            text, sure = text.split()[0], True  # '2 2': "yes, move 2" of a move marked 'careful'
         answer = read_answer(match, seat, identity, text, noted)
         if not sure and warned(answer.chosen):
             raise ChoiceError(f"{asked(answer.chosen)}. If you mean it, reply '{text.strip()} yes'")

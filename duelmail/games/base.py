@@ -238,6 +238,15 @@ def unseen_words(text: str) -> str:
     return text
 
 
+def replay_words(text: str) -> str:
+    """An event as the replay page says it (``duelmail/replay/page.py``, ``UNSEEN``): a card played as a face by
+    that face, a card the view has not seen in words (``unseen_words``); the rest, rule ids too, as recorded. The
+    terminal replay says its events so."""
+    if "#" not in text:
+        return text
+    return unseen_words(_CLAIMED.sub(lambda m: face_words(Card.parse(m.group(2))), text))
+
+
 def for_player(text: str) -> str:
     """A rules' text (a table, an event, a prompt) as a player reads it: no card position (a seen card by its face
     alone, another in words, see ``unseen_words``) and no rule id standing alone (``(S-18)``; the protocol's words

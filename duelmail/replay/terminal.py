@@ -11,6 +11,7 @@ import re
 from collections.abc import Callable
 
 from duelmail.errors import NotationError
+from duelmail.games.base import replay_words
 from duelmail.replay.model import TECHNICAL, Replay, Step
 
 HELP = """commands (Enter alone = next):
@@ -121,7 +122,7 @@ class TerminalReplay:
             if TECHNICAL.search(e.text):
                 tech += 1
             else:
-                lines.append(f"  {e.text}")
+                lines.append(f"  {replay_words(e.text)}")  # an unseen card in words, as the page says it
         if tech:
             lines.append(f"  ({tech} protocol message{'s' if tech != 1 else ''}: deck passes, key shares, seeds)")
         if len(lines) == 1:
@@ -130,9 +131,9 @@ class TerminalReplay:
 
     def log(self) -> str:
         out = []
-        for st in self.r.steps:
-            play = st.play_events()
-            text = "; ".join(e.text for e in play) if play else "(protocol messages only)"
+        for st in self.r.steps:  # each in the view's words, as the page's list of moves says it
+            play = [e for e in self.r.told_to(st, self.seat, self.everything) if not e.technical]
+            text = "; ".join(replay_words(e.text) for e in play) if play else "(protocol messages only)"
             label = "start" if st.index == 0 else f"r{st.round}"
             out.append(f"{'>' if st.index == self.i else ' '} {label:>5}  {text}")
         return "\n".join(out)

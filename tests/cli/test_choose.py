@@ -127,7 +127,7 @@ def test_a_move_that_loses_at_once_is_marked_and_played_only_once_confirmed(tmp_
     before = snapshot(t.alice)
     out = dm(t.alice, "play", "1", code=1)
     assert out.startswith("Error: not played: 'Give Endurance 1 card (secret until shown)' removes your character")
-    assert "If you mean it: 'duelmail play 1 yes' (or --yes)" in out and "Traceback" not in out
+    assert "If you mean it: 'duelmail play 1 yes' (or --yes" in out and "Traceback" not in out
     assert snapshot(t.alice) == before
     out = ask(t.alice, "1\nn\n2\n", code=1)  # a terminal asks: 'n' keeps it out, then Endurance 2; input ends
     assert "careful: 'Give Endurance 1 card (secret until shown)' removes your character" in out
@@ -136,3 +136,24 @@ def test_a_move_that_loses_at_once_is_marked_and_played_only_once_confirmed(tmp_
     dm(t.alice, "undo")
     out = dm(t.alice, "play", "1", "yes")
     assert "noted: " in out and "Give Endurance 1 card (secret until shown)" in out
+
+
+def test_a_careful_move_is_confirmed_by_its_number_given_twice(tmp_path):
+    """Issue 39 (1): 'play 1 1' of the move marked 'careful' is "yes, move 1": noted once; 'play 2 2' of a move with
+    no warning stays two moves, as it always was."""
+    t = _Skirmish(tmp_path)
+    t.settle()
+    t.turn(t.alice, "1")
+    t.turn(t.alice, "1")  # Strength 1, Speed 1: Endurance next, its move 1 marked 'careful'
+    out = dm(t.alice, "play", "1", code=1)
+    assert "If you mean it: 'duelmail play 1 yes' (or --yes; or the number twice: 'duelmail play 1 1')" in out
+    before = snapshot(t.alice)
+    out = dm(t.alice, "play", "1", "1")
+    assert "noted: " in out and "Give Endurance 1 card (secret until shown)" in out
+    assert out.count("Give Endurance 1 card") == 1 and "not played" not in out
+    dm(t.alice, "undo")
+    assert snapshot(t.alice) == before
+    listed = json.loads(dm(t.alice, "moves", "--json"))
+    assert listed[1]["careful"] is None
+    two = dm(t.alice, "play", "2", "2")  # two moves: Endurance 2, then move 2 of the list after it
+    assert "Give Endurance 2 cards (secret until shown); Give Dexterity 2 cards (secret until shown)" in two

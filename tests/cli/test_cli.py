@@ -115,7 +115,7 @@ def test_illegal_move_is_refused_naming_its_rule(midgame):
     home = t.alice if seat == "0" else t.bob
     before = snapshot(home)
     out = dm(home, "play", "attack a#1 a#1 extra", code=1)
-    assert "attack a#1 a#1 extra" in out
+    assert "'attack " in out and "extra" in out and "#" not in out  # the move quoted, its cards in words (issue 39)
     assert snapshot(home) == before
 
 

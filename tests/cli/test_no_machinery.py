@@ -13,8 +13,9 @@ import shutil
 from datetime import UTC, datetime
 from pathlib import Path
 
+import clitable
 import pytest
-from clitable import dm, runner
+from clitable import dm, runner, snapshot
 
 from duelmail.app import open_game
 from duelmail.cli import main
@@ -83,3 +84,43 @@ def test_a_player_never_reads_the_machinery(game, players, tmp_path):
     said = read_everything(game, players, tmp_path)
     found = [f"{where}: {hit}" for where, text in said.items() for hit in machinery(text)]
     assert not found, "\n".join(found[:40])
+
+
+def _hand(home: Path) -> dict[str, str]:
+    """Alice's cards as she sees them, position to face (what the test types; never what she reads)."""
+    h = Home(home)
+    folder, match, seat = open_game(h, None)
+    known = match.draft(seat, h.load_identity(None, lambda: None), []).known(seat)
+    return {str(r): str(c) for r, c in known.items()}
+
+
+@pytest.mark.parametrize("game", ["warlords", "grid"])
+def test_a_refused_typed_move_is_said_in_words(game, tmp_path):
+    """Issue 39 (2): a move typed in notation that the rules refuse (W-5: no attack in the first round; W-7: a
+    Warlord that is no face card, a proven cheat; G-5: the first card goes to c3) is refused in words: no card's
+    position, no rule id alone (the rule's id after words, where to read it), the legal moves like it numbered;
+    exit code 1 and nothing written. '--verbose' adds the rules' own text."""
+    class T(clitable.Table):
+        pass
+
+    T.game = game
+    t = T(tmp_path)
+    t.settle()
+    hand = _hand(t.alice)
+    first = sorted(hand, key=lambda r: int(r.split("#")[1]))[0]
+    typed = [["play", first, "a1"]]
+    if game == "warlords":
+        typed += [["attack", first, "b#3"]] + [["warlord", r] for r, c in hand.items() if c[0] not in "JQK"][:1]
+    before = snapshot(t.alice)
+    for move in typed:
+        out = dm(t.alice, "play", *move, code=1)
+        assert out.startswith("Error: ") and "Traceback" not in out
+        assert not machinery(out), (move, machinery(out))
+        assert "#" not in out, out
+        assert snapshot(t.alice) == before
+    out = dm(t.alice, "play", *typed[-1], code=1)
+    rule = {"warlords": "W-7" if len(typed) == 3 else "W-5", "grid": "G-5"}[game]
+    assert f"(see rule {rule} in 'duelmail rules {game}')" in out and "You may now: 1. " in out, out
+    out = dm(t.alice, "play", "--verbose", *typed[-1], code=1)
+    assert "(as the rules say it: " in out and f"(rule {rule})" in out and "#" in out
+    assert snapshot(t.alice) == before

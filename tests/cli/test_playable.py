@@ -12,6 +12,9 @@ from pathlib import Path
 import clitable
 from clitable import Table, dm, snapshot
 
+from duelmail.games.base import face_words
+from duelmail.games.cards import Card
+
 HAND = re.compile(r"(?<!\S)(10|[2-9JQKA])([SHDC])(?!\S)")
 
 
@@ -36,7 +39,8 @@ def test_warlords_slips_about_own_cards_are_refused_with_the_rule_and_the_legal_
     cards = hand(t.alice)
     low = next(f for f in cards if f[:-1] not in ("J", "Q", "K", "A"))
     out = refused_unchanged(t.alice, "play", f"warlord {low}")
-    assert "W-7" in out and f"it is {low}" in out and "Legal now:" in out and "round 4" in out
+    assert "(see rule W-7 in 'duelmail rules warlords')" in out and f"it is {face_words(Card.parse(low))}" in out
+    assert "You may now: 1. " in out and "round 4" in out and "#" not in out  # in words (issue 39)
     assert "your move was not sent" in out  # the refusal says that nothing went out
     t.turn(t.alice, "end")  # no Warlord: alice keeps her face cards in hand
     for i in range(12):
@@ -48,7 +52,7 @@ def test_warlords_slips_about_own_cards_are_refused_with_the_rule_and_the_legal_
             faces = [f for f in hand(t.alice) if f[:-1] in ("2", "3", "J", "Q", "K", "A")]  # no Army (W-6)
             if faces:
                 out = refused_unchanged(t.alice, "play", f"defend - {faces[0]}")
-                assert "W-11" in out and "as an Army" in out and "Legal now: defend" in out
+                assert "W-11" in out and "as an Army" in out and "You may now: 1. " in out
                 return
         attacks = [m["move"] for m in json.loads(dm(t.home(s), "moves", "--json")) if m["move"].startswith("attack")]
         if s == "1" and attacks:
@@ -72,7 +76,7 @@ def test_summoner_takes_faces_and_refuses_a_false_face(tmp_path):
     ref, face = legal[0].split()[1].split("=")
     other = next(f for f in ("2c", "kd", "7s") if f != face)
     out = refused_unchanged(me, "play", f"summon {ref}={other}")
-    assert "S-9" in out and f"it is {face.upper()}" in out and "Legal now: summon" in out
+    assert "S-9" in out and f"it is {face_words(Card.parse(face))}" in out and "You may now: 1. Summon" in out
     means = next(m["means"] for m in json.loads(dm(me, "moves", "--json")) if m["move"] == f"summon {ref}={face}")
     out = dm(me, "play", f"summon {face.upper()}")
     assert f"noted: {means}" in out and "#" not in out
@@ -132,7 +136,7 @@ def test_wizard_takes_faces_and_players_names_and_refuses_false_faces(tmp_path):
     out = refused_unchanged(home, "play", f"attack {r1}=kh {r2}=qh at {target}" if f1 != "kh" else
                             f"attack {r1}=2c {r2}=2c at {target}")
     assert "Z-7" in out or "Z-24" in out
-    assert "Legal now: attack" in out or "(rule Z-7)" in out
+    assert "You may now: 1. Attack" in out or "(see rule Z-7 in 'duelmail rules wizard')" in out
     name = t.homes[target].name
     out = dm(home, "play", f"attack {f1.upper()} {f2.upper()} at {name}", "--out", str(t.out))
     assert f"at {name}" in out or name in out
@@ -166,7 +170,7 @@ def test_grid_moves_speak_of_designed_cards_and_take_their_names(tmp_path):
     mine = [ln.split()[1] for ln in dm(t.alice, "show").splitlines() if ln.strip().startswith("hand:")
             and "Ally" not in ln]
     out = refused_unchanged(t.alice, "play", f"ally {mine[0]} c3")  # G-23: no Ally on it
-    assert "G-23" in out and "says something false" in out and "Legal now:" in out
+    assert "G-23" in out and "says something false" in out and "You may now: " in out
 
 
 def test_finished_games_step_aside_and_are_archived(tmp_path):
@@ -223,7 +227,7 @@ def test_skirmish_refuses_a_reveal_beyond_the_committed_total(tmp_path):
         if "choose which cards to show" in what and any("spd1" in m for m in duals):
             label = re.search(r"dual (d[0-9]+):", duals[0]).group(1)
             out = refused_unchanged(t.alice, "play", f"dual {label}: spd3")  # 1 + 3 of 3
-            assert "K-5" in out and f"Legal now: dual {label}: -" in out
+            assert "K-5" in out and "You may now: 1. " in out
             out = refused_unchanged(t.alice, "play", f"dual {label}: spd2")  # all 3 revealed, no '!'
             assert "K-6" in out and "exhausted" in out
             return
@@ -241,7 +245,7 @@ def test_skirmish_builds_are_checked_against_the_budget_when_noted(tmp_path):
     assert "noted: Give Strength 10 cards" in dm(t.alice, "play", "build str 10")
     out = refused_unchanged(t.alice, "play", "build spd 10")
     assert "K-2" in out and "more than 13" in out and "'duelmail undo' drops the last" in out
-    assert "noted before: build str 10" in out and "Traceback" not in out
+    assert "noted before: Give Strength 10 cards" in out and "Traceback" not in out
     dm(t.alice, "undo")
     assert "noted: Give Strength 3 cards (secret until shown); Give Speed 3 cards" in dm(t.alice, "play", "build str 3",
                                                                                         "build spd 3")

@@ -116,7 +116,8 @@ def test_a_refused_move_names_your_turn_and_the_rule(demo, tmp_path):
     would ('your move was not sent'), without seat numbers."""
     home = alice_at(demo, tmp_path, 4)  # round 4: alice prepares her first turn
     out = dm(home, "play", "warlord b#0", code=1)
-    assert "your move was not sent (round 4): " in out and "(rule W-7)" in out and "seat 0" not in out
+    assert "your move was not sent (round 4): " in out and "seat 0" not in out
+    assert "(see rule W-7 in 'duelmail rules warlords')" in out  # the rule's id after words (issue 39)
     assert out.count("W-7") == 1  # the rule once, not "(rule W-7) [W-7]"
     assert "(your new file)" not in out and "Traceback" not in out
     status = dm(home, "status")

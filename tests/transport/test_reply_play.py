@@ -231,10 +231,11 @@ def test_undo_a_noted_step_and_offer_a_draw_by_reply(tmp_path):
     assert ": by reply: " in "\n".join(t.poll())
 
 
-def test_a_reply_naming_a_move_that_loses_at_once_is_asked_again_and_yes_plays_it(tmp_path):
+@pytest.mark.parametrize("yes", ["1 yes", "1 1"])
+def test_a_reply_naming_a_move_that_loses_at_once_is_asked_again_and_yes_plays_it(tmp_path, yes):
     """Issue 39 (1), K-3, K-7: by reply, a move the list marks 'careful' (1 Endurance card: the character is out at
     the start) is not played on its number alone: the answer names the move and its warning and asks for
-    'N yes', which notes it."""
+    'N yes', which notes it; so does the number given twice ('N N')."""
     t = ReplyTable(tmp_path, "skirmish", "turns=4")
     player = Player(t.reply_home, t.address)
     orig = _first_list(t, "strength")
@@ -250,7 +251,7 @@ def test_a_reply_naming_a_move_that_loses_at_once_is_asked_again_and_yes_plays_i
     again = t.new_lists()[-1]
     text = plain_of(again)
     assert "Nothing was sent" in text and "If you mean it, reply '1 yes'" in text
-    t.box.add(player.reply(again, "1 yes").as_bytes())
+    t.box.add(player.reply(again, yes).as_bytes())
     said = "\n".join(t.poll())
     assert "Noted (not sent yet): Give Endurance 1 card (secret until shown)" in said, said
 
@@ -301,3 +302,32 @@ def test_the_poll_that_leaves_a_decision_awaited_mails_its_list(tmp_path):
         for orig in lists[-1:]:  # answered as a player would: the game goes on
             t.box.add(player.reply(orig).as_bytes())
     assert checked >= 2
+
+
+def test_a_reply_the_rules_refuse_is_answered_in_words(tmp_path):
+    """Issue 39 (2): a reply in notation naming a card by its position (one of alice's), that the rules refuse, is
+    answered in words: no card's position, no rule id alone (the rule's id after words), no command; nothing is
+    sent."""
+    from duelmail.app import open_game
+    from duelmail.games.cards import CardRef
+
+    t = ReplyTable(tmp_path, "grid")
+    player = Player(t.reply_home, t.address)
+    orig = _first_list(t, "play")
+    home = Home(t.reply_home)
+    folder, match, seat = open_game(home, None)
+    known = match.draft(seat, home.load_identity(None), []).known(seat)
+    ref = next(f"a#{i}" for i in range(60) if CardRef.parse(f"a#{i}") not in known)  # alice's, unseen
+    square = "a1"
+    typed = f"play {ref} {square}"
+    sent = set(t.outs[t.reply_home].iterdir())
+    t.box.add(player.reply(orig, typed).as_bytes())
+    said = "\n".join(t.poll())
+    assert " not played: " in said, said
+    text = plain_of(t.new_lists()[-1])
+    head = text.split("Answer again", 1)[0]
+    assert "Nothing was sent" in head and "was not played: " in head, head
+    assert not re.search(r"#\d", head.replace(repr(typed), "")), head  # only the reply quoted names one
+    assert not re.search(r"[(\[](?:rule )?[A-Z]{1,2}-\d+[)\]]", head) and "duelmail " not in head, head
+    assert "of the rules of Grid Duel)" in head, head
+    assert set(t.outs[t.reply_home].iterdir()) == sent
