@@ -761,7 +761,7 @@ class Folding:
         events += self._record_published(c, seat, duty)
         # key shares
         keys = c.get("keys", {})
-        pre = dict(self.state.visibility()) if keys and isinstance(keys, dict) else {}  # whom each card showed to
+        pre = self.state.visibility() if keys and isinstance(keys, dict) else {}  # whom each card showed to
         if not isinstance(keys, dict):
             raise CryptoError("'keys' must be a table of ref = key")
         refs = []
