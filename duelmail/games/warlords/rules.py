@@ -193,6 +193,12 @@ class WarlordsState(FaceClaims, GameState):
         c.bystanders = list(self.bystanders)
         return c
 
+    def __getstate__(self) -> dict:
+        """Pickled (a home's kept state) without the visibility kept: it is computed again when asked."""
+        out = dict(self.__dict__)
+        out.pop("_vis", None)
+        return out
+
     # -- whose move ----------------------------------------------------------------------------
     def deciders(self) -> tuple[int, ...]:
         p = self.phase
