@@ -94,6 +94,7 @@ class Stream:
             raise CryptoError(f"stream label must be a non-empty string, got {label!r}")
         self._seed = bytes(seed)
         self._label = label
+        self._prefix = lp(self._seed, label)  # lp(seed, label, i) is this prefix followed by lp(i)
         self._counter = 0
         self._buf = b""
 
@@ -104,7 +105,7 @@ class Stream:
         chunks = [self._buf]
         have = len(self._buf)
         while have < n:
-            block = hashlib.sha256(lp(self._seed, self._label, self._counter)).digest()
+            block = hashlib.sha256(self._prefix + lp(self._counter)).digest()
             self._counter += 1
             chunks.append(block)
             have += len(block)

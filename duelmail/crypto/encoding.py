@@ -48,9 +48,14 @@ def b64d(text: str, what: str) -> bytes:
 
 def lp(*parts: bytes | str | int) -> bytes:
     """Length-prefixed concatenation: per part, 4-byte big-endian length + bytes (see module doc)."""
-    out = bytearray()
+    out = []
     for i, part in enumerate(parts):
-        if isinstance(part, (bytes, bytearray, memoryview)):
+        cls = part.__class__
+        if cls is bytes:  # the common case first (hashing and key derivation call this some 20,000 times a replay)
+            raw = part
+        elif cls is str:
+            raw = part.encode("utf-8")
+        elif isinstance(part, (bytes, bytearray, memoryview)):
             raw = bytes(part)
         elif isinstance(part, str):
             raw = part.encode("utf-8")
@@ -62,9 +67,9 @@ def lp(*parts: bytes | str | int) -> bytes:
             raise CryptoError(f"lp part {i}: cannot encode {type(part).__name__} {part!r}")
         if len(raw) > _MAX_PART:
             raise CryptoError(f"lp part {i}: {len(raw)} bytes is too long")
-        out += len(raw).to_bytes(4, "big")
-        out += raw
-    return bytes(out)
+        out.append(len(raw).to_bytes(4, "big"))
+        out.append(raw)
+    return b"".join(out)
 
 
 def _clip(text: str, limit: int = 60) -> str:

@@ -109,8 +109,14 @@ class Folding:
             if self.lender is not None:
                 self._lend(self.lender)
             public = self.state.public_faces()
-            candidates = [r for r, who in self.state.visibility().items() if who == PUBLIC and r not in public]
-            for ref in sorted(candidates):  # a fixed order, so every fold reveals alike
+            vis = self.state.visibility()
+            kept = self._unrevealed
+            if kept is not None and kept[0] is vis and kept[1] == len(public):  # the state did not change since
+                candidates = kept[2]
+            else:  # a fixed order, so every fold reveals alike
+                candidates = sorted(r for r, who in vis.items() if who == PUBLIC and r not in public)
+                self._unrevealed = (vis, len(public), candidates)
+            for ref in candidates:
                 deck = self.book.decks.get(ref.deck)
                 if deck is None or not deck.locked:
                     continue
@@ -761,7 +767,7 @@ class Folding:
         events += self._record_published(c, seat, duty)
         # key shares
         keys = c.get("keys", {})
-        pre = dict(self.state.visibility()) if keys and isinstance(keys, dict) else {}  # whom each card showed to
+        pre = self.state.visibility() if keys and isinstance(keys, dict) else {}  # whom each card showed to
         if not isinstance(keys, dict):
             raise CryptoError("'keys' must be a table of ref = key")
         refs = []

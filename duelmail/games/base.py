@@ -428,7 +428,10 @@ class GameState(ABC):
     # -- hidden information --------------------------------------------------
     @abstractmethod
     def visibility(self) -> Mapping[CardRef, int]:
-        """Refs that must be visible to one seat (value: that seat) or to everyone (``PUBLIC``)."""
+        """Refs that must be visible to one seat (value: that seat) or to everyone (``PUBLIC``).
+
+        A state may give the same mapping again while it has not changed (Warlords keeps it); it never changes a
+        mapping once given, so the engine may keep what it read from one (``Match._settle``)."""
 
     @abstractmethod
     def reveal(self, ref: CardRef, face: Card) -> list[Violation]:

@@ -187,6 +187,7 @@ def stripped(match: Match) -> Match:
     out.book = copy.copy(match.book)
     out.book.__dict__.pop("_opened", None)  # opened in this process (``DeckBook.unlocked``): holds own keys
     out.__dict__.pop("_own_checked", None)  # the escrow dealings this process checked with its seat's key
+    out._unrevealed = None  # what ``_settle`` read from the visibility: kept in this process only
     last = len(match.rounds) - FULL_ROUNDS
     out.rounds = [r if i == 0 or i >= last else {s: _slim(f) for s, f in r.items()}
                   for i, r in enumerate(match.rounds)]

@@ -8,6 +8,7 @@ revealed and again by ``audit``.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 
 from duelmail.errors import DuelmailError, IllegalMove
@@ -119,8 +120,26 @@ class Battle:
                             self.d_support) if r is not None]
 
 
+def _changes(method):
+    """A method that may change who sees what: the visibility kept by ``WarlordsState.visibility`` is dropped
+    before and after it (after: in case it asked for the visibility midway)."""
+    @functools.wraps(method)
+    def run(self, *args, **kwargs):
+        self._vis = None
+        try:
+            return method(self, *args, **kwargs)
+        finally:
+            self._vis = None
+    return run
+
+
 class WarlordsState(FaceClaims, GameState):
-    """A Warlords position: the whole table as refs, the faces revealed so far and every claim."""
+    """A Warlords position: the whole table as refs, the faces revealed so far and every claim.
+
+    ``visibility()`` is kept until a method that changes the state runs (``apply``, ``apply_shuffle``, ``reveal``,
+    ``remove``, each marked ``_changes``): code that changes the lists by hand must set ``_vis`` to None."""
+
+    _vis: dict[CardRef, int] | None = None  # the last visibility() while nothing changed since
 
     def __init__(self, nseats: int, reinforcements: bool = False, hidden_ally: bool = False, shortcuts: bool = False):
         if not 2 <= nseats <= len(DECK_IDS):
@@ -173,6 +192,12 @@ class WarlordsState(FaceClaims, GameState):
         c.pending = list(self.pending)
         c.bystanders = list(self.bystanders)
         return c
+
+    def __getstate__(self) -> dict:
+        """Pickled (a home's kept state) without the visibility kept: it is computed again when asked."""
+        out = dict(self.__dict__)
+        out.pop("_vis", None)
+        return out
 
     # -- whose move ----------------------------------------------------------------------------
     def deciders(self) -> tuple[int, ...]:
@@ -304,6 +329,7 @@ class WarlordsState(FaceClaims, GameState):
         return [w for o in range(self.n) if o != seat and self.active[o] for w in self.warlords[o] if w != fighting]
 
     # -- applying decisions ------------------------------------------------------------------
+    @_changes
     def apply(self, seat: int, action: WarlordsAction) -> None:
         if self.phase == OVER:
             raise IllegalMove("W-31", f"{action}: the game is over ({self.result.describe()})")
@@ -492,6 +518,7 @@ class WarlordsState(FaceClaims, GameState):
         self.generation[seat] += 1
         return f"{deck_id(seat)}.{self.generation[seat]}"
 
+    @_changes
     def apply_shuffle(self, shuffle: Shuffle) -> None:
         if self.phase != SHUFFLE or shuffle != self.pending[0]:
             raise DuelmailError(f"unexpected shuffle into {shuffle.new_deck}: Warlords awaits "
@@ -770,7 +797,16 @@ class WarlordsState(FaceClaims, GameState):
                       rule="W-22")
 
     # -- hidden information ------------------------------------------------------------------
+    reveal = _changes(FaceClaims.reveal)
+
     def visibility(self) -> dict[CardRef, int]:
+        """Kept until the state changes (see the class): the same dict, which callers must not change."""
+        vis = self._vis
+        if vis is None:
+            vis = self._vis = self._visibility()
+        return vis
+
+    def _visibility(self) -> dict[CardRef, int]:
         vis: dict[CardRef, int] = {}
         face_up, locked = self.face_up, self.locked
         for s in range(self.n):  # (whole lists at once where no card is told apart: called a few times a round)
@@ -827,6 +863,7 @@ class WarlordsState(FaceClaims, GameState):
         """W-32: a removed seat is out for good (a seat out by W-22/W-23 still answers for its decks, W-24)."""
         return frozenset(self.removed)
 
+    @_changes
     def remove(self, seat: int) -> None:
         """W-32: ``seat`` stopped answering and was removed: it leaves the circle at once. Its hand goes face up
         to its discard pile; its Warlords on the table leave it, face down unless already face up (their claims

@@ -88,6 +88,7 @@ def test_w18_w19_aces_are_told(rig, play):
 def test_w4_w22_w23_draws_empty_pile_and_out(rig, play):
     t = rig(2, {0: "9H", 1: "10S"})
     t.state.piles[1].clear()
+    t.state._vis = None  # changed by hand: drop the visibility kept
     play(t, 0, "end")
     assert said(t, "empty")[1] == "bob's draw pile is empty: a last (revenge) turn, then out"
     play(t, 1, "end")

@@ -227,6 +227,7 @@ def test_render_shows_own_faces_hidden_cards_and_the_battle(rig, play):
 def test_w30_cheat_by_the_winner_found_after_the_end(rig, play):
     t = rig(2, {0: "7S"})
     t.state.piles[1].clear()
+    t.state._vis = None  # changed by hand: drop the visibility kept
     play(t, 0, "warlord a#0", "end")
     play(t, 1, "end")  # seat 1's revenge turn: it is out, seat 0 wins
     st = t.state

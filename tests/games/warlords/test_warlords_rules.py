@@ -328,6 +328,7 @@ def test_w20_no_last_chance_when_the_attack_fails(rig, play):
 def test_w22_w23_empty_pile_gives_a_revenge_turn_then_out(rig, play):
     t = rig(2, {0: "9H", 1: "10S"})
     t.state.piles[1].clear()
+    t.state._vis = None  # changed by hand: drop the visibility kept
     play(t, 0, "end")
     st = t.state
     assert st.revenge and st.current == 1 and len(st.hands[1]) == 5  # no draw
@@ -344,6 +345,7 @@ def test_w22_w23_empty_pile_gives_a_revenge_turn_then_out(rig, play):
 def test_w24_the_circle_shrinks(rig, play):
     t = rig(3, {0: "10H", 1: "10S", 2: "10D"})
     t.state.piles[1].clear()
+    t.state._vis = None  # changed by hand: drop the visibility kept
     play(t, 0, "end")
     play(t, 1, "end")  # revenge turn without an attack: seat 1 is out
     st = t.state
@@ -360,6 +362,7 @@ def _fill_discard(t, seat, k):
     """Test set-up: move ``k`` cards from the bottom of ``seat``'s draw pile to its discard pile."""
     st = t.state
     st.discards[seat].extend(st.piles[seat].pop(0) for _ in range(k))
+    st._vis = None  # changed by hand: drop the visibility kept
     t.settle()
 
 
@@ -403,6 +406,7 @@ def test_w26_shortcuts_emergency_joker_rescues_with_eight_cards(rig, play):
     t = rig(2, {1: "XR KS"}, {"reinforcements": True, "mail-shortcuts": True})
     _fill_discard(t, 1, 12)
     t.state.piles[1].clear()
+    t.state._vis = None  # changed by hand: drop the visibility kept
     play(t, 0, "end")
     st = t.state
     assert st.revenge and st.rescue
@@ -416,6 +420,7 @@ def test_w26_shortcuts_emergency_joker_only_as_first_action(rig, play):
     t = rig(2, {1: "XR KS"}, {"reinforcements": True, "mail-shortcuts": True})
     _fill_discard(t, 1, 12)
     t.state.piles[1].clear()
+    t.state._vis = None  # changed by hand: drop the visibility kept
     play(t, 0, "end")
     play(t, 1, "warlord b#1")
     refused("W-26", play, t, 1, "joker b#0")
@@ -424,6 +429,7 @@ def test_w26_shortcuts_emergency_joker_only_as_first_action(rig, play):
 def test_w26_shortcuts_emergency_joker_needs_discards(rig, play):
     t = rig(2, {1: "XR"}, {"reinforcements": True, "mail-shortcuts": True})
     t.state.piles[1].clear()
+    t.state._vis = None  # changed by hand: drop the visibility kept
     play(t, 0, "end")
     refused("W-26", play, t, 1, "joker b#0")
 

@@ -31,6 +31,7 @@ def r(text):
 def _fill_discard(t, seat, k):
     st = t.state
     st.discards[seat].extend(st.piles[seat].pop(0) for _ in range(k))
+    st._vis = None  # changed by hand: drop the visibility kept
     t.settle()
 
 
