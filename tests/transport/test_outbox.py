@@ -5,6 +5,7 @@ Play by reply with a failing server: ``test_reply_play_servers.py``."""
 
 from __future__ import annotations
 
+import json
 import mailbox
 import os
 import shutil
@@ -247,3 +248,23 @@ def test_a_move_played_by_reply_killed_at_every_step_before_the_server_took_it_l
             out = dm(home, "mail", "fetch", "--no-auto", str(eml))
             want = f"round {rnd} seat 1 verified and applied" if j == 0 else "already applied (nothing changed)"
             assert want in out, (i, j, out)
+
+
+def test_a_file_killed_before_its_store_and_passed_by_is_dropped_unsent(mail_servers, tmp_path, monkeypatch):
+    """Alice's 'play --send' is killed once her move is in the outbox, before it is stored; she plays again (another
+    move for the same round, which is stored). The next command drops the first from the outbox, unsent: nobody saw
+    it, and storing it now would make her home hold two files for one round."""
+    monkeypatch.setenv(mailt.PASSWORD_ENV, PASSWORD)
+    t = MailTable(tmp_path, mail_servers)
+    alice, bob = t.homes
+    t.start("skirmish")
+    t.fetch(alice)  # bob's acceptance: alice's move of round 2
+    assert kill_at(alice, "after", 1, "play", "--bot", "heuristic", "--seed", "1", "--send", start=".outbox") == -9
+    (folder,) = (alice / "games").iterdir()
+    (entry,) = json.loads(outbox_of(alice).read_text())
+    assert entry["file"] == "r0002-s0.toml" and not (folder / entry["file"]).exists()
+    out = dm(alice, "play", "--bot", "heuristic", "--seed", "2", "--send")
+    assert "dropped your turn of round 2" in out and "mailed round 2" in out, out
+    assert not outbox_of(alice).exists() and own_file(alice, "r0002-s0.toml").file_hash != entry["hash"]
+    t.note_sent(alice, out)
+    assert "round 2 seat 0 verified and applied" in t.fetch(bob)
