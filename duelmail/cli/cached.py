@@ -13,6 +13,7 @@ import json
 import os
 import sys
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 from duelmail.errors import DuelmailError
 from duelmail.home import Home
@@ -146,6 +147,10 @@ def status_lines(data: dict, t: datetime) -> list[str]:
             out.append(f"{name}'s file of round {rnd} came later than the time it carries allows: "
                        f"'duelmail claim' claims {name}'s timeout for it")
     for u in data.get("unsent", []):
+        if u.get("by") == "git":
+            out.append(f"not pushed yet: {u['file']} ({u['error']}); the next 'duelmail git sync' (or 'watch', "
+                       "'play --push') pushes it")
+            continue
         why = u["error"] or "not tried yet (the command that signed it ended first)"
         out.append(f"not sent yet: {u['file']} ({why}); the next 'duelmail play', 'receive', 'mail fetch', "
                    "'watch' or 'git sync' tries again ('duelmail mail send' now)")
@@ -226,6 +231,14 @@ def _size(n: int) -> str:
     return f"{n} bytes" if n < 1024 else f"{n / 1024:.0f} KiB" if n < 1 << 20 else f"{n / (1 << 20):.1f} MiB"
 
 
+def _git_repos(root) -> bool:
+    """Whether the home at ``root`` keeps games in git repositories (its config names some; no TOML read)."""
+    try:
+        return "repos" in (Path(root) / "config.toml").read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return False
+
+
 def kept_here(folder, alone: bool = True) -> dict:
     """What this home keeps of a game beside its log, for ``status``: the files it signed and has not mailed yet
     (``transport/outbox.py``: each with the transport's last error) and the early files it holds aside
@@ -238,6 +251,10 @@ def kept_here(folder, alone: bool = True) -> dict:
         box = []
     unsent = [{"file": e["file"], "error": str(e.get("error") or "")} for e in box if isinstance(box, list)
               and isinstance(e, dict) and isinstance(e.get("file"), str)]
+    if folder.home is not None and _git_repos(folder.home):  # a game kept in git: this seat's files its remote lacks
+        from duelmail.delivery.git import unpushed
+
+        unsent += unpushed(Home(folder.home), folder)
     if unsent:
         out["unsent"] = unsent
     try:

@@ -582,6 +582,31 @@ def _write_readmes(home: Home, repo: GitRepo, commit: bool = True, look: set[str
             repo.commit("duelmail: README files show the current position")
 
 
+def unpushed(home: Home, folder: GameFolder) -> list[dict]:
+    """The files of this home's own seat that its game's folder holds and the remote of the game's repository does
+    not (as the clone last saw it: its remote-tracking branch, no network), e.g. after a failed push: ``status``'s
+    "not pushed yet". Each ``{file, error, by}``; empty for a game not kept in git, or with no remote."""
+    seat = home.me(folder).get("seat")
+    repo = next((r for r in repos(home) if (r / folder.path.name).is_dir()), None)
+    if repo is None or not isinstance(seat, int):
+        return []
+    mine = sorted(p.name for p in folder.path.glob(f"r[0-9][0-9][0-9][0-9]-s{seat}.toml"))
+    if not mine:
+        return []
+    g = GitRepo(repo)
+    try:
+        remote = g.remote()
+        if remote is None:
+            return []
+        ref = f"refs/remotes/{remote}/{g.branch()}"
+        known = g.git("rev-parse", "-q", "--verify", ref, check=False).returncode == 0
+        there = set(g.out("ls-tree", "--name-only", ref, "--", f"{folder.path.name}/").split()) if known else set()
+    except GitError:
+        return []
+    why = f"{remote} of {repo} does not have it"
+    return [{"file": n, "error": why, "by": "git"} for n in mine if f"{folder.path.name}/{n}" not in there]
+
+
 def by_git(home: Home, folder: GameFolder) -> bool:
     """Whether a game is kept in one of this home's git repositories (then it travels by git, never by mail)."""
     return any((repo / folder.path.name).is_dir() for repo in repos(home))

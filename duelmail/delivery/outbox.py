@@ -9,11 +9,13 @@ from datetime import datetime
 
 from duelmail.delivery.arrivals import fold
 from duelmail.delivery.git import by_git
+from duelmail.errors import DuelmailError
 from duelmail.home import Home
 from duelmail.protocol.identity import Identity
 from duelmail.transport import mail as mailt
 from duelmail.transport.outbox import Outbox
 from duelmail.util.classes import dataclass
+from duelmail.util.lock import locked
 
 RETRIED_BY = "the next 'duelmail play', 'receive', 'mail fetch', 'watch' or 'git sync' tries again"
 
@@ -45,12 +47,44 @@ def unsent(home: Home) -> list[Unsent]:
     return out
 
 
+def recover(home: Home, now: datetime) -> list[str]:
+    """Store each file an outbox holds and its folder does not (a process killed between the outbox and the store:
+    ``transport/outbox.py``) while it still follows its game: it is this home's file, and goes out as any other. One
+    the game has passed by (this seat wrote another file for that round since, or the game moved on) leaves the
+    outbox unsent: nobody saw it. A line for each."""
+    lines: list[str] = []
+    for folder in home.game_folders():
+        box = Outbox(folder)
+        if not box.path.exists():
+            continue
+        for e, f in box.unstored():
+            if f.kind == "genesis":
+                continue  # (a game's folder is made from its genesis: never missing from one)
+            what = f"your {f.kind} of round {f.round} of {f.game[:12]} ({e['file']})"
+            with locked(folder.path):
+                try:
+                    if (folder.path / e["file"]).exists():
+                        raise DuelmailError("another file of yours for that round is there")
+                    match = folder.fold()
+                    events = match.apply(f, f"the outbox ({e['file']})", now=now)
+                    folder.store(f, match, events, own=True)
+                except DuelmailError as err:
+                    box.drop(e["hash"])
+                    lines.append(f"dropped {what}, signed here before a stop and never sent: {err}")
+                    continue
+                if hasattr(match, "applied"):
+                    match.applied.add(f.file_hash)
+                    folder.remember_proven(match.applied)
+            lines.append(f"stored {what}: signed here before a stop, kept in the outbox, sent with it")
+    return lines
+
+
 def send_outbox(home: Home, identity: Identity, now: datetime, settings: mailt.MailSettings | None,
                 password: Callable[[], str]) -> tuple[list[str], list[Unsent]]:
     """Mail every file in the outboxes of ``home`` to the other seats of its game; one line per file sent or
     failed, and what is still unsent. The first failure ends the run (the server is likely down for the rest:
-    they keep their place)."""
-    lines: list[str] = []
+    they keep their place); first, a file signed and not stored before a stop is stored (``recover``)."""
+    lines: list[str] = recover(home, now)
     for folder in home.game_folders():
         box = Outbox(folder)
         if not box.path.exists():

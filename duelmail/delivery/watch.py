@@ -12,7 +12,7 @@ from pathlib import Path
 from duelmail.delivery.arrivals import Answer, Arrival, Decision, answer_duties
 from duelmail.delivery.git import by_git, sync_git
 from duelmail.delivery.mail import fetch_mail, mail_answers, mail_forwards
-from duelmail.delivery.outbox import send_outbox
+from duelmail.delivery.outbox import recover, send_outbox
 from duelmail.delivery.reminders import send_reminders
 from duelmail.errors import DuelmailError
 from duelmail.home import Home
@@ -115,6 +115,7 @@ def poll(home: Home, identity: Identity, carriers: Sequence[Carrier], clock: Cal
     the player's replies that came in are played first, and each decision left is mailed to the player."""
     out = Poll()
     try:
+        out.lines += recover(home, clock())  # a file signed before a stop, not stored: before any decision is read
         for c in carriers:
             out.arrivals += c.pull(home, identity, clock())
         out.lines += [a.line() for a in out.arrivals if a.status != "duplicate"]

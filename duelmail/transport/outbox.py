@@ -5,7 +5,10 @@ before any send is tried, so that neither a failing server nor a killed process 
 that reaches the network (``play``, ``receive``, ``mail fetch``, ``watch``, ``git sync``) tries it again
 (``delivery/outbox.py``) until the server accepts it, and then it leaves the outbox. A file sent twice (the process
 killed after the server took it, before the outbox said so) reaches the other seats as a second copy, which they
-take as a duplicate: nothing changes.
+take as a duplicate: nothing changes. The entry holds the signed file's text too: a process killed between the
+outbox and the store leaves a file the folder lacks, which the next command stores (``delivery/outbox.py``,
+``recover``) when it still follows the game, and sends; one the game has passed by (this seat signed another
+file for that round meanwhile) is dropped, never sent: nobody saw it.
 
 A file is put in the outbox only in a home that mails its games (an outgoing server is set up): a game kept in a
 git repository travels with its folder (every sync pushes what the repository lacks), and a home with neither
@@ -75,7 +78,38 @@ class Outbox:
         """Put ``f`` in the outbox (before it is stored: see the module's words); one already there stays once."""
         entries = self.entries()
         if not any(e["hash"] == f.file_hash for e in entries):
-            self._save([*entries, {"file": file_name(f), "hash": f.file_hash, "error": "", "tries": 0}])
+            self._save([*entries, {"file": file_name(f), "hash": f.file_hash, "error": "", "tries": 0,
+                                   "text": f.to_toml()}])
+
+    def drop(self, file_hash: str) -> None:
+        """A file that is not to be sent (signed, never stored, and passed by): it leaves the outbox."""
+        self.sent(file_hash)
+
+    def unstored(self) -> list[tuple[dict, SignedFile]]:
+        """Each entry whose file the folder does not hold (the process was killed between the outbox and the
+        store), with the file its text holds; an entry without a text that is its file is left out."""
+        from duelmail.protocol.turnfile import parse_any
+
+        out = []
+        for e in self.entries():
+            if self._held(e):
+                continue
+            try:
+                got = [f for f in parse_any(str(e.get("text", "")), e["file"]) if f.file_hash == e["hash"]]
+            except Exception:  # noqa: BLE001 - not a file, or not that one: nothing to store
+                got = []
+            if got:
+                out.append((e, got[0]))
+        return out
+
+    def _held(self, e: dict) -> bool:
+        from duelmail.protocol.turnfile import parse_any
+
+        p = Path(self.folder.path) / e["file"]
+        try:
+            return any(f.file_hash == e["hash"] for f in parse_any(p.read_text(encoding="utf-8"), str(p)))
+        except Exception:  # noqa: BLE001 - not there, or not that file
+            return False
 
     def sent(self, file_hash: str) -> None:
         """The server took the file: it leaves the outbox."""
@@ -93,12 +127,16 @@ class Outbox:
 
     def files(self) -> list[tuple[dict, SignedFile]]:
         """Each entry with its file as the folder holds it; an entry whose file the folder does not hold (the
-        process was killed between the outbox and the store, or the store refused it) is dropped: it was never
-        this home's file."""
+        process was killed between the outbox and the store, or the store refused it) is left for ``recover``
+        when it holds the file's text, and dropped otherwise: it was never this home's file."""
         from duelmail.protocol.turnfile import parse_any
 
         out, keep = [], []
+        later = {e["hash"] for e, _ in self.unstored()}
         for e in self.entries():
+            if e["hash"] in later:
+                keep.append(e)
+                continue
             p = Path(self.folder.path) / e["file"]
             try:
                 got = [f for f in parse_any(p.read_text(encoding="utf-8"), str(p)) if f.file_hash == e["hash"]]

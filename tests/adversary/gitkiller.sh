@@ -5,8 +5,10 @@
 # Python: a sync makes some twenty git calls, and each would start an interpreter.
 #
 # Environment: DM_REAL_GIT (the real binary), DM_GIT_CALLS (a file counting the calls, naming each by its verb),
-# DM_GIT_KILL_AT (N; 0: never), DM_GIT_KILL_HOW (after | rebase).
+# DM_GIT_KILL_AT (N; 0: never), DM_GIT_KILL_HOW (after | rebase); DM_GIT_FROM (a path: only the calls made once
+# it exists count, e.g. the file a command signs).
 [ "$1" = "-C" ] || exec "$DM_REAL_GIT" "$@"  # git's own children (upload-pack...): duelmail always names the folder
+[ -z "$DM_GIT_FROM" ] || [ -e "$DM_GIT_FROM" ] || exec "$DM_REAL_GIT" "$@"
 printf '%s %s\n' "$1" "$3" >> "$DM_GIT_CALLS"
 n=$(wc -l < "$DM_GIT_CALLS")
 [ "$n" -eq "${DM_GIT_KILL_AT:-0}" ] || exec "$DM_REAL_GIT" "$@"

@@ -5,7 +5,8 @@ Usage: python killer.py POINT N duelmail-args...   POINT is one of
   replace  just before the temporary file replaces the real one
   after    just after the replace, before anything else is written
   sent     just after an SMTP server accepted a message, before anything else is written
-With $KILL_FROM set, only the replaces from the first one onto a file of that name on count.
+With $KILL_FROM set, only the replaces from the first one onto a file of that name on count. With $KILL_LOG set,
+the name of each file a counted replace wrote is added to that file, a line each (N = 0: never killed, only logged).
 """
 
 import os
@@ -61,6 +62,9 @@ def replace(src, dst):
     if counting:
         maybe_die("replace")
     real_replace(src, dst)
+    if counting and os.environ.get("KILL_LOG"):
+        with open(os.environ["KILL_LOG"], "a") as log:
+            log.write(os.path.basename(dst) + "\n")
     if counting:
         maybe_die("after")
 

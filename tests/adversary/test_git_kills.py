@@ -47,8 +47,10 @@ def copy(base: Path, to: Path) -> tuple[Path, Path]:
     return to / "alice", to / "bob"
 
 
-def killed_sync(home: Path, tmp: Path, at: int, how: str = "after") -> tuple[int, list[str]]:
-    """``duelmail git sync`` in its own process, killed at its ``at``-th git call; its exit code and git calls."""
+def killed_sync(home: Path, tmp: Path, at: int, how: str = "after", args: tuple[str, ...] = ("git", "sync"),
+                start: Path | None = None) -> tuple[int, list[str]]:
+    """``duelmail git sync`` (or ``args``) in its own process, killed at its ``at``-th git call (``start``: counted
+    from the first once that file exists); its exit code and git calls."""
     shim = tmp / "shim"
     shim.mkdir(exist_ok=True)
     shutil.copy(KILLER, shim / "git")
@@ -56,9 +58,9 @@ def killed_sync(home: Path, tmp: Path, at: int, how: str = "after") -> tuple[int
     calls = tmp / "calls"
     calls.write_text("")
     env = dict(os.environ, PATH=f"{shim}:{os.environ['PATH']}", DM_REAL_GIT=REAL_GIT, DM_GIT_CALLS=str(calls),
-               DM_GIT_KILL_AT=str(at), DM_GIT_KILL_HOW=how)
+               DM_GIT_KILL_AT=str(at), DM_GIT_KILL_HOW=how, DM_GIT_FROM=str(start or ""))
     res = subprocess.run([sys.executable, "-c", "import sys; from duelmail.cli import main; main()",
-                          "--home", str(home), "git", "sync"],
+                          "--home", str(home), *args],
                          capture_output=True, text=True, env=env)
     return res.returncode, calls.read_text().splitlines()
 
@@ -109,3 +111,89 @@ def test_a_sync_killed_at_any_git_step_is_finished_by_the_next(base, calls, tmp_
             assert "bob's words" in shown and "alice's words" in shown, (at, made[at - 1], shown)
         status = git(tmp_path / f"{how}{at}" / "bob-clone", "status", "--porcelain")
         assert status == "", (at, status)
+
+
+PY_KILLER = Path(__file__).with_name("killer.py")
+PLAY = ("play", "--bot", "heuristic", "--seed", "1", "--push")
+
+
+@pytest.fixture(scope="module")
+def turn(tmp_path_factory):
+    """Skirmish by git at Bob's move of round 2 (Alice's pushed, Bob synced), and the same table once his move is
+    pushed: Alice's next sync applies it and answers on her own (round 3, her sealed choices opened)."""
+    tmp = tmp_path_factory.mktemp("gitsign")
+    t = GitTable(tmp / "play")
+    t.start("skirmish")
+    t.join(1)
+    alice, bob = t.homes
+    dm(alice, "git", "sync")
+    dm(alice, *PLAY, "--seed", "2")
+    dm(bob, "git", "sync")
+    _, bob = copy(tmp / "play", tmp / "sync")
+    dm(bob, *PLAY)
+    return tmp
+
+
+# (who signs, what it runs, the file it signs): Bob's own move by 'play --push', Alice's automatic answer in a sync
+SIGNERS = {"play": (1, PLAY, "r0002-s1.toml"), "sync": (0, ("git", "sync"), "r0003-s0.toml")}
+
+
+def _hash(text: str) -> str:
+    from duelmail.protocol.turnfile import parse_any
+
+    (f,) = parse_any(text, "file")
+    return f.file_hash
+
+
+# What a kill after it leaves as it was before it: a git call that reads, or writes only objects nothing points to
+# yet; a cache, picture or README any sync makes again (and the sync's memory of what it looked at: a cache).
+READS = ("config", "rev-parse", "ls-tree", "remote", "symbolic-ref", "log", "merge-base", "cat-file", "status",
+         "hash-object", "mktree", "show")
+DERIVED = (".status.json", ".show.json", ".kept", "table.svg", "replay.html", ".readme.toml", "README.md")
+
+
+def _points(steps: list[str]) -> list[int]:
+    """The numbers (from 1) of the steps to kill after: each that changes what the next command finds, one of a run
+    of the same step."""
+    return [n for n, x in enumerate(steps, 1)
+            if x not in READS and x not in DERIVED and not x.startswith("git-") and (n == 1 or steps[n - 2] != x)]
+
+
+@pytest.mark.parametrize("how", ["after", "git"])
+@pytest.mark.parametrize("signer", sorted(SIGNERS))
+def test_a_file_signed_and_killed_before_its_push_is_pushed_by_the_next_sync(turn, tmp_path, signer, how):
+    """The command that signs a file (Bob's 'play --push', Alice's sync that answers his move on its own) is killed
+    at every step from the file's store to the push being accepted: after each write of the home and the clone from
+    the signed file on (``killer.py``), or after each git call made once the file exists (``gitkiller.sh``), but
+    those whose loss changes nothing (``READS``, ``DERIVED``). The signer's next 'git sync' pushes the file, and
+    the other home's sync applies that very file."""
+    me, args, name = SIGNERS[signer]
+    base = turn / signer
+
+    def run(at: int, to: Path) -> tuple[int, list[str], Path, Path]:
+        homes = copy(base, to)
+        home = homes[me]
+        (folder,) = (home / "games").iterdir()
+        if how == "git":
+            code, calls = killed_sync(home, tmp_path, at, args=args, start=folder / name)
+            return code, [c.split()[1] for c in calls], home, homes[1 - me]
+        log = tmp_path / "written"
+        log.write_text("")
+        code = subprocess.run([sys.executable, str(PY_KILLER), "after", str(at), "--home", str(home), *args],
+                              capture_output=True, text=True,
+                              env=dict(os.environ, KILL_FROM=name, KILL_LOG=str(log))).returncode
+        return code, log.read_text().splitlines(), home, homes[1 - me]
+
+    code, steps, _, _ = run(0, tmp_path / "whole")
+    assert code == 0 and steps, steps
+    points = _points(steps)
+    assert len(points) >= 3, steps
+    for at in points:
+        code, _, home, other = run(at, tmp_path / f"at{at}")
+        assert code == -9, (at, steps[at - 1])
+        (folder,) = (home / "games").iterdir()
+        dm(home, "git", "sync")  # finishes what the kill left
+        assert "verified and applied" in dm(other, "git", "sync"), (at, steps[at - 1])
+        mine = _hash((folder / name).read_text())
+        assert _hash(git(tmp_path / f"at{at}" / "remote.git", "show", f"main:{folder.name}/{name}")) == mine
+        assert _hash((other / "games" / folder.name / name).read_text()) == mine, (at, steps[at - 1])

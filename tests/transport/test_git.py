@@ -232,3 +232,29 @@ def test_a_moved_branch_is_told_from_a_push_the_host_refuses(stderr, moved, refu
     from duelmail.transport.git import _push_outcome
 
     assert _push_outcome(stderr) == (moved, refused)
+
+
+def test_status_says_a_file_not_pushed_yet_until_a_sync_pushes_it(tmp_path):
+    """Issue 38: a game by git has no outbox; 'status' compares this seat's files with what the repository's remote
+    has (as the clone last saw it) and says each it lacks, as the mail outbox says what is not sent: here after a
+    push to a remote made unreachable (a wrong path), until a sync with the path fixed pushes it."""
+    t = GitTable(tmp_path)
+    repos = t.start("skirmish")
+    t.join(1)
+    alice, bob = t.homes
+    dm(alice, "git", "sync")
+    assert "not pushed" not in dm(alice, "status") + dm(bob, "status")
+    git(repos[0], "remote", "set-url", "origin", str(tmp_path / "nowhere.git"))
+    out = dm(alice, "play", "--bot", "heuristic", "--seed", "1", "--push", code=1)
+    assert "nowhere.git" in out, out
+    st = dm(alice, "status")
+    assert "not pushed yet: r0002-s0.toml (origin of " in st and "'duelmail git sync'" in st, st
+    assert [u["file"] for u in t.status(alice)["unsent"]] == ["r0002-s0.toml"]
+    assert "1 file signed here not sent yet" in dm(alice, "status", "--all")
+    dm(alice, "git", "sync", code=1)  # still unreachable: still said
+    assert "not pushed yet: r0002-s0.toml" in dm(alice, "status")
+    git(repos[0], "remote", "set-url", "origin", str(t.remote))
+    dm(alice, "git", "sync")
+    assert "not pushed" not in dm(alice, "status") and "unsent" not in t.status(alice)
+    assert "round 2 seat 0 verified and applied" in dm(bob, "git", "sync")
+    assert "not pushed" not in dm(bob, "status")

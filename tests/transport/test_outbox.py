@@ -5,6 +5,7 @@ Play by reply with a failing server: ``test_reply_play_servers.py``."""
 
 from __future__ import annotations
 
+import json
 import mailbox
 import os
 import shutil
@@ -13,7 +14,7 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-from clitable import dm
+from clitable import dm, runner
 from mailtable import MailTable
 from servers import PASSWORD, free_port
 from test_git import GitTable, git
@@ -175,3 +176,95 @@ def test_by_git_a_kill_right_after_signing_loses_nothing(tmp_path):
         mine = (folder / "r0001-s1.toml").read_text()
         pushed = git(t.remote, "show", f"main:{folder.name}/r0001-s1.toml")
         assert parse_any(pushed, "remote")[0].file_hash == parse_any(mine, "home")[0].file_hash, nth
+
+
+def test_a_move_played_by_reply_killed_at_every_step_before_the_server_took_it_loses_nothing(
+        mail_servers, tmp_path, monkeypatch):
+    """Bob plays by reply: his 'watch --once' reads his reply (from a Maildir: a source the test can set back as it
+    was), signs the move, answers him and mails the move to Alice. The poll is killed after each of its writes from
+    the one that puts the move in the outbox on, in turn, and just after the server took each mail; each time a
+    second watch finishes the job. Every move Bob's home signed reaches Alice's inbox, and applied there (in a copy
+    of her home as it was) each is taken once: a second copy is 'already applied'."""
+    from replyplay import Player, mutt
+    from test_reply_play_servers import ReplyMailTable
+
+    from duelmail.cli import main
+    from duelmail.delivery import watch as watching
+    from duelmail.transport import reply as rt
+
+    monkeypatch.setenv(mailt.PASSWORD_ENV, PASSWORD)
+    t = ReplyMailTable(tmp_path, mail_servers, game="skirmish")  # no deck: what is killed is the mail
+    alice, bob = t.alice, t.bob
+    orig = t.first_list()
+    rnd = int(rt.TOKEN.search(str(orig["Subject"])).group(2))
+    reply = mutt(orig, Player(bob, t.address).answer_text(), t.address)
+    md = tmp_path / "bob-md"
+    mailbox.Maildir(md, create=True).add(reply.as_bytes())
+    snap = tmp_path / "snap"
+    for p in (bob, md, alice):
+        shutil.copytree(p, snap / p.name)
+    alice_user = t.users[0]
+    before = mail_servers.count(alice_user)
+
+    watch = ("watch", "--once", "--source", str(md), "--no-git")
+    signed = []
+
+    def attempt(point: str, nth: int) -> tuple[int, str]:
+        for p in (bob, md):
+            shutil.rmtree(p)
+            shutil.copytree(snap / p.name, p)
+        code = kill_at(bob, point, nth, *watch, start=".outbox")
+        res = runner.invoke(main, ["--home", str(bob), *watch], catch_exceptions=False)
+        assert res.exit_code in (watching.NOTHING, watching.DECISION), res.output
+        assert not outbox_of(bob).exists(), (point, nth, res.output)
+        signed.append(own_file(bob, f"r{rnd:04d}-s1.toml").file_hash)  # the reply was played: not lost
+        return code, res.output
+
+    kills = 0
+    for nth in range(1, 40):
+        code, _ = attempt("after", nth)
+        if code in (watching.NOTHING, watching.DECISION):  # the poll ran to its end: every write was a kill point
+            break
+        assert code == -9, code
+        kills += 1
+    assert kills >= 3, kills
+    code, out = attempt("sent", 1)  # the server took the answer to Bob's reply, not yet his move
+    assert code == -9 and f"mailed round {rnd}" in out, out
+    code, out = attempt("sent", 2)  # the server took the move, the outbox could not say so: sent again
+    assert code == -9 and f"mailed round {rnd}" in out, out
+    mail_servers.wait_for(alice_user, before + len(signed) + 1)
+    got = carried(mail_servers, alice_user)
+    want = Counter(signed)  # one mail an attempt (two attempts in one second sign the same file), the last twice
+    want[signed[-1]] += 1
+    assert {h: got[h] for h in want} == want, (signed, got)  # nothing lost, nothing sent more than said
+    box = mailbox.Maildir(to_maildir(mail_servers, alice_user, tmp_path / "alice-md"))
+    for i, h in enumerate(dict.fromkeys(signed)):  # each move alone, in Alice's home as it was before it
+        copies = [m for m in box if h in {f.file_hash for f in mailt.find_turns(m, "m").files}]
+        home = tmp_path / f"alice{i}"
+        shutil.copytree(snap / alice.name, home)
+        for j, m in enumerate(copies):
+            eml = tmp_path / f"m{i}-{j}.eml"
+            eml.write_bytes(m.as_bytes())
+            out = dm(home, "mail", "fetch", "--no-auto", str(eml))
+            want = f"round {rnd} seat 1 verified and applied" if j == 0 else "already applied (nothing changed)"
+            assert want in out, (i, j, out)
+
+
+def test_a_file_killed_before_its_store_and_passed_by_is_dropped_unsent(mail_servers, tmp_path, monkeypatch):
+    """Alice's 'play --send' is killed once her move is in the outbox, before it is stored; she plays again (another
+    move for the same round, which is stored). The next command drops the first from the outbox, unsent: nobody saw
+    it, and storing it now would make her home hold two files for one round."""
+    monkeypatch.setenv(mailt.PASSWORD_ENV, PASSWORD)
+    t = MailTable(tmp_path, mail_servers)
+    alice, bob = t.homes
+    t.start("skirmish")
+    t.fetch(alice)  # bob's acceptance: alice's move of round 2
+    assert kill_at(alice, "after", 1, "play", "--bot", "heuristic", "--seed", "1", "--send", start=".outbox") == -9
+    (folder,) = (alice / "games").iterdir()
+    (entry,) = json.loads(outbox_of(alice).read_text())
+    assert entry["file"] == "r0002-s0.toml" and not (folder / entry["file"]).exists()
+    out = dm(alice, "play", "--bot", "heuristic", "--seed", "2", "--send")
+    assert "dropped your turn of round 2" in out and "mailed round 2" in out, out
+    assert not outbox_of(alice).exists() and own_file(alice, "r0002-s0.toml").file_hash != entry["hash"]
+    t.note_sent(alice, out)
+    assert "round 2 seat 0 verified and applied" in t.fetch(bob)

@@ -29,9 +29,9 @@ def password(monkeypatch):
 class ReplyMailTable(MailTable):
     """Alice and Bob by real mail; Bob plays by reply (``mail setup --reply-play``)."""
 
-    def __init__(self, tmp, servers, life: int = 3):
+    def __init__(self, tmp, servers, life: int = 3, game: str = "summoner"):
         super().__init__(tmp, servers)
-        self.start("summoner", f"life={life}")
+        self.start(game, *([f"life={life}"] if game == "summoner" else []))
         self.alice, self.bob = self.homes
         out = dm(self.bob, "mail", "setup", "--reply-play")
         assert "reply play: on" in out, out
