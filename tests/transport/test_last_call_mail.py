@@ -1,11 +1,15 @@
 """The last call by real mail (protocol section 6b): a claim against a seat whose answer is already signed reaches
 its home by IMAP, which mails its answer again by itself; the claimant's fetch takes it, and the claim does not
-stand. Dovecot and OpenSMTPD on loopback, the real clock (a forced answer due at once: ``forced_answer_hours=0``)."""
+stand. Dovecot and OpenSMTPD on loopback; a forced answer due at once (``forced_answer_hours=0``), the clock moved a
+minute on before the claim (freezegun, ticking)."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
+
 import pytest
 from clitable import dm
+from freezegun import freeze_time
 from mailtable import MailTable
 from servers import PASSWORD
 
@@ -16,6 +20,11 @@ def password(monkeypatch):
 
 
 def test_a_claim_by_mail_is_answered_by_the_claimed_seats_next_fetch(mail_servers, tmp_path):
+    with freeze_time(datetime.now(UTC), tick=True) as clock:
+        _claim_by_mail(mail_servers, tmp_path, clock)
+
+
+def _claim_by_mail(mail_servers, tmp_path, clock) -> None:
     t = MailTable(tmp_path, mail_servers)
     alice, bob = t.homes
     dm(alice, "new", "summoner", "--seat", "alice", "--seat", str(tmp_path / "bob-card.toml"), "--option", "life=3",
@@ -35,6 +44,7 @@ def test_a_claim_by_mail_is_answered_by_the_claimed_seats_next_fetch(mail_server
         raise AssertionError("bob never owed a file with no decision")
     out = t.fetch(bob)  # bob's home answers by itself and mails it; alice has not fetched it yet
     assert "mailed round" in out, out
+    clock.tick(timedelta(minutes=1))
     out = dm(alice, "claim", "--send")  # due at once: a claim may be signed, and it opens a last call
     assert "a last call" in out, out
     t.note_sent(alice, out.replace("mailed", "mailed round") if "mailed" in out else out)
