@@ -33,18 +33,11 @@ class ReadError(DuelmailError):
 
 def read_text(path: str | os.PathLike, what: str = "file", limit: int = 1 << 20) -> str:
     """The UTF-8 text of a local file, or one ``ReadError`` line naming it (missing, unreadable, binary, huge)."""
-    path = Path(path)
-    try:
-        with open(path, "rb") as fh:
-            raw = fh.read(limit + 1)
-    except OSError as e:
-        raise ReadError(f"{path}: cannot read this {what} ({e.strerror or e})") from None
-    if len(raw) > limit:
-        raise ReadError(f"{path}: larger than any {what} ({limit} bytes at most)")
+    raw = read_bytes(path, what, limit)
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as e:
-        raise ReadError(f"{path}: this {what} is not UTF-8 text ({e.reason} at byte {e.start})") from None
+        raise ReadError(f"{Path(path)}: this {what} is not UTF-8 text ({e.reason} at byte {e.start})") from None
 
 
 def read_bytes(path: str | os.PathLike, what: str = "file", limit: int = 1 << 20) -> bytes:
