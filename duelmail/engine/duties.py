@@ -109,8 +109,7 @@ class Duties:
             return out
         for ref, drawer in self.state.draws_ahead().items():
             deck = self.book.decks.get(ref.deck)
-            if drawer == seat or deck is None or not deck.locked or seat not in deck.lockers \
-                    or seat not in deck.commits:
+            if drawer == seat or deck is None or seat not in deck.lockers or seat not in deck.commits:
                 continue
             if ref.index not in deck.keys.get(seat, {}):
                 out.add(ref)

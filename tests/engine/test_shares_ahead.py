@@ -135,3 +135,22 @@ def test_without_the_flag_a_share_ahead_is_an_early_peek_and_the_flag_needs_a_ga
     warlords = genesis_content("warlords", [i.card for i in escrowed.ids[:2]], 0, {}, escrowed.clock, b"n" * 16,
                                BEFORE_DELIVERY_TIME_CONTROL, master=escrowed.ids[0].master, ahead=True)
     assert "ahead" not in warlords  # its rules name no such draw
+
+
+def test_duelmail_verify_checks_a_game_with_shares_ahead(tmp_path):
+    """The archive of a game whose shares rode ahead, checked from its files by ``duelmail verify``."""
+    from tests.homes import dm
+
+    sp = SelfPlay("wizard", n=3, seed=0, shared=True, escrow=NO_ESCROW, ahead=True).run()
+    m, ahead = Match(sp.genesis), 0
+    for f in sp.files[1:]:
+        m.apply(f, "file")
+        ahead += bool(m.ahead_pending)
+    assert ahead  # the archive has shares that rode ahead
+    folder = tmp_path / "game"
+    folder.mkdir()
+    (folder / "genesis.toml").write_text(sp.genesis.to_toml())
+    for f in sp.files[1:]:
+        (folder / f"r{f.round:04d}-s{f.seat}.toml").write_text(f.to_toml())
+    out = dm(tmp_path / "home", "verify", str(folder))
+    assert "audit: PASSED" in out, out
