@@ -123,13 +123,20 @@ def genesis_content(kind: str, cards: Sequence[PlayerCard], creator: int, option
 
 
 def create_game(home: Home, identity: Identity, kind: str, cards: Sequence[PlayerCard], options: dict,
-                now: datetime, nonce: bytes, time_control: dict | None = None) -> Played:
+                now: datetime, nonce: bytes, time_control: dict | None = None, escrow: dict | None = None) -> Played:
+    """``escrow``: the genesis's ``escrow`` table (``{off = true}``: ``new --no-escrow``), only in a game of three or
+    more players whose rules remove a seat."""
+    game = get_game(kind)
+    if escrow is not None and (len(cards) < 3 or not game.spec.removes_seats):
+        raise DuelmailError(f"{game.spec.title} with {len(cards)} players escrows no deck keys: there is no escrow "
+                            "to turn off")
     keys = [c.key for c in cards]
     if identity.public_key not in keys:
         raise DuelmailError(f"you ({identity.name}) must hold one of the seats")
     creator = keys.index(identity.public_key)
     genesis = SignedFile.sign(genesis_content(kind, cards, creator, options, now, nonce, time_control,
-                                              identity.master, reshare=True, ahead=True), identity)
+                                              identity.master, escrow=escrow, reshare=True,
+                                              ahead=True), identity)
     match = Match(genesis)
     folder = home.folder_for(kind, match.gid)
     path = folder.store(genesis, match)
