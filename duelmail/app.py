@@ -84,12 +84,14 @@ class Played:
 
 def genesis_content(kind: str, cards: Sequence[PlayerCard], creator: int, options: dict, now: datetime,
                     nonce: bytes, time_control: dict | None = None, master: bytes | None = None,
-                    escrow: dict | None = None, reshare: bool = False) -> dict:
+                    escrow: dict | None = None, reshare: bool = False, ahead: bool = False) -> dict:
     """A genesis; ``master``, the creator's master secret, commits to its part of the coin toss in games that
     draw lots for who starts (protocol section 10) and gives the creator's escrow key in games of three or more
     seats that escrow deck keys (section 6c; ``escrow``: the genesis's ``escrow`` table, ``{off = true}`` or
     ``{threshold = N}``; ``reshare``: write ``reshare = true`` in it, as new games do, so that after a departure every
-    seat deals its escrowed keys again among the seats in play)."""
+    seat deals its escrowed keys again among the seats in play); ``ahead``: write ``ahead = true``, as new games do,
+    where it can serve (rules that name draws no choice changes, and no escrow): key shares then ride ahead of such
+    a draw in a file their seat sends anyway (protocol section 6, "Shares ahead of a draw")."""
     game = get_game(kind)
     opts = game.spec.resolve_options(options)
     if not game.spec.min_players <= len(cards) <= game.spec.max_players:
@@ -115,17 +117,26 @@ def genesis_content(kind: str, cards: Sequence[PlayerCard], creator: int, option
         content["escrow_key"] = encode_points([base_mul(creator_escrow_key(master, nonce))])
         if reshare:
             content["escrow"] = {**content.get("escrow", {}), "reshare": True}
+    if ahead and game.spec.draws_ahead and "escrow_key" not in content:
+        content["ahead"] = True
     return content
 
 
 def create_game(home: Home, identity: Identity, kind: str, cards: Sequence[PlayerCard], options: dict,
-                now: datetime, nonce: bytes, time_control: dict | None = None) -> Played:
+                now: datetime, nonce: bytes, time_control: dict | None = None, escrow: dict | None = None) -> Played:
+    """``escrow``: the genesis's ``escrow`` table (``{off = true}``: ``new --no-escrow``), only in a game of three or
+    more players whose rules remove a seat."""
+    game = get_game(kind)
+    if escrow is not None and (len(cards) < 3 or not game.spec.removes_seats):
+        raise DuelmailError(f"{game.spec.title} with {len(cards)} players escrows no deck keys: there is no escrow "
+                            "to turn off")
     keys = [c.key for c in cards]
     if identity.public_key not in keys:
         raise DuelmailError(f"you ({identity.name}) must hold one of the seats")
     creator = keys.index(identity.public_key)
     genesis = SignedFile.sign(genesis_content(kind, cards, creator, options, now, nonce, time_control,
-                                              identity.master, reshare=True), identity)
+                                              identity.master, escrow=escrow, reshare=True,
+                                              ahead=True), identity)
     match = Match(genesis)
     folder = home.folder_for(kind, match.gid)
     path = folder.store(genesis, match)

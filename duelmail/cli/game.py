@@ -98,9 +98,13 @@ class _ListsGames(click.Command):
               help="Keep the game in this git repository (created if needed) and push it.")
 @click.option("--time", "times", multiple=True, metavar="KEY=N",
               help="A time control, e.g. days_per_move=5 or last_call_hours=12 (docs/protocol.md, section 6b).")
+@click.option("--no-escrow", is_flag=True,
+              help="Three or more players: escrow no deck keys, so a player who falls silent or resigns ends the "
+                   "game for everyone instead of leaving it; in exchange fewer waits for cards (docs/protocol.md, "
+                   "section 6, 'Shares ahead of a draw').")
 @pass_ctx
 @handled
-def new(ctx, game, seats, options, out, git_dir, times):
+def new(ctx, game, seats, options, out, git_dir, times, no_escrow):
     """Open a new GAME and write its genesis file for the other seats.
 
     \b
@@ -111,7 +115,7 @@ def new(ctx, game, seats, options, out, git_dir, times):
     ident = ctx.identity()
     cards = [_load_card(ctx, s) for s in seats]
     played = _app().create_game(ctx.home, ident, game, cards, _parse_options(options), now(), os.urandom(16),
-                                _app().time_control(times))
+                                _app().time_control(times), escrow={"off": True} if no_escrow else None)
     path = _copy_out(played.path, out)
     if git_dir:  # said once it is pushed, or what is left when it cannot be
         new_in_repo(ctx, ident, played, git_dir)

@@ -144,6 +144,8 @@ class Composing:
             owed = trial.owed(seat) | {r for r in trial.unchecked if str(r) not in keys}
             if duty.escrow is not None:  # a removal round's last file removes the seat as the round closes: what
                 owed = set()  # that shows (its hand) is owed in the next round, not before the rules show it
+            if not owed:  # then the shares it may send ahead of a draw the rules make certain (section 6)
+                owed = {r for r in trial.ahead_owed(seat) if str(r) not in keys}
             if not owed:
                 return f, trial
             for ref in owed:

@@ -100,6 +100,21 @@ class Duties:
                 out.add(ref)
         return out
 
+    def ahead_owed(self, seat: int) -> set[CardRef]:
+        """Key shares ``seat`` sends ahead of a draw (protocol section 6, "Shares ahead of a draw"): in a game whose
+        genesis says ``ahead = true``, for each card the rules' ``draws_ahead`` names for another seat, if ``seat``
+        has locked its deck and not yet published its key for it."""
+        out: set[CardRef] = set()
+        if not self.ahead_on or self.over():
+            return out
+        for ref, drawer in self.state.draws_ahead().items():
+            deck = self.book.decks.get(ref.deck)
+            if drawer == seat or deck is None or seat not in deck.lockers or seat not in deck.commits:
+                continue
+            if ref.index not in deck.keys.get(seat, {}):
+                out.add(ref)
+        return out
+
     def _missing_for(self, seat: int) -> dict[int, set[CardRef]]:
         """Shares other seats still owe before ``seat`` can see what the rules show it."""
         missing: dict[int, set[CardRef]] = {}

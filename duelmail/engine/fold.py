@@ -134,6 +134,12 @@ class Folding:
                 return
         raise DuelmailError("reveals never settle (a bug in the rules)")
 
+    def _drawn_ahead(self) -> None:
+        """Forget the shares sent ahead whose draw has come (the rules now show the card to its drawer)."""
+        if self.ahead_pending:
+            vis = self.state.visibility()
+            self.ahead_pending = {r: d for r, d in self.ahead_pending.items() if vis.get(r) != d}
+
     def _lend(self, seat: int) -> None:
         """A sender's retrial: record the sender's own key share for every card it owes now, as if its file carried
         it from the start (its composer then adds it). A later action of the file may depend on such a card opening
@@ -871,10 +877,18 @@ class Folding:
             raise IllegalMove("P-turn", f"the file stops in the middle of seat {seat}'s turn: the rules still "
                               f"wait for: {self.state.prompt(seat)}")
         post = self.state.visibility() if refs and not self.over() else {}
+        early = {r: d for r, d in self.state.draws_ahead().items() if d != seat} \
+            if refs and self.ahead_on and not self.over() else {}
         for ref in refs if not self.over() else ():  # at the end every card opens anyway
             if not (_shown_to_other(pre.get(ref), seat) or _shown_to_other(post.get(ref), seat)):
+                if ref in early:  # ahead of a draw the rules make certain, once this file's actions are applied
+                    self.ahead_pending[ref] = early[ref]
+                    continue
                 raise CheatDetected(seat, "P-peek", f"published its key for {ref}, which the rules show to "
-                                    "nobody else (an early peek at a locked card)")
+                                    "nobody else (an early peek at a locked card)" + (
+                                        f"; {self.cards[seat].name}'s share may go ahead of a draw only once the "
+                                        "rules make that draw certain, with no decision of its drawer before it"
+                                        if self.ahead_on else ""))
         if strict:
             unopened = sorted(lb for lb in duty.opens if (seat, lb) not in self.opened)
             if unopened:
@@ -884,6 +898,7 @@ class Folding:
             if withheld:
                 raise IllegalMove("P-withheld", "the file withholds key shares the game is waiting for: "
                                   + ", ".join(map(str, withheld)))
+        self._drawn_ahead()
         if refs:
             events.append(Event(rnd, seat, f"{self.cards[seat].name} published keys for "
                                 f"{len(refs)} card{'s' if len(refs) != 1 else ''}"))
@@ -1058,6 +1073,7 @@ class Folding:
         self._settle()
         told = self._drain(closed, -1)
         self.events += told
+        self._drawn_ahead()
         if self.over() and len(set(self.seeds) | self.removed) == self.n:
             if self.auditing:
                 from duelmail.engine.audit import audit_match  # here: a game in progress never loads the audit

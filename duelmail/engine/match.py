@@ -106,6 +106,14 @@ class Match(Folding, Duties, Composing, Views, Escrowing):
         refusal = self._init_escrow(c)
         if refusal:
             raise FileRefused(where, refusal, round=0, seat=self.creator, rule="P-genesis")
+        ahead = c.get("ahead", False)
+        if ahead is not True and ahead is not False or ahead and (self.escrow_on or not spec.draws_ahead):
+            raise FileRefused(where, f"'ahead' (key shares ahead of a draw, protocol section 6) is true or false, "
+                              f"and true only in a game whose rules name such draws and that escrows no keys; got "
+                              f"{ahead!r:.40} in {spec.id}" + (" with escrow" if self.escrow_on else ""),
+                              round=0, seat=self.creator, rule="P-genesis")
+        self.ahead_on: bool = ahead  # shares may ride ahead of a draw the rules make certain (Duties.ahead_owed)
+        self.ahead_pending: dict[CardRef, int] = {}  # ref -> its drawer: shares published ahead, the draw to come
         self.round = 1
         self.prev = b64e(bytes.fromhex(self.gid))  # round 0's hash is the game id
         self.last_prev = self.prev  # the 'prev' of the last closed round (to read a 'seen' table against)
@@ -309,6 +317,7 @@ class Match(Folding, Duties, Composing, Views, Escrowing):
         twin.escrow_broken = set(self.escrow_broken)
         twin.proved_wrong = set(self.proved_wrong)
         twin.removed = set(self.removed)
+        twin.ahead_pending = dict(self.ahead_pending)
         return twin
 
 

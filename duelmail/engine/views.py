@@ -69,7 +69,8 @@ class Views:
             others = [s for s in deck.lockers if s != seat]
             for j in range(deck.n):
                 ref = CardRef(deck.id, j)
-                if ref not in out and all(j in deck.keys.get(s, {}) for s in others):
+                if ref not in out and ref not in self.ahead_pending \
+                        and all(j in deck.keys.get(s, {}) for s in others):
                     face = self._private_face(seat, ref)
                     if face is not None:
                         out[ref] = self.card_of(ref, face)

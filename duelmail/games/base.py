@@ -87,6 +87,7 @@ class GameSpec:
     digest: str = ""  # path of our rules digest, e.g. seeds/warlords.md
     draws_lots: bool = False  # the source draws lots for who starts: the engine tosses a coin (GameState.apply_toss)
     removes_seats: bool = False  # the rules can remove a seat that left (GameState.remove; protocol section 6c)
+    draws_ahead: bool = False  # the rules can name draws no choice changes (GameState.draws_ahead; protocol section 6)
     oldest_rules_version: int | None = None  # the oldest version whose games still play by it (None: rules_version)
 
     def plays_version(self, version: int) -> bool:
@@ -432,6 +433,14 @@ class GameState(ABC):
 
         A state may give the same mapping again while it has not changed (Warlords keeps it); it never changes a
         mapping once given, so the engine may keep what it read from one (``Match._settle``)."""
+
+    def draws_ahead(self) -> Mapping[CardRef, int]:
+        """Private draws the rules already make certain, each with the seat that will draw it: a card no choice of
+        anyone, reshuffle or end by the rules can take from that drawer or change, and that comes before any
+        decision of the drawer (protocol section 6, "Shares ahead of a draw"). The other lockers may publish their
+        key shares for it early, in a file they send anyway. It must not depend on the order a round's files are
+        applied in (a file without actions changes nothing here). Default: none."""
+        return {}
 
     @abstractmethod
     def reveal(self, ref: CardRef, face: Card) -> list[Violation]:

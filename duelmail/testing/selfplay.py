@@ -22,20 +22,22 @@ NAMES = ["alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi", "iv
 class SelfPlay:
     def __init__(self, game: str = "warlords", n: int = 2, options: dict | None = None, seed: int = 0,
                  bots: Sequence[Bot] | None = None, shared: bool = False, honest: bool = True,
-                 escrow: dict | None = None, time_control: dict | None = None):
+                 escrow: dict | None = None, time_control: dict | None = None, ahead: bool = False):
         """``shared``: every seat acts through one ``Match`` that leaves the pass proofs unchecked (one
         machine playing every seat, as fast as it gets); ``fresh()`` then folds every file with every check,
         as a receiver does. Otherwise each seat has its own ``Match`` and checks every file it receives.
         ``honest=False``: the seats' clients let false claims about their own cards through (cheating bots).
         ``time_control``: the genesis's; by default the one before the delivery allowance, under which the seeds
-        of the tests and benchmarks were chosen (another genesis is another game id, and so other deals)."""
+        of the tests and benchmarks were chosen (another genesis is another game id, and so other deals).
+        ``ahead``: the genesis says ``ahead = true`` where it can serve, as ``duelmail new`` writes it (shares ahead of
+        a draw the rules make certain, protocol section 6)."""
         self.honest = honest
         self.ids = [demo_identity(seed, name) for name in NAMES[:n]]
         self.clock = T0
         content = genesis_content(game, [i.card for i in self.ids], 0, options or {}, self.clock,
                                   hashlib.sha256(f"{game}{seed}".encode()).digest()[:16],
                                   time_control or BEFORE_DELIVERY_TIME_CONTROL, master=self.ids[0].master,
-                                  escrow=escrow)
+                                  escrow=escrow, ahead=ahead)
         self.genesis = SignedFile.sign(content, self.ids[0])
         if shared:
             one = Match(self.genesis)

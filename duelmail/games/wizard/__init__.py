@@ -26,6 +26,7 @@ SPEC = GameSpec(
     ),
     digest="seeds/wizard.md",
     removes_seats=True,  # a seat removed by escrow leaves as a player who is out (GameState.remove)
+    draws_ahead=True,  # a reshuffle's first draw; a turn with under two cards can only pass (WizardState.draws_ahead)
 )
 
 

@@ -180,6 +180,22 @@ class WizardState(FaceClaims, GameState):
                 return s
         raise DuelmailError("nobody is left in play")
 
+    def draws_ahead(self) -> dict[CardRef, int]:
+        """Z-21: while the used pile is shuffled into a new stock, the player who must draw takes its top card as
+        soon as it is locked, with nothing decided before. Z-5, Z-7: a player on turn with fewer than two cards in
+        hand can only pass (an attack takes two of a suit), so the next player in play draws the stock's top card
+        with no decision before it and none that can change it; not with attack windows (Z-22: others decide after
+        every draw), nor when the stock is empty (a reshuffle, whose cards are not known yet)."""
+        if self.result is not None:
+            return {}
+        if self.pending is not None:
+            return {self.pending.new_refs()[0]: self.current}
+        if self.anytime or self.phase != TURN or not self.stock or self.current not in self.alive \
+                or len(self.hands[self.current]) >= 2:
+            return {}
+        drawer = self.next_alive(self.current)
+        return {} if drawer == self.current else {self.stock[0]: drawer}
+
     def candidates(self, caster: int) -> list[int]:
         """Z-11, Z-12, Z-16: the seats ``caster`` may aim the spell in flight at, from its left."""
         protected = self.spell.protected if self.spell else set()
