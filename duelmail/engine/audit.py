@@ -168,8 +168,8 @@ def _open_every_sealed_choice(match, report: AuditReport) -> dict:
 def _audit_dealings(match, report: AuditReport) -> None:
     """Recompute every escrow dealing from its dealer's published seed (coefficients and nonces follow from it)
     and compare it with the log: a dealing that does not is ``P-audit-pass`` against its dealer (protocol §6c)."""
-    from duelmail.crypto.deck import LockerSecrets, decode_points
-    from duelmail.engine.escrowing import KEY, deal_table
+    from duelmail.crypto.deck import LockerSecrets
+    from duelmail.engine.escrowing import KEY, deal_parts
 
     count = 0
     for (dealer, what), history in sorted(match.dealing_history.items()):
@@ -182,11 +182,10 @@ def _audit_dealings(match, report: AuditReport) -> None:
         for d in history:  # the first dealing and every re-dealing (protocol section 6c, "Threshold")
             secrets = list((match._secrets_of(seed)(what, deck.n) if d.generation == deck.generation else
                             LockerSecrets(seed, what, deck.n, d.generation)).keys)  # a set-up abandoned at a removal
-            want = deal_table(match.gid, d.round, dealer, d.tag(what), secrets, d.holders, d.threshold,
-                              match.escrow_keys, seed)
-            flat = decode_points(want["commits"], None, "audit") if d.threshold > 1 else []
+            commits, shares = deal_parts(match.gid, d.round, dealer, d.tag(what), secrets, d.holders, d.threshold,
+                                         match.escrow_keys, seed)
             got = [c for cs in d.commits for c in cs]
-            if flat != got or {int(h): t for h, t in want["shares"].items()} != d.ciphertexts:
+            if commits != got or shares != d.ciphertexts:
                 report.cheat(dealer, "P-audit-pass", f"the escrow dealing of {d.tag(what)} (round {d.round}) does "
                              "not follow from the published seed")
             count += 1

@@ -234,3 +234,27 @@ def test_an_escrow_commitment_outside_the_group_is_refused_as_on_arrival_when_va
     assert str(deferred.value) == str(plain.value) and "commits" in str(plain.value), str(plain.value)
     assert f"r{bad.round:04d}-s{bad.seat}.toml" in str(plain.value) and "not a point of the prime-order" in str(
         plain.value)
+
+
+def test_an_escrow_dealing_that_does_not_follow_from_the_seed_fails_the_audit(monkeypatch):
+    """A dealing its holders accept (its shares open its commitments) but that the dealer's published seed does not
+    give: the audit, which recomputes every dealing (without ``C_0``, the recorded key commitment), names it."""
+    from duelmail.engine import escrowing
+    from duelmail.testing.selfplay import SelfPlay
+
+    honest, forged = escrowing.deal_table, []
+
+    def deal_table(gid, rnd, dealer, what, *rest):
+        if forged or what == escrowing.KEY:
+            return honest(gid, rnd, dealer, what, *rest)
+        forged.append((dealer, what))  # the same keys, other coefficients and nonces
+        return honest(gid, rnd, dealer, what, *rest[:-1], b"\x07" * 32)
+
+    monkeypatch.setattr(escrowing, "deal_table", deal_table)
+    sp = SelfPlay("warlords", 3, seed=5).run()
+    assert len(forged) == 1
+    (seat, what), = forged
+    audit = fold(named(sp.files), defer_proofs=True).audit
+    assert not audit.ok
+    assert [(s, rule) for s, rule, msg in audit.cheats if f"escrow dealing of {what} " in msg] == [
+        (seat, "P-audit-pass")], audit.lines
