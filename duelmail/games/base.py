@@ -404,6 +404,11 @@ class GameState(ABC):
     @abstractmethod
     def clone(self) -> GameState: ...
 
+    def snapshot(self, previous: GameState | None) -> GameState:
+        """A copy of this state to keep and never change (a replay's step): like ``clone``, but a game may share with
+        ``previous`` (the last snapshot, never changed either) the parts that are the same in both."""
+        return self.clone()
+
     # -- whose move ---------------------------------------------------------
     @abstractmethod
     def deciders(self) -> tuple[int, ...]:

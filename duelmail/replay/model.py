@@ -321,8 +321,13 @@ class _Recorder:
         if rnd and rnd < len(m.rounds) and not partial:
             times = [f.content.get("time", "") for f in m.rounds[rnd].values()]
             time = max(times) if times else ""
+        # what did not change since the last step is shared with it (a step is never changed)
+        last = self.steps[-1] if self.steps else None
+        kept = last.holding if last is not None else ((),) * m.n
         self.steps.append(Step(
-            index=len(self.steps), round=rnd, state=state.clone(), public=dict(public), seen=tuple(self.frozen),
-            holding=tuple(map(tuple, holding)),
+            index=len(self.steps), round=rnd, state=state.snapshot(last.state if last is not None else None),
+            public=last.public if last is not None and last.public == public else dict(public),
+            seen=tuple(self.frozen),
+            holding=tuple(old if old == row else row for row, old in zip(map(tuple, holding), kept, strict=True)),
             events=tuple(events), awaited=tuple(sorted(m.duties)), over=m.over(),
             files=tuple(w.rstrip("/").rsplit("/", 1)[-1] for w in files), time=time, partial=partial))
