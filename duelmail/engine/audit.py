@@ -61,14 +61,15 @@ def audit_match(match) -> AuditReport:
                 taken += 1
                 continue
             mine = secrets[step.seat](deck.id, deck.n)
-            out, commits = run_step(step.op, before, layers[step.seat], mine)
+            out, _ = run_step(step.op, before, layers[step.seat], mine, commit=False)
             passes += 1
             if out != after:
                 report.cheat(step.seat, "P-audit-pass", f"deck {deck.id}: the {step.op} pass does not follow "
                              "from the published seed (forged pass, or a false seed)")
                 bad_seat = step.seat
                 break
-            if commits is not None and commits != deck.commits.get(step.seat):
+            if step.op in ("lock", "shuffle_lock") and not _commitments_follow(
+                    mine.keys, deck.keys.get(step.seat, {}), deck.commits.get(step.seat)):
                 report.cheat(step.seat, "P-audit-pass", f"deck {deck.id}: key commitments do not follow from "
                              "the published seed")
                 bad_seat = step.seat
@@ -122,6 +123,15 @@ def audit_match(match) -> AuditReport:
         if (v.seat, v.rule, v.message) not in report.cheats:
             report.cheat(v.seat, v.rule, v.message)
     return report
+
+
+def _commitments_follow(keys: list[bytes], recorded: dict[int, bytes], published: list[bytes] | None) -> bool:
+    """``key_commitments(keys) == published``: the key commitments a lock published are those of the keys its
+    seed gives. A key equal to the key share the fold recorded for its position needs no multiplication: the fold
+    checked that share against that very commitment as it arrived (``DeckBook.record_key``)."""
+    if published is None or len(published) != len(keys):
+        return False
+    return all(recorded.get(j) == k or group.base_mul(k) == published[j] for j, k in enumerate(keys))
 
 
 def _input_face(match, report: AuditReport, deck, j: int) -> int | None:
