@@ -313,9 +313,13 @@ class _Recorder:
                 grown.add(who)
         for s in grown:
             self.frozen[s] = frozenset(self.seen[s])
-        # the round's events with the faces public by then (a battle's cards are named by their faces)
-        events = [Event(e.round, e.seat, in_words(m.named(e.text), public, namer=state.card_words), e.said)
-                  for e in m.events[self.nevents:]]
+        # the round's events with the faces public by then (a battle's cards are named by their faces); an event
+        # whose words that changes nothing is kept as it is (events are never changed)
+        events = []
+        namer = state.card_words
+        for e in m.events[self.nevents:]:
+            text = in_words(m.named(e.text), public, namer=namer)
+            events.append(e if text == e.text else Event(e.round, e.seat, text, e.said))
         self.nevents = len(m.events)
         time = ""
         if rnd and rnd < len(m.rounds) and not partial:
