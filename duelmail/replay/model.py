@@ -1,11 +1,11 @@
 """A replay: the archive folded once, with a snapshot after every closed round.
 
 ``build_replay(files)`` folds an archive with ``transport.archive.fold`` itself and, each time a
-round closes (its ``on_round`` hook), records a ``Step``: a clone of the
-rules' state, the faces public by then, the events of the round in words, and for every seat the
-refs that seat could open by then (the rules showed the ref to it and every other locker of its deck
-had published a key for it). That costs one state clone and one pass over the visibility per
-round: linear in the archive.
+round closes (its ``on_round`` hook), records a ``Step``: a snapshot of the
+rules' state (``GameState.snapshot``), the faces public by then, the events of the round in words, and for every seat
+the refs that seat could open by then (the rules showed the ref to it and every other locker of its deck
+had published a key for it). That costs one state snapshot and one pass over the visibility per
+round: linear in the archive. A step is never changed, so it shares with the step before whatever did not change.
 
 Faces come from two places only. Public faces are public. Private faces are known to nobody but
 their holder until the game is over and every seat has published its per-game seed; then the
