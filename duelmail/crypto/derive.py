@@ -82,6 +82,9 @@ def entropy_key(master: bytes, game_id: str) -> bytes:
     return hkdf(master, lp("duelmail/entropy-key/v1", game_id))
 
 
+_EIGHT = (8).to_bytes(4, "big")
+
+
 class Stream:
     """Deterministic random stream: block i = SHA-256(lp(seed, label, i)), i = 0, 1, 2, ...
 
@@ -94,7 +97,8 @@ class Stream:
             raise CryptoError(f"stream label must be a non-empty string, got {label!r}")
         self._seed = bytes(seed)
         self._label = label
-        self._prefix = lp(self._seed, label)  # lp(seed, label, i) is this prefix followed by lp(i)
+        # lp(seed, label, i) is this prefix followed by lp(i): i's length (8), then i in 8 bytes big-endian
+        self._prefix = lp(self._seed, label) + _EIGHT
         self._counter = 0
         self._buf = b""
 
@@ -105,7 +109,7 @@ class Stream:
         chunks = [self._buf]
         have = len(self._buf)
         while have < n:
-            block = hashlib.sha256(self._prefix + lp(self._counter)).digest()
+            block = hashlib.sha256(self._prefix + self._counter.to_bytes(8, "big")).digest()  # lp(i), i < 2**64
             self._counter += 1
             chunks.append(block)
             have += len(block)

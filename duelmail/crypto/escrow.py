@@ -51,6 +51,7 @@ __all__ = [
     "escrow_context",
     "escrow_key",
     "deal",
+    "deal_sent",
     "public_share",
     "check_commitments",
     "verify_share",
@@ -167,6 +168,21 @@ def deal(secret: bytes, threshold: int, holders: Sequence[int], context: bytes,
 
     The coefficients derive from the secret, ``rng_seed``, the context and the threshold, so a
     dealing is a deterministic function of its inputs (the audit can recompute it from the seed)."""
+    t = _checked(secret, threshold, holders, context, rng_seed)
+    sent, shares = _share_out(secret, t, list(holders), context, rng_seed)
+    return Dealing(t, (base_mul(secret),) + sent, shares)
+
+
+def deal_sent(secret: bytes, threshold: int, holders: Sequence[int], context: bytes,
+              rng_seed: bytes | None = None) -> tuple[tuple[bytes, ...], dict[int, bytes]]:
+    """``deal``'s ``(sent, shares)`` (its inputs checked alike) without ``C_0 = secret G``, which a file never carries
+    (its receivers take the dealer's recorded key commitment): the audit recomputes a dealing with it, so that a key's
+    commitment is computed once, by the deck's recomputed pass."""
+    t = _checked(secret, threshold, holders, context, rng_seed)
+    return _share_out(secret, t, list(holders), context, rng_seed)
+
+
+def _checked(secret: bytes, threshold: int, holders: Sequence[int], context: bytes, rng_seed: bytes | None) -> int:
     check_scalar(secret, "escrowed secret")
     _check_bytes(context, "escrow context")
     if rng_seed is not None:
@@ -176,19 +192,27 @@ def deal(secret: bytes, threshold: int, holders: Sequence[int], context: bytes,
     xs = [_check_index(x, "dealing") for x in holders]
     if len(set(xs)) != len(xs):
         raise CryptoError(f"dealing: holder indices repeat: {xs!r}")
-    t = _check_threshold(threshold, len(xs), "dealing")
+    return _check_threshold(threshold, len(xs), "dealing")
+
+
+def _share_out(secret: bytes, t: int, xs: list[int], context: bytes,
+               rng_seed: bytes | None) -> tuple[tuple[bytes, ...], dict[int, bytes]]:
+    """The commitments ``C_1..C_{t-1}`` and every holder's share, for checked inputs."""
     stream = Stream(hkdf(lp(COEFF_TAG, rng_seed or b"", secret), lp(context, t)), "escrow/coeffs")
-    coeffs = [_int(secret)] + [_int(stream.scalar()) for _ in range(t - 1)]
-    commitments = (base_mul(secret),) + tuple(base_mul(_enc(a)) for a in coeffs[1:])
+    drawn = [stream.scalar() for _ in range(t - 1)]
+    sent = tuple(base_mul(a) for a in drawn)
+    coeffs = [_int(a) for a in reversed(drawn)]  # a_{t-1} .. a_1, then the secret: Horner's order
+    coeffs.append(_int(secret))
     shares = {}
     for x in xs:
         acc = 0
-        for a in reversed(coeffs):
-            acc = (acc * x + a) % L
+        for a in coeffs:
+            acc = acc * x + a  # below 2**(253 + 16 t): reduced once
+        acc %= L
         if acc == 0:  # pragma: no cover - probability about 2**-252 per holder
             raise CryptoError(f"dealing: the share of holder {x} is zero; deal with another rng_seed")
-        shares[x] = _enc(acc)
-    return Dealing(t, commitments, shares)
+        shares[x] = acc.to_bytes(SCALAR_BYTES, "little")
+    return sent, shares
 
 
 def check_commitments(commitments: Sequence[bytes], threshold: int, what: str) -> list[bytes]:
@@ -327,8 +351,11 @@ def ciphertext_size(count: int) -> int:
     return POINT_BYTES + SCALAR_BYTES * count
 
 
-def _pad(ctx: bytes, recipient: bytes, r_point: bytes, dh: bytes, j: int) -> int:
-    return _int(hashlib.sha512(lp(PAD_TAG, ctx, recipient, r_point, dh, j)).digest()) % L
+def _pads(ctx: bytes, recipient: bytes, r_point: bytes, dh: bytes, count: int) -> list[int]:
+    """The pads of shares ``0..count-1``: ``SHA-512(lp(pad tag, ctx, E, R, D, j)) mod L``, the common prefix encoded
+    once (``lp`` concatenates its parts)."""
+    head = lp(PAD_TAG, ctx, recipient, r_point, dh) + (8).to_bytes(4, "big")  # then j: lp(j) is its length, 8, and j
+    return [_int(hashlib.sha512(head + j.to_bytes(8, "big")).digest()) % L for j in range(count)]
 
 
 def _parse(ciphertext: str, count: int, what: str) -> tuple[bytes, list[int]]:
@@ -348,7 +375,7 @@ def _parse(ciphertext: str, count: int, what: str) -> tuple[bytes, list[int]]:
 
 
 def _unpad(ctx: bytes, recipient: bytes, r_point: bytes, dh: bytes, cs: list[int]) -> list[bytes]:
-    return [_enc(c - _pad(ctx, recipient, r_point, dh, j)) for j, c in enumerate(cs)]
+    return [_enc(c - pad) for c, pad in zip(cs, _pads(ctx, recipient, r_point, dh, len(cs)), strict=True)]
 
 
 def encrypt_shares(shares: Sequence[bytes], recipient: bytes, context: bytes,
@@ -365,7 +392,8 @@ def encrypt_shares(shares: Sequence[bytes], recipient: bytes, context: bytes,
         check_scalar(s, f"share {j} to encrypt")
     r = Stream(hkdf(lp(NONCE_TAG, rng_seed or b"", *shares), lp(context, recipient)), "escrow/nonce").scalar()
     r_point, dh = base_mul(r), point_mul(r, recipient)
-    cs = [_enc(_int(s) + _pad(context, recipient, r_point, dh, j)) for j, s in enumerate(shares)]
+    pads = _pads(context, recipient, r_point, dh, len(shares))
+    cs = [_enc(_int(s) + pad) for s, pad in zip(shares, pads, strict=True)]
     return b64e(r_point + b"".join(cs))
 
 

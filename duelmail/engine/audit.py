@@ -61,14 +61,15 @@ def audit_match(match) -> AuditReport:
                 taken += 1
                 continue
             mine = secrets[step.seat](deck.id, deck.n)
-            out, commits = run_step(step.op, before, layers[step.seat], mine)
+            out, _ = run_step(step.op, before, layers[step.seat], mine, commit=False)
             passes += 1
             if out != after:
                 report.cheat(step.seat, "P-audit-pass", f"deck {deck.id}: the {step.op} pass does not follow "
                              "from the published seed (forged pass, or a false seed)")
                 bad_seat = step.seat
                 break
-            if commits is not None and commits != deck.commits.get(step.seat):
+            if step.op in ("lock", "shuffle_lock") and not _commitments_follow(
+                    mine.keys, deck.keys.get(step.seat, {}), deck.commits.get(step.seat)):
                 report.cheat(step.seat, "P-audit-pass", f"deck {deck.id}: key commitments do not follow from "
                              "the published seed")
                 bad_seat = step.seat
@@ -124,6 +125,15 @@ def audit_match(match) -> AuditReport:
     return report
 
 
+def _commitments_follow(keys: list[bytes], recorded: dict[int, bytes], published: list[bytes] | None) -> bool:
+    """``key_commitments(keys) == published``: the key commitments a lock published are those of the keys its
+    seed gives. A key equal to the key share the fold recorded for its position needs no multiplication: the fold
+    checked that share against that very commitment as it arrived (``DeckBook.record_key``)."""
+    if published is None or len(published) != len(keys):
+        return False
+    return all(recorded.get(j) == k or group.base_mul(k) == published[j] for j, k in enumerate(keys))
+
+
 def _input_face(match, report: AuditReport, deck, j: int) -> int | None:
     origin = deck.origin[j]
     if origin is None:
@@ -168,8 +178,8 @@ def _open_every_sealed_choice(match, report: AuditReport) -> dict:
 def _audit_dealings(match, report: AuditReport) -> None:
     """Recompute every escrow dealing from its dealer's published seed (coefficients and nonces follow from it)
     and compare it with the log: a dealing that does not is ``P-audit-pass`` against its dealer (protocol §6c)."""
-    from duelmail.crypto.deck import LockerSecrets, decode_points
-    from duelmail.engine.escrowing import KEY, deal_table
+    from duelmail.crypto.deck import LockerSecrets
+    from duelmail.engine.escrowing import KEY, deal_parts
 
     count = 0
     for (dealer, what), history in sorted(match.dealing_history.items()):
@@ -182,11 +192,10 @@ def _audit_dealings(match, report: AuditReport) -> None:
         for d in history:  # the first dealing and every re-dealing (protocol section 6c, "Threshold")
             secrets = list((match._secrets_of(seed)(what, deck.n) if d.generation == deck.generation else
                             LockerSecrets(seed, what, deck.n, d.generation)).keys)  # a set-up abandoned at a removal
-            want = deal_table(match.gid, d.round, dealer, d.tag(what), secrets, d.holders, d.threshold,
-                              match.escrow_keys, seed)
-            flat = decode_points(want["commits"], None, "audit") if d.threshold > 1 else []
+            commits, shares = deal_parts(match.gid, d.round, dealer, d.tag(what), secrets, d.holders, d.threshold,
+                                         match.escrow_keys, seed)
             got = [c for cs in d.commits for c in cs]
-            if flat != got or {int(h): t for h, t in want["shares"].items()} != d.ciphertexts:
+            if commits != got or shares != d.ciphertexts:
                 report.cheat(dealer, "P-audit-pass", f"the escrow dealing of {d.tag(what)} (round {d.round}) does "
                              "not follow from the published seed")
             count += 1

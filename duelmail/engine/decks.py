@@ -440,29 +440,35 @@ class DeckBook:
         return step.op
 
 
-def run_step(op: str, points: list[bytes], layer: Layer, secrets: sra.LockerSecrets
+def run_step(op: str, points: list[bytes], layer: Layer, secrets: sra.LockerSecrets, commit: bool = True
              ) -> tuple[list[bytes], list[bytes] | None]:
-    """One locker's step: (new points, key commitments or None)."""
+    """One locker's step: (new points, key commitments or None; None too with ``commit=False``, for a caller that
+    checks the commitments its own way: the audit)."""
     n = len(points)
     if op == "unify":
         u = secrets.unify_scalar
-        return [group.point_mul(group.smul(u, layer.inverse_at(j)), points[j]) for j in range(n)], None
+        return [group.point_mul(_over(u, layer.inverse_at(j)), points[j]) for j in range(n)], None
     if op == "shuffle":
         perm, v = secrets.perm, secrets.shuffle_scalar
         if layer.uniform is not None:
             return sra.shuffle_pass(points, perm, v), None
-        return [group.point_mul(group.smul(v, layer.inverse_at(perm[i])), points[perm[i]])
+        return [group.point_mul(_over(v, layer.inverse_at(perm[i])), points[perm[i]])
                 for i in range(n)], None
     if op == "shuffle_lock":
         perm, keys = secrets.perm, secrets.keys
-        out = [group.point_mul(group.smul(keys[i], layer.inverse_at(perm[i])), points[perm[i]])
+        out = [group.point_mul(_over(keys[i], layer.inverse_at(perm[i])), points[perm[i]])
                for i in range(n)]
-        return out, sra.key_commitments(keys)
+        return out, sra.key_commitments(keys) if commit else None
     if op == "lock":
         keys = secrets.keys
-        out = [group.point_mul(group.smul(keys[j], layer.inverse_at(j)), points[j]) for j in range(n)]
-        return out, sra.key_commitments(keys)
+        out = [group.point_mul(_over(keys[j], layer.inverse_at(j)), points[j]) for j in range(n)]
+        return out, sra.key_commitments(keys) if commit else None
     raise CryptoError(f"unknown deck step {op!r}")
+
+
+def _over(k: bytes, inverse: bytes) -> bytes:
+    """``k`` times a layer's inverse: ``k`` itself when the layer is one (a deck's first lock: no multiplication)."""
+    return group.check_scalar(k, "scalar a") if inverse == ONE else group.smul(k, inverse)
 
 
 def next_layer(op: str, layer: Layer, secrets: sra.LockerSecrets) -> Layer:

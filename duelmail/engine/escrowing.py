@@ -606,18 +606,27 @@ class Escrowing:
 def deal_table(gid: str, rnd: int, dealer: int, what: str, secrets: list[bytes], holders: tuple[int, ...],
                t: int, keys: dict[int, bytes], seed: bytes) -> dict:
     """One dealing as a file carries it: ``{commits, shares}``; coefficients and nonces follow from the seed, so
-    the audit recomputes it."""
+    the audit recomputes it (``deal_parts``)."""
+    commits, shares = deal_parts(gid, rnd, dealer, what, secrets, holders, t, keys, seed)
+    return {"commits": sra.encode_points(commits), "shares": {str(h): text for h, text in shares.items()}}
+
+
+def deal_parts(gid: str, rnd: int, dealer: int, what: str, secrets: list[bytes], holders: tuple[int, ...],
+               t: int, keys: dict[int, bytes], seed: bytes) -> tuple[list[bytes], dict[int, str]]:
+    """``deal_table`` before encoding: every position's commitments ``C_1..C_{t-1}`` in one list, and each holder's
+    ciphertext (``esc.deal_sent``: ``C_0``, the dealer's key commitment, is not part of a dealing)."""
     commits: list[bytes] = []
     per_holder: dict[int, list[bytes]] = {h: [] for h in holders}
     names = [KEY] if what == KEY else [f"{what}#{j}" for j in range(len(secrets))]  # ``what``: a re-dealing's label
+    xs = [h + 1 for h in holders]
     for name, k in zip(names, secrets, strict=True):
-        d = esc.deal(k, t, [h + 1 for h in holders], esc.escrow_context(gid, rnd, dealer, name), seed)
-        commits += d.sent
+        sent, dealt = esc.deal_sent(k, t, xs, esc.escrow_context(gid, rnd, dealer, name), seed)
+        commits += sent
         for h in holders:
-            per_holder[h].append(d.shares[h + 1])
-    shares = {str(h): esc.encrypt_shares(per_holder[h], keys[h], esc.escrow_context(gid, rnd, dealer, f"{what}/to-{h}"),
-                                         seed) for h in holders}
-    return {"commits": sra.encode_points(commits), "shares": shares}
+            per_holder[h].append(dealt[h + 1])
+    shares = {h: esc.encrypt_shares(per_holder[h], keys[h], esc.escrow_context(gid, rnd, dealer, f"{what}/to-{h}"),
+                                    seed) for h in holders}
+    return commits, shares
 
 
 assert POINT_BYTES == SCALAR_BYTES  # the encodings below rely on 32-byte points and scalars

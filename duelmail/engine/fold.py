@@ -114,7 +114,8 @@ class Folding:
             if kept is not None and kept[0] is vis and kept[1] == len(public):  # the state did not change since
                 candidates = kept[2]
             else:  # a fixed order, so every fold reveals alike
-                candidates = sorted(r for r, who in vis.items() if who == PUBLIC and r not in public)
+                candidates = [r for r, who in vis.items() if who == PUBLIC and r not in public]
+                candidates.sort()
                 self._unrevealed = (vis, len(public), candidates)
             for ref in candidates:
                 deck = self.book.decks.get(ref.deck)

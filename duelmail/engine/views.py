@@ -11,6 +11,8 @@ from duelmail.games.base import Known, for_player, in_words
 from duelmail.games.cards import Card, CardRef
 from duelmail.protocol.identity import Identity
 
+_SEAT = re.compile(r"\b[Ss]eat (\d+)\b")
+
 
 def with_faces(text: str, known: Mapping[CardRef, Card], name: Callable[[CardRef, Card], str] = lambda r, c: str(c)
                ) -> str:
@@ -127,7 +129,9 @@ class Views:
 
     def named(self, text: str) -> str:
         """Rules speak of seats; people read names."""
-        return re.sub(r"\b[Ss]eat (\d+)\b", lambda m: self._name(int(m.group(1))), text)
+        if "eat " not in text:  # no "seat N" nor "Seat N": nothing to name (most events)
+            return text
+        return _SEAT.sub(lambda m: self._name(int(m.group(1))), text)
 
     def _name(self, seat: int) -> str:
         return self.cards[seat].name if 0 <= seat < self.n else f"seat {seat}"

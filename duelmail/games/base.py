@@ -173,6 +173,7 @@ _REF_TEXT = re.compile(rf"(?<![\w=])(?P<c1>{_FACE}) \((?P<r1>{_REF})\)"
                        rf"|(?P<r2>{_REF})=(?P<c2>{_FACE})(?!\w)|(?P<r3>{_REF})")
 
 
+_S_THE = re.compile(r"(\w)'s the (?=\d|[A-Z])")
 _ROLE_FACE = re.compile(r"\bthe ([A-Z][a-z]+) \x00(the [^\x01]*)\x01")
 
 
@@ -200,9 +201,11 @@ def in_words(text: str, known: Mapping[CardRef, Card], names: Sequence[str] | No
         return f"\x00{words} (played as {said.upper()})\x01"
 
     # a card named by its role and then its face, "the Warlord the King of spades", reads as "the King of spades
-    # (the Warlord)"
-    text = _ROLE_FACE.sub(r"\2 (the \1)", _REF_TEXT.sub(face, text)).replace("\x00", "").replace("\x01", "")
-    text = re.sub(r"(\w)'s the (?=\d|[A-Z])", r"\1's ", text)  # "bob's the 9 of hearts" is "bob's 9 of hearts"
+    # (the Warlord)"; a text with no ref (every pattern of _REF_TEXT has a '#') and no marks is left as it is
+    if "#" in text or "\x00" in text or "\x01" in text:
+        text = _ROLE_FACE.sub(r"\2 (the \1)", _REF_TEXT.sub(face, text)).replace("\x00", "").replace("\x01", "")
+    if "'s the " in text:
+        text = _S_THE.sub(r"\1's ", text)  # "bob's the 9 of hearts" is "bob's 9 of hearts"
     if names:
         text = re.sub(r"\bseat (\d+)\b",
                       lambda m: names[int(m.group(1))] if int(m.group(1)) < len(names) else m.group(0), text)
@@ -401,6 +404,11 @@ class GameState(ABC):
 
     @abstractmethod
     def clone(self) -> GameState: ...
+
+    def snapshot(self, previous: GameState | None) -> GameState:
+        """A copy of this state to keep and never change (a replay's step): like ``clone``, but a game may share with
+        ``previous`` (the last snapshot, never changed either) the parts that are the same in both."""
+        return self.clone()
 
     # -- whose move ---------------------------------------------------------
     @abstractmethod

@@ -1,11 +1,11 @@
 """A replay: the archive folded once, with a snapshot after every closed round.
 
 ``build_replay(files)`` folds an archive with ``transport.archive.fold`` itself and, each time a
-round closes (its ``on_round`` hook), records a ``Step``: a clone of the
-rules' state, the faces public by then, the events of the round in words, and for every seat the
-refs that seat could open by then (the rules showed the ref to it and every other locker of its deck
-had published a key for it). That costs one state clone and one pass over the visibility per
-round: linear in the archive.
+round closes (its ``on_round`` hook), records a ``Step``: a snapshot of the
+rules' state (``GameState.snapshot``), the faces public by then, the events of the round in words, and for every seat
+the refs that seat could open by then (the rules showed the ref to it and every other locker of its deck
+had published a key for it). That costs one state snapshot and one pass over the visibility per
+round: linear in the archive. A step is never changed, so it shares with the step before whatever did not change.
 
 Faces come from two places only. Public faces are public. Private faces are known to nobody but
 their holder until the game is over and every seat has published its per-game seed; then the
@@ -313,16 +313,25 @@ class _Recorder:
                 grown.add(who)
         for s in grown:
             self.frozen[s] = frozenset(self.seen[s])
-        # the round's events with the faces public by then (a battle's cards are named by their faces)
-        events = [Event(e.round, e.seat, in_words(m.named(e.text), public, namer=state.card_words), e.said)
-                  for e in m.events[self.nevents:]]
+        # the round's events with the faces public by then (a battle's cards are named by their faces); an event
+        # whose words that changes nothing is kept as it is (events are never changed)
+        events = []
+        namer = state.card_words
+        for e in m.events[self.nevents:]:
+            text = in_words(m.named(e.text), public, namer=namer)
+            events.append(e if text == e.text else Event(e.round, e.seat, text, e.said))
         self.nevents = len(m.events)
         time = ""
         if rnd and rnd < len(m.rounds) and not partial:
             times = [f.content.get("time", "") for f in m.rounds[rnd].values()]
             time = max(times) if times else ""
+        # what did not change since the last step is shared with it (a step is never changed)
+        last = self.steps[-1] if self.steps else None
+        kept = last.holding if last is not None else ((),) * m.n
         self.steps.append(Step(
-            index=len(self.steps), round=rnd, state=state.clone(), public=dict(public), seen=tuple(self.frozen),
-            holding=tuple(map(tuple, holding)),
+            index=len(self.steps), round=rnd, state=state.snapshot(last.state if last is not None else None),
+            public=last.public if last is not None and last.public == public else dict(public),
+            seen=tuple(self.frozen),
+            holding=tuple(old if old == row else row for row, old in zip(map(tuple, holding), kept, strict=True)),
             events=tuple(events), awaited=tuple(sorted(m.duties)), over=m.over(),
             files=tuple(w.rstrip("/").rsplit("/", 1)[-1] for w in files), time=time, partial=partial))

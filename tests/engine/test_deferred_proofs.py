@@ -234,3 +234,44 @@ def test_an_escrow_commitment_outside_the_group_is_refused_as_on_arrival_when_va
     assert str(deferred.value) == str(plain.value) and "commits" in str(plain.value), str(plain.value)
     assert f"r{bad.round:04d}-s{bad.seat}.toml" in str(plain.value) and "not a point of the prime-order" in str(
         plain.value)
+
+
+def test_an_escrow_dealing_that_does_not_follow_from_the_seed_fails_the_audit(monkeypatch):
+    """A dealing its holders accept (its shares open its commitments) but that the dealer's published seed does not
+    give: the audit, which recomputes every dealing (without ``C_0``, the recorded key commitment), names it."""
+    from duelmail.engine import escrowing
+    from duelmail.testing.selfplay import SelfPlay
+
+    honest, forged = escrowing.deal_table, []
+
+    def deal_table(gid, rnd, dealer, what, *rest):
+        if forged or what == escrowing.KEY:
+            return honest(gid, rnd, dealer, what, *rest)
+        forged.append((dealer, what))  # the same keys, other coefficients and nonces
+        return honest(gid, rnd, dealer, what, *rest[:-1], b"\x07" * 32)
+
+    monkeypatch.setattr(escrowing, "deal_table", deal_table)
+    sp = SelfPlay("warlords", 3, seed=5).run()
+    assert len(forged) == 1
+    (seat, what), = forged
+    audit = fold(named(sp.files), defer_proofs=True).audit
+    assert not audit.ok
+    assert [(s, rule) for s, rule, msg in audit.cheats if f"escrow dealing of {what} " in msg] == [
+        (seat, "P-audit-pass")], audit.lines
+
+
+def test_the_audit_recomputes_key_commitments_the_fold_never_checked():
+    """A lock's key commitments must be those of the keys the seed gives. The audit multiplies only the keys no
+    share checked on arrival (``record_key`` checked the others against the same commitments): a commitment changed
+    at a position whose key was never shared is still found."""
+    from duelmail.engine.audit import audit_match
+
+    m = fold(named(Players(n=2, seed=2).run().files), defer_proofs=True)
+    assert m.audit.ok
+    deck, seat, j = next((d, s, j) for d in m.book.decks.values() for s in d.lockers for j in range(d.n)
+                         if s in d.commits and j not in d.keys.get(s, {}))
+    deck.commits[seat] = [*deck.commits[seat][:j], group.base_mul(group.scalar_from_int(12345)),
+                          *deck.commits[seat][j + 1:]]
+    audit = audit_match(m)
+    assert [(s, rule) for s, rule, msg in audit.cheats if "key commitments do not follow" in msg] == [
+        (seat, "P-audit-pass")], audit.lines
