@@ -3,7 +3,7 @@
 finished games grows.
 
 Usage: python bench/bench_club.py [SIZE ...] [--repeat N]      (default sizes: 10 1000 10000; each in its own process)
-       python bench/bench_club.py --long [SIZE ...] [--repeat N]  (default sizes: 10 10000; a club of long games)
+       python bench/bench_club.py --long [SIZE ...] [--repeat N] [--keep DIR]  (default sizes: 10 10000)
 
 Material, built once and cached under bench/.cache: real games of Summoner (life 3) in play between alice and bob,
 played by bots to rounds 4 to 11 (24 are dealt; the 7 the bots end before their round are left out: 17 in play),
@@ -266,29 +266,40 @@ def measure(size: int, repeat: int) -> dict[str, tuple[float, float]]:
 
 def turn(alice: Path, bob: Path) -> dict[str, tuple[float, float]]:
     """One new turn in a club whose homes are ``alice`` and ``bob``: a sync with nothing new, bob's ``play --push``
-    and alice's ``git sync`` that applies it, each its own ``duelmail`` process: (wall, CPU) of each."""
+    (alice's when bob has no turn to play) and the other's ``git sync`` that applies it, each its own ``duelmail``
+    process: (wall, CPU) of each."""
     out = {"git sync, nothing new": dm(alice, "git", "sync")[:2]}
-    st = json.loads(dm(bob, "status", "--all", "--json")[2])
-    game = next(r["game"][:12] for r in st if r["your_turn"] and not r["over"])
-    out["play --push (the mover)"] = dm(bob, "play", "--game", game, "--bot", "heuristic", "--push")[:2]
-    wall, cpu, text = dm(alice, "git", "sync")
+    for mover in (bob, alice):
+        st = json.loads(dm(mover, "status", "--all", "--json")[2])
+        game = next((r["game"][:12] for r in st if r["your_turn"] and not r["over"]), None)
+        if game:
+            break
+    other = alice if mover == bob else bob
+    out["play --push (the mover)"] = dm(mover, "play", "--game", game, "--bot", "heuristic", "--push")[:2]
+    wall, cpu, text = dm(other, "git", "sync")
     assert "verified and applied" in text, text
     out["git sync, one new turn"] = (wall, cpu)
     return out
 
 
-def long_club(sizes: list[int], repeat: int) -> None:
-    """``--long``: clubs whose finished games are Warlords (some 133 files a game in the repository), each size built
+def long_club(sizes: list[int], repeat: int, keep: Path | None = None) -> None:
+    """``--long``: clubs whose finished games are Warlords (some 134 files a game in the repository), each size built
     in its own process and kept; then a new turn at each size in turn, ``repeat`` times (interleaved: a load that
-    comes and goes weighs on every size alike)."""
+    comes and goes weighs on every size alike). ``keep``: each club is built in ``keep/SIZE`` and left there (one
+    built there already is measured again, its next turns)."""
     print(f"load average before: {os.getloadavg()[0]:.2f} ({os.cpu_count()} cores); median of {repeat}, sizes "
           f"interleaved; the finished games are Warlords")
-    tmps = {size: Path(tempfile.mkdtemp(prefix=f"bench-club-long-{size}-")) for size in sizes}
+    tmps = {size: keep / str(size) if keep else Path(tempfile.mkdtemp(prefix=f"bench-club-long-{size}-"))
+            for size in sizes}
     try:
         files = {}
         for size, tmp in tmps.items():
             t = time.perf_counter()
-            subprocess.run([sys.executable, __file__, "--build-long", str(size), str(tmp)], check=True)
+            if not (tmp / "built").exists():
+                shutil.rmtree(tmp, ignore_errors=True)
+                tmp.mkdir(parents=True)
+                subprocess.run([sys.executable, __file__, "--build-long", str(size), str(tmp)], check=True)
+                (tmp / "built").write_text("")
             files[size] = int(git(tmp / "alice-clone", "ls-files", "-z").count("\0"))
             print(f"  {size:,} games built ({files[size]:,} files in the repository) in "
                   f"{time.perf_counter() - t:,.0f} s; load average {os.getloadavg()[0]:.2f}", flush=True)
@@ -304,7 +315,7 @@ def long_club(sizes: list[int], repeat: int) -> None:
         print(f"{'  (files)':<28}" + "".join(f"{files[s]:>26,}" for s in sizes))
         print(f"load average after: {os.getloadavg()[0]:.2f}")
     finally:
-        for tmp in tmps.values():
+        for tmp in tmps.values() if keep is None else ():
             shutil.rmtree(tmp, ignore_errors=True)
 
 
@@ -319,7 +330,12 @@ def main(argv: list[str]) -> None:
         build(int(argv[i + 1]), Path(argv[i + 2]), long=True)
         return
     if "--long" in argv:
-        long_club([int(a) for a in argv if a != "--long"] or [10, 10000], repeat)
+        keep = None
+        if "--keep" in argv:
+            i = argv.index("--keep")
+            keep = Path(argv[i + 1])
+            argv = argv[:i] + argv[i + 2:]
+        long_club([int(a) for a in argv if a != "--long"] or [10, 10000], repeat, keep)
         return
     if "--one" in argv:  # one size, in this process: its figures as JSON on the last line
         size = int(argv[argv.index("--one") + 1])
