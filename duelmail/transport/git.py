@@ -173,7 +173,8 @@ class GitRepo:
         repository's, written once, and a small one of what changed since, which is all a ``git update-index``
         writes; in version 4 (each path stored as what it adds to the one before). Set in this clone's config, never
         globally, once: a clone whose index grows past ``most`` gets it at its next sync (git reads a split index;
-        libgit2 does not, so a smaller clone's is left as git writes it). True when it was set now."""
+        libgit2 does not, so a smaller clone's is left as git writes it, and so is a clone whose config says
+        ``core.splitIndex = false``). True when it was set now."""
         most = SPLIT_AT if most is None else most
         try:
             with open(self.git_dir / "index", "rb") as f:
@@ -182,8 +183,8 @@ class GitRepo:
             return False
         if len(head) < 12 or head[:4] != b"DIRC" or int.from_bytes(head[8:], "big") < most:
             return False
-        if self.git("config", "--get", "core.splitIndex", check=False).stdout.strip() == "true":
-            return False
+        if self.git("config", "--get", "core.splitIndex", check=False).returncode == 0:
+            return False  # set already, or set to false by whoever keeps the clone: left as it is
         self.git("config", "core.splitIndex", "true")
         self.git("config", "index.version", "4")
         self.flush()

@@ -193,3 +193,10 @@ def test_a_large_clones_index_is_split_once_and_a_turn_writes_only_its_small_par
         assert git(repo, "ls-files", "--", "*/r0*.toml").split() == [
             p for p in git(repo, "ls-tree", "-r", "--name-only", "HEAD").split() if "/r0" in p]
         assert_plain_git_reads(repo)
+    git(repos[0], "config", "core.splitIndex", "false")  # whoever keeps the clone chose a whole index: it stays
+    git(repos[0], "update-index", "--no-split-index")
+    dm(t.homes[0], "git", "sync")
+    entries = int.from_bytes((repos[0] / ".git" / "index").read_bytes()[8:12], "big")
+    assert entries == len(git(repos[0], "ls-files").split()) >= files
+    assert git(repos[0], "config", "--get", "core.splitIndex").strip() == "false"
+    assert_plain_git_reads(repos[0])
