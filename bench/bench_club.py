@@ -23,9 +23,10 @@ remote (with its checkout), the cost a new member pays before any sync.
 ``--long``: a club of long games (issue 42). The same, but the 3 finished games are real games of Warlords between
 alice and bob (bots; some 130 turn files each, with their README, picture and replay page some 135 files a game in
 the repository; the copies leave out the replay page, 1.4 MB a game), so the copies give some 1.34 M files at 10,000
-games. Each size is built in a process of its own
-and kept; then, ``--repeat`` times, each size in turn (interleaved, so a load that comes and goes weighs on every
-size alike): alice's `git sync` with nothing new, bob's `play --push` and alice's `git sync` that applies it.
+games. Each size is built in a process of its own and kept (``--keep DIR``: in ``DIR/SIZE``, for later runs too);
+then, ``--repeat`` times, each size in turn (interleaved, so a load that comes and goes weighs on every size alike):
+alice's `git sync` with nothing new, bob's `play --push` (alice's when bob has no turn left) and the other's `git
+sync` that applies it.
 """
 
 from __future__ import annotations
@@ -53,7 +54,7 @@ OPTIONS = {"life": 3}
 
 def material(long: bool = False) -> Path:
     """The real games' files, one folder per game (cached). ``long``: the finished ones are games of Warlords
-    (some 150 turn files each) instead of Summoner."""
+    (some 130 turn files each) instead of Summoner."""
     from duelmail.app import demo_identity
     from duelmail.transport.folder import GameFolder
 

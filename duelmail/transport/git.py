@@ -104,6 +104,7 @@ class GitRepo:
         self.aside: list[str] = []  # what was set aside in the clone (symbolic links someone pushed), in words
         self._staged: dict[str, None] = {}  # paths ``add`` staged that git's index does not hold yet (``flush``)
         self._index_moved = False  # git's index was changed otherwise since the last commit: it is committed whole
+        self._git_dir: Path | None = None  # (``git_dir``, asked of git once)
 
     # -- plumbing ---------------------------------------------------------------------------
     def git(self, *args: str, check: bool = True, input: str | None = None,
@@ -151,6 +152,7 @@ class GitRepo:
                 raise GitError(f"{self.path}: not a git repository and not empty; use an empty folder or a clone")
             self.path.mkdir(parents=True, exist_ok=True)
             self.git("init", "-q", "-b", "main")
+            self._git_dir = None  # (a folder inside another repository named that one's)
             created = True
         if self.attributes():
             self.add(".gitattributes")
@@ -344,7 +346,7 @@ class GitRepo:
     # -- after a kill --------------------------------------------------------------------------
     @property
     def git_dir(self) -> Path:
-        if getattr(self, "_git_dir", None) is None:
+        if self._git_dir is None:
             self._git_dir = Path(self.out("rev-parse", "--absolute-git-dir"))
         return self._git_dir
 
