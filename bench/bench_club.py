@@ -3,6 +3,7 @@
 finished games grows.
 
 Usage: python bench/bench_club.py [SIZE ...] [--repeat N]      (default sizes: 10 1000 10000; each in its own process)
+       python bench/bench_club.py --long [SIZE ...] [--repeat N] [--keep DIR]  (default sizes: 10 10000)
 
 Material, built once and cached under bench/.cache: real games of Summoner (life 3) in play between alice and bob,
 played by bots to rounds 4 to 11 (24 are dealt; the 7 the bots end before their round are left out: 17 in play),
@@ -18,6 +19,14 @@ children (getrusage). "One new turn": bob plays a turn of a game in play and pus
 then alice's `git sync` that applies it is timed. "No memory": alice's `git sync` after her memory of the last sync
 is deleted (a home whose index was rebuilt): it reads the whole history; beside it, git's own `git clone` of the
 remote (with its checkout), the cost a new member pays before any sync.
+
+``--long``: a club of long games (issue 42). The same, but the 3 finished games are real games of Warlords between
+alice and bob (bots; some 130 turn files each, with their README, picture and replay page some 135 files a game in
+the repository; the copies leave out the replay page, 1.4 MB a game), so the copies give some 1.34 M files at 10,000
+games. Each size is built in a process of its own and kept (``--keep DIR``: in ``DIR/SIZE``, for later runs too);
+then, ``--repeat`` times, each size in turn (interleaved, so a load that comes and goes weighs on every size alike):
+alice's `git sync` with nothing new, bob's `play --push` (alice's when bob has no turn left) and the other's `git
+sync` that applies it.
 """
 
 from __future__ import annotations
@@ -43,47 +52,50 @@ DUELMAIL = str(Path(sys.executable).parent / "duelmail")
 OPTIONS = {"life": 3}
 
 
-def material() -> Path:
-    """The real games' files, one folder per game (cached)."""
+def material(long: bool = False) -> Path:
+    """The real games' files, one folder per game (cached). ``long``: the finished ones are games of Warlords
+    (some 130 turn files each) instead of Summoner."""
     from duelmail.app import demo_identity
     from duelmail.transport.folder import GameFolder
 
-    target = game_cache("club", "summoner")
+    target = game_cache("club-long" if long else "club", "summoner")
     if (target / "done").exists():
         return target
     shutil.rmtree(target, ignore_errors=True)
     ids = [demo_identity(0, "alice"), demo_identity(0, "bob")]
     for i in range(IN_PLAY + FINISHED):
-        sp = _club_play(ids, 1000 + i)
+        sp = _club_play(ids, 1000 + i, "warlords" if long and i < FINISHED else "summoner")
         if i < FINISHED:
             sp.run()
         else:
             sp.run(until=lambda m, r=4 + i % 8: m.round >= r or m.over())
             if sp.match.over():
                 continue
-        folder = GameFolder(target / f"summoner-{sp.match.gid[:12]}")
+        folder = GameFolder(target / f"{sp.kind}-{sp.match.gid[:12]}")
         for f in sp.files:
             folder.store(f)
     (target / "done").write_text("")
     return target
 
 
-def _club_play(ids, seed: int):
-    """A bots' game between ``ids`` (SelfPlay, with these identities instead of the seed's)."""
+def _club_play(ids, seed: int, kind: str = "summoner"):
+    """A bots' game of ``kind`` between ``ids`` (SelfPlay, with these identities instead of the seed's)."""
     from duelmail.app import demo_fresh, genesis_content
     from duelmail.engine.match import Match
     from duelmail.protocol.turnfile import SignedFile
     from duelmail.testing.selfplay import T0, SelfPlay
 
+    options = OPTIONS if kind == "summoner" else {}
     sp = SelfPlay.__new__(SelfPlay)
-    SelfPlay.__init__(sp, "summoner", n=2, options=OPTIONS, seed=seed)
-    content = genesis_content("summoner", [i.card for i in ids], 0, OPTIONS, T0,
+    SelfPlay.__init__(sp, kind, n=2, options=options, seed=seed)
+    content = genesis_content(kind, [i.card for i in ids], 0, options, T0,
                               hashlib.sha256(f"club {seed}".encode()).digest()[:16], master=ids[0].master)
     sp.ids, sp.genesis = ids, SignedFile.sign(content, ids[0])
     sp.matches = [Match(sp.genesis) for _ in ids]
     for s, m in enumerate(sp.matches):
-        m.attach(s, ids[s], demo_fresh(seed, ids[s].name, "summoner"))
+        m.attach(s, ids[s], demo_fresh(seed, ids[s].name, kind))
     sp.files = [sp.genesis]
+    sp.kind = kind
     return sp
 
 
@@ -96,15 +108,16 @@ def blob(repo: Path, text: str) -> str:
     return git(repo, "hash-object", "-w", "--stdin", input=text)
 
 
-def build(size: int, tmp: Path) -> dict:
-    """Two homes and their clones of a club of ``size`` games (see the module's docstring)."""
+def build(size: int, tmp: Path, long: bool = False) -> dict:
+    """Two homes and their clones of a club of ``size`` games (see the module's docstring); ``long``: the finished
+    games and their copies are games of Warlords."""
     from duelmail.app import demo_identity
     from duelmail.delivery import git as gitsync
     from duelmail.home import Home
     from duelmail.transport.git import GitRepo
     from duelmail.transport.settled import MARK, GameIndex
 
-    games = sorted(p for p in material().iterdir() if p.is_dir())
+    games = sorted(p for p in material(long).iterdir() if p.is_dir())
     remote = tmp / "remote.git"
     subprocess.run(["git", "init", "-q", "--bare", "-b", "main", str(remote)], check=True)
     club: dict = {"homes": [], "ids": [], "clones": []}
@@ -113,7 +126,7 @@ def build(size: int, tmp: Path) -> dict:
         home.add_identity(ident)
         for g in games:
             shutil.copytree(g, home.games_dir / g.name)
-            home.set_me(home.folder_for("summoner", g.name[-12:]), name, 0 if name == "alice" else 1)
+            home.set_me(home.folder_for(g.name[:-13], g.name[-12:]), name, 0 if name == "alice" else 1)
         path = tmp / f"{name}-clone"
         subprocess.run(["git", "clone", "-q", str(remote), str(path)], check=True, capture_output=True)
         for k, v in (("user.name", name), ("user.email", f"{name}@example.org")):
@@ -132,15 +145,21 @@ def build(size: int, tmp: Path) -> dict:
         assert finished, "the real finished games were not settled by the first sync"
         head = git(remote, "rev-parse", "main")
         trees = {n: git(remote, "rev-parse", f"main:{n}") for n in finished}
+        if long:  # the copies without their replay page (1.4 MB each: 28 GB in the two clones at 10,000 games)
+            trees = {n: git(remote, "mktree", input="".join(f"{e}\n" for e in git(remote, "ls-tree", t).splitlines()
+                                                           if not e.endswith("\treplay.html")))
+                     for n, t in trees.items()}
         entries = git(remote, "ls-tree", "main").splitlines()
-        names = [f"summoner-{hashlib.sha256(f'club copy {k}'.encode()).hexdigest()[:12]}" for k in range(copies)]
+        names = [f"{finished[k % len(finished)][:-13]}-{hashlib.sha256(f'club copy {k}'.encode()).hexdigest()[:12]}"
+                 for k in range(copies)]
         entries += [f"040000 tree {trees[finished[k % len(finished)]]}\t{n}" for k, n in enumerate(names)]
         listings = {e.split("\t")[1]: git(remote, "show", f"main:finished/{e.split(chr(9))[1]}").splitlines()
                     for e in git(remote, "ls-tree", "main:finished").splitlines()}
-        month_of = {line[3:].split("]", 1)[0]: m for m, lines in listings.items() for line in lines
+        month_of = {line[3:].split("]", 1)[0]: (m, line) for m, lines in listings.items() for line in lines
                     if line.startswith("- [")}
         for k, n in enumerate(names):  # each copy listed in its original's month, as a sync that settled it would
-            listings[month_of[finished[k % len(finished)]]].append(f"- [{n}](../{n}/README.md): Summoner, over: a copy")
+            month, line = month_of[finished[k % len(finished)]]
+            listings[month].append(line.replace(finished[k % len(finished)], n))
         in_play = [line for line in git(remote, "show", "main:README.md").splitlines() if line.startswith("- [")]
         top = gitsync.top_readme(in_play, {m.removesuffix(".md"): sum(line.startswith("- [") for line in lines)
                                            for m, lines in listings.items()})
@@ -182,7 +201,7 @@ def dm(home, *args: str) -> tuple[float, float, str]:
     """Run ``duelmail --home HOME ARGS`` as its own process: (wall, CPU of it and its children, output)."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t = time.perf_counter()
-    res = subprocess.run([DUELMAIL, "--home", str(home.root), *args],
+    res = subprocess.run([DUELMAIL, "--home", str(home if isinstance(home, Path) else home.root), *args],
                          capture_output=True, text=True)
     wall = time.perf_counter() - t
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -246,12 +265,79 @@ def measure(size: int, repeat: int) -> dict[str, tuple[float, float]]:
         shutil.rmtree(tmp, ignore_errors=True)
 
 
+def turn(alice: Path, bob: Path) -> dict[str, tuple[float, float]]:
+    """One new turn in a club whose homes are ``alice`` and ``bob``: a sync with nothing new, bob's ``play --push``
+    (alice's when bob has no turn to play) and the other's ``git sync`` that applies it, each its own ``duelmail``
+    process: (wall, CPU) of each."""
+    out = {"git sync, nothing new": dm(alice, "git", "sync")[:2]}
+    for mover in (bob, alice):
+        st = json.loads(dm(mover, "status", "--all", "--json")[2])
+        game = next((r["game"][:12] for r in st if r["your_turn"] and not r["over"]), None)
+        if game:
+            break
+    other = alice if mover == bob else bob
+    out["play --push (the mover)"] = dm(mover, "play", "--game", game, "--bot", "heuristic", "--push")[:2]
+    wall, cpu, text = dm(other, "git", "sync")
+    assert "verified and applied" in text, text
+    out["git sync, one new turn"] = (wall, cpu)
+    return out
+
+
+def long_club(sizes: list[int], repeat: int, keep: Path | None = None) -> None:
+    """``--long``: clubs whose finished games are Warlords (some 134 files a game in the repository), each size built
+    in its own process and kept; then a new turn at each size in turn, ``repeat`` times (interleaved: a load that
+    comes and goes weighs on every size alike). ``keep``: each club is built in ``keep/SIZE`` and left there (one
+    built there already is measured again, its next turns)."""
+    print(f"load average before: {os.getloadavg()[0]:.2f} ({os.cpu_count()} cores); median of {repeat}, sizes "
+          f"interleaved; the finished games are Warlords")
+    tmps = {size: keep / str(size) if keep else Path(tempfile.mkdtemp(prefix=f"bench-club-long-{size}-"))
+            for size in sizes}
+    try:
+        files = {}
+        for size, tmp in tmps.items():
+            t = time.perf_counter()
+            if not (tmp / "built").exists():
+                shutil.rmtree(tmp, ignore_errors=True)
+                tmp.mkdir(parents=True)
+                subprocess.run([sys.executable, __file__, "--build-long", str(size), str(tmp)], check=True)
+                (tmp / "built").write_text("")
+            files[size] = int(git(tmp / "alice-clone", "ls-files", "-z").count("\0"))
+            print(f"  {size:,} games built ({files[size]:,} files in the repository) in "
+                  f"{time.perf_counter() - t:,.0f} s; load average {os.getloadavg()[0]:.2f}", flush=True)
+        runs: dict[int, list[dict]] = {size: [] for size in sizes}
+        for _ in range(repeat):
+            for size, tmp in tmps.items():
+                runs[size].append(turn(tmp / "alice", tmp / "bob"))
+        print(f"{'command':<28}" + "".join(f"{f'{s:,} games':>26}" for s in sizes))
+        for label in runs[sizes[0]][0]:
+            cells = "".join(f"{f'{w * 1000:,.0f} ms ({c * 1000:,.0f} CPU)':>26}"
+                            for w, c in (median([r[label] for r in runs[s]]) for s in sizes))
+            print(f"{label:<28}{cells}")
+        print(f"{'  (files)':<28}" + "".join(f"{files[s]:>26,}" for s in sizes))
+        print(f"load average after: {os.getloadavg()[0]:.2f}")
+    finally:
+        for tmp in tmps.values() if keep is None else ():
+            shutil.rmtree(tmp, ignore_errors=True)
+
+
 def main(argv: list[str]) -> None:
     repeat = 5
     if "--repeat" in argv:
         i = argv.index("--repeat")
         repeat = int(argv[i + 1])
         argv = argv[:i] + argv[i + 2:]
+    if "--build-long" in argv:  # one long club, built in this process and left in the folder given
+        i = argv.index("--build-long")
+        build(int(argv[i + 1]), Path(argv[i + 2]), long=True)
+        return
+    if "--long" in argv:
+        keep = None
+        if "--keep" in argv:
+            i = argv.index("--keep")
+            keep = Path(argv[i + 1])
+            argv = argv[:i] + argv[i + 2:]
+        long_club([int(a) for a in argv if a != "--long"] or [10, 10000], repeat, keep)
+        return
     if "--one" in argv:  # one size, in this process: its figures as JSON on the last line
         size = int(argv[argv.index("--one") + 1])
         print(json.dumps(measure(size, repeat)))

@@ -114,8 +114,13 @@ def _retry_outbox(ctx: Ctx, ident, echo, prompt=None) -> list:
     What is still unsent comes back. ``prompt``: asks for the password when nothing else gives it (a terminal)."""
     from duelmail.transport.outbox import OUTBOX
 
-    if not any((f.path / OUTBOX).exists() for f in ctx.home.game_folders()):
-        return []  # (one ``stat`` a game: nothing of the mail code is loaded)
+    games = str(ctx.home.games_dir)
+    try:
+        names = os.listdir(games)
+    except OSError:
+        names = []
+    if not any(os.path.exists(os.path.join(games, name, OUTBOX)) for name in names):
+        return []  # (one ``stat`` a game, no object made for it: nothing of the mail code is loaded)
     from duelmail.delivery.outbox import send_outbox, unsent
     from duelmail.transport import mail as mailt
 

@@ -145,6 +145,7 @@ def sync_git(home: Home, identity: Identity, path: Path, now: datetime | None = 
         raise GitError(f"{path}: not a git repository: run 'duelmail git init {path}' or clone one there")
     report = SyncReport(Path(path))
     report.recovered = repo.recover()  # a sync killed half-way: finished or undone before this one starts
+    repo.split_index()  # git's index written in proportion to what changed (a clone made before: once, here)
     index = home.index()
     memory = _recall(home, repo, index)
     look: set[str] | None = None

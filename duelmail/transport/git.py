@@ -26,6 +26,7 @@ GAME_DIR = re.compile(r"[a-z][a-z0-9_]*-[0-9a-f]{12}")
 LISTING = re.compile(r"finished/[0-9]{4}-[0-9]{2}\.md")  # the finished games of a month (the top README links them)
 BATCH = 4096  # blobs read by one ``git cat-file --batch`` (a few MB of turn files)
 CLEAN = "duelmail-clean"  # in the git folder: the last sync ended and left nothing uncommitted
+SPLIT_AT = 100_000  # files in git's index from which it is kept split (``GitRepo.split_index``)
 
 
 class GitError(DuelmailError):
@@ -103,6 +104,7 @@ class GitRepo:
         self.aside: list[str] = []  # what was set aside in the clone (symbolic links someone pushed), in words
         self._staged: dict[str, None] = {}  # paths ``add`` staged that git's index does not hold yet (``flush``)
         self._index_moved = False  # git's index was changed otherwise since the last commit: it is committed whole
+        self._git_dir: Path | None = None  # (``git_dir``, asked of git once)
 
     # -- plumbing ---------------------------------------------------------------------------
     def git(self, *args: str, check: bool = True, input: str | None = None,
@@ -150,6 +152,7 @@ class GitRepo:
                 raise GitError(f"{self.path}: not a git repository and not empty; use an empty folder or a clone")
             self.path.mkdir(parents=True, exist_ok=True)
             self.git("init", "-q", "-b", "main")
+            self._git_dir = None  # (a folder inside another repository named that one's)
             created = True
         if self.attributes():
             self.add(".gitattributes")
@@ -166,6 +169,30 @@ class GitRepo:
             atomic_write(attrs, text + ("" if not text or text.endswith("\n") else "\n") + "".join(
                 f"{line}\n" for line in missing))
         return bool(missing)
+
+    def split_index(self, most: int | None = None) -> bool:
+        """From ``most`` files on, keep git's index in two files (``core.splitIndex``): a shared one, the whole
+        repository's, written once, and a small one of what changed since, which is all a ``git update-index``
+        writes; in version 4 (each path stored as what it adds to the one before). Set in this clone's config, never
+        globally, once: a clone whose index grows past ``most`` gets it at its next sync (git reads a split index;
+        libgit2 does not, so a smaller clone's is left as git writes it, and so is a clone whose config says
+        ``core.splitIndex = false``). True when it was set now."""
+        most = SPLIT_AT if most is None else most
+        try:
+            with open(self.git_dir / "index", "rb") as f:
+                head = f.read(12)  # "DIRC", version, entries (a split index counts only its own, a few)
+        except OSError:
+            return False
+        if len(head) < 12 or head[:4] != b"DIRC" or int.from_bytes(head[8:], "big") < most:
+            return False
+        if self.git("config", "--get", "core.splitIndex", check=False).returncode == 0:
+            return False  # set already, or set to false by whoever keeps the clone: left as it is
+        self.git("config", "core.splitIndex", "true")
+        self.git("config", "index.version", "4")
+        self.flush()
+        self.git("update-index", "--index-version", "4")
+        self.git("update-index", "--split-index")  # the shared index: written once, here
+        return True
 
     def remote(self) -> str | None:
         remotes = self.out("remote").split()
@@ -319,7 +346,9 @@ class GitRepo:
     # -- after a kill --------------------------------------------------------------------------
     @property
     def git_dir(self) -> Path:
-        return Path(self.out("rev-parse", "--absolute-git-dir"))
+        if self._git_dir is None:
+            self._git_dir = Path(self.out("rev-parse", "--absolute-git-dir"))
+        return self._git_dir
 
     def recover(self, stale: float = 600) -> list[str]:
         """Put back in order what a sync killed half-way left, so this one goes on: a rebase or merge in progress
@@ -533,7 +562,7 @@ class GitRepo:
 
     @property
     def _refused_log(self) -> Path:
-        return Path(self.out("rev-parse", "--absolute-git-dir")) / "duelmail-refused"
+        return self.git_dir / "duelmail-refused"
 
     def refused(self) -> set[str]:
         """Blob ids already refused here (reported once, not at every sync)."""

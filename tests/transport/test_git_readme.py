@@ -157,3 +157,46 @@ def test_a_finished_game_in_a_renamed_folder_is_known_by_its_genesis_and_listed_
     assert_plain_git_reads(repo)
     listing.write_text(text + "- [the-final](../the-final/README.md): Warlords, over: the same game, by its new name\n")
     assert gitsync._listing_names(GitRepo(repo)) == {listing.stem: {game.name[-12:]}}  # one game, by its genesis
+
+
+def test_a_large_clones_index_is_split_once_and_a_turn_writes_only_its_small_part(tmp_path, monkeypatch):
+    """(issue 42) From ``SPLIT_AT`` files on, a sync keeps the clone's index split (``core.splitIndex``, set in the
+    clone alone): the shared index, the whole repository's, is written once; a new turn writes only the small index
+    of what changed, and plain git reads the clone as before. A smaller clone's index is left as git writes it."""
+    import duelmail.transport.git as gitmod
+
+    t = GitTable(tmp_path)
+    repos = t.start("warlords")
+    t.join(1)
+    for home in t.homes:
+        dm(home, "git", "sync")
+    assert not [p for r in repos for p in (r / ".git").glob("sharedindex.*")]  # below SPLIT_AT: one index file
+    assert subprocess.run(["git", "-C", str(repos[0]), "config", "--get", "core.splitIndex"]).returncode == 1
+    files = len(git(repos[0], "ls-files").split())
+    monkeypatch.setattr(gitmod, "SPLIT_AT", files)
+    for home in t.homes:
+        dm(home, "git", "sync")
+    shared = {r: sorted((r / ".git").glob("sharedindex.*")) for r in repos}
+    for repo in repos:
+        assert len(shared[repo]) == 1, shared
+        assert git(repo, "config", "--get", "core.splitIndex").strip() == "true"
+        assert git(repo, "config", "--get", "index.version").strip() == "4"
+        assert (repo / ".git" / "index").stat().st_size < shared[repo][0].stat().st_size
+        assert_plain_git_reads(repo)
+    other, applied = move(t)  # the mover's turn, then the sync that applies it: the shared index is not written
+    out, commands = traced(other, monkeypatch, tmp_path, "git", "sync")
+    assert applied in out, out
+    assert [c.split()[0] for c in commands].count("update-index") == 1, commands
+    assert "--split-index" not in " ".join(commands), commands  # set once, not at every sync
+    for repo in repos:
+        assert sorted((repo / ".git").glob("sharedindex.*")) == shared[repo]
+        assert git(repo, "ls-files", "--", "*/r0*.toml").split() == [
+            p for p in git(repo, "ls-tree", "-r", "--name-only", "HEAD").split() if "/r0" in p]
+        assert_plain_git_reads(repo)
+    git(repos[0], "config", "core.splitIndex", "false")  # whoever keeps the clone chose a whole index: it stays
+    git(repos[0], "update-index", "--no-split-index")
+    dm(t.homes[0], "git", "sync")
+    entries = int.from_bytes((repos[0] / ".git" / "index").read_bytes()[8:12], "big")
+    assert entries == len(git(repos[0], "ls-files").split()) >= files
+    assert git(repos[0], "config", "--get", "core.splitIndex").strip() == "false"
+    assert_plain_git_reads(repos[0])
