@@ -95,7 +95,8 @@ def status_lines(data: dict, t: datetime) -> list[str]:
     out = []
     seat = data["you"]
     you = data["seats"][seat] if seat is not None else "a spectator"
-    out.append(f"game {data['game'][:12]} ({data['title']}), round {data['round']}, you are {you}")
+    title = data["title"].replace(" (", ", ").removesuffix(")") if "(" in data["title"] else data["title"]
+    out.append(f"game {data['game'][:12]} ({title}), round {data['round']}, you are {you}")  # no brackets in brackets
     if data["result"]:
         out.append(f"game over: {data['result']}")
     if data["last"]:

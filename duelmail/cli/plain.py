@@ -160,7 +160,7 @@ def _recent(match, seat, known=None, most: int = 8) -> list[str]:
 
 
 def _status_data(match, seat) -> dict:
-    from duelmail.transport.archive import duty_text, waiting_words
+    from duelmail.transport.archive import duty_text, third_person, waiting_words
 
     over = match.over()
     deadlines = match.deadlines()
@@ -168,7 +168,8 @@ def _status_data(match, seat) -> dict:
         "game": match.gid, "kind": match.game.spec.id, "title": match.game.spec.title, "round": match.round,
         "you": seat, "seats": match.names(),
         # a seat that has sent its file of a round several seats answer is awaited no longer
-        "awaited": {str(s): {"what": duty_text(match, s),
+        "awaited": {str(s): {"what": duty_text(match, s, seat) if s == seat else
+                             third_person(duty_text(match, s, seat), match.names()[s]),
                              "deadline": deadlines[s].isoformat() if s in deadlines else None,
                              "claim_from": match.claim_from(s).isoformat() if s in deadlines else None}
                     for s in sorted(match.duties) if s not in match.current},
@@ -346,12 +347,12 @@ def _set_pending(folder, actions: list[str], say: str | None = None) -> None:
         forget(folder.path)
 
 
-def awaited_lines(match) -> list[str]:
+def awaited_lines(match, reader: int | None = None) -> list[str]:
     """Who the game awaits now, and its result once over; the timeout claims whose last call is open."""
     from duelmail.transport.archive import awaited_text
 
     return (["game over: " + match.describe_outcome()] if match.over() else []) + \
-        ["now awaiting: " + awaited_text(match)] + [call_line(match, c) for _, c in match.last_calls()]
+        ["now awaiting: " + awaited_text(match, reader)] + [call_line(match, c) for _, c in match.last_calls()]
 
 
 def call_line(match, claim, you: int | None = None) -> str:
@@ -417,6 +418,7 @@ def receive_files(ctx: Ctx, files: list[str], auto: bool, out: str | None, echo)
 
 def _after_receive(ctx: Ctx, ident, results, last, auto: bool, out, echo) -> None:
     """What ``receive`` says of the files it applied, then what the seat must do (or the automatic answer)."""
+    from duelmail.transport.archive import duty_text
     from duelmail.util.lock import hold
 
     for r in results:
@@ -459,14 +461,14 @@ def _after_receive(ctx: Ctx, ident, results, last, auto: bool, out, echo) -> Non
                 match = played.match
             _store_views(ctx, folder, match, seat, ident)
             if seat in match.duties and seat not in match.current and match.duties[seat].needs_human:
-                echo(f"your move: {match.duties[seat].describe(match.named(match.state.prompt(seat)))}")
+                echo(f"your move: {duty_text(match, seat, seat)}")
             else:
-                for line in awaited_lines(match):
+                for line in awaited_lines(match, seat):
                     echo(line)
             return
-        echo(f"your move: {duty.describe(match.named(match.state.prompt(seat)) if duty.decide else '')}")
+        echo(f"your move: {duty_text(match, seat, seat)}")
     else:
-        for line in awaited_lines(match):
+        for line in awaited_lines(match, seat):
             echo(line)
     _store_views(ctx, folder, match, seat, ident)
 

@@ -49,6 +49,20 @@ RETREAT = Fraction(5, 2)  # K-25
 START = "d0"  # the start reveal, a sealed choice committed with the character (K-3)
 
 
+
+_COMPASS = {"n": "north", "s": "south", "e": "east", "w": "west", "ne": "north-east", "nw": "north-west",
+            "se": "south-east", "sw": "south-west"}
+
+
+def piece_words(pid: str) -> str:
+    """A terrain piece's id as a player says it: ``wall-ne`` is the north-east wall, ``wall-south`` the south wall,
+    ``old-tree`` the old tree."""
+    head, _, side = pid.rpartition("-")
+    side = _COMPASS.get(side, side)
+    if head and side in _COMPASS.values():
+        return f"{side} {head.replace('-', ' ')}"
+    return pid.replace("-", " ")
+
 class SkirmishState(GameState):
     def __init__(self, nseats: int, field: Battlefield, max_turns: int):
         if len(field.starts) < nseats:
@@ -321,10 +335,10 @@ class SkirmishState(GameState):
     def _t_landed(self, pid: str, target: int, where: Point) -> None:
         if self.alive[target]:
             self.gone.add(pid)
-            self._say(f"{pid} shatters (K-28)", "thrown", rule="K-28")
+            self._say(f"the {piece_words(pid)} shatters (K-28)", "thrown", rule="K-28")
         else:
             self.placed[pid] = where
-            self._say(f"{pid} lands at {pfmt(where)} (K-28)", "thrown", rule="K-28")
+            self._say(f"the {piece_words(pid)} lands at {pfmt(where)} (K-28)", "thrown", rule="K-28")
 
     # -- terrain -------------------------------------------------------------------------------
     def pieces(self) -> list[Piece]:
@@ -603,12 +617,12 @@ class SkirmishState(GameState):
         piece = self.field.piece(action.piece)
         if isinstance(action, Smash):
             self.gone.add(piece.id)
-            self._say(f"the {piece.id} is smashed: it is gone from the battlefield (K-27)", "smash", (seat,),
-                      rule="K-27")
+            self._say(f"the {piece_words(piece.id)} is smashed: it is gone from the battlefield (K-27)", "smash",
+                      (seat,), rule="K-27")
             return
         t = action.target
         dmg = self.rev[seat]["str"] + piece.projectile - self.rev[t]["dex"]
-        self._say(f"seat {seat} throws the {piece.id} at seat {t}: Strength {self.rev[seat]['str']} + "
+        self._say(f"seat {seat} throws the {piece_words(piece.id)} at seat {t}: Strength {self.rev[seat]['str']} + "
                   f"{piece.projectile} - Dexterity {self.rev[t]['dex']} = "
                   + (f"{dmg} Endurance to lose" if dmg > 0 else "no damage"),
                   "hit", (seat, t), (self.rev[seat]["str"], max(dmg, 0)), "K-28")
@@ -857,7 +871,7 @@ class SkirmishState(GameState):
         if start == to and self.last_move.get(seat, (None, None))[1] == to:
             start = self.last_move[seat][0]  # told after the move: from where it started
         marks = [(f"seat {t}", self.pos[t]) for t in self._living(range(self.n)) if t != seat]
-        marks += [(f"the {p.id}", self.shape(p).centre()) for p in self.pieces()]
+        marks += [(f"the {piece_words(p.id)}", self.shape(p).centre()) for p in self.pieces()]
         if not marks:
             return f"{_inches(dist2(start, to))}"
         nearer = [(round(float(dist2(to, at)) ** 0.5 - float(dist2(start, at)) ** 0.5, 2), dist2(to, at), what)
@@ -893,9 +907,9 @@ class SkirmishState(GameState):
             return f"seat {seat} cancels " + ("nothing" if action.seat is None else
                                               f"seat {action.seat}'s action {action.index}")
         if isinstance(action, Smash):
-            return f"seat {seat} smashes the {action.piece}"
+            return f"seat {seat} smashes the {piece_words(action.piece)}"
         if isinstance(action, Throw):
-            return f"seat {seat} throws the {action.piece} at seat {action.target}"
+            return f"seat {seat} throws the {piece_words(action.piece)} at seat {action.target}"
         return f"seat {seat}: {action}"
 
     def render(self, seat: int | None, known) -> str:
