@@ -313,7 +313,9 @@ def refusal(match: Match, seat: int, identity: Identity, error: Exception, noted
         text = re.sub(rf"\b{re.escape(name)}'s\b", "your", text)
         if move is not None:  # the refused move in words, as the list would say it
             said = imperative(for_player(in_words(view.named(view.state.describe(seat, match.game.parse_action(
-                move))), known, namer=view.state.card_words)), name)
+                move))), known, namer=view.state.card_words)), name).replace("a face-down card", "a card")
+            said = re.sub(r"\b((?:10|[2-9JQKA])[SHDC]|X[RB]) \(a card\)", lambda m: face_words(Card.parse(m.group(1))),
+                          said)  # a card not held, said by the face typed
     except DuelmailError:
         pass
     text = _plain(for_player(text)).rstrip(" .;:")
@@ -349,10 +351,14 @@ def _addressed(text: str, seat: int, match: Match, rule: str | None) -> tuple[st
         return lead.group(0), move, text, rule
     move = None
     for cut in [m.start() for m in re.finditer(": ", text)][:4]:  # "dual d0: str1 ...: why" holds one itself
-        bare = re.sub(r"^(?:action |move )?'?(.*?)'?$", r"\1", text[:cut])
-        try:
-            parts = [match.game.parse_action(p) for p in bare.split(", ")]
-        except DuelmailError:
+        head = text[:cut]
+        for bare in dict.fromkeys((head, re.sub(r"^(?:action |move )?'?(.*?)'?$", r"\1", head))):
+            try:
+                parts = [match.game.parse_action(p) for p in bare.split(", ")]
+                break
+            except DuelmailError:
+                parts = []
+        if not parts:
             continue
         move, text = (bare if len(parts) == 1 else None), text[cut + 2:]  # several moves: the list says them
         break
@@ -368,17 +374,31 @@ def _addressed(text: str, seat: int, match: Match, rule: str | None) -> tuple[st
         what = _STATS.get(m.group(1))
         return "", move, (f"you already chose your {what} cards in round {m.group(2)}" if what
                           else f"you already made that secret choice in round {m.group(2)}"), rule
-    text = re.sub(rf"^not possible now \(\w+\); (?:for {me} now: |{me} must )", "not possible now: you must ", text)
+    text = re.sub(rf"^not possible now \([\w-]+\); {me} must ", "not possible now: you must ", text)
+    text = re.sub(rf"^not possible now \([\w-]+\); for {me} now: ", "not possible now: ", text)  # a prompt follows
     text = re.sub(rf"^not possible now, {me} must ", "not possible now: you must ", text)
     text = re.sub(rf"^{me} is not in this battle: it may ", "you are not in this battle: you may ", text)
     text = re.sub(rf"\b{me} (is|has)\b", lambda m: {"is": "you are", "has": "you have"}[m.group(1)], text)
     text = re.sub(rf"\b{me}'s\b", "your", text)
+    text = re.sub(rf"^{me} (must|can|may|\w+s)\b", lambda m: "you " + _base_form(m.group(1)), text)  # "you defend"
+    text = re.sub(rf"\b(from|of|for|to) {me}\b", r"\1 you", text)
+    subject = "|".join(map(re.escape, names)) if names else "seat"  # a prompt that is no order ("the attack deals 1
+    text = re.sub(rf"^not possible now: you must (?=(?:the|a|an|one|no|{subject})\b|\d)", "not possible now: ", text)
+    # damage: accept, or ...") follows no "you must"
+    text = text.replace(" (fewer only with '!', when that exhausts it)", " (or fewer, when that exhausts it)")
     return "", move, text, rule
 
 
 _SAID_FALSE = re.compile(r"\bmove '[^']*' says something false about your own cards \((?:you|\w+) played (.+?)"
                          r"(?: face down)? as (?:(?:a|an|the) )?(.+?), but it is (.+?)\), so it would be a proven "
                          r"cheat: nothing was signed")
+
+
+_SAID_FALSE_AS = re.compile(r"\bmove '[^']*' says something false about your own cards \((?:you|\w+) played '[^']*' "
+                            r"as if with (an?) (\w+), but (.+?) is (.+)\), so it would be a proven cheat: nothing "
+                            r"was signed")
+_FALSE_CLAIM = re.compile(r"\bmove '[^']*' says something false about your own cards \((.+)\), so it would be a "
+                          r"proven cheat: nothing was signed")
 
 
 def _plain(text: str) -> str:
@@ -397,6 +417,11 @@ def _plain(text: str) -> str:
         else:
             said = f"{card} cannot be played as {_article(role)} {role}"
         text = text[:m.start()] + said + text[m.end():]
+    m = _SAID_FALSE_AS.search(text)
+    if m:
+        article, role, card, face = m.groups()
+        text = text[:m.start()] + f"{card} is not {article} {role}: it is {face}" + text[m.end():]
+    text = _FALSE_CLAIM.sub(r"that would say something false about your own cards (\1)", text)
     text = _IS_FACE.sub(lambda m: face_words(Card.parse(m.group(1))), text)
     text = re.sub(r"(?<![\w#=.-])((?:10|[2-9JQKA])[SHDC]|X[RB])(?![\w-])", lambda m: face_words(Card.parse(m.group(1))),
                   text)
@@ -463,7 +488,7 @@ def read_step(match: Match, seat: int, identity: Identity, text: str, noted: Seq
     text = text.strip()
     if not listed:
         if noted:
-            done = "; ".join(said_moves(match, seat, identity, noted))
+            done = ", then ".join(f"{m!r}" for m in said_moves(match, seat, identity, noted))
             raise ChoiceError(f"{text!r} is one move too many: your turn is complete after {done}")
         raise ChoiceError(f"{text!r}: no move is awaited from you now")
     if text.isdigit():
@@ -471,7 +496,7 @@ def read_step(match: Match, seat: int, identity: Identity, text: str, noted: Seq
         if 1 <= n <= len(listed):
             return listed[n - 1]
         if len(listed) == 1:
-            raise ChoiceError(f"there is no move {n}: you have one move now, 1 ('duelmail moves' shows it)")
+            raise ChoiceError(f"there is no move {n}: you have only move 1 ('duelmail moves' shows it)")
         raise ChoiceError(f"there is no move {n}: your moves are numbered 1 to {len(listed)} "
                           "('duelmail moves' lists them)")
     by_move = {c.move.lower(): c for c in listed}
