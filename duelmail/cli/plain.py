@@ -160,7 +160,7 @@ def _recent(match, seat, known=None, most: int = 8) -> list[str]:
 
 
 def _status_data(match, seat) -> dict:
-    from duelmail.transport.archive import duty_text, third_person, waiting_words
+    from duelmail.transport.archive import duty_text, waiting_words
 
     over = match.over()
     deadlines = match.deadlines()
@@ -168,8 +168,7 @@ def _status_data(match, seat) -> dict:
         "game": match.gid, "kind": match.game.spec.id, "title": match.game.spec.title, "round": match.round,
         "you": seat, "seats": match.names(),
         # a seat that has sent its file of a round several seats answer is awaited no longer
-        "awaited": {str(s): {"what": duty_text(match, s, seat) if s == seat else
-                             third_person(duty_text(match, s, seat), match.names()[s]),
+        "awaited": {str(s): {"what": duty_text(match, s),
                              "deadline": deadlines[s].isoformat() if s in deadlines else None,
                              "claim_from": match.claim_from(s).isoformat() if s in deadlines else None}
                     for s in sorted(match.duties) if s not in match.current},

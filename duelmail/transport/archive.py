@@ -173,14 +173,11 @@ def duty_text(match: Match, seat: int, reader: int | None = None) -> str:
     return d.describe(prompt) or "its file for the round"
 
 
-def third_person(text: str, name: str) -> str:
-    """A prompt said to its player ("alice attacks you ...: take, or defend your ...") as another reads it."""
-    return re.sub(r"\byou\b", name, re.sub(r"\byour\b", f"{name}'s", text))
-
-
 def awaited_text(match: Match, reader: int | None = None) -> str:
     """Who the open round still awaits, and for what (a seat whose file of the round is in is no longer), as
     ``reader`` reads it: what another seat is asked is said of that seat ("alice attacks bob"), not to it."""
+    from duelmail.util.lines import third_person
+
     waiting = [s for s in sorted(match.duties) if s not in match.current]
     if not waiting:
         return "nobody"
