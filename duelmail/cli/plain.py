@@ -235,7 +235,7 @@ def _echo_talk(match, say, last: int = 10) -> None:
 def _show_lines(folder, match, seat, ident) -> tuple[list[str], object]:
     """What a plain ``show`` prints, a line each: the table from ``seat``, after its noted moves, what happened
     lately, and the talk; and the match the table is drawn from (after the noted moves)."""
-    from duelmail.games.base import for_player
+    from duelmail.games.base import for_player, in_words
 
     lines: list[str] = []
 
@@ -245,7 +245,10 @@ def _show_lines(folder, match, seat, ident) -> tuple[list[str], object]:
     awaited = seat in match.duties and seat not in match.current and not match.over()  # not sent yet this round
     pending = _pending(folder) if awaited else []
     view = match.draft(seat, ident, pending) if awaited else match
-    table = for_player(view.named(view.state.render(seat, view.seen(seat))))
+    seen = view.seen(seat)  # a card the table draws by face is said by face in its prompt too, never "a face-down card"
+    table = "\n".join(in_words(ln, seen, namer=view.state.card_words) if ln.startswith(("Your move", "Jokers thrown"))
+                      else ln for ln in view.named(view.state.render(seat, seen)).split("\n"))
+    table = for_player(table)
     deciding = awaited and match.duties[seat].decide
     if not deciding and not match.over():  # the rules' turn is the seat's, but the game awaits others' files first
         table = table.replace("\nYour move: ", "\nYour move once they are in: ")

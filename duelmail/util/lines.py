@@ -42,4 +42,6 @@ def lines_of(text: str) -> tuple[str, ...] | list[str]:
 def third_person(text: str, name: str) -> str:
     """A prompt said to its player ("alice attacks you ...: take, or defend your ...") as another player reads it
     ("alice attacks bob ...: take, or defend bob's ...")."""
+    text = re.sub(r"\byou (are|have|like|want|control|hold)\b",
+                  lambda m: f"{name} " + {"are": "is", "have": "has"}.get(m.group(1), m.group(1) + "s"), text)
     return re.sub(r"\byou\b", name, re.sub(r"\byour\b", f"{name}'s", text))
