@@ -39,7 +39,7 @@ from duelmail.games.skirmish.notation import (
     Word,
 )
 from duelmail.games.skirmish.render import render_text
-from duelmail.games.skirmish.terms import BASE_RADIUS
+from duelmail.games.skirmish.terms import BASE_RADIUS, piece_words
 
 MAX_STAT, MAX_CARDS = 10, 13  # K-2
 ENGAGED_MOVE = 2  # the rules version from which an engaged character may move within its melee (K-14)
@@ -49,19 +49,6 @@ RETREAT = Fraction(5, 2)  # K-25
 START = "d0"  # the start reveal, a sealed choice committed with the character (K-3)
 
 
-
-_COMPASS = {"n": "north", "s": "south", "e": "east", "w": "west", "ne": "north-east", "nw": "north-west",
-            "se": "south-east", "sw": "south-west"}
-
-
-def piece_words(pid: str) -> str:
-    """A terrain piece's id as a player says it: ``wall-ne`` is the north-east wall, ``wall-south`` the south wall,
-    ``old-tree`` the old tree."""
-    head, _, side = pid.rpartition("-")
-    side = _COMPASS.get(side, side)
-    if head and side in _COMPASS.values():
-        return f"{side} {head.replace('-', ' ')}"
-    return pid.replace("-", " ")
 
 class SkirmishState(GameState):
     def __init__(self, nseats: int, field: Battlefield, max_turns: int):
