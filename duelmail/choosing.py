@@ -435,6 +435,8 @@ def _plain(text: str) -> str:
                   lambda m: f"that is farther than the {m.group(1)} inch{'es' if m.group(1) != '1' else ''} your "
                   "revealed Speed allows", text)
     text = re.sub(r"\ba face-down card(?: \(the \w+\))? is not in your hand", "you hold no such card", text)
+    text = re.sub(r"(^|: )a face-down card is not ", r"\1that card is not ", text)  # a position typed, not held
+    text = re.sub(r"\b(the [\w ]+?) is \1, not ", r"\1 is not ", text)  # "the 9 of spades is the 9 of spades, not"
     text = re.sub(r"(the [^()]+?) \(the \w+\) is not in your hand", r"\1 is not in your hand", text)
     text = re.sub(r"(?<![\w.])(-?\d+(?:\.\d+)?),(-?\d+(?:\.\d+)?) is off the (\d+)x(\d+) table",
                   r"that spot is off the table (it is \3 by \4 inches)", text)
