@@ -43,7 +43,7 @@ AWKWARD = {  # what bench/sweep_words.py found in refusals and prompts (issue 39
                                                r"points)\b"),
     "a prompt after 'you must'": re.compile(r"\byou must (?:the|an?|[a-z]+ (?:attacks|is|has))\b"),
     "the reader in the third person": re.compile(r"\b(?!you\b)[a-z]+ must [^.;]*\byour (?:attack|defence)\b"),
-    "a coordinate in a refusal": re.compile(r"\bfrom -?\d+(?:\.\d+)?,-?\d+|\b\d+x\d+ table\b"),
+    "a coordinate": re.compile(r"\b(?:at|from|to) -?\d+(?:\.\d+)?,-?\d+(?:\.\d+)?\b|\b\d+x\d+ table\b"),
     "the typed notation heading a refusal": re.compile(r"not sent \(round \d+\): (?:action |move )?'?[a-z]+ "
                                                        r"(?:- |a face-down card)"),
     "a doubled word": re.compile(r"\b([A-Za-z]{3,}) \1\b|\bthe joker the\b"),

@@ -148,7 +148,7 @@ def test_skirmish(tmp_path):
     "warlord a face-down card: a face-down card (the Warlord) is not in your hand",
     "dual d1: str1", "the 2 of hearts (played as 2C)", "'3'.;", "1 legal moves", "you must alice attacks you",
     "(ace ACE TARGET)", "cannot be played now: you must the attack (13 against 12) deals 1 damage",
-    "bob must add a Support to your attack", "from 24,4 that is farther",
+    "bob must add a Support to your attack", "from 24,4 that is farther", "  alice (you) at 4,12, standing",
 ])
 def test_the_awkward_patterns_are_caught(text):
     """What the sweep found, each caught by ``test_no_machinery.AWKWARD`` (so the whole bot games fail on it)."""

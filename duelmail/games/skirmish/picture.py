@@ -129,7 +129,7 @@ def picture(st: GameState, seat: int | None, known: Mapping[CardRef, Card],
         x, y = st.pos[s]
         colour = SEATS[s % len(SEATS)]
         c.add(f'<g class="character{" removed" if not st.alive[s] else ""}" data-seat="{s}">'
-              f'<title>{esc(name(s))} at {float(x):g},{float(y):g}</title>')
+              f'<title>{esc(name(s))}, {esc(named(st.whereabouts(s), names))}</title>')  # where, in words
         spd = st.rev[s]["spd"]
         if st.alive[s] and spd and st.result is None:
             c.mark("range")

@@ -325,7 +325,7 @@ class SkirmishState(GameState):
             self._say(f"the {piece_words(pid)} shatters (K-28)", "thrown", rule="K-28")
         else:
             self.placed[pid] = where
-            self._say(f"the {piece_words(pid)} lands at {pfmt(where)} (K-28)", "thrown", rule="K-28")
+            self._say(f"the {piece_words(pid)} lands {self._near(where, skip=pid)} (K-28)", "thrown", rule="K-28")
 
     # -- terrain -------------------------------------------------------------------------------
     def pieces(self) -> list[Piece]:
@@ -850,6 +850,19 @@ class SkirmishState(GameState):
         if kind == "interact":
             return "interact with the terrain, or pass"
         return "nothing"
+
+    def whereabouts(self, seat: int) -> str:
+        """Where a character stands, in words: how far from the terrain piece or fighter nearest to it (``3 in from
+        the well``, ``by the gate`` within an inch), never a coordinate."""
+        return self._near(self.pos[seat], seat)
+
+    def _near(self, at: Point, seat: int | None = None, skip: str = "") -> str:
+        marks = [(f"seat {t}", self.pos[t]) for t in self._living(range(self.n)) if t != seat]
+        marks += [(f"the {piece_words(p.id)}", self.shape(p).centre()) for p in self.pieces() if p.id != skip]
+        if not marks:
+            return "alone on the field"
+        d2, what = min((dist2(at, where), what) for what, where in marks)
+        return f"by {what}" if d2 <= 1 else f"{_inches(d2)} from {what}"
 
     def whither(self, seat: int, to: Point) -> str:
         """Where a move goes, in words: how far, and toward (or away from) the fighter or terrain piece it nears
