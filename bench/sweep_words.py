@@ -7,7 +7,10 @@ another seat, a careful move unconfirmed, moves after the game ended. Each try r
     PYTHONPATH=. python bench/sweep_words.py [GAME[:SEATS] ...] [--states N] [--out FILE]
 
 Writes each distinct line once, with how often it came and one move that caused it, to FILE (default
-bench/.cache/sweep-words.txt); prints the count of distinct refusals per game."""
+bench/.cache/sweep-words.txt), marked by where it was read ([refused], [show], [status], ...; [ACCEPTED] for a
+wrong guess that was a legal move after all, played on the copy only); prints, per game, how many wrong moves
+were typed and how many distinct lines of each kind came back. tests/cli/test_no_machinery.py fails on the
+awkward patterns found this way."""
 
 from __future__ import annotations
 
@@ -108,9 +111,7 @@ class Sweep:
     def run(self) -> None:
         t = Homes(self.tmp / "t", self.game, self.seats)
         t.settle()
-        step, sampled = 0, 0
-        every = 3
-        last_other = None
+        sampled, every = 0, 3
         for step in range(600):
             t.settle()
             st = t.status(t.names[0])
@@ -144,7 +145,6 @@ class Sweep:
                         self.note("other seat" if code else "ACCEPTED other", legal[0]["move"], out)
                         code, out = self.trial(t, other, "1")
                         self.note("other seat" if code else "ACCEPTED other", "1", out)
-                        last_other = other
             for name in todo:
                 code, out = t.play(name, "--bot", "heuristic", "--seed", str(step), "--yes")
                 self.note("play", "bot move", out)
@@ -156,7 +156,6 @@ class Sweep:
             self.note("moves", "moves", out)
             code, out = run(t.home[name], "history")
             self.note("history", "history", out)
-        del last_other
 
 
 def main() -> None:
