@@ -303,15 +303,26 @@ def refusal(match: Match, seat: int, identity: Identity, error: Exception, noted
     text = text.removesuffix(" ('duelmail moves' lists the legal moves)")
     legal_now = bool(_LEGAL_NOW.search(text))
     text = _GAME_ROUND.sub("", _USAGE.sub("", _LEGAL_NOW.sub("", text)))
+    lead, move, text, rule = _addressed(text, seat, match, rule)
+    said = ""
     try:
         view = match.draft(seat, identity, list(noted))
         known = view.known(seat)
         text = in_words(view.named(text), known, namer=view.state.card_words)
         name = view.names()[seat]
         text = re.sub(rf"\b{re.escape(name)}'s\b", "your", text)
+        if move is not None:  # the refused move in words, as the list would say it
+            said = imperative(for_player(in_words(view.named(view.state.describe(seat, match.game.parse_action(
+                move))), known, namer=view.state.card_words)), name).replace("a face-down card", "a card")
+            said = re.sub(r"\b((?:10|[2-9JQKA])[SHDC]|X[RB]) \(a card\)", lambda m: face_words(Card.parse(m.group(1))),
+                          said)  # a card not held, said by the face typed
     except DuelmailError:
         pass
-    text = _IS_FACE.sub(lambda m: face_words(Card.parse(m.group(1))), for_player(text)).rstrip(" .;:")
+    text = _plain(for_player(text)).rstrip(" .;:")
+    if said:
+        now = text.startswith("not possible now: ")
+        text = f"{said!r} cannot be played{' now' if now else ''}: " + text.removeprefix("not possible now: ")
+    text = lead + text
     if rule and re.fullmatch(r"[A-Z]{1,2}-\d+[a-z]?", rule) and not rule.startswith("P-"):
         text += (f" (see rule {rule} in 'duelmail rules {match.game.spec.id}')" if commands
                  else f" (rule {rule} of the rules of {match.game.spec.title})")
@@ -325,6 +336,118 @@ def refusal(match: Match, seat: int, identity: Identity, error: Exception, noted
     shown = "; ".join(f"{c.number}. {c.said}" for c in alike[:6])
     more = f"; and {len(alike) - 6} more" if len(alike) > 6 else ""
     return f"{text}. You may now: {shown}{more} ('duelmail moves' lists them all)"
+
+
+_STATS = {"str": "Strength", "spd": "Speed", "end": "Endurance", "dex": "Dexterity"}
+
+
+def _addressed(text: str, seat: int, match: Match, rule: str | None) -> tuple[str, str | None, str, str | None]:
+    """The rules' refusal split as the player reads it: what leads it (``your move was not sent (round 4): ``), the
+    move it refuses in notation (said again in words by ``refusal``), then why, the player addressed as 'you'
+    (``seat 0 must ...`` is ``you must ...``); and the rule."""
+    lead = re.match(r"your move was not sent \(round \d+\): ", text)
+    if lead:
+        _, move, text, rule = _addressed(text[lead.end():], seat, match, rule)
+        return lead.group(0), move, text, rule
+    move = None
+    for cut in [m.start() for m in re.finditer(": ", text)][:4]:  # "dual d0: str1 ...: why" holds one itself
+        head = text[:cut]
+        for bare in dict.fromkeys((head, re.sub(r"^(?:action |move )?'?(.*?)'?$", r"\1", head))):
+            try:
+                parts = [match.game.parse_action(p) for p in bare.split(", ")]
+                break
+            except DuelmailError:
+                parts = []
+        if not parts:
+            continue
+        move, text = (bare if len(parts) == 1 else None), text[cut + 2:]  # several moves: the list says them
+        break
+    names = match.names()
+    me = f"(?:seat {seat}|{re.escape(names[seat])})" if 0 <= seat < len(names) else f"seat {seat}"
+    m = re.match(rf"{me} is awaited to answer out of turn, ([A-Z]{{1,2}}-\d+[a-z]?) \((.*)\); the file must answer "
+                 r"first: .*$", text)
+    if m:  # a window first (P-window): what it is, and its rule
+        return "", move, f"first answer out of turn: {m.group(2)}", rule if rule and not rule.startswith("P-") \
+            else m.group(1)
+    m = re.match(rf"{me} already committed to '(\w+)' in round (\d+)", text)
+    if m:
+        what = _STATS.get(m.group(1))
+        return "", move, (f"you already chose your {what} cards in round {m.group(2)}" if what
+                          else f"you already made that secret choice in round {m.group(2)}"), rule
+    text = re.sub(rf"^not possible now \([\w-]+\); {me} must ", "not possible now: you must ", text)
+    text = re.sub(rf"^not possible now \([\w-]+\); for {me} now: ", "not possible now: ", text)  # a prompt follows
+    text = re.sub(rf"^not possible now, {me} must ", "not possible now: you must ", text)
+    text = re.sub(rf"^{me} is not in this battle: it may ", "you are not in this battle: you may ", text)
+    text = re.sub(rf"\b{me} (is|has)\b", lambda m: {"is": "you are", "has": "you have"}[m.group(1)], text)
+    text = re.sub(rf"\b{me}'s\b", "your", text)
+    text = re.sub(rf"^{me} (must|can|may|\w+s)\b", lambda m: "you " + _base_form(m.group(1)), text)  # "you defend"
+    text = re.sub(rf"\b(from|of|for|to) {me}\b", r"\1 you", text)
+    text = re.sub(r"name the new target with 'at SEAT' \(([\d, ]+)\)", lambda m: "name the new target: " + " or ".join(
+        names[int(i)] if int(i) < len(names) else i for i in m.group(1).split(", ")), text)  # Z-12, by name
+    text = re.sub(rf"unprotected players in play other than {me}: ([\d, ]+)", lambda m: "you may name " + " or ".join(
+        names[int(i)] if int(i) < len(names) else i for i in m.group(1).split(", ")), text)
+    subject = "|".join(map(re.escape, names)) if names else "seat"  # a prompt that is no order ("the attack deals 1
+    text = re.sub(rf"^not possible now: you must (?=(?:the|a|an|one|no|{subject})\b|\d)", "not possible now: ", text)
+    # damage: accept, or ...") follows no "you must"
+    text = text.replace(" (fewer only with '!', when that exhausts it)", " (or fewer, when that exhausts it)")
+    return "", move, text, rule
+
+
+_SAID_FALSE = re.compile(r"\bmove '[^']*' says something false about your own cards \((?:you|\w+) played (.+?)"
+                         r"(?: face down)? as (?:(?:a|an|the) )?(.+?), but it is (.+?)\), so it would be a proven "
+                         r"cheat: nothing was signed")
+
+
+_SAID_FALSE_AS = re.compile(r"\bmove '[^']*' says something false about your own cards \((?:you|\w+) played '[^']*' "
+                            r"as if with (an?) (\w+), but (.+?) is (.+)\), so it would be a proven cheat: nothing "
+                            r"was signed")
+_FALSE_CLAIM = re.compile(r"\bmove '[^']*' says something false about your own cards \((.+)\), so it would be a "
+                          r"proven cheat: nothing was signed")
+
+
+def _plain(text: str) -> str:
+    """The last touches of a refusal in words: faces in notation said in words, no notation's usage hint, no card's
+    role in brackets after 'is not in your hand', a claim that breaks the rules said as the rule broken."""
+    m = _SAID_FALSE.search(text)
+    if m:
+        card, role, face = m.groups()
+        claimed = re.match(r"(.+?) \(said to be (.+)\)$", card)
+        if claimed:
+            said = f"you named {claimed.group(2)}, but it is {face}"
+        elif re.fullmatch(r"(?:10|[2-9JQKA])[SHDC]|X[RB]", role):
+            said = f"you named {face_words(Card.parse(role))}, but it is {face}"
+        elif re.fullmatch(r"(?:\d+|Jack|Queen|King|Ace) of \w+|(?:red|black) joker", role):  # "as the 2 of hearts"
+            said = f"you named the {role}, but it is {face}"
+        else:
+            said = f"{card} cannot be played as {_article(role)} {role}"
+        text = text[:m.start()] + said + text[m.end():]
+    m = _SAID_FALSE_AS.search(text)
+    if m:
+        article, role, card, face = m.groups()
+        text = text[:m.start()] + f"{card} is not {article} {role}: it is {face}" + text[m.end():]
+    text = _FALSE_CLAIM.sub(r"that would say something false about your own cards (\1)", text)
+    text = _IS_FACE.sub(lambda m: face_words(Card.parse(m.group(1))), text)
+    text = re.sub(r"(?<![\w#=.-])((?:10|[2-9JQKA])[SHDC]|X[RB])(?![\w-])", lambda m: face_words(Card.parse(m.group(1))),
+                  text)
+    text = re.sub(r" \((?:write: [^)]*|[a-z]+(?: [A-Z]+)+|'[a-z]+ [^']*'(?:, [^)]*)?)\)", "", text)  # notation's
+    # usage and examples: the list of moves that follows says them in words
+    text = re.sub(r"\bfrom -?[\d.]+,-?[\d.]+ that is farther than the Speed (\d+) inch(?:es)? you have revealed",
+                  lambda m: f"that is farther than the {m.group(1)} inch{'es' if m.group(1) != '1' else ''} your "
+                  "revealed Speed allows", text)
+    text = re.sub(r"\ba face-down card(?: \(the \w+\))? is not in your hand", "you hold no such card", text)
+    text = re.sub(r"(^|: )a face-down card is not ", r"\1that card is not ", text)  # a position typed, not held
+    text = re.sub(r"\b(the [\w ]+?) is \1, not ", r"\1 is not ", text)  # "the 9 of spades is the 9 of spades, not"
+    text = re.sub(r"(the [^()]+?) \(the \w+\) is not in your hand", r"\1 is not in your hand", text)
+    text = re.sub(r"(?<![\w.])(-?\d+(?:\.\d+)?),(-?\d+(?:\.\d+)?) is off the (\d+)x(\d+) table",
+                  r"that spot is off the table (it is \3 by \4 inches)", text)
+    text = re.sub(r"^((?:\d+ \+ )*\d+) = (\d+) does not beat",
+                  lambda m: f"your card{'s are' if '+' in m.group(1) else ' is'} worth {m.group(2)}, which does "
+                  "not beat", text)
+    return text
+
+
+def _article(word: str) -> str:
+    return "an" if word[:1].lower() in "aeiou" else "a"
 
 
 # -- reading an answer ----------------------------------------------------------------------------------------
@@ -370,13 +493,17 @@ def read_step(match: Match, seat: int, identity: Identity, text: str, noted: Seq
     listed = choices(match, seat, identity, noted)
     text = text.strip()
     if not listed:
-        raise ChoiceError(f"{text!r}: no move is awaited from you now" + (
-            f" (after {', '.join(noted)})" if noted else ""))
+        if noted:
+            done = ", then ".join(f"{m!r}" for m in said_moves(match, seat, identity, noted))
+            raise ChoiceError(f"{text!r} is one move too many: your turn is complete after {done}")
+        raise ChoiceError(f"{text!r}: no move is awaited from you now")
     if text.isdigit():
         n = int(text)
         if 1 <= n <= len(listed):
             return listed[n - 1]
-        raise ChoiceError(f"{text!r}: there is no move {n}, the moves are numbered 1 to {len(listed)} "
+        if len(listed) == 1:
+            raise ChoiceError(f"there is no move {n}: you have only move 1 ('duelmail moves' shows it)")
+        raise ChoiceError(f"there is no move {n}: your moves are numbered 1 to {len(listed)} "
                           "('duelmail moves' lists them)")
     by_move = {c.move.lower(): c for c in listed}
     if text.lower() in by_move:
@@ -461,7 +588,20 @@ def _not_understood(text: str, listed: Sequence[Choice], notation: NotationError
     if close:
         numbers = {c.words: c.number for c in listed}
         hint = "; did you mean " + " or ".join(f"{numbers[w]}. {w}" for w in close) + "?"
-    why = f" ({notation})" if notation is not None else ""  # what the notation says is wrong with it, always
+    why = _notation_why(text, notation)  # what the notation says is wrong with it, in words
     shown = text if len(text) <= 80 else text[:77] + "..."
-    return (f"{shown!r} is none of your {len(listed)} legal moves{why}{hint} "
+    many = "your only legal move" if len(listed) == 1 else f"any of your {len(listed)} legal moves"
+    return (f"{shown!r} is not {many}{why}{hint} "
             "('duelmail moves' lists them; answer with a number)")
+
+
+def _notation_why(text: str, notation: NotationError | None) -> str:
+    """What the notation found wrong with ``text``, as a clause (``: 'extra' is not a card``), or nothing when it
+    only says the text back or speaks of the notation's own terms."""
+    if notation is None:
+        return ""
+    said = _USAGE.sub("", str(notation)).strip()
+    said = re.sub(r"^'[^']*'(?:: |$)", "", said).strip(" ;:.")
+    if not said or re.search(r"\b(?:REF|FACE|TARGET|SEAT|reference|notation)\b|#|\[[A-Za-z-]+\]$", said):
+        return ""
+    return f" ({said})"

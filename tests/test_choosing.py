@@ -104,7 +104,7 @@ def test_several_numbers_are_read_each_against_the_list_after_the_ones_before():
                  f"{warlord.number}, {end.number}"):
         assert read_answer(m, seat, ident, text).moves == [warlord.move, "end"]
     assert read_answer(m, seat, ident, f"{warlord.words.lower()} then end the turn").moves == [warlord.move, "end"]
-    with pytest.raises(ChoiceError, match=r"no move 99, the moves are numbered 1 to"):
+    with pytest.raises(ChoiceError, match=r"no move 99: your moves are numbered 1 to"):
         read_answer(m, seat, ident, "99")
 
 

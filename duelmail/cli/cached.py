@@ -17,6 +17,7 @@ from pathlib import Path
 
 from duelmail.errors import DuelmailError
 from duelmail.home import Home
+from duelmail.util.lines import third_person
 
 SHOW_CACHE = ".show.json"
 
@@ -95,7 +96,8 @@ def status_lines(data: dict, t: datetime) -> list[str]:
     out = []
     seat = data["you"]
     you = data["seats"][seat] if seat is not None else "a spectator"
-    out.append(f"game {data['game'][:12]} ({data['title']}), round {data['round']}, you are {you}")
+    title = data["title"].replace(" (", ", ").removesuffix(")") if "(" in data["title"] else data["title"]
+    out.append(f"game {data['game'][:12]} ({title}), round {data['round']}, you are {you}")  # no brackets in brackets
     if data["result"]:
         out.append(f"game over: {data['result']}")
     if data["last"]:
@@ -114,7 +116,8 @@ def status_lines(data: dict, t: datetime) -> list[str]:
                 " - a timeout can be claimed ('duelmail claim')" if t > stands else \
                 f" - a timeout claim stands from {stands.isoformat()} (a file sent in time may still be on its way)"
             due = f"; due {a['deadline']}, {_left(datetime.fromisoformat(a['deadline']), t)}{remind}{late}"
-        out.append(f"awaiting {who}: {a['what']}{due}")
+        what = a["what"] if who == "you" else third_person(a["what"], who)  # "alice attacks bob", said to carol
+        out.append(f"awaiting {who}: {what}{due}")
     if data.get("now") and "machine" in data["now"]:  # a file that needs no decision: what it is for, in words
         out.append(f"now: {data['now']}")
     answered = data.get("answered", [])

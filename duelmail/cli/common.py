@@ -93,7 +93,7 @@ def game_option(fn):
 
 
 def _say_awaited(match, seat) -> None:
-    for line in awaited_lines(match):
+    for line in awaited_lines(match, seat):
         click.echo(line)
 
 

@@ -240,7 +240,7 @@ def _echo_talk(match, say, last: int = 10) -> None:
 def _show_lines(folder, match, seat, ident) -> tuple[list[str], object]:
     """What a plain ``show`` prints, a line each: the table from ``seat``, after its noted moves, what happened
     lately, and the talk; and the match the table is drawn from (after the noted moves)."""
-    from duelmail.games.base import for_player
+    from duelmail.games.base import for_player, in_words
 
     lines: list[str] = []
 
@@ -250,7 +250,10 @@ def _show_lines(folder, match, seat, ident) -> tuple[list[str], object]:
     awaited = seat in match.duties and seat not in match.current and not match.over()  # not sent yet this round
     pending = _pending(folder) if awaited else []
     view = match.draft(seat, ident, pending) if awaited else match
-    table = for_player(view.named(view.state.render(seat, view.seen(seat))))
+    seen = view.seen(seat)  # a card the table draws by face is said by face in its prompt too, never "a face-down card"
+    table = "\n".join(in_words(ln, seen, namer=view.state.card_words) if ln.startswith(("Your move", "Jokers thrown"))
+                      else ln for ln in view.named(view.state.render(seat, seen)).split("\n"))
+    table = for_player(table)
     deciding = awaited and match.duties[seat].decide
     if not deciding and not match.over():  # the rules' turn is the seat's, but the game awaits others' files first
         table = table.replace("\nYour move: ", "\nYour move once they are in: ")
@@ -351,12 +354,12 @@ def _set_pending(folder, actions: list[str], say: str | None = None) -> None:
         forget(folder.path)
 
 
-def awaited_lines(match) -> list[str]:
+def awaited_lines(match, reader: int | None = None) -> list[str]:
     """Who the game awaits now, and its result once over; the timeout claims whose last call is open."""
     from duelmail.transport.archive import awaited_text
 
     return (["game over: " + match.describe_outcome()] if match.over() else []) + \
-        ["now awaiting: " + awaited_text(match)] + [call_line(match, c) for _, c in match.last_calls()]
+        ["now awaiting: " + awaited_text(match, reader)] + [call_line(match, c) for _, c in match.last_calls()]
 
 
 def call_line(match, claim, you: int | None = None) -> str:
@@ -422,6 +425,7 @@ def receive_files(ctx: Ctx, files: list[str], auto: bool, out: str | None, echo)
 
 def _after_receive(ctx: Ctx, ident, results, last, auto: bool, out, echo) -> None:
     """What ``receive`` says of the files it applied, then what the seat must do (or the automatic answer)."""
+    from duelmail.transport.archive import duty_text
     from duelmail.util.lock import hold
 
     for r in results:
@@ -464,14 +468,14 @@ def _after_receive(ctx: Ctx, ident, results, last, auto: bool, out, echo) -> Non
                 match = played.match
             _store_views(ctx, folder, match, seat, ident)
             if seat in match.duties and seat not in match.current and match.duties[seat].needs_human:
-                echo(f"your move: {match.duties[seat].describe(match.named(match.state.prompt(seat)))}")
+                echo(f"your move: {duty_text(match, seat, seat)}")
             else:
-                for line in awaited_lines(match):
+                for line in awaited_lines(match, seat):
                     echo(line)
             return
-        echo(f"your move: {duty.describe(match.named(match.state.prompt(seat)) if duty.decide else '')}")
+        echo(f"your move: {duty_text(match, seat, seat)}")
     else:
-        for line in awaited_lines(match):
+        for line in awaited_lines(match, seat):
             echo(line)
     _store_views(ctx, folder, match, seat, ident)
 

@@ -37,7 +37,7 @@ class Event:
 
 
 TECHNICAL = re.compile(r'^(?![^"]* says: ").*?(?:pass on deck|published keys for \d+ cards?\b|'
-                       r"published the per-game seed for the audit|escrowed .* among seats|"
+                       r"published the per-game seed for the audit|(?:escrowed|re-dealt its escrow of) .* among seats|"
                        r"published its escrow shares|opened [a-z]+\d*: )")
 """Events that are protocol bookkeeping (deck passes, key shares, escrow, the opening of a sealed choice, which the
 rules then tell in words) rather than play (never talk, whatever it says)."""

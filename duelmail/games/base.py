@@ -198,7 +198,7 @@ def in_words(text: str, known: Mapping[CardRef, Card], names: Sequence[str] | No
         said = m.group("c1") or m.group("c2")
         if said is None or Card.parse(said) == card:
             return f"\x00{words}\x01"
-        return f"\x00{words} (played as {said.upper()})\x01"
+        return f"\x00{words} (said to be {face_words(Card.parse(said))})\x01"  # a false claim: both in words
 
     # a card named by its role and then its face, "the Warlord the King of spades", reads as "the King of spades
     # (the Warlord)"; a text with no ref (every pattern of _REF_TEXT has a '#') and no marks is left as it is

@@ -159,21 +159,33 @@ def header_for(match: Match | None, f: SignedFile, events=(), plain: bool = Fals
     return lines
 
 
-def duty_text(match: Match, seat: int) -> str:
-    """What ``seat`` owes in the open round, in words (never "nothing": a seat is awaited for something)."""
+def duty_text(match: Match, seat: int, reader: int | None = None) -> str:
+    """What ``seat`` owes in the open round, in words (never "nothing": a seat is awaited for something), each card
+    as ``reader`` (default: anyone at the table) may name it, never by its position."""
+    from duelmail.games.base import for_player, in_words
+
     d = match.duties[seat]
     prompt = match.named(match.state.prompt(seat)) if d.decide else ""
     if prompt in ("nothing", "wait"):
         prompt = ""  # the rules await no decision of it yet (its keys or openings come first)
+    elif "#" in prompt:
+        prompt = for_player(in_words(prompt, match.known(reader), namer=match.state.card_words))
     return d.describe(prompt) or "its file for the round"
 
 
-def awaited_text(match: Match) -> str:
-    """Who the open round still awaits, and for what (a seat whose file of the round is in is no longer)."""
+def awaited_text(match: Match, reader: int | None = None) -> str:
+    """Who the open round still awaits, and for what (a seat whose file of the round is in is no longer), as
+    ``reader`` reads it: what another seat is asked is said of that seat ("alice attacks bob"), not to it."""
+    from duelmail.util.lines import third_person
+
     waiting = [s for s in sorted(match.duties) if s not in match.current]
     if not waiting:
         return "nobody"
-    return "; ".join(f"{match.cards[s].name} ({duty_text(match, s)})" for s in waiting)
+    out = []
+    for s in waiting:
+        name, what = match.cards[s].name, duty_text(match, s, reader)
+        out.append(f"{name} ({what if s == reader else third_person(what, name)})")
+    return "; ".join(out)
 
 
 def machine_words(match: Match, s: int, seat: int | None) -> str:

@@ -8,6 +8,8 @@ other, that also keeps ``lines``.
 
 from __future__ import annotations
 
+import re
+
 _CLEAN: set[str] = set()  # lines known to hold no newline: memoised drawings make the same lines again and again
 _CLEAN_MAX = 1 << 15
 
@@ -35,3 +37,11 @@ class Lines(str):
 def lines_of(text: str) -> tuple[str, ...] | list[str]:
     """``text.split("\\n")``, without splitting a ``Lines``."""
     return getattr(text, "lines", None) or text.split("\n")
+
+
+def third_person(text: str, name: str) -> str:
+    """A prompt said to its player ("alice attacks you ...: take, or defend your ...") as another player reads it
+    ("alice attacks bob ...: take, or defend bob's ...")."""
+    text = re.sub(r"\byou (are|have|like|want|control|hold)\b",
+                  lambda m: f"{name} " + {"are": "is", "have": "has"}.get(m.group(1), m.group(1) + "s"), text)
+    return re.sub(r"\byou\b", name, re.sub(r"\byour\b", f"{name}'s", text))

@@ -8,6 +8,8 @@ pass, key shares, a sealed label). The protocol's words stay in ``history --prot
 
 from __future__ import annotations
 
+import html
+import json
 import re
 import shutil
 from datetime import UTC, datetime
@@ -25,19 +27,58 @@ from duelmail.transport.mail import compose
 
 MACHINERY = {
     "a card's position": re.compile(r"(?<![\w#.])[a-z]+[0-9]*(?:\.[0-9]+)?#[0-9]+"),
-    "a notation placeholder": re.compile(r"\b(?:REF|SEAT|FACE|WARLORD|ARMY)\b|\|-"),
+    "a notation placeholder": re.compile(r"\b(?:REF|SEAT|FACE|WARLORD|ARMY|TARGET)\b|\|-|"
+                                         r"\([a-z]+ [A-Z]{2,}(?: [A-Z]+)*\)"),
     "a rule id alone": re.compile(r"[(\[](?:rule )?[A-Z]{1,2}-[A-Za-z0-9-]+(?:, [A-Z]{1,2}-[A-Za-z0-9-]+)*[)\]]"),
     "a step of the protocol": re.compile(r"shuffle_lock|shuffle/lock|pass on deck|key shares?\b|published keys|"
                                          r"open sealed|\(d\d+\)|sealed [a-z]+\d+\b|start reveal|escrow"),
 }
+
+AWKWARD = {  # what bench/sweep_words.py found in refusals and prompts (issue 39): each reads badly to a card player
+    "a card's role in brackets before 'not in your hand'": re.compile(r"\(the \w+\) is not in your hand"),
+    "a protocol label": re.compile(r"\bdual d\d+\b"),  # ("d2: bob attacks" is Grid's square d2)
+    "a claimed face in notation": re.compile(r"\(played as [0-9JQKAX]"),
+    "doubled punctuation": re.compile(r"(?<![.])[.;:,][.;:,](?![.])"),
+    "a count of one in the plural": re.compile(r"\b1 (?:\w+ )?(?:moves|cards|Lives|lives|jokers|inches|spaces|"
+                                               r"points)\b"),
+    "a prompt after 'you must'": re.compile(r"\byou must (?:the|an?|[a-z]+ (?:attacks|is|has))\b"),
+    "the reader in the third person": re.compile(r"\b(?!you\b)[a-z]+ must [^.;]*\byour (?:attack|defence)\b"),
+    "a coordinate": re.compile(r"\b(?:at|from|to) -?\d+(?:\.\d+)?,-?\d+(?:\.\d+)?\b|\b\d+x\d+ table\b"),
+    "the typed notation heading a refusal": re.compile(r"not sent \(round \d+\): (?:action |move )?'?[a-z]+ "
+                                                       r"(?:- |a face-down card)"),
+    "a doubled word": re.compile(r"\b([A-Za-z]{3,}) \1\b|\bthe joker the\b"),
+}
+MACHINERY |= AWKWARD
 
 GAMES = [("warlords", 2), ("summoner", 2), ("grid", 2), ("wizard", 3), ("skirmish", 2)]
 BATCHES = 4
 
 
 def machinery(text: str) -> list[str]:
+    text = html.unescape(text)  # a mail's HTML part as its reader sees it ("&#x27;," is "',")
     return [f"{what}: {m.group(0)!r} in {line.strip()!r}" for line in text.splitlines()
             for what, pattern in MACHINERY.items() for m in pattern.finditer(line)]
+
+
+def refusals(home: Path, where: str, seen: dict[str, str]) -> dict[str, str]:
+    """Wrong moves typed in ``home`` as they come (a number out of range, words that fit nothing, two moves too many,
+    and a move of each kind met before that is not legal now): each refused in one line, exit code 1, nothing
+    written. Their lines, by what was typed."""
+    legal = json.loads(dm(home, "moves", "--json")) if "no decision" not in dm(home, "moves") else []
+    verbs = {m["move"].split()[0] for m in legal}
+    for m in legal:
+        seen.setdefault(m["move"].split()[0], m["move"])
+    typed = [["999"], ["hello there"], ["1", "999"]]
+    typed += [[move] for verb, move in seen.items() if verb not in verbs]
+    before = snapshot(home)
+    out = {}
+    for t in typed:
+        result = runner.invoke(main, ["--home", str(home), "play", *t], catch_exceptions=False)
+        said = result.output.strip()
+        assert result.exit_code == 1 and "Traceback" not in said and len(said.splitlines()) == 1, (t, said)
+        out[f"{where} {' '.join(t)!r}"] = said
+    assert snapshot(home) == before
+    return out
 
 
 def read_everything(game: str, players: int, tmp: Path) -> dict[str, str]:
@@ -50,6 +91,7 @@ def read_everything(game: str, players: int, tmp: Path) -> dict[str, str]:
     genesis, rest = files[0], files[1:]
     names = sorted(p.name for p in (out / "homes").iterdir())
     said: dict[str, str] = {}
+    seen: dict[str, str] = {}  # a legal move of each kind met so far, in notation (typed again when not legal)
     for name in names:
         home = tmp / name
         dm(home, "id", "import", str(out / "homes" / name / "identities" / f"{name}.toml"))
@@ -61,6 +103,7 @@ def read_everything(game: str, players: int, tmp: Path) -> dict[str, str]:
             start = end
             for view in ("show", "moves", "status", "history"):
                 said[f"{name} {view} {b}"] = dm(home, view)
+            said |= refusals(home, f"{name} refused {b}", seen)
             if re.match(r" *1\. ", said[f"{name} moves {b}"]) and f"{name} play" not in said:  # once a seat
                 trial = tmp / f"{name}-trial"  # on a copy: the seat's own file of the round is in the mailbox
                 shutil.copytree(home, trial)

@@ -110,7 +110,7 @@ def test_skirmish_is_drawn_to_scale_with_terrain_where_it_lies(game):
     root = ElementTree.fromstring(pics["public"])
     ruler = [el.text for g in root.iter(f"{SVG}g") if g.get("class") == "ruler" for el in g.iter(f"{SVG}text")]
     assert {"0", "12", "24", "36", "48"} <= set(ruler)
-    assert "wall-south" in pics["public"] and "wall-north" not in pics["public"]
+    assert "S wall" in pics["public"] and "wall-" not in pics["public"]  # by where it lies, as a map writes it
 
 
 def page_for(svg: str) -> str:

@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from duelmail.games.base import GameState, for_player
 from duelmail.games.cards import Card, CardRef
 from duelmail.games.skirmish.geometry import Circle
-from duelmail.games.skirmish.terms import BASE_RADIUS
+from duelmail.games.skirmish.terms import BASE_RADIUS, piece_words
 from duelmail.games.svg import MUTED, RED, SEATS, Canvas, esc, n, named, seat_band, seat_name, wrap
 
 FILL = {"level": "#cfe3bb", "uneven": "#b8966a", "blocking": "#5d6d7e"}
@@ -96,7 +96,7 @@ def picture(st: GameState, seat: int | None, known: Mapping[CardRef, Card],
         dash = ' stroke-dasharray="4 3"' if p.destructible or p.projectile else ""
         what = KIND_WORDS[p.kind] + (f", destructible (weight {p.destructible})" if p.destructible else "") + (
             f", projectile (weight {p.projectile})" if p.projectile else "")
-        c.add(f'<g class="terrain {p.kind}"><title>{esc(p.id)}: {esc(what)}</title>')
+        c.add(f'<g class="terrain {p.kind}"><title>{esc(piece_words(p.id))}: {esc(what)}</title>')
         if isinstance(sh, Circle):
             c.add(f'<circle cx="{n(X(sh.c[0]))}" cy="{n(Y(sh.c[1]))}" r="{n(float(sh.r) * k)}" fill="{FILL[p.kind]}" '
                   f'stroke="#333" stroke-width="1"{dash}/>')
@@ -104,7 +104,8 @@ def picture(st: GameState, seat: int | None, known: Mapping[CardRef, Card],
             pts = " ".join(f"{n(X(x))},{n(Y(y))}" for x, y in sh.points)
             c.add(f'<polygon points="{pts}" fill="{FILL[p.kind]}" stroke="#333" stroke-width="1"{dash}/>')
         cx, cy = sh.centre()
-        label = p.id + (f" ({p.weight})" if p.weight else "")
+        label = piece_words(p.id, short=True) + (f" ({p.weight})" if p.weight else "")  # "S wall": the moves' "south
+        # wall" as a map labels it
         _, y0_, _, y1 = (float(v) for v in sh.box)
         tx, ty = place(X(cx), Y(cy) + 4 if (y1 - y0_) * k > 14 else Y(y1) + 14, label, 13, Y(cy))
         labels.append(f'<text x="{n(tx)}" y="{n(ty)}" font-size="13" text-anchor="middle" fill="#1d2326" '
@@ -128,7 +129,7 @@ def picture(st: GameState, seat: int | None, known: Mapping[CardRef, Card],
         x, y = st.pos[s]
         colour = SEATS[s % len(SEATS)]
         c.add(f'<g class="character{" removed" if not st.alive[s] else ""}" data-seat="{s}">'
-              f'<title>{esc(name(s))} at {float(x):g},{float(y):g}</title>')
+              f'<title>{esc(name(s))}, {esc(named(st.whereabouts(s), names))}</title>')  # where, in words
         spd = st.rev[s]["spd"]
         if st.alive[s] and spd and st.result is None:
             c.mark("range")

@@ -39,7 +39,7 @@ from duelmail.games.skirmish.notation import (
     Word,
 )
 from duelmail.games.skirmish.render import render_text
-from duelmail.games.skirmish.terms import BASE_RADIUS
+from duelmail.games.skirmish.terms import BASE_RADIUS, piece_words
 
 MAX_STAT, MAX_CARDS = 10, 13  # K-2
 ENGAGED_MOVE = 2  # the rules version from which an engaged character may move within its melee (K-14)
@@ -47,6 +47,7 @@ WHOLE_FIGHT = 3  # the rules version from which the melee it may not leave is it
 MELEE = Fraction(2)  # K-15: engaged within 2 inches, base edge to base edge
 RETREAT = Fraction(5, 2)  # K-25
 START = "d0"  # the start reveal, a sealed choice committed with the character (K-3)
+
 
 
 class SkirmishState(GameState):
@@ -321,10 +322,10 @@ class SkirmishState(GameState):
     def _t_landed(self, pid: str, target: int, where: Point) -> None:
         if self.alive[target]:
             self.gone.add(pid)
-            self._say(f"{pid} shatters (K-28)", "thrown", rule="K-28")
+            self._say(f"the {piece_words(pid)} shatters (K-28)", "thrown", rule="K-28")
         else:
             self.placed[pid] = where
-            self._say(f"{pid} lands at {pfmt(where)} (K-28)", "thrown", rule="K-28")
+            self._say(f"the {piece_words(pid)} lands {self._near(where, skip=pid)} (K-28)", "thrown", rule="K-28")
 
     # -- terrain -------------------------------------------------------------------------------
     def pieces(self) -> list[Piece]:
@@ -603,12 +604,12 @@ class SkirmishState(GameState):
         piece = self.field.piece(action.piece)
         if isinstance(action, Smash):
             self.gone.add(piece.id)
-            self._say(f"the {piece.id} is smashed: it is gone from the battlefield (K-27)", "smash", (seat,),
-                      rule="K-27")
+            self._say(f"the {piece_words(piece.id)} is smashed: it is gone from the battlefield (K-27)", "smash",
+                      (seat,), rule="K-27")
             return
         t = action.target
         dmg = self.rev[seat]["str"] + piece.projectile - self.rev[t]["dex"]
-        self._say(f"seat {seat} throws the {piece.id} at seat {t}: Strength {self.rev[seat]['str']} + "
+        self._say(f"seat {seat} throws the {piece_words(piece.id)} at seat {t}: Strength {self.rev[seat]['str']} + "
                   f"{piece.projectile} - Dexterity {self.rev[t]['dex']} = "
                   + (f"{dmg} Endurance to lose" if dmg > 0 else "no damage"),
                   "hit", (seat, t), (self.rev[seat]["str"], max(dmg, 0)), "K-28")
@@ -850,6 +851,19 @@ class SkirmishState(GameState):
             return "interact with the terrain, or pass"
         return "nothing"
 
+    def whereabouts(self, seat: int) -> str:
+        """Where a character stands, in words: how far from the terrain piece or fighter nearest to it (``3 in from
+        the well``, ``by the gate`` within an inch), never a coordinate."""
+        return self._near(self.pos[seat], seat)
+
+    def _near(self, at: Point, seat: int | None = None, skip: str = "") -> str:
+        marks = [(f"seat {t}", self.pos[t]) for t in self._living(range(self.n)) if t != seat]
+        marks += [(f"the {piece_words(p.id)}", self.shape(p).centre()) for p in self.pieces() if p.id != skip]
+        if not marks:
+            return "alone on the field"
+        d2, what = min((dist2(at, where), what) for what, where in marks)
+        return f"by {what}" if d2 <= 1 else f"{_inches(d2)} from {what}"
+
     def whither(self, seat: int, to: Point) -> str:
         """Where a move goes, in words: how far, and toward (or away from) the fighter or terrain piece it nears
         most, with how far from it that ends: ``4 in toward seat 1 (then 3 in away)``, never a coordinate."""
@@ -857,7 +871,7 @@ class SkirmishState(GameState):
         if start == to and self.last_move.get(seat, (None, None))[1] == to:
             start = self.last_move[seat][0]  # told after the move: from where it started
         marks = [(f"seat {t}", self.pos[t]) for t in self._living(range(self.n)) if t != seat]
-        marks += [(f"the {p.id}", self.shape(p).centre()) for p in self.pieces()]
+        marks += [(f"the {piece_words(p.id)}", self.shape(p).centre()) for p in self.pieces()]
         if not marks:
             return f"{_inches(dist2(start, to))}"
         nearer = [(round(float(dist2(to, at)) ** 0.5 - float(dist2(start, at)) ** 0.5, 2), dist2(to, at), what)
@@ -893,9 +907,9 @@ class SkirmishState(GameState):
             return f"seat {seat} cancels " + ("nothing" if action.seat is None else
                                               f"seat {action.seat}'s action {action.index}")
         if isinstance(action, Smash):
-            return f"seat {seat} smashes the {action.piece}"
+            return f"seat {seat} smashes the {piece_words(action.piece)}"
         if isinstance(action, Throw):
-            return f"seat {seat} throws the {action.piece} at seat {action.target}"
+            return f"seat {seat} throws the {piece_words(action.piece)} at seat {action.target}"
         return f"seat {seat}: {action}"
 
     def render(self, seat: int | None, known) -> str:

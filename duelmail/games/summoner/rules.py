@@ -863,7 +863,7 @@ class SummonerState(FaceClaims, GameState):
             total = sum(v for _, v in self.pending) if self.phase == ANSWER else self.taken
             what = f"takes {total} damage"
         elif t is Stop:
-            what = f"stops the direct attacks with the joker {action.card}"
+            what = f"stops the direct attacks with {action.card}"
         elif t is Counter:
             what = "counters with " + ", ".join(played(r, f) for r, f in action.cards)
         elif t is Pass:

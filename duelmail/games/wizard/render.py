@@ -29,7 +29,7 @@ def render(state: GameState, seat: int | None, known: Mapping[CardRef, Card]) ->
     else:
         who = ", ".join(f"seat {d}" for d in st.deciders()) or "nobody (cards being turned up or shuffled)"
         lines.append(f"Wizard Duel, turn {st.turn} (seat {st.current}), {PHASE_NAMES[st.phase]}; to move: {who}")
-    lines.append(f"Stock: {len(st.stock)} cards (pile {st.generation + 1} of 2); used: {len(st.used)}")
+    lines.append(f"Stock: {plural(len(st.stock), 'card')} (pile {st.generation + 1} of 2); used: {len(st.used)}")
     for s in range(st.n):
         me = " (you)" if s == seat else ""
         state_ = plural(len(st.lives[s]), "Life", "Lives") if s in st.alive else "out"

@@ -61,7 +61,8 @@ def test_a_human_builds_by_hand_and_bad_moves_are_refused_naming_the_rule(tmp_pa
     assert "rule K-2" in out and "14 cards" in out
     build = ["build str 3", "build spd 3", "build end 5", "build dex 2"]
     out = dm(t.alice, "play", *build, "dual d0: str2 spd1 end1 dex1", code=1)
-    assert "rule K-3" in out and "dual d0: str2 spd1 end1 dex1" in out
+    assert "rule K-3" in out and "'Choose to show 2 Strength, 1 Speed, 1 Endurance, 1 Dexterity at the start" in out
+    assert "dual" not in out and "d0" not in out  # the move in words, never its label (issue 39)
     assert snapshot(t.alice) == before
     t.turn(t.alice, *build, "dual d0: str1 spd1 end1 dex1")
     sent = sorted(t.out.glob("r*-s0.toml"))[-1].read_text()
@@ -80,7 +81,8 @@ def test_a_human_builds_by_hand_and_bad_moves_are_refused_naming_the_rule(tmp_pa
     assert "move" in st["awaited"]["0"]["what"]
     before = snapshot(t.alice)
     out = dm(t.alice, "play", "run 24,30", code=1)
-    assert "rule K-11" in out and "run 24,30" in out and "farther" in out
+    assert "rule K-11" in out and "'Run 26 in toward the south wall" in out and "farther" in out
+    assert "24," not in out  # no coordinates: where, in words (issue 39)
     assert snapshot(t.alice) == before
     moves = json.loads(dm(t.alice, "moves", "--json"))
     assert {"stay"} <= {m["move"] for m in moves} and any(m["move"].startswith("run ") for m in moves)

@@ -5,6 +5,7 @@ in its view)."""
 from __future__ import annotations
 
 import copy
+import re
 
 import pytest
 
@@ -257,7 +258,8 @@ def test_more_than_six_players_where_the_battlefield_has_their_start_points_K1_K
     st = sp.match.state
     assert st.n == len(st.pos) == len(st.field.starts) == 8 and not sp.match.violations
     assert sp.fresh().prev == sp.match.prev
-    assert "seat 7 at" in st.render(None, sp.match.known(None)) and st.picture(None, sp.match.known(None))
+    table = st.render(None, sp.match.known(None))
+    assert re.search(r"seat 7, (?:[0-9.]+ in from|by) ", table) and st.picture(None, sp.match.known(None))  # no x,y
     with pytest.raises(IllegalMove) as e:
         SelfPlay("skirmish", n=7, seed=7)  # open-field
     assert e.value.rule == "K-33" and "6 start points, not enough for 7 players" in str(e.value)

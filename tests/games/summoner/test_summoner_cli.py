@@ -42,7 +42,7 @@ def test_a_human_move_by_the_cli_and_refusals_naming_the_rule(tmp_path):
     before = snapshot(me)
     own = f"s#{5 * int(seat)}"  # a card of the mover's own hand
     out = dm(me, "play", f"counter {own}=xr", code=1)
-    assert "rule S-20" in out and "counter the " in out and "#" not in out  # the move in words, never a position
+    assert "rule S-20" in out and "'Counter with the " in out and "#" not in out  # the move in words, no position
     first = summons[0]  # a true claim, then an Ace on top: more than 14, whatever the Ace is (the rules' own check
     other = next(m.split()[1].split("=")[0] for m in summons if m.split()[1] != first.split()[1])  # comes first)
     out = dm(me, "play", first, f"summon {other}=ad", code=1)
