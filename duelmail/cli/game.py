@@ -497,7 +497,20 @@ def undo(ctx, game, everything):
         click.echo(f"your move: {view.named(view.state.prompt(seat))}")
 
 
-@click.command("play")
+class _TakesMoves(click.Command):
+    """A command whose arguments are moves: a number typed with a minus sign is said to be no move, not an option."""
+
+    def parse_args(self, ctx, args):
+        for arg in args:
+            if arg == "--":
+                break
+            if re.fullmatch(r"-\d+", arg):
+                raise click.UsageError(f"there is no move {arg}: the moves are numbered from 1 "
+                                       "('duelmail moves' lists them)", ctx)
+        return super().parse_args(ctx, args)
+
+
+@click.command("play", cls=_TakesMoves)
 @click.argument("moves", nargs=-1)
 @click.option("--game", "-g", metavar="GAME", help=GAME_HELP)
 @click.option("--bot", help="Let a bot decide (random, heuristic).")

@@ -71,7 +71,7 @@ class Arrival:
         if self.status == "duplicate":
             return self.reason or f"{head} already applied (nothing changed)"
         if self.status == "new game":
-            return f"{head}: a new game ({self.reason})"
+            return f"{head}: a new game {self.reason}"
         return f"{head} verified and applied" + (f" (it had waited for {self.reason})" if self.reason else "") + \
             "".join(f"\n  {e.text}" for e in self.events) + self.unsigned_lines()
 
@@ -117,7 +117,7 @@ def apply_files(home: Home, identity: Identity | None, files: Sequence[tuple[str
         if f.kind == "genesis" and not known:
             m = Match(f, where)
             out.append(Arrival(where, f.game, 0, f.seat, "new game",
-                               reason=f"{m.game.spec.title}, seats {', '.join(m.names())}"))
+                               reason=f"of {m.game.spec.title} for {', '.join(m.names()[:-1])} and {m.names()[-1]}"))
             out += [Arrival(where, f.game, 0, f.seat, "dropped", reason=g) for g in (got[0].dropped if got else [])]
         for r in got[1 if f.kind == "genesis" and not known else 0:]:  # then the held files it let in
             out.append(_arrival(r, f.game, identity))

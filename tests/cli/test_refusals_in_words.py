@@ -157,3 +157,14 @@ def test_the_awkward_patterns_are_caught(text):
     assert machinery(text), text
     assert not machinery("'Add no Support' cannot be played now: you must add a Support to your attack, or none")
 
+
+
+def test_a_number_typed_with_a_minus_sign_is_no_move_not_an_option(tmp_path):
+    """``play -1`` says there is no such move (click would call it an unknown option); nothing is written."""
+    t = clitable.Table(tmp_path)
+    t.settle()
+    before = snapshot(t.alice)
+    out = dm(t.alice, "play", "-1", code=2)
+    assert "Error: there is no move -1: the moves are numbered from 1 ('duelmail moves' lists them)" in out
+    assert "No such option" not in out and "Traceback" not in out and snapshot(t.alice) == before
+    assert "No such option '--frob'" in dm(t.alice, "play", "--frob", code=2)  # a mistyped option stays one
