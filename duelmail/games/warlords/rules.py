@@ -996,7 +996,7 @@ class WarlordsState(FaceClaims, GameState):
             return "wait"
         p, b = self.phase, self.battle
         if p == PREP:
-            head = "revenge turn: prepare" if self.revenge else "prepare (warlord, exchange, ace, joker)"
+            head = "revenge turn: prepare" if self.revenge else "prepare (a Warlord, an exchange, an Ace, a joker)"
             if self.rescue:
                 head = "your draw pile is empty: play a joker first to stay in, or " + head
             if self.may_attack():
