@@ -833,7 +833,19 @@ class WarlordsState(FaceClaims, GameState):
                       rule="W-22")
 
     # -- hidden information ------------------------------------------------------------------
-    reveal = _changes(FaceClaims.reveal)
+    def reveal(self, ref: CardRef, face: Card) -> list[Violation]:
+        """``FaceClaims.reveal``. A face turned up changes no hand, pile, phase or battle unless its claim breaks (the
+        game ends) or it completes a battle's reveal (``_after_reveal``): otherwise the visibility kept stays (it
+        never depends on the faces), so a round that turns up several cards computes it once, not once a card."""
+        kept, self._vis = self._vis, None
+        try:
+            found = FaceClaims.reveal(self, ref, face)
+        finally:
+            moved = self.__dict__.pop("_moved", False)
+            self._vis = None
+        if kept is not None and not found and not moved:
+            self._vis = kept
+        return found
 
     def visibility(self) -> dict[CardRef, int]:
         """Kept until the state changes (see the class): the same dict, which callers must not change."""
@@ -873,6 +885,9 @@ class WarlordsState(FaceClaims, GameState):
 
     def _after_reveal(self, ref: CardRef) -> None:
         if self.phase == REVEAL:
+            if any(r not in self.faces for r in self.battle.refs()):
+                return  # the battle waits for another face: nothing moves (``reveal`` keeps the visibility)
+            self._moved = True
             self._maybe_resolve()
 
     def _violation(self, ref: CardRef, face: Card, claim: tuple[int, str, str]) -> Violation:
