@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping, Sequence
+from operator import is_
 
 from duelmail.errors import DuelmailError, IllegalMove
 from duelmail.games.base import PUBLIC, FaceClaims, GameState, Outcome, Shuffle, Violation, Window, plural
@@ -142,8 +143,8 @@ def _rows(mine: list[list[CardRef]], kept: list[list[CardRef]]) -> list[list[Car
     """Per seat, ``kept``'s row when it equals ``mine``'s, else a copy; ``kept`` itself when every row is kept."""
     if len(kept) != len(mine):
         return [list(row) for row in mine]
-    rows = [_same(row, old, list) for row, old in zip(mine, kept, strict=True)]
-    return kept if all(a is b for a, b in zip(rows, kept, strict=True)) else rows
+    rows = [old if len(old) == len(row) and old == row else list(row) for row, old in zip(mine, kept, strict=True)]
+    return kept if all(map(is_, rows, kept)) else rows  # (``_same`` per row, written out: some 12,500 rows a replay)
 
 
 class WarlordsState(FaceClaims, GameState):
