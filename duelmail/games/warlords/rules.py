@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping, Sequence
+from itertools import repeat
 from operator import is_
 
 from duelmail.errors import DuelmailError, IllegalMove
@@ -858,12 +859,13 @@ class WarlordsState(FaceClaims, GameState):
     def _visibility(self) -> dict[CardRef, int]:
         vis: dict[CardRef, int] = {}
         face_up, locked = self.face_up, self.locked
+        add = vis.update
         for s in range(self.n):  # (whole lists at once where no card is told apart: called a few times a round)
-            vis.update(dict.fromkeys(self.hands[s], s))
+            add(zip(self.hands[s], repeat(s)))
             for r in self.warlords[s]:
                 vis[r] = PUBLIC if r in face_up else s
             pile = self.discards[s]
-            vis.update(dict.fromkeys([r for r in pile if r not in locked] if locked else pile, PUBLIC))
+            add(zip([r for r in pile if r not in locked] if locked else pile, repeat(PUBLIC)))
         b = self.battle
         if b is not None:
             if self.phase in (REVEAL, LAST_CHANCE):
