@@ -151,8 +151,9 @@ def _rows(mine: list[list[CardRef]], kept: list[list[CardRef]]) -> list[list[Car
 class WarlordsState(FaceClaims, GameState):
     """A Warlords position: the whole table as refs, the faces revealed so far and every claim.
 
-    ``visibility()`` is kept until a method that changes the state runs (``apply``, ``apply_shuffle``, ``reveal``,
-    ``remove``, each marked ``_changes``): code that changes the lists by hand must set ``_vis`` to None."""
+    ``visibility()`` is kept until a method that changes the state runs (``apply``, ``apply_shuffle``, ``remove``,
+    each marked ``_changes``, and ``reveal`` when the face breaks a claim or completes a battle's reveal): code that
+    changes the lists by hand must set ``_vis`` to None."""
 
     _vis: dict[CardRef, int] | None = None  # the last visibility() while nothing changed since
 
