@@ -147,6 +147,13 @@ class Stream:
     def scalar(self) -> builtins.bytes:
         """A uniform nonzero ed25519 scalar: 64 stream bytes reduced mod L (retried if zero)."""
         while True:
-            s = _nb.crypto_core_ed25519_scalar_reduce(self.bytes(64))
+            if self._buf:
+                data = self.bytes(64)
+            else:  # ``bytes(64)`` with nothing buffered: the next two blocks (the audit draws some 4,000 scalars)
+                i, head = self._counter, self._prefix
+                data = hashlib.sha256(head + i.to_bytes(8, "big")).digest() + \
+                    hashlib.sha256(head + (i + 1).to_bytes(8, "big")).digest()
+                self._counter = i + 2
+            s = _nb.crypto_core_ed25519_scalar_reduce(data)
             if any(s):
                 return s

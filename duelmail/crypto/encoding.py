@@ -49,27 +49,39 @@ def b64d(text: str, what: str) -> bytes:
 def lp(*parts: bytes | str | int) -> bytes:
     """Length-prefixed concatenation: per part, 4-byte big-endian length + bytes (see module doc)."""
     out = []
+    add = out.append
     for i, part in enumerate(parts):
         cls = part.__class__
-        if cls is bytes:  # the common case first (hashing and key derivation call this some 20,000 times a replay)
+        if cls is bytes:  # the common cases first (hashing and key derivation call this some 20,000 times a replay)
             raw = part
         elif cls is str:
             raw = part.encode("utf-8")
-        elif isinstance(part, (bytes, bytearray, memoryview)):
-            raw = bytes(part)
-        elif isinstance(part, str):
-            raw = part.encode("utf-8")
-        elif isinstance(part, int) and not isinstance(part, bool):
-            if not 0 <= part < 2**64:
-                raise CryptoError(f"lp part {i}: integer {part} is outside 0..2**64-1")
+        elif cls is int and 0 <= part < _INT_END:
             raw = part.to_bytes(8, "big")
         else:
-            raise CryptoError(f"lp part {i}: cannot encode {type(part).__name__} {part!r}")
-        if len(raw) > _MAX_PART:
-            raise CryptoError(f"lp part {i}: {len(raw)} bytes is too long")
-        out.append(len(raw).to_bytes(4, "big"))
-        out.append(raw)
+            raw = _part(i, part)
+        n = len(raw)
+        if n > _MAX_PART:
+            raise CryptoError(f"lp part {i}: {n} bytes is too long")
+        add(n.to_bytes(4, "big"))
+        add(raw)
     return b"".join(out)
+
+
+_INT_END = 2**64
+
+
+def _part(i: int, part: object) -> bytes:
+    """``lp``'s encoding of a part of another class than bytes, str or int in range (or its refusal)."""
+    if isinstance(part, (bytes, bytearray, memoryview)):
+        return bytes(part)
+    if isinstance(part, str):
+        return part.encode("utf-8")
+    if isinstance(part, int) and not isinstance(part, bool):
+        if not 0 <= part < _INT_END:
+            raise CryptoError(f"lp part {i}: integer {part} is outside 0..2**64-1")
+        return part.to_bytes(8, "big")
+    raise CryptoError(f"lp part {i}: cannot encode {type(part).__name__} {part!r}")
 
 
 def _clip(text: str, limit: int = 60) -> str:

@@ -93,6 +93,9 @@ class Dealing:
 
 # -- helpers --------------------------------------------------------------------------------------
 
+_LP32 = SCALAR_BYTES.to_bytes(4, "big")  # lp's length prefix of a 32-byte part
+
+
 def _int(s: bytes) -> int:
     return int.from_bytes(s, "little")
 
@@ -355,7 +358,7 @@ def _pads(ctx: bytes, recipient: bytes, r_point: bytes, dh: bytes, count: int) -
     """The pads of shares ``0..count-1``: ``SHA-512(lp(pad tag, ctx, E, R, D, j)) mod L``, the common prefix encoded
     once (``lp`` concatenates its parts)."""
     head = lp(PAD_TAG, ctx, recipient, r_point, dh) + (8).to_bytes(4, "big")  # then j: lp(j) is its length, 8, and j
-    return [_int(hashlib.sha512(head + j.to_bytes(8, "big")).digest()) % L for j in range(count)]
+    return [int.from_bytes(hashlib.sha512(head + j.to_bytes(8, "big")).digest(), "little") % L for j in range(count)]
 
 
 def _parse(ciphertext: str, count: int, what: str) -> tuple[bytes, list[int]]:
@@ -390,10 +393,13 @@ def encrypt_shares(shares: Sequence[bytes], recipient: bytes, context: bytes,
         raise CryptoError("encrypt_shares: expected a non-empty list of shares")
     for j, s in enumerate(shares):
         check_scalar(s, f"share {j} to encrypt")
-    r = Stream(hkdf(lp(NONCE_TAG, rng_seed or b"", *shares), lp(context, recipient)), "escrow/nonce").scalar()
+    # lp(tag, seed, *shares): every share is 32 bytes (checked above), so its part is the length 32 and the share
+    nonce = lp(NONCE_TAG, rng_seed or b"") + _LP32.join([b"", *shares])
+    r = Stream(hkdf(nonce, lp(context, recipient)), "escrow/nonce").scalar()
     r_point, dh = base_mul(r), point_mul(r, recipient)
     pads = _pads(context, recipient, r_point, dh, len(shares))
-    cs = [_enc(_int(s) + pad) for s, pad in zip(shares, pads, strict=True)]
+    cs = [((int.from_bytes(s, "little") + pad) % L).to_bytes(SCALAR_BYTES, "little")
+          for s, pad in zip(shares, pads, strict=True)]
     return b64e(r_point + b"".join(cs))
 
 

@@ -388,13 +388,15 @@ class Escrowing:
         """A holder's file without a complaint, in a round after a dealing made to it, accepts that dealing: its
         home checked the shares as the dealing arrived, and owes a complaint in its next file if one failed. A
         complaint in place of the shares at a removal (``published``, the file's ``escrow_shares``) is one too."""
+        published = published if isinstance(published, dict) else None
+        accepted = self.escrow_accepted
         for (dealer, what), history in self.dealing_history.items():
-            if isinstance(published, dict) and isinstance(published.get(str(dealer)), dict) \
+            if published is not None and isinstance(published.get(str(dealer)), dict) \
                     and isinstance(published[str(dealer)].get(what), dict):
                 continue
             for d in history:
-                if seat in d.holders and d.round < rnd:
-                    self.escrow_accepted.setdefault((dealer, d.tag(what)), set()).add(seat)
+                if d.round < rnd and seat in d.holders:
+                    accepted.setdefault((dealer, d.label or what), set()).add(seat)  # (``d.tag(what)``)
 
     def _record_published(self, c: dict, seat: int, duty) -> list[Event]:
         """``escrow_shares`` in a removal round: every share the holder holds of the seat removed, decrypted."""

@@ -113,10 +113,15 @@ class Folding:
             kept = self._unrevealed
             if kept is not None and kept[0] is vis and kept[1] == len(public):  # the state did not change since
                 candidates = kept[2]
+            elif kept is not None and kept[0] is vis and kept[3] is public and len(public) > kept[1]:
+                # only faces turned up since (the state keeps its visibility while nothing else changes, and its
+                # public faces only grow): the same refs, less those now public, in the same order
+                candidates = [r for r in kept[2] if r not in public]
+                self._unrevealed = (vis, len(public), candidates, public)
             else:  # a fixed order, so every fold reveals alike
                 candidates = [r for r, who in vis.items() if who == PUBLIC and r not in public]
                 candidates.sort()
-                self._unrevealed = (vis, len(public), candidates)
+                self._unrevealed = (vis, len(public), candidates, public)
             for ref in candidates:
                 deck = self.book.decks.get(ref.deck)
                 if deck is None or not deck.locked:

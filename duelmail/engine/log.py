@@ -10,7 +10,7 @@ from duelmail.crypto.encoding import b64e
 from duelmail.engine.clock import TimeControlError, check_date
 from duelmail.errors import DuelmailError, FileRefused
 from duelmail.games.base import GameEvent
-from duelmail.protocol.canonical import canonical, digest
+from duelmail.protocol.canonical import canonical, canonical_plain
 from duelmail.protocol.turnfile import SignedFile
 from duelmail.util.classes import dataclass
 
@@ -184,20 +184,32 @@ def round_hash(rnd: int, prev: str, files: dict[int, SignedFile], claims: dict[i
     """The hash of a closed round (protocol section 5). ``dated=False`` (a game with a delivery allowance): a
     decision-free answer counts by its answer hash, so every copy of it closes the round alike."""
     key = (lambda f: f.file_hash) if dated else answer_hash
-    return hash_of_round(rnd, prev, {str(s): key(f) for s, f in sorted(files.items())},
-                         {str(s): f.file_hash for s, f in sorted((claims or {}).items())},
-                         {str(s): f.file_hash for s, f in sorted((notes or {}).items())})
+    return _round_digest(_round_body(rnd, prev, {str(s): key(f) for s, f in sorted(files.items())},
+                                     {str(s): f.file_hash for s, f in sorted((claims or {}).items())},
+                                     {str(s): f.file_hash for s, f in sorted((notes or {}).items())}),
+                         rnd.__class__ is int and prev.__class__ is str)
 
 
 def hash_of_round(rnd: int, prev: str, files: dict[str, str], claims: dict[str, str] | None = None,
                   notes: dict[str, str] | None = None) -> str:
     """``round_hash`` from the files' hashes (what a ``seen`` table carries)."""
+    return _round_digest(_round_body(rnd, prev, files, claims, notes), False)
+
+
+def _round_body(rnd, prev, files, claims, notes) -> dict:
     body = {"round": rnd, "prev": prev, "files": files}
     if claims:
         body["claims"] = claims
     if notes:
         body["notes"] = notes
-    return b64e(bytes.fromhex(digest(body)))
+    return body
+
+
+def _round_digest(body: dict, plain: bool) -> str:
+    """The round hash of ``body``; ``plain``: its round an int and its hashes strings (``round_hash``'s own, made
+    from files' hashes), whose canonical bytes need no check."""
+    data = canonical_plain(body) if plain else canonical(body)
+    return b64e(hashlib.sha256(data).digest())
 
 
 def digest_bytes(data: bytes) -> str:

@@ -130,7 +130,7 @@ class Match(Folding, Duties, Composing, Views, Escrowing):
         self.violations: list[Violation] = []
         self.told_over = False  # the game's end is in the log
         self.pending_shuffle = None
-        self._unrevealed: tuple | None = None  # (visibility, faces public, the refs it turns up not open yet)
+        self._unrevealed: tuple | None = None  # (visibility, faces public, refs not open yet, faces)
         self.audit = None
         self.auditing = True  # False in a sender's trial of its own file: the audit would be thrown away
         self.proven: frozenset[str] = frozenset()  # files whose pass proofs this home checked before

@@ -17,7 +17,7 @@ from typing import Any
 
 from duelmail.crypto.encoding import b64d, b64e
 from duelmail.errors import DuelmailError
-from duelmail.protocol.canonical import CanonicalError, canonical, digest, plain
+from duelmail.protocol.canonical import CanonicalError, canonical, canonical_plain, digest, plain
 from duelmail.protocol.identity import Identity, PlayerCard
 from duelmail.util import toml
 from duelmail.util.classes import dataclass
@@ -68,8 +68,8 @@ class SignedFile:
         round's hash. The content of a ``SignedFile`` is never changed once made (every forger in the tests and
         the adversary signs a deep copy), so the bytes stay true; they are not pickled (``__getstate__``)."""
         got = self.__dict__.get("_canonical")
-        if got is None:
-            got = canonical(self.content)
+        if got is None:  # content ``plain`` returned (parsed or signed here) is checked already
+            got = canonical_plain(self.content) if self.__dict__.get("_plain") else canonical(self.content)
             object.__setattr__(self, "_canonical", got)
         return got
 
@@ -93,7 +93,9 @@ class SignedFile:
     @classmethod
     def sign(cls, content: dict[str, Any], identity: Identity) -> SignedFile:
         content = plain(content)
-        return cls(content, identity.sign(cls.message(content)))
+        out = cls(content, identity.sign(SIGN_DOMAIN + canonical_plain(content)))
+        object.__setattr__(out, "_plain", True)  # what ``plain`` returned: checked (``canonical``)
+        return out
 
     def verify(self, card: PlayerCard) -> bool:
         return card.verify(self.signature, SIGN_DOMAIN + self.canonical())
@@ -169,6 +171,7 @@ def parse_toml(text: str, where: str) -> SignedFile:
         raise FormatError(f"{where}: unknown kind {content.get('kind')!r}")
     _require(content, where)
     f = SignedFile(content, b64d(sig, f"{where} signature"))
+    object.__setattr__(f, "_plain", True)  # what ``plain`` returned: checked (``canonical``)
     object.__setattr__(f, "_source", (text, {**data, "signature": sig}))  # for ``to_toml``: what this text reads as
     return f
 

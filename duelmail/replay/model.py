@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import field
+from itertools import islice
 from pathlib import Path
 
 from duelmail.engine.log import TECHNICAL, Event  # noqa: F401  (TECHNICAL: bookkeeping events)
@@ -283,6 +284,7 @@ class _Recorder:
         self.seen: list[set[CardRef]] = [set() for _ in range(match.n)]
         self.frozen: list[frozenset[CardRef]] = [frozenset() for _ in range(match.n)]
         self.nevents = 0
+        self.faces: dict[CardRef, int] | None = None  # the match's faces as the last step read them, and how many
         self.nfaces = 0
 
     def snap(self, rnd: int, files: list[str], partial: bool) -> None:
@@ -290,26 +292,31 @@ class _Recorder:
         state = m.state
         public = self.public
         public.update(state.public_faces())
-        if len(m.faces) != self.nfaces:
-            for ref, face in m.faces.items():
+        faces = m.faces
+        if len(faces) != self.nfaces:
+            # the match's faces only grow, in the order opened: the new ones are those after the last step's
+            items = faces.items() if faces is not self.faces else islice(faces.items(), self.nfaces, None)
+            for ref, face in items:
                 if ref not in public:
                     public[ref] = m.card_of(ref, face)
-            self.nfaces = len(m.faces)
+            self.faces, self.nfaces = faces, len(faces)
         decks = m.book.decks
         grown = set()
         holding: list[list[CardRef]] = [[] for _ in range(m.n)]
+        adds = [row.append for row in holding]
+        seen = self.seen
         for ref, who in state.visibility().items():
             if who < 0:
                 continue
-            holding[who].append(ref)
-            if ref in self.seen[who]:
+            adds[who](ref)
+            if ref in seen[who]:
                 continue
             deck = decks.get(ref.deck)
             if deck is None or not deck.locked:
                 continue
             i = ref.index
             if all(i in deck.keys.get(s, ()) for s in deck.lockers if s != who):
-                self.seen[who].add(ref)
+                seen[who].add(ref)
                 grown.add(who)
         for s in grown:
             self.frozen[s] = frozenset(self.seen[s])

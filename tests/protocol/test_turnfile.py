@@ -104,6 +104,16 @@ def test_canonical_refuses_floats_and_dates():
         canonical({1: 2})
 
 
+def test_a_file_parsed_or_signed_here_gives_the_checked_canonical_bytes_and_one_built_by_hand_is_still_checked():
+    """A file ``plain`` made (parsed, signed) skips the check when encoded (issue 42): the same bytes as checked."""
+    f = signed()
+    back = parse_toml(f.to_toml(), "t.toml")
+    assert f.canonical() == back.canonical() == canonical(CONTENT)
+    by_hand = SignedFile({**CONTENT, "round": 3.0}, f.signature)  # a value the canonical form does not allow
+    with pytest.raises(CanonicalError, match="float"):
+        by_hand.canonical()
+
+
 @settings(max_examples=300, deadline=None)
 @given(st.text(max_size=400))
 def test_parser_never_crashes_on_garbage(text):

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping, Sequence
+from itertools import repeat
+from operator import is_
 
 from duelmail.errors import DuelmailError, IllegalMove
 from duelmail.games.base import PUBLIC, FaceClaims, GameState, Outcome, Shuffle, Violation, Window, plural
@@ -142,15 +144,16 @@ def _rows(mine: list[list[CardRef]], kept: list[list[CardRef]]) -> list[list[Car
     """Per seat, ``kept``'s row when it equals ``mine``'s, else a copy; ``kept`` itself when every row is kept."""
     if len(kept) != len(mine):
         return [list(row) for row in mine]
-    rows = [_same(row, old, list) for row, old in zip(mine, kept, strict=True)]
-    return kept if all(a is b for a, b in zip(rows, kept, strict=True)) else rows
+    rows = [old if len(old) == len(row) and old == row else list(row) for row, old in zip(mine, kept, strict=True)]
+    return kept if all(map(is_, rows, kept)) else rows  # (``_same`` per row, written out: some 12,500 rows a replay)
 
 
 class WarlordsState(FaceClaims, GameState):
     """A Warlords position: the whole table as refs, the faces revealed so far and every claim.
 
-    ``visibility()`` is kept until a method that changes the state runs (``apply``, ``apply_shuffle``, ``reveal``,
-    ``remove``, each marked ``_changes``): code that changes the lists by hand must set ``_vis`` to None."""
+    ``visibility()`` is kept until a method that changes the state runs (``apply``, ``apply_shuffle``, ``remove``,
+    each marked ``_changes``, and ``reveal`` when the face breaks a claim or completes a battle's reveal): code that
+    changes the lists by hand must set ``_vis`` to None."""
 
     _vis: dict[CardRef, int] | None = None  # the last visibility() while nothing changed since
 
@@ -833,7 +836,19 @@ class WarlordsState(FaceClaims, GameState):
                       rule="W-22")
 
     # -- hidden information ------------------------------------------------------------------
-    reveal = _changes(FaceClaims.reveal)
+    def reveal(self, ref: CardRef, face: Card) -> list[Violation]:
+        """``FaceClaims.reveal``. A face turned up changes no hand, pile, phase or battle unless its claim breaks (the
+        game ends) or it completes a battle's reveal (``_after_reveal``): otherwise the visibility kept stays (it
+        never depends on the faces), so a round that turns up several cards computes it once, not once a card."""
+        kept, self._vis = self._vis, None
+        try:
+            found = FaceClaims.reveal(self, ref, face)
+        finally:
+            moved = self.__dict__.pop("_moved", False)
+            self._vis = None
+        if kept is not None and not found and not moved:
+            self._vis = kept
+        return found
 
     def visibility(self) -> dict[CardRef, int]:
         """Kept until the state changes (see the class): the same dict, which callers must not change."""
@@ -845,12 +860,13 @@ class WarlordsState(FaceClaims, GameState):
     def _visibility(self) -> dict[CardRef, int]:
         vis: dict[CardRef, int] = {}
         face_up, locked = self.face_up, self.locked
+        add = vis.update
         for s in range(self.n):  # (whole lists at once where no card is told apart: called a few times a round)
-            vis.update(dict.fromkeys(self.hands[s], s))
+            add(zip(self.hands[s], repeat(s)))
             for r in self.warlords[s]:
                 vis[r] = PUBLIC if r in face_up else s
             pile = self.discards[s]
-            vis.update(dict.fromkeys([r for r in pile if r not in locked] if locked else pile, PUBLIC))
+            add(zip([r for r in pile if r not in locked] if locked else pile, repeat(PUBLIC)))
         b = self.battle
         if b is not None:
             if self.phase in (REVEAL, LAST_CHANCE):
@@ -873,6 +889,9 @@ class WarlordsState(FaceClaims, GameState):
 
     def _after_reveal(self, ref: CardRef) -> None:
         if self.phase == REVEAL:
+            if any(r not in self.faces for r in self.battle.refs()):
+                return  # the battle waits for another face: nothing moves (``reveal`` keeps the visibility)
+            self._moved = True
             self._maybe_resolve()
 
     def _violation(self, ref: CardRef, face: Card, claim: tuple[int, str, str]) -> Violation:

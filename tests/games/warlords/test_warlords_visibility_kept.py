@@ -30,3 +30,23 @@ def test_a_change_drops_it():
     assert st.visibility() is before
     st.remove(1)
     assert st.visibility() is not before and st.visibility() == st._visibility()
+
+
+def test_a_reveal_keeps_it_unless_a_battle_resolves(monkeypatch):
+    """A face turned up keeps the visibility (checked against a fresh one at every call above), except when it
+    completes a battle's reveal or breaks a claim: then the kept one is dropped."""
+    reveal = WarlordsState.reveal
+    kept, dropped = [], []
+
+    def counted(self, ref, face):
+        before = self.visibility()
+        found = reveal(self, ref, face)
+        (kept if self._vis is before else dropped).append(ref)
+        if self._vis is before:
+            assert not found and before == self._visibility()
+        return found
+
+    monkeypatch.setattr(WarlordsState, "reveal", counted)
+    options = {"reinforcements": True, "hidden-ally": True, "mail-shortcuts": True}
+    SelfPlay("warlords", n=3, seed=4, options=options, bots=[RandomBot() for _ in range(3)]).run()
+    assert kept and dropped
