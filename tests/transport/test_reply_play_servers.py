@@ -190,7 +190,7 @@ def test_refused_replies_are_reported_and_never_played(mail_servers, tmp_path):
     out = t.watch()
     assert out.count("REFUSED") == 3, out
     assert f"not from your address {t.address}" in out and "no reply code" in out
-    assert "was not made by your duelmail" in out and "not played: '99': there is no move 99" in out, out
+    assert "was not made by your duelmail" in out and "reply '99' not played: there is no move 99" in out, out
     assert _game_files(t.bob) == before and t.sent[t.users[0]] == alice_mail  # nothing signed, nothing sent
     mails = t.inbox()
     refusals = [m for m in mails if "reply refused" in str(m["Subject"])]
