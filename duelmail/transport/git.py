@@ -258,6 +258,21 @@ class GitRepo:
         """Whether ``folder`` (a top folder) is left out of this sparse clone's working tree."""
         return self.cone is not None and folder not in self.cone
 
+    def export_head(self, dest: Path) -> Path:
+        """HEAD's game folders written into ``dest`` (``git archive``: what a sparse clone leaves out of its working
+        tree too), for what reads games from folders (``git site``); ``dest``."""
+        import tarfile
+
+        names = [n for n in self.out("ls-tree", "--name-only", "HEAD").splitlines() if GAME_DIR.fullmatch(n)]
+        if names:
+            proc = subprocess.Popen(["git", "-C", str(self.path), "archive", "--format=tar", "HEAD", "--", *names],
+                                    stdout=subprocess.PIPE)
+            with tarfile.open(fileobj=proc.stdout, mode="r|") as tar:
+                tar.extractall(dest, filter="data")  # (no link, no path out of dest: whatever was pushed)
+            if proc.wait():
+                raise GitError(f"{self.path}: git archive HEAD failed")
+        return dest
+
     def left_out(self, path: str) -> bool:
         """Whether ``path`` lies in a folder left out of this sparse clone's working tree (a root file never)."""
         return "/" in path and self.outside(path.split("/", 1)[0])

@@ -208,7 +208,7 @@ def test_a_large_clones_index_is_split_once_and_a_turn_writes_only_its_small_par
 def test_a_large_clone_is_made_sparse_its_finished_games_leave_the_working_tree_and_turns_go_on(tmp_path, monkeypatch):
     """(issue 42) From ``SPLIT_AT`` files on, a sync makes the clone a cone-mode sparse checkout with a sparse index
     (set in the clone alone): a finished game's folder leaves the working tree, not the repository (``git show``
-    reads it), a game in play stays; a turn and the sync that applies it touch an index of the cone alone, and plain
+    reads it, and ``git site`` publishes it), a game in play stays; a turn and the sync that applies it touch an index of the cone alone, and plain
     git reads the clone as before. A clone whose keeper set ``core.sparseCheckout`` is left whole."""
     import duelmail.transport.git as gitmod
 
@@ -266,3 +266,5 @@ def test_a_large_clone_is_made_sparse_its_finished_games_leave_the_working_tree_
         assert git(repo, "ls-tree", "-r", "--name-only", "HEAD", "--", live).split()
         assert "Finished: 2 games" in (repo / "README.md").read_text()
         assert_plain_git_reads(repo)
+    dm(alice, "git", "site", str(repos[0]), "--out", str(tmp_path / "site"))  # from HEAD's trees, not the working tree
+    assert {p.name for p in (tmp_path / "site").iterdir()} == {"index.html", f"{done}.html", f"{live}.html"}
