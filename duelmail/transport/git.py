@@ -27,6 +27,8 @@ LISTING = re.compile(r"finished/[0-9]{4}-[0-9]{2}\.md")  # the finished games of
 BATCH = 4096  # blobs read by one ``git cat-file --batch`` (a few MB of turn files)
 CLEAN = "duelmail-clean"  # in the git folder: the last sync ended and left nothing uncommitted
 SPLIT_AT = 100_000  # files in git's index from which the clone is made sparse (``GitRepo.sparse``), else split
+_CONE_NAME = re.compile(r"[A-Za-z0-9._-]+")  # a folder a cone names (nothing git's patterns would escape)
+SLOW = 3600  # seconds a git command that walks the whole working tree once may take (making a clone sparse)
 SPARSE = "duelmail.sparse"  # in a clone's config: duelmail made it a sparse checkout (and keeps its cone)
 
 
@@ -110,7 +112,7 @@ class GitRepo:
 
     # -- plumbing ---------------------------------------------------------------------------
     def git(self, *args: str, check: bool = True, input: str | None = None,
-            env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+            env: dict[str, str] | None = None, timeout: float = 120) -> subprocess.CompletedProcess:
         base = dict(os.environ, GIT_TERMINAL_PROMPT="0", GIT_EDITOR="true", LC_ALL="C")
         if self.author and not self._has_user():
             name, addr = self.author
@@ -118,9 +120,12 @@ class GitRepo:
         env = {**base, **(env or {})}
         try:
             res = subprocess.run(["git", "-C", str(self.path), *args], capture_output=True, text=True, env=env,
-                                 input=input, timeout=120)
+                                 input=input, timeout=timeout)
         except FileNotFoundError:
             raise GitError("the 'git' program is not installed (apt-get install git)") from None
+        except subprocess.TimeoutExpired:
+            raise GitError(f"{self.path}: git {' '.join(args)} did not end in {timeout:.0f} s (stopped); the next sync "
+                           "goes on from where it stopped") from None
         if check and res.returncode != 0:
             raise GitError(f"{self.path}: git {' '.join(args)} failed: {(res.stderr or res.stdout).strip()}")
         return res
@@ -222,15 +227,17 @@ class GitRepo:
             if "core.sparsecheckout" in config:
                 return False  # the keeper's own choice: left as it is
             self.git("config", SPARSE, "true")  # first: a sync killed below does it again, as duelmail's
-        elif "core.sparsecheckout" in config:
-            return False  # set to false since (``load_cone`` read it otherwise): the keeper's choice
+        elif config.get("core.sparsecheckout", "true") != "true":
+            return False  # set to false since: the keeper's choice (true, with its cone: ``load_cone`` read it)
         self.flush()
         if self.git("config", "--type=bool", "--get", "core.splitIndex", check=False).stdout.strip() == "true":
             self.git("config", "--unset", "core.splitIndex")  # git makes no sparse index of a split one
-            self.git("update-index", "--no-split-index")
-        folders = sorted({f for f in keep() if f and "/" not in f and f not in (".", "..", ".git")})
+            self.git("update-index", "--no-split-index", timeout=SLOW)
+        folders = sorted({f for f in keep() if _CONE_NAME.fullmatch(f) and f not in (".", "..", ".git")})
+        info.parent.mkdir(exist_ok=True)  # the cone written first: a sync killed in ``set`` below is finished by
+        atomic_write(info, "/*\n!/*/\n" + "".join(f"/{f}/\n" for f in folders))  # the next (``recover``)
         self.git("sparse-checkout", "set", "--cone", "--sparse-index", "--stdin", input="".join(
-            f"{f}\n" for f in folders))
+            f"{f}\n" for f in folders), timeout=SLOW)  # once: every file left out is taken out of the working tree
         self.cone = self._read_cone(info)
         return True
 
@@ -251,8 +258,8 @@ class GitRepo:
     @staticmethod
     def _read_cone(info: Path) -> set[str]:
         """The top folders a cone-mode ``sparse-checkout`` file names (``/folder/``)."""
-        return {line.strip("/").replace("\\", "") for line in info.read_text(errors="replace").splitlines()
-                if re.fullmatch(r"/[^/*!#]+/", line)}
+        return {line.strip("/") for line in info.read_text(errors="replace").splitlines()
+                if re.fullmatch(r"/[^/*!#\\]+/", line)}
 
     def outside(self, folder: str) -> bool:
         """Whether ``folder`` (a top folder) is left out of this sparse clone's working tree."""
@@ -280,7 +287,7 @@ class GitRepo:
     def widen(self, folders) -> None:
         """Put these top folders in the cone (``git sparse-checkout add``: their files come into the working
         tree) before anything is written in them; nothing for a clone that is not duelmail's sparse one."""
-        new = sorted({f for f in folders if self.outside(f) and f and "/" not in f and f not in (".", "..", ".git")})
+        new = sorted({f for f in folders if self.outside(f) and _CONE_NAME.fullmatch(f) and f not in (".", "..")})
         if new:
             self.flush()
             self.git("sparse-checkout", "add", "--stdin", input="".join(f"{f}\n" for f in new))
@@ -489,7 +496,7 @@ class GitRepo:
         if clean and not done:
             return done
         if self.cone is not None:  # a sparse clone: what a killed ``sparse-checkout`` left, put as its cone says
-            self.git("sparse-checkout", "reapply", check=False)
+            self.git("sparse-checkout", "reapply", check=False, timeout=SLOW)
         return done + self.commit_leftovers()
 
     def commit_leftovers(self) -> list[str]:

@@ -224,3 +224,30 @@ def test_a_file_signed_and_killed_before_its_push_is_pushed_by_the_next_sync(tur
         mine = _hash((folder / name).read_text())
         assert _hash(git(tmp_path / f"at{at}" / "remote.git", "show", f"main:{folder.name}/{name}")) == mine
         assert _hash((other / "games" / folder.name / name).read_text()) == mine, (at, steps[at - 1])
+
+
+def test_a_sync_killed_while_it_makes_the_clone_sparse_never_commits_the_files_left_out_as_deleted(base, tmp_path):
+    """(issue 42) ``git sparse-checkout set`` killed half-way (at 1.34 M files it runs for minutes) leaves the clone's
+    config and cone written, files of a folder left out gone from the working tree and git's index not written: the
+    next sync finishes taking them out (``recover``) and commits no deletion."""
+    alice, bob = copy(base, tmp_path / "t")
+    clone = tmp_path / "t" / "bob-clone"
+    (clone / "notes").mkdir()
+    (clone / "notes" / "old.md").write_text("a folder the cone leaves out\n")
+    git(clone, "add", "notes")
+    git(clone, "commit", "-qm", "notes")
+    game = next(p.name for p in clone.iterdir() if p.is_dir() and p.name not in (".git", "notes"))
+    git(clone, "config", "duelmail.sparse", "true")
+    git(clone, "config", "core.sparseCheckout", "true")
+    git(clone, "config", "core.sparseCheckoutCone", "true")
+    (clone / ".git" / "info").mkdir(exist_ok=True)
+    (clone / ".git" / "info" / "sparse-checkout").write_text(f"/*\n!/*/\n/{game}/\n/finished/\n")
+    (clone / "notes" / "old.md").unlink()  # taken out of the working tree, git's index not written yet
+    (clone / ".git" / "duelmail-clean").unlink()  # (the killed sync took its mark away)
+    assert git(clone, "status", "--porcelain") == " D notes/old.md\n"
+    dm(bob, "git", "sync")
+    dm(alice, "git", "sync")
+    assert "bob's words" in talk(alice) and "alice's words" in talk(bob)
+    assert git(clone, "status", "--porcelain") == "" and not (clone / "notes").exists()
+    for repo in (clone, tmp_path / "t" / "alice-clone"):
+        assert git(repo, "ls-tree", "-r", "--name-only", "HEAD", "--", "notes") == "notes/old.md\n"

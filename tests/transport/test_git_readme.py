@@ -208,8 +208,9 @@ def test_a_large_clones_index_is_split_once_and_a_turn_writes_only_its_small_par
 def test_a_large_clone_is_made_sparse_its_finished_games_leave_the_working_tree_and_turns_go_on(tmp_path, monkeypatch):
     """(issue 42) From ``SPLIT_AT`` files on, a sync makes the clone a cone-mode sparse checkout with a sparse index
     (set in the clone alone): a finished game's folder leaves the working tree, not the repository (``git show``
-    reads it, and ``git site`` publishes it), a game in play stays; a turn and the sync that applies it touch an index of the cone alone, and plain
-    git reads the clone as before. A clone whose keeper set ``core.sparseCheckout`` is left whole."""
+    reads it, and ``git site`` publishes it), a game in play stays; a turn and the sync that applies it touch an
+    index of the cone alone, and plain git reads the clone as before. A clone whose keeper set
+    ``core.sparseCheckout`` is left whole."""
     import duelmail.transport.git as gitmod
 
     t = GitTable(tmp_path)
