@@ -465,8 +465,8 @@ class GitRepo:
 
     def recover(self, stale: float = 600) -> list[str]:
         """Put back in order what a sync killed half-way left, so this one goes on: a rebase or merge in progress
-        is aborted (this sync rebases again), an index lock older than ``stale`` seconds (a git killed while
-        writing; a running git holds it for less) is removed, and a change of ours left staged, unstaged or
+        is aborted (this sync rebases again), an index lock (or a sparse checkout's) older than ``stale`` seconds (a git
+        killed while writing; a running git holds it for less) is removed, and a change of ours left staged, unstaged or
         untracked (game files, README files, pictures, replay pages) is committed. What it did, in words.
 
         The working tree is looked at (``git status``: an ``lstat`` of every file) only when the last sync did not
@@ -486,13 +486,13 @@ class GitRepo:
         if (gd / "MERGE_HEAD").exists():
             self.git("merge", "--abort", check=False)
             done.append("a merge stopped half-way was undone")
-        lock = gd / "index.lock"
-        try:
-            if time.time() - lock.stat().st_mtime > stale:
-                lock.unlink()
-                done.append("a stale index.lock (left by a git that was killed) was removed")
-        except FileNotFoundError:
-            pass
+        for lock in (gd / "index.lock", gd / "info" / "sparse-checkout.lock"):
+            try:
+                if time.time() - lock.stat().st_mtime > stale:
+                    lock.unlink()
+                    done.append(f"a stale {lock.name} (left by a git that was killed) was removed")
+            except FileNotFoundError:
+                pass
         if clean and not done:
             return done
         if self.cone is not None:  # a sparse clone: what a killed ``sparse-checkout`` left, put as its cone says
