@@ -269,3 +269,16 @@ def test_a_large_clone_is_made_sparse_its_finished_games_leave_the_working_tree_
         assert_plain_git_reads(repo)
     dm(alice, "git", "site", str(repos[0]), "--out", str(tmp_path / "site"))  # from HEAD's trees, not the working tree
     assert {p.name for p in (tmp_path / "site").iterdir()} == {"index.html", f"{done}.html", f"{live}.html"}
+    out = dm(alice, "new", "warlords", "--seat", "alice", "--seat", str(tmp_path / "bob-card.toml"), "--git",
+             str(repos[0]))  # a game begun in a sparse clone: put in its cone before it is written
+    assert "pushed" in out
+    (third,) = {p.name for p in (alice / "games").iterdir()} - {done, live}
+    assert "a new game" in dm(bob, "git", "sync")  # out of bob's cone: git's own fast-forward, then put in it
+    assert (repos[1] / third / "genesis.toml").is_file()  # (a game bob is seated in, his home holds it now)
+    assert_plain_git_reads(repos[1])
+    assert "committed" in dm(bob, "join", str(bob / "games" / third / "genesis.toml"), "--push")
+    dm(alice, "git", "sync")
+    for repo in repos:
+        assert (repo / third / "genesis.toml").is_file() and (repo / third / "README.md").is_file()
+        assert not (repo / live).exists()
+        assert_plain_git_reads(repo)
