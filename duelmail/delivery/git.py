@@ -613,7 +613,7 @@ def unpushed(home: Home, folder: GameFolder) -> list[dict]:
     not (as the clone last saw it: its remote-tracking branch, no network), e.g. after a failed push: ``status``'s
     "not pushed yet". Each ``{file, error, by}``; empty for a game not kept in git, or with no remote."""
     seat = home.me(folder).get("seat")
-    repo = next((r for r in repos(home) if _holds(r, folder.path.name)), None)
+    repo = next((r for r in repos(home) if holds_game(r, folder.path.name)), None)
     if repo is None or not isinstance(seat, int):
         return []
     mine = sorted(p.name for p in folder.path.glob(f"r[0-9][0-9][0-9][0-9]-s{seat}.toml"))
@@ -635,10 +635,10 @@ def unpushed(home: Home, folder: GameFolder) -> list[dict]:
 
 def by_git(home: Home, folder: GameFolder) -> bool:
     """Whether a game is kept in one of this home's git repositories (then it travels by git, never by mail)."""
-    return any(_holds(repo, folder.path.name) for repo in repos(home))
+    return any(holds_game(repo, folder.path.name) for repo in repos(home))
 
 
-def _holds(repo: Path, name: str) -> bool:
+def holds_game(repo: Path, name: str) -> bool:
     """Whether the clone at ``repo`` holds a game's folder: in its working tree, or (a sparse clone, whose finished
     games are left out of it) in its HEAD's tree."""
     if (repo / name).is_dir():
