@@ -213,7 +213,7 @@ def push_played(ctx, ident, played) -> None:
     """``play --push``: sync the repositories that hold this game."""
     from duelmail.delivery import git as gitsync
 
-    paths = [p for p in gitsync.repos(ctx.home) if (p / played.folder.path.name).is_dir()
+    paths = [p for p in gitsync.repos(ctx.home) if gitsync.holds_game(p, played.folder.path.name)
              or (p / played.folder.path.name).is_symlink()]  # a link someone pushed: the sync sets it aside
     if not paths:
         raise click.ClickException(f"{played.path} is written, but no repository of this home holds game "

@@ -104,6 +104,17 @@ def site(ctx, directory, out):
             raise click.ClickException("name the repository: 'duelmail git site DIRECTORY' "
                                        f"(this home has {len(known)})")
         repo = known[0]
-    written = write_site(repo, Path(out) if out else repo / "site")
+    import tempfile
+
+    from duelmail.transport.git import GitRepo
+
+    with tempfile.TemporaryDirectory(prefix="duelmail-site-") as tmp:
+        g = GitRepo(repo)
+        source = repo
+        if g.is_repo():
+            g.load_cone()
+            if g.cone is not None:  # a large clone keeps only its games in play in the working tree: HEAD's games
+                source = g.export_head(Path(tmp))
+        written = write_site(source, Path(out) if out else repo / "site")
     for p in written:
         click.echo(f"wrote {p}")

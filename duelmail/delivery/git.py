@@ -145,8 +145,9 @@ def sync_git(home: Home, identity: Identity, path: Path, now: datetime | None = 
         raise GitError(f"{path}: not a git repository: run 'duelmail git init {path}' or clone one there")
     report = SyncReport(Path(path))
     report.recovered = repo.recover()  # a sync killed half-way: finished or undone before this one starts
-    repo.split_index()  # git's index written in proportion to what changed (a clone made before: once, here)
     index = home.index()
+    repo.sparse(lambda: _cone(home, repo, index.live, games))  # a large clone: its games in play in the working tree
+    repo.split_index()  # else git's index written in proportion to what changed (a clone made before: once, here)
     memory = _recall(home, repo, index)
     look: set[str] | None = None
     if memory is not None:
@@ -178,9 +179,19 @@ def sync_git(home: Home, identity: Identity, path: Path, now: datetime | None = 
             if seen.get("commit"):
                 _remember(home, repo, seen)
             repo.flush()  # git's index of what the sync wrote and did not commit itself (a fast-forward's files)
+            repo.narrow([n for n in repo.cone or () if (home.games_dir / n / MARK).exists()])  # finished: leave
             repo.mark_clean()
             return report
     raise GitError(f"{path}: the remote kept moving; {attempts} pushes were rejected (try again)")
+
+
+def _cone(home: Home, repo: GitRepo, live: Sequence[str], games: Sequence[GameFolder]) -> set[str]:
+    """The folders a large clone keeps in its working tree (``GitRepo.sparse``): the finished games' listings, this
+    home's games in play (and those being created or joined), and the others' games the index lists in play."""
+    root = repo.path / "README.md"
+    text = root.read_text(errors="replace") if root.is_file() and not root.is_symlink() else ""
+    others = {m.group(1) for line in text.splitlines() if (m := _INDEX_LINE.fullmatch(line))}
+    return {"finished", *live, *(g.path.name for g in games), *others}
 
 
 def _memory_path(home: Home, repo: GitRepo) -> Path:
@@ -301,9 +312,18 @@ def _export(home: Home, repo: GitRepo, games: Sequence[GameFolder], look: set[st
     messages = []
     wanted = {g.path.name for g in games}
     folders = _looked_at(home, look)
-    committed = repo.committed([f.path.name for f in folders if (repo.path / f.path.name).is_dir()
-                                and not (repo.path / f.path.name).is_symlink()])  # one read of HEAD's trees
+    committed = repo.committed([f.path.name for f in folders if repo.outside(f.path.name) or (
+        (repo.path / f.path.name).is_dir() and not (repo.path / f.path.name).is_symlink())])  # one read of HEAD's trees
+    held = {k.split("/", 1)[0] for k in committed}
     for folder in folders:
+        if repo.outside(folder.path.name):  # left out of a sparse clone's working tree: put back if a file differs
+            name = folder.path.name
+            log = [p for p in [*folder.path.iterdir(), *folder.kept_forwards()]
+                   if p.name == "genesis.toml" or TURN_NAME.fullmatch(p.name)]
+            if name not in wanted and (name not in held or all(
+                    committed.get(f"{name}/{p.name}") == blob_id(p.read_bytes()) for p in log)):
+                continue  # not in the repository, or HEAD holds every file as this home does
+            repo.widen([name])
         was = len(repo.aside)
         target = repo.plain(folder.path.name, folder=True)
         if len(repo.aside) > was:  # the game's folder was a link someone pushed: written again in its place
@@ -486,6 +506,10 @@ def _write_readmes(home: Home, repo: GitRepo, commit: bool = True, look: set[str
     done: list[tuple[str, str, str, str]] = []  # (month, folder, its listing's line, game) of the finished ones
     folded = []
     for folder in _looked_at(home, look):
+        if repo.outside(folder.path.name):
+            if (folder.path / MARK).exists():
+                continue  # a finished game left out of a sparse clone's working tree: listed already, kept as is
+            repo.widen([folder.path.name])
         target = repo.plain(folder.path.name, folder=True)
         if not target.is_dir():
             continue
@@ -560,7 +584,8 @@ def _write_readmes(home: Home, repo: GitRepo, commit: bool = True, look: set[str
     for line in kept:
         if line.startswith("- [") and (checked := _index_line(line, lambda n: _is_game(repo, n))):
             n = checked[3:].split("]", 1)[0]
-            if n in finished or n in lines or (look is None and (n in mine or not (repo.path / n).is_dir())):
+            if n in finished or n in lines or (look is None and (n in mine or not ((repo.path / n).is_dir()
+                                                                                    or repo.outside(n)))):
                 continue
             lines[n] = checked
     here = [p.name for p in repo.path.iterdir()] if look is None else sorted(look)
@@ -588,7 +613,7 @@ def unpushed(home: Home, folder: GameFolder) -> list[dict]:
     not (as the clone last saw it: its remote-tracking branch, no network), e.g. after a failed push: ``status``'s
     "not pushed yet". Each ``{file, error, by}``; empty for a game not kept in git, or with no remote."""
     seat = home.me(folder).get("seat")
-    repo = next((r for r in repos(home) if (r / folder.path.name).is_dir()), None)
+    repo = next((r for r in repos(home) if holds_game(r, folder.path.name)), None)
     if repo is None or not isinstance(seat, int):
         return []
     mine = sorted(p.name for p in folder.path.glob(f"r[0-9][0-9][0-9][0-9]-s{seat}.toml"))
@@ -610,4 +635,15 @@ def unpushed(home: Home, folder: GameFolder) -> list[dict]:
 
 def by_git(home: Home, folder: GameFolder) -> bool:
     """Whether a game is kept in one of this home's git repositories (then it travels by git, never by mail)."""
-    return any((repo / folder.path.name).is_dir() for repo in repos(home))
+    return any(holds_game(repo, folder.path.name) for repo in repos(home))
+
+
+def holds_game(repo: Path, name: str) -> bool:
+    """Whether the clone at ``repo`` holds a game's folder: in its working tree, or (a sparse clone, whose finished
+    games are left out of it) in its HEAD's tree."""
+    if (repo / name).is_dir():
+        return True
+    if not (repo / ".git" / "info" / "sparse-checkout").is_file() or "/" in name or name.startswith("."):
+        return False
+    g = GitRepo(repo)
+    return g.git("cat-file", "-e", f"HEAD:{name}", check=False).returncode == 0

@@ -26,7 +26,10 @@ GAME_DIR = re.compile(r"[a-z][a-z0-9_]*-[0-9a-f]{12}")
 LISTING = re.compile(r"finished/[0-9]{4}-[0-9]{2}\.md")  # the finished games of a month (the top README links them)
 BATCH = 4096  # blobs read by one ``git cat-file --batch`` (a few MB of turn files)
 CLEAN = "duelmail-clean"  # in the git folder: the last sync ended and left nothing uncommitted
-SPLIT_AT = 100_000  # files in git's index from which it is kept split (``GitRepo.split_index``)
+SPLIT_AT = 100_000  # files in git's index from which the clone is made sparse (``GitRepo.sparse``), else split
+_CONE_NAME = re.compile(r"[A-Za-z0-9._-]+")  # a folder a cone names (nothing git's patterns would escape)
+SLOW = 3600  # seconds a git command that walks the whole working tree once may take (making a clone sparse)
+SPARSE = "duelmail.sparse"  # in a clone's config: duelmail made it a sparse checkout (and keeps its cone)
 
 
 class GitError(DuelmailError):
@@ -105,10 +108,11 @@ class GitRepo:
         self._staged: dict[str, None] = {}  # paths ``add`` staged that git's index does not hold yet (``flush``)
         self._index_moved = False  # git's index was changed otherwise since the last commit: it is committed whole
         self._git_dir: Path | None = None  # (``git_dir``, asked of git once)
+        self.cone: set[str] | None = None  # a sparse clone of duelmail's (``sparse``): the folders in its cone
 
     # -- plumbing ---------------------------------------------------------------------------
     def git(self, *args: str, check: bool = True, input: str | None = None,
-            env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+            env: dict[str, str] | None = None, timeout: float = 120) -> subprocess.CompletedProcess:
         base = dict(os.environ, GIT_TERMINAL_PROMPT="0", GIT_EDITOR="true", LC_ALL="C")
         if self.author and not self._has_user():
             name, addr = self.author
@@ -116,9 +120,12 @@ class GitRepo:
         env = {**base, **(env or {})}
         try:
             res = subprocess.run(["git", "-C", str(self.path), *args], capture_output=True, text=True, env=env,
-                                 input=input, timeout=120)
+                                 input=input, timeout=timeout)
         except FileNotFoundError:
             raise GitError("the 'git' program is not installed (apt-get install git)") from None
+        except subprocess.TimeoutExpired:
+            raise GitError(f"{self.path}: git {' '.join(args)} did not end in {timeout:.0f} s (stopped); the next sync "
+                           "goes on from where it stopped") from None
         if check and res.returncode != 0:
             raise GitError(f"{self.path}: git {' '.join(args)} failed: {(res.stderr or res.stdout).strip()}")
         return res
@@ -178,12 +185,7 @@ class GitRepo:
         libgit2 does not, so a smaller clone's is left as git writes it, and so is a clone whose config says
         ``core.splitIndex = false``). True when it was set now."""
         most = SPLIT_AT if most is None else most
-        try:
-            with open(self.git_dir / "index", "rb") as f:
-                head = f.read(12)  # "DIRC", version, entries (a split index counts only its own, a few)
-        except OSError:
-            return False
-        if len(head) < 12 or head[:4] != b"DIRC" or int.from_bytes(head[8:], "big") < most:
+        if self.cone is not None or self._entries() < most:
             return False
         if self.git("config", "--get", "core.splitIndex", check=False).returncode == 0:
             return False  # set already, or set to false by whoever keeps the clone: left as it is
@@ -192,6 +194,115 @@ class GitRepo:
         self.flush()
         self.git("update-index", "--index-version", "4")
         self.git("update-index", "--split-index")  # the shared index: written once, here
+        return True
+
+    def _entries(self) -> int:
+        """How many entries git's index holds, read from its header (a split index: its shared part's too)."""
+        counts = []
+        for p in [self.git_dir / "index", *self.git_dir.glob("sharedindex.*")]:
+            try:
+                with open(p, "rb") as f:
+                    head = f.read(12)  # "DIRC", version, entries
+            except OSError:
+                continue
+            if len(head) == 12 and head[:4] == b"DIRC":
+                counts.append(int.from_bytes(head[8:], "big"))
+        return max(counts, default=0)
+
+    def sparse(self, keep, most: int | None = None) -> bool:
+        """From ``most`` files on (``SPLIT_AT``), make the clone a sparse checkout in cone mode with a sparse index
+        (in its own config, never globally): its working tree holds the root's files and the folders ``keep()``
+        names (called only then: the games in play, ``finished/``), and git's index a line per file of those and
+        one per folder left out, so that a turn's ``update-index`` reads some 10,000 entries, not 1.34 M. The
+        folders left out stay in the repository (every read of the history is of git's objects); a folder is put
+        back in the cone before anything is written in it (``widen``) and a finished game's leaves it (``narrow``).
+        A clone whose keeper configured a sparse checkout (or ``core.sparseCheckout = false``) is left alone.
+        Sets ``cone`` when the clone is duelmail's sparse one; True when it was made sparse now."""
+        most = SPLIT_AT if most is None else most
+        info = self.git_dir / "info" / "sparse-checkout"
+        if self.cone is not None or (not info.exists() and self._entries() < most):
+            return False
+        config = self._sparse_config()
+        if config.get(SPARSE) != "true":
+            if "core.sparsecheckout" in config:
+                return False  # the keeper's own choice: left as it is
+            self.git("config", SPARSE, "true")  # first: a sync killed below does it again, as duelmail's
+        elif config.get("core.sparsecheckout", "true") != "true":
+            return False  # set to false since: the keeper's choice (true, with its cone: ``load_cone`` read it)
+        self.flush()
+        if self.git("config", "--type=bool", "--get", "core.splitIndex", check=False).stdout.strip() == "true":
+            self.git("config", "--unset", "core.splitIndex")  # git makes no sparse index of a split one
+            self.git("update-index", "--no-split-index", timeout=SLOW)
+        folders = sorted({f for f in keep() if _CONE_NAME.fullmatch(f) and f not in (".", "..", ".git")})
+        info.parent.mkdir(exist_ok=True)  # the cone written first: a sync killed in ``set`` below is finished by
+        atomic_write(info, "/*\n!/*/\n" + "".join(f"/{f}/\n" for f in folders))  # the next (``recover``)
+        self.git("sparse-checkout", "set", "--cone", "--sparse-index", "--stdin", input="".join(
+            f"{f}\n" for f in folders), timeout=SLOW)  # once: every file left out is taken out of the working tree
+        self.cone = self._read_cone(info)
+        return True
+
+    def _sparse_config(self) -> dict[str, str]:
+        """``core.sparseCheckout`` (any scope, the worktree's included) and ``duelmail.sparse``, as set."""
+        res = self.git("config", "--get-regexp", r"^(core\.sparsecheckout|duelmail\.sparse)$", check=False)
+        return dict(line.partition(" ")[::2] for line in res.stdout.splitlines())
+
+    def load_cone(self) -> None:
+        """Read ``cone`` when this is duelmail's sparse clone (one ``git config`` when the clone has a
+        ``sparse-checkout`` file at all)."""
+        info = self.git_dir / "info" / "sparse-checkout"
+        if self.cone is None and info.exists():
+            config = self._sparse_config()
+            if config.get(SPARSE) == "true" and config.get("core.sparsecheckout") == "true":
+                self.cone = self._read_cone(info)
+
+    @staticmethod
+    def _read_cone(info: Path) -> set[str]:
+        """The top folders a cone-mode ``sparse-checkout`` file names (``/folder/``)."""
+        return {line.strip("/") for line in info.read_text(errors="replace").splitlines()
+                if re.fullmatch(r"/[^/*!#\\]+/", line)}
+
+    def outside(self, folder: str) -> bool:
+        """Whether ``folder`` (a top folder) is left out of this sparse clone's working tree."""
+        return self.cone is not None and folder not in self.cone
+
+    def export_head(self, dest: Path) -> Path:
+        """HEAD's game folders written into ``dest`` (``git archive``: what a sparse clone leaves out of its working
+        tree too), for what reads games from folders (``git site``); ``dest``."""
+        import tarfile
+
+        names = [n for n in self.out("ls-tree", "--name-only", "HEAD").splitlines() if GAME_DIR.fullmatch(n)]
+        if names:
+            proc = subprocess.Popen(["git", "-C", str(self.path), "archive", "--format=tar", "HEAD", "--", *names],
+                                    stdout=subprocess.PIPE)
+            with tarfile.open(fileobj=proc.stdout, mode="r|") as tar:
+                tar.extractall(dest, filter="data")  # (no link, no path out of dest: whatever was pushed)
+            if proc.wait():
+                raise GitError(f"{self.path}: git archive HEAD failed")
+        return dest
+
+    def left_out(self, path: str) -> bool:
+        """Whether ``path`` lies in a folder left out of this sparse clone's working tree (a root file never)."""
+        return "/" in path and self.outside(path.split("/", 1)[0])
+
+    def widen(self, folders) -> None:
+        """Put these top folders in the cone (``git sparse-checkout add``: their files come into the working
+        tree) before anything is written in them; nothing for a clone that is not duelmail's sparse one."""
+        new = sorted({f for f in folders if self.outside(f) and _CONE_NAME.fullmatch(f) and f not in (".", "..")})
+        if new:
+            self.flush()
+            self.git("sparse-checkout", "add", "--stdin", input="".join(f"{f}\n" for f in new))
+            self.cone = (self.cone or set()) | set(new)
+
+    def narrow(self, drop) -> bool:
+        """Take these top folders out of the cone (``git sparse-checkout set``: their files leave the working
+        tree, not the repository); only when everything is committed. Whether it did."""
+        gone = {f for f in drop if self.cone is not None and f in self.cone}
+        if not gone:
+            return False
+        self.flush()
+        self.git("sparse-checkout", "set", "--cone", "--sparse-index", "--stdin", input="".join(
+            f"{f}\n" for f in sorted(self.cone - gone)))
+        self.cone = self.cone - gone
         return True
 
     def remote(self) -> str | None:
@@ -324,6 +435,8 @@ class GitRepo:
         at it or at a folder above it, pushed by someone, is set aside first (taken out of the index and the
         clone, and said in ``aside``), so nothing is ever read or written outside the repository through it."""
         parts = rel.split("/")
+        if len(parts) > 1:
+            self.widen(parts[:1])  # a folder left out of a sparse clone's working tree: put back in first
         for k in range(1, len(parts) + 1):
             sub = "/".join(parts[:k])
             p = self.path / sub
@@ -352,8 +465,8 @@ class GitRepo:
 
     def recover(self, stale: float = 600) -> list[str]:
         """Put back in order what a sync killed half-way left, so this one goes on: a rebase or merge in progress
-        is aborted (this sync rebases again), an index lock older than ``stale`` seconds (a git killed while
-        writing; a running git holds it for less) is removed, and a change of ours left staged, unstaged or
+        is aborted (this sync rebases again), an index lock (or a sparse checkout's) older than ``stale`` seconds (a git
+        killed while writing; a running git holds it for less) is removed, and a change of ours left staged, unstaged or
         untracked (game files, README files, pictures, replay pages) is committed. What it did, in words.
 
         The working tree is looked at (``git status``: an ``lstat`` of every file) only when the last sync did not
@@ -363,6 +476,7 @@ class GitRepo:
 
         done = []
         gd = self.git_dir
+        self.load_cone()
         clean = (gd / CLEAN).exists()
         (gd / CLEAN).unlink(missing_ok=True)
         if (gd / "rebase-merge").exists() or (gd / "rebase-apply").exists():
@@ -372,21 +486,23 @@ class GitRepo:
         if (gd / "MERGE_HEAD").exists():
             self.git("merge", "--abort", check=False)
             done.append("a merge stopped half-way was undone")
-        lock = gd / "index.lock"
-        try:
-            if time.time() - lock.stat().st_mtime > stale:
-                lock.unlink()
-                done.append("a stale index.lock (left by a git that was killed) was removed")
-        except FileNotFoundError:
-            pass
+        for lock in (gd / "index.lock", gd / "info" / "sparse-checkout.lock"):
+            try:
+                if time.time() - lock.stat().st_mtime > stale:
+                    lock.unlink()
+                    done.append(f"a stale {lock.name} (left by a git that was killed) was removed")
+            except FileNotFoundError:
+                pass
         if clean and not done:
             return done
+        if self.cone is not None:  # a sparse clone: what a killed ``sparse-checkout`` left, put as its cone says
+            self.git("sparse-checkout", "reapply", check=False, timeout=SLOW)
         return done + self.commit_leftovers()
 
     def commit_leftovers(self) -> list[str]:
         """Commit a change of ours left staged, unstaged or untracked (a sync stopped half-way, a README edited by
         hand): ``git status``, which looks at every file of the working tree. What it did, in words."""
-        ours = [path for path in self.changed() if is_ours(path)]
+        ours = [path for path in self.changed() if is_ours(path) and not self.left_out(path)]
         if ours:
             self.git("add", "-A", "--", *ours)
             self._index_moved = True
@@ -644,8 +760,9 @@ class GitRepo:
             if parts[0] not in ("000000", "100644", "100755") or parts[1] not in ("000000", "100644", "100755"):
                 return False
             changes.append((path, None if parts[0] == "000000" else parts[2], parts[3], parts[1]))
-        if len(changes) > most or not all(self._as_in_head(path, blob) for path, blob, _, _ in changes):
-            return False
+        if len(changes) > most or any(self.left_out(path) for path, _, _, _ in changes) \
+                or not all(self._as_in_head(path, blob) for path, blob, _, _ in changes):
+            return False  # (a folder out of a sparse clone's cone: git's own fast-forward, through its sparse index)
         attrs = self.path / ".gitattributes"
         ours = set(ATTRIBUTES.splitlines())
         if any(path == ".gitattributes" or path.endswith("/.gitattributes") for path, _, _, _ in changes) or (

@@ -95,11 +95,26 @@ def _steps(calls: list[str], how: str) -> list[int]:
     return sorted(firsts.values())
 
 
-@pytest.mark.parametrize("how", ["after", "rebase", "split"])
+def _sparse(table: Path) -> None:
+    """Both clones made sparse checkouts with a sparse index, as a sync makes a large clone (issue 42)."""
+    for clone in ("alice-clone", "bob-clone"):
+        repo = GitRepo(table / clone)
+        assert repo.sparse(lambda r=repo: {p.name for p in r.path.iterdir() if p.is_dir() and p.name != ".git"},
+                           most=1)
+        assert git(table / clone, "config", "--get", "core.sparseCheckout").strip() == "true"
+
+
+@pytest.mark.parametrize("how", ["after", "rebase", "split", "sparse"])
 def test_a_sync_killed_at_any_git_step_is_finished_by_the_next(base, calls, tmp_path, how):
     """``split``: killed after each step as ``after``, in clones whose git index is split, as a sync leaves a large
-    clone's (issue 42: ``GitRepo.split_index``)."""
-    steps = _steps(calls, "after" if how == "split" else how)
+    clone's (issue 42: ``GitRepo.split_index``); ``sparse``: in clones made sparse checkouts (``GitRepo.sparse``),
+    at each step of their own sync."""
+    if how == "sparse":
+        alice, bob = copy(base, tmp_path / "count")
+        _sparse(tmp_path / "count")
+        code, calls = killed_sync(bob, tmp_path, 0)
+        assert code == 0, calls
+    steps = _steps(calls, "after" if how in ("split", "sparse") else how)
     assert len(steps) == (1 if how == "rebase" else len(STEPS))
     for at in steps:
         alice, bob = copy(base, tmp_path / f"{how}{at}")
@@ -107,7 +122,9 @@ def test_a_sync_killed_at_any_git_step_is_finished_by_the_next(base, calls, tmp_
             for clone in ("alice-clone", "bob-clone"):
                 GitRepo(tmp_path / f"{how}{at}" / clone).split_index(most=1)
                 assert list((tmp_path / f"{how}{at}" / clone / ".git").glob("sharedindex.*"))
-        code, made = killed_sync(bob, tmp_path, at, "after" if how == "split" else how)
+        if how == "sparse":
+            _sparse(tmp_path / f"{how}{at}")
+        code, made = killed_sync(bob, tmp_path, at, "after" if how in ("split", "sparse") else how)
         assert code == -9, (at, made)
         if how == "rebase":
             gd = tmp_path / f"{how}{at}" / "bob-clone" / ".git"
@@ -119,6 +136,8 @@ def test_a_sync_killed_at_any_git_step_is_finished_by_the_next(base, calls, tmp_
             assert "bob's words" in shown and "alice's words" in shown, (at, made[at - 1], shown)
         status = git(tmp_path / f"{how}{at}" / "bob-clone", "status", "--porcelain")
         assert status == "", (at, status)
+        if how == "sparse":
+            assert git(tmp_path / f"{how}{at}" / "bob-clone", "config", "--get", "core.sparseCheckout") == "true\n"
 
 
 PY_KILLER = Path(__file__).with_name("killer.py")
@@ -205,3 +224,30 @@ def test_a_file_signed_and_killed_before_its_push_is_pushed_by_the_next_sync(tur
         mine = _hash((folder / name).read_text())
         assert _hash(git(tmp_path / f"at{at}" / "remote.git", "show", f"main:{folder.name}/{name}")) == mine
         assert _hash((other / "games" / folder.name / name).read_text()) == mine, (at, steps[at - 1])
+
+
+def test_a_sync_killed_while_it_makes_the_clone_sparse_never_commits_the_files_left_out_as_deleted(base, tmp_path):
+    """(issue 42) ``git sparse-checkout set`` killed half-way (at 1.34 M files it runs for minutes) leaves the clone's
+    config and cone written, files of a folder left out gone from the working tree and git's index not written: the
+    next sync finishes taking them out (``recover``) and commits no deletion."""
+    alice, bob = copy(base, tmp_path / "t")
+    clone = tmp_path / "t" / "bob-clone"
+    (clone / "notes").mkdir()
+    (clone / "notes" / "old.md").write_text("a folder the cone leaves out\n")
+    git(clone, "add", "notes")
+    git(clone, "commit", "-qm", "notes")
+    game = next(p.name for p in clone.iterdir() if p.is_dir() and p.name not in (".git", "notes"))
+    git(clone, "config", "duelmail.sparse", "true")
+    git(clone, "config", "core.sparseCheckout", "true")
+    git(clone, "config", "core.sparseCheckoutCone", "true")
+    (clone / ".git" / "info").mkdir(exist_ok=True)
+    (clone / ".git" / "info" / "sparse-checkout").write_text(f"/*\n!/*/\n/{game}/\n/finished/\n")
+    (clone / "notes" / "old.md").unlink()  # taken out of the working tree, git's index not written yet
+    (clone / ".git" / "duelmail-clean").unlink()  # (the killed sync took its mark away)
+    assert git(clone, "status", "--porcelain") == " D notes/old.md\n"
+    dm(bob, "git", "sync")
+    dm(alice, "git", "sync")
+    assert "bob's words" in talk(alice) and "alice's words" in talk(bob)
+    assert git(clone, "status", "--porcelain") == "" and not (clone / "notes").exists()
+    for repo in (clone, tmp_path / "t" / "alice-clone"):
+        assert git(repo, "ls-tree", "-r", "--name-only", "HEAD", "--", "notes") == "notes/old.md\n"

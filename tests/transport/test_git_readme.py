@@ -160,9 +160,10 @@ def test_a_finished_game_in_a_renamed_folder_is_known_by_its_genesis_and_listed_
 
 
 def test_a_large_clones_index_is_split_once_and_a_turn_writes_only_its_small_part(tmp_path, monkeypatch):
-    """(issue 42) From ``SPLIT_AT`` files on, a sync keeps the clone's index split (``core.splitIndex``, set in the
-    clone alone): the shared index, the whole repository's, is written once; a new turn writes only the small index
-    of what changed, and plain git reads the clone as before. A smaller clone's index is left as git writes it."""
+    """(issue 42) From ``SPLIT_AT`` files on, a sync keeps the index of a clone that is not sparse (its keeper set
+    ``core.sparseCheckout = false``) split (``core.splitIndex``, set in the clone alone): the shared index, the whole
+    repository's, is written once; a new turn writes only the small index of what changed, and plain git reads the
+    clone as before. A smaller clone's index is left as git writes it."""
     import duelmail.transport.git as gitmod
 
     t = GitTable(tmp_path)
@@ -174,6 +175,8 @@ def test_a_large_clones_index_is_split_once_and_a_turn_writes_only_its_small_par
     assert subprocess.run(["git", "-C", str(repos[0]), "config", "--get", "core.splitIndex"]).returncode == 1
     files = len(git(repos[0], "ls-files").split())
     monkeypatch.setattr(gitmod, "SPLIT_AT", files)
+    for repo in repos:
+        git(repo, "config", "core.sparseCheckout", "false")  # (else the clone is made sparse: the next test)
     for home in t.homes:
         dm(home, "git", "sync")
     shared = {r: sorted((r / ".git").glob("sharedindex.*")) for r in repos}
@@ -200,3 +203,82 @@ def test_a_large_clones_index_is_split_once_and_a_turn_writes_only_its_small_par
     assert entries == len(git(repos[0], "ls-files").split()) >= files
     assert git(repos[0], "config", "--get", "core.splitIndex").strip() == "false"
     assert_plain_git_reads(repos[0])
+
+
+def test_a_large_clone_is_made_sparse_its_finished_games_leave_the_working_tree_and_turns_go_on(tmp_path, monkeypatch):
+    """(issue 42) From ``SPLIT_AT`` files on, a sync makes the clone a cone-mode sparse checkout with a sparse index
+    (set in the clone alone): a finished game's folder leaves the working tree, not the repository (``git show``
+    reads it, and ``git site`` publishes it), a game in play stays; a turn and the sync that applies it touch an
+    index of the cone alone, and plain git reads the clone as before. A clone whose keeper set
+    ``core.sparseCheckout`` is left whole."""
+    import duelmail.transport.git as gitmod
+
+    t = GitTable(tmp_path)
+    repos = t.start("warlords")
+    t.join(1)
+    alice, bob = t.homes
+    for home in t.homes:
+        dm(home, "git", "sync")
+    done = next((alice / "games").iterdir()).name
+    dm(alice, "resign", "--push")
+    for home in (bob, alice, bob):
+        dm(home, "git", "sync")
+    out = dm(alice, "new", "warlords", "--seat", "alice", "--seat", str(tmp_path / "bob-card.toml"), "--git",
+             str(repos[0]))
+    assert "pushed" in out
+    (live,) = {p.name for p in (alice / "games").iterdir()} - {done}
+    assert "a new game" in dm(bob, "git", "sync")
+    assert "committed" in dm(bob, "join", str(bob / "games" / live / "genesis.toml"), "--push")
+    for home in t.homes:
+        dm(home, "git", "sync")
+    files = len(git(repos[0], "ls-files").split())
+    git(repos[1], "config", "core.sparseCheckout", "false")  # bob's keeper chose a whole clone: it stays whole
+    dm(bob, "git", "sync")
+    assert (repos[1] / done / "genesis.toml").is_file()
+    git(repos[1], "config", "--unset", "core.sparseCheckout")
+    monkeypatch.setattr(gitmod, "SPLIT_AT", files)
+    for home in t.homes:
+        dm(home, "git", "sync")
+    for repo in repos:
+        assert git(repo, "config", "--get", "duelmail.sparse").strip() == "true"
+        assert git(repo, "config", "--get", "core.sparseCheckout").strip() == "true"
+        assert f"{done}/" in git(repo, "ls-files", "--sparse").split()  # the index: one entry for the folder
+        assert not (repo / done).exists() and (repo / live / "genesis.toml").is_file()
+        assert (repo / "finished").is_dir() and (repo / "README.md").is_file()
+        assert "genesis" in git(repo, "show", f"HEAD:{done}/genesis.toml")  # still in the repository
+        assert not list((repo / ".git").glob("sharedindex.*"))  # sparse, not split
+        assert_plain_git_reads(repo)
+    other, applied = move(t)  # a turn, then the sync that applies it
+    out, commands = traced(other, monkeypatch, tmp_path, "git", "sync")
+    assert applied in out, out
+    assert [c.split()[0] for c in commands].count("update-index") == 1, commands
+    assert not [c for c in commands if c.startswith("sparse-checkout")], commands  # the cone as it was
+    for repo in repos:
+        assert not (repo / done).exists() and (repo / live / "README.md").is_file()
+        assert git(repo, "ls-files", "--", f"{live}/r0*.toml").split() == [
+            p for p in git(repo, "ls-tree", "-r", "--name-only", "HEAD").split() if p.startswith(f"{live}/r0")]
+        assert git(repo, "ls-tree", "-r", "--name-only", "HEAD", "--", done).split()  # not deleted
+        assert_plain_git_reads(repo)
+    dm(alice, "resign", "--push")  # the game in play ends: its folder leaves the working trees too
+    for home in (bob, alice, bob):
+        dm(home, "git", "sync")
+    for repo in repos:
+        assert not (repo / live).exists() and not (repo / done).exists()
+        assert git(repo, "ls-tree", "-r", "--name-only", "HEAD", "--", live).split()
+        assert "Finished: 2 games" in (repo / "README.md").read_text()
+        assert_plain_git_reads(repo)
+    dm(alice, "git", "site", str(repos[0]), "--out", str(tmp_path / "site"))  # from HEAD's trees, not the working tree
+    assert {p.name for p in (tmp_path / "site").iterdir()} == {"index.html", f"{done}.html", f"{live}.html"}
+    out = dm(alice, "new", "warlords", "--seat", "alice", "--seat", str(tmp_path / "bob-card.toml"), "--git",
+             str(repos[0]))  # a game begun in a sparse clone: put in its cone before it is written
+    assert "pushed" in out
+    (third,) = {p.name for p in (alice / "games").iterdir()} - {done, live}
+    assert "a new game" in dm(bob, "git", "sync")  # out of bob's cone: git's own fast-forward, then put in it
+    assert (repos[1] / third / "genesis.toml").is_file()  # (a game bob is seated in, his home holds it now)
+    assert_plain_git_reads(repos[1])
+    assert "committed" in dm(bob, "join", str(bob / "games" / third / "genesis.toml"), "--push")
+    dm(alice, "git", "sync")
+    for repo in repos:
+        assert (repo / third / "genesis.toml").is_file() and (repo / third / "README.md").is_file()
+        assert not (repo / live).exists()
+        assert_plain_git_reads(repo)
