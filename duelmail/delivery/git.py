@@ -416,8 +416,12 @@ def _is_game(repo: GitRepo, name: str) -> bool:
     holds (a folder renamed by its club)."""
     if GAME_DIR.fullmatch(name):
         return True
+    if "/" in name or name in (".", "..", ".git") or name.startswith("-"):
+        return False
+    if repo.outside(name):  # left out of a sparse clone's working tree: its genesis in HEAD's tree
+        return _head_genesis(repo, name) is not None
     where = repo.path / name
-    return "/" not in name and name not in (".", "..", ".git") and not where.is_symlink() and where.is_dir() \
+    return not where.is_symlink() and where.is_dir() \
         and (where / "genesis.toml").is_file() and not (where / "genesis.toml").is_symlink()
 
 
@@ -427,9 +431,23 @@ def _game_of(repo: GitRepo, name: str) -> str:
     the name itself when it holds none."""
     if GAME_DIR.fullmatch(name):
         return name[-12:]
+    if repo.outside(name) and "/" not in name and not name.startswith("-"):
+        return _head_genesis(repo, name) or name
     if _is_game(repo, name):
         return _genesis_id(repo.path / name / "genesis.toml") or name
     return name
+
+
+def _head_genesis(repo: GitRepo, name: str) -> str | None:
+    """``_genesis_id`` of the genesis a folder left out of a sparse clone's working tree holds in HEAD's tree."""
+    try:
+        res = repo.git("cat-file", "blob", f"HEAD:{name}/genesis.toml", check=False)
+        if res.returncode != 0:
+            return None
+        (f,) = parse_any(res.stdout, f"{name}/genesis.toml")
+        return f.game_id[:12] if f.kind == "genesis" else None
+    except Exception:  # noqa: BLE001 - whatever sits there is no genesis
+        return None
 
 
 def _genesis_id(path: Path) -> str | None:

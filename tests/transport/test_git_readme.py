@@ -282,3 +282,42 @@ def test_a_large_clone_is_made_sparse_its_finished_games_leave_the_working_tree_
         assert (repo / third / "genesis.toml").is_file() and (repo / third / "README.md").is_file()
         assert not (repo / live).exists()
         assert_plain_git_reads(repo)
+
+
+def test_a_renamed_finished_folder_left_out_of_a_sparse_clone_is_still_known_by_its_genesis(tmp_path, monkeypatch):
+    """(issue 42) A sparse clone leaves a finished game's folder out of its working tree; one the club renamed
+    (not ``kind-12hex``) is then known by the genesis HEAD's tree holds, so syncs without memory list it once."""
+    import duelmail.transport.git as gitmod
+
+    t = GitTable(tmp_path)
+    repos = t.start("warlords")
+    t.join(1)
+    alice, bob = t.homes
+    for home in t.homes:
+        dm(home, "git", "sync")
+    game = next((alice / "games").iterdir())
+    dm(alice, "resign", "--push")
+    dm(bob, "git", "sync")
+    dm(alice, "git", "sync")
+    git(repos[0], "mv", game.name, "the-final")  # the club renames the finished game's folder
+    git(repos[0], "commit", "-qm", "a name for the final")
+    git(repos[0], "push", "-q")
+    monkeypatch.setattr(gitmod, "SPLIT_AT", 1)
+    repo = repos[1]
+    for _ in range(3):  # bob's clone made sparse; each sync without its memory looks at every game
+        for memory in (bob / "index").glob("git-*.json"):
+            memory.unlink()
+        dm(bob, "git", "sync")
+    assert git(repo, "config", "--get", "duelmail.sparse").strip() == "true"
+    assert not (repo / "the-final").exists() and "genesis" in git(repo, "show", "HEAD:the-final/genesis.toml")
+    (listing,) = (repo / "finished").iterdir()
+    assert listing.read_text().count("- [") == 1, listing.read_text()
+    assert "Finished: 1 game," in (repo / "README.md").read_text()
+    listing.write_text(listing.read_text() + "- [the-final](../the-final/README.md): Warlords, over: by its new name\n")
+    clone = GitRepo(repo)
+    clone.load_cone()  # as a sync reads it
+    assert clone.outside("the-final") and not clone.outside("finished")
+    assert gitsync._listing_names(clone) == {listing.stem: {game.name[-12:]}}  # one game, by its genesis
+    assert gitsync._is_game(clone, "the-final") and not gitsync._is_game(clone, "finished")
+    git(repo, "checkout", "-q", "--", ".")
+    assert_plain_git_reads(repo)
