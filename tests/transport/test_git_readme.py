@@ -125,9 +125,9 @@ def test_a_readme_edited_by_hand_in_the_clone_never_stops_the_sync(tmp_path):
     assert_plain_git_reads(clone)
 
 
-def test_a_finished_game_in_a_renamed_folder_is_known_by_its_genesis_and_listed_once(tmp_path):
-    """Issue 42: a game folder renamed outside ``kind-12hex`` was appended to its month's listing at every sync
-    that looked at it (its name in no line), and left out of the count. It is known by its genesis: listed once."""
+def a_finished_game(tmp_path: Path) -> tuple[GitTable, list[Path], Path]:
+    """Alice and Bob's Warlords game in a club's repository, resigned by alice and synced by both: the table, the
+    two clones, alice's folder of the game."""
     t = GitTable(tmp_path)
     repos = t.start("warlords")
     t.join(1)
@@ -138,6 +138,14 @@ def test_a_finished_game_in_a_renamed_folder_is_known_by_its_genesis_and_listed_
     dm(alice, "resign", "--push")
     dm(bob, "git", "sync")
     dm(alice, "git", "sync")
+    return t, repos, game
+
+
+def test_a_finished_game_in_a_renamed_folder_is_known_by_its_genesis_and_listed_once(tmp_path):
+    """Issue 42: a game folder renamed outside ``kind-12hex`` was appended to its month's listing at every sync
+    that looked at it (its name in no line), and left out of the count. It is known by its genesis: listed once."""
+    t, repos, game = a_finished_game(tmp_path)
+    alice, bob = t.homes
     game.rename(game.with_name("the-final"))  # the club renamed the finished game's folder (a name it chose)
     git(repos[0], "mv", game.name, "the-final")
     git(repos[0], "commit", "-qm", "a name for the final")
@@ -289,16 +297,8 @@ def test_a_renamed_finished_folder_left_out_of_a_sparse_clone_is_still_known_by_
     (not ``kind-12hex``) is then known by the genesis HEAD's tree holds, so syncs without memory list it once."""
     import duelmail.transport.git as gitmod
 
-    t = GitTable(tmp_path)
-    repos = t.start("warlords")
-    t.join(1)
+    t, repos, game = a_finished_game(tmp_path)
     alice, bob = t.homes
-    for home in t.homes:
-        dm(home, "git", "sync")
-    game = next((alice / "games").iterdir())
-    dm(alice, "resign", "--push")
-    dm(bob, "git", "sync")
-    dm(alice, "git", "sync")
     git(repos[0], "mv", game.name, "the-final")  # the club renames the finished game's folder
     git(repos[0], "commit", "-qm", "a name for the final")
     git(repos[0], "push", "-q")
