@@ -12,7 +12,6 @@ import html
 import json
 import re
 import shutil
-from datetime import UTC, datetime
 from pathlib import Path
 
 import clitable
@@ -22,6 +21,7 @@ from clitable import dm, runner, snapshot
 from duelmail.app import open_game
 from duelmail.cli import main
 from duelmail.delivery.git import readme_text
+from duelmail.engine.log import parse_time
 from duelmail.home import Home
 from duelmail.transport.mail import compose
 
@@ -111,7 +111,7 @@ def read_everything(game: str, players: int, tmp: Path) -> dict[str, str]:
             folder, match, seat = open_game(Home(home), None)
             last = match.rounds[match.round - 1] if match.round - 1 < len(match.rounds) else {}
             for f in list(last.values())[:1]:
-                mail = compose(match, f, "x@example.org", ["y@example.org"], datetime(2026, 11, 21, tzinfo=UTC),
+                mail = compose(match, f, "x@example.org", ["y@example.org"], parse_time(f.content["time"], "f"),
                                match.events[-6:])
                 for part in mail.walk():
                     if part.get_content_type() in ("text/plain", "text/html") and not part.get_filename():

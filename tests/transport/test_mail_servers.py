@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import smtplib
-from datetime import UTC, datetime
 
 import pytest
 from clitable import dm, snapshot
 from mailtable import MailTable, mail_setup
 from servers import PASSWORD
 
+from duelmail.engine.log import parse_time
 from duelmail.protocol.turnfile import BEGIN, parse_any
 from duelmail.transport import mail as mailt
 
@@ -79,7 +79,7 @@ def test_forged_turn_by_mail_is_reported_and_never_applied(mail_servers, tmp_pat
     forged = text[:i] + ("A" if text[i] != "A" else "B") + text[i + 1:]
     (f,) = parse_any(text, "x")
     msg = mailt.compose(None, parse_any(forged, "forged")[0], "mallory@example.org", [f"{t.users[1]}@example.org"],
-                        datetime(2026, 11, 21, tzinfo=UTC))
+                        parse_time(f.content["time"], "f"))  # the Date of the file it forges
     assert BEGIN in msg.get_body(("plain",)).get_content()
     with smtplib.SMTP("127.0.0.1", mail_servers.smtp_port) as s:
         s.send_message(msg)
