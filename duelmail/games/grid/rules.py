@@ -511,15 +511,8 @@ class GridState(GameState):
         defs = [self.card(r) for r in unit]
         if any(d is not None and d.rare == "rooted" for d in defs):
             raise IllegalMove("G-25", f"{a}: a Rooted card never moves")
-        if q not in ORTH[p]:
-            mid = LEAP[p].get(q)
-            if mid is None:
-                raise IllegalMove("G-12", f"{a}: a card moves one space up, down, left or right")
-            if not any(d is not None and d.rare == "swift" and r in self.face_up for r, d in zip(unit, defs,
-                                                                                               strict=True)):
-                raise IllegalMove("G-25", f"{a}: only a face-up Swift card moves two spaces")
-            if mid in self.spaces:
-                raise IllegalMove("G-25", f"{a}: a Swift card moves two spaces only over an empty space")
+        self._check_step(a, p, q, lambda: any(d is not None and d.rare == "swift" and r in self.face_up
+                                              for r, d in zip(unit, defs, strict=True)))
         tgt = self.spaces.get(q)
         if tgt is not None and tgt.owner == seat:
             raise IllegalMove("G-12", f"{a}: {a.to} is already yours")
@@ -545,6 +538,19 @@ class GridState(GameState):
                 self._turn_up(r, a.orient)
         self._attack_with(q, tgt, tuple(unit))
 
+    def _check_step(self, a: Move, p: int, q: int, swift) -> None:
+        """G-12, G-25: a card moves one space up, down, left or right, or two over an empty space if ``swift()``
+        (a face-up Swift card moves)."""
+        if q in ORTH[p]:
+            return
+        mid = LEAP[p].get(q)
+        if mid is None:
+            raise IllegalMove("G-12", f"{a}: a card moves one space up, down, left or right")
+        if not swift():
+            raise IllegalMove("G-25", f"{a}: only a face-up Swift card moves two spaces")
+        if mid in self.spaces:
+            raise IllegalMove("G-25", f"{a}: a Swift card moves two spaces only over an empty space")
+
     def _move_card(self, seat: int, a: Move) -> None:
         """``move REF TO`` (rules version 6): the card named moves. The card holding a space moves as with
         ``move SPACE TO``; an Ally steps off the card it lies on, which stays and keeps the space (G-23)."""
@@ -565,14 +571,7 @@ class GridState(GameState):
         d = self.card(r)
         if d.rare == "rooted":
             raise IllegalMove("G-25", f"{a}: a Rooted card never moves")
-        if q not in ORTH[p]:
-            mid = LEAP[p].get(q)
-            if mid is None:
-                raise IllegalMove("G-12", f"{a}: a card moves one space up, down, left or right")
-            if d.rare != "swift":
-                raise IllegalMove("G-25", f"{a}: only a face-up Swift card moves two spaces")
-            if mid in self.spaces:
-                raise IllegalMove("G-25", f"{a}: a Swift card moves two spaces only over an empty space")
+        self._check_step(a, p, q, lambda: d.rare == "swift")
         tgt = self.spaces.get(q)
         if tgt is not None and tgt.owner == seat:
             raise IllegalMove("G-12", f"{a}: {a.to} is already yours")
