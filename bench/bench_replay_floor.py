@@ -12,7 +12,6 @@ floor. Instructions: a process that reads the archive and replays it, less one t
 
 from __future__ import annotations
 
-import copy
 import os
 import re
 import statistics
@@ -37,68 +36,30 @@ def measure(root: Path, path: Path) -> None:
     sys.path.insert(0, str(root))
     for name in [m for m in sys.modules if m == "duelmail" or m.startswith("duelmail.")]:
         del sys.modules[name]
-    import nacl.bindings as nb
-
     import duelmail
-    from duelmail.crypto import group, proofs
     from duelmail.replay import build_replay
     from duelmail.transport.archive import read_files
 
     assert Path(duelmail.__file__).resolve().is_relative_to(root), duelmail.__file__
+    sys.path.insert(1, str(HERE))
+    from bench_replay import forget_points, fresh, sodium_time  # run on the duelmail of ``root``, imported above
+
     files = read_files(path)
-
-    def fresh():
-        out = []
-        for w, f in files:
-            g = copy.copy(f)
-            if "_source" in f.__dict__:
-                object.__setattr__(g, "_source", f.__dict__["_source"])
-            out.append((w, g))
-        return out
-
-    def forget():
-        group._VALID.clear()
-        proofs._GPRIME.clear()
-        proofs._SMALL_G.clear()
 
     def runs(empty: bool) -> float:
         out = []
         for _ in range(5):
-            fs = fresh()
+            fs = fresh(files)
             if empty:
-                forget()
+                forget_points()
             c = time.process_time()
             build_replay(fs)
             out.append(time.process_time() - c)
         return statistics.median(out)
 
-    build_replay(fresh())  # the untimed run
+    build_replay(fresh(files))  # the untimed run
     kept, emptied = runs(False), runs(True)
-    spent = [0.0]
-    names = [n for n in dir(nb) if n.startswith("crypto_") and callable(getattr(nb, n))]
-    saved = {n: getattr(nb, n) for n in names}
-
-    def timed(fn):
-        def call(*args):
-            c = time.process_time()
-            try:
-                return fn(*args)
-            finally:
-                spent[0] += time.process_time() - c
-        return call
-
-    floor = []
-    for n in names:
-        setattr(nb, n, timed(saved[n]))
-    for _ in range(5):
-        fs = fresh()
-        forget()
-        spent[0] = 0.0
-        build_replay(fs)
-        floor.append(spent[0])
-    for n, fn in saved.items():
-        setattr(nb, n, fn)
-    low = statistics.median(floor)
+    low = sodium_time(files, repeat=5)
     print(f"{root}: audited replay fold, CPU median of 5 (load average {os.getloadavg()[0]:.1f}): memo kept from an "
           f"untimed run {kept * 1000:.0f} ms; memo emptied (a fresh process) {emptied * 1000:.0f} ms; in libsodium "
           f"{low * 1000:.0f} ms; fold / libsodium {emptied / low:.2f}x")
