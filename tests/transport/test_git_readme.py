@@ -221,16 +221,10 @@ def test_a_large_clone_is_made_sparse_its_finished_games_leave_the_working_tree_
     ``core.sparseCheckout`` is left whole."""
     import duelmail.transport.git as gitmod
 
-    t = GitTable(tmp_path)
-    repos = t.start("warlords")
-    t.join(1)
+    t, repos, game = a_finished_game(tmp_path)
     alice, bob = t.homes
-    for home in t.homes:
-        dm(home, "git", "sync")
-    done = next((alice / "games").iterdir()).name
-    dm(alice, "resign", "--push")
-    for home in (bob, alice, bob):
-        dm(home, "git", "sync")
+    done = game.name
+    dm(bob, "git", "sync")
     out = dm(alice, "new", "warlords", "--seat", "alice", "--seat", str(tmp_path / "bob-card.toml"), "--git",
              str(repos[0]))
     assert "pushed" in out
