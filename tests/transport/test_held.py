@@ -141,20 +141,28 @@ def attached(path: Path) -> EmailMessage:
     return m
 
 
-def test_by_imap_the_early_file_leaves_the_mail_once_and_watch_applies_it_when_the_gap_fills(table, tmp_path,
-                                                                                             mail_servers,
-                                                                                             monkeypatch):
-    """[P-round] through real Dovecot: round 3's mail is read once (marked processed), kept in the home; the mail
-    that fills the gap is read by ``watch --once`` and both files are applied."""
+def round_3_by_imap(table, tmp_path: Path, mail_servers, monkeypatch, name: str):
+    """Carol's home reading mail from real Dovecot, holding the genesis and round 1, with round 3's mail in her
+    inbox and round 2's not yet: the home and her IMAP connection."""
     monkeypatch.setenv(mailt.PASSWORD_ENV, PASSWORD)
-    carol, user = tmp_path / "carol", f"held{os.getpid()}"
+    carol, user = tmp_path / "carol", f"{name}{os.getpid()}"
     dm(carol, "id", "new", "carol", "--email", mail_servers.account(user))
     mail_setup(carol, mail_servers, user)
     out = table.out
     dm(carol, "receive", str(out / "genesis.toml"), str(out / "r0001-s1.toml"))
     c = mail_servers.imap(user)
+    assert c.append("INBOX", None, None, attached(out / "r0003-s1.toml").as_bytes())[0] == "OK"
+    return carol, c
+
+
+def test_by_imap_the_early_file_leaves_the_mail_once_and_watch_applies_it_when_the_gap_fills(table, tmp_path,
+                                                                                             mail_servers,
+                                                                                             monkeypatch):
+    """[P-round] through real Dovecot: round 3's mail is read once (marked processed), kept in the home; the mail
+    that fills the gap is read by ``watch --once`` and both files are applied."""
+    carol, c = round_3_by_imap(table, tmp_path, mail_servers, monkeypatch, "held")
+    out = table.out
     try:
-        assert c.append("INBOX", None, None, attached(out / "r0003-s1.toml").as_bytes())[0] == "OK"
         first = dm(carol, "mail", "fetch")
         assert "round 3 seat 1 is waiting for round 2" in first and "REFUSED" not in first, first
         c.select("INBOX")
@@ -305,16 +313,10 @@ def test_by_imap_an_early_file_with_no_room_stays_unread_and_is_read_again_until
                                                                                        mail_servers, monkeypatch):
     """Issue 38, item 2: an early file its seat's share has no room for is not refused for good: its mail is left
     unread (not flagged), read again by every fetch, and applied once the files before it have come."""
-    monkeypatch.setenv(mailt.PASSWORD_ENV, PASSWORD)
     monkeypatch.setattr(held, "MAX_FILES", 0)  # no room at all for seat 1's early files
-    carol, user = tmp_path / "carol", f"later{os.getpid()}"
-    dm(carol, "id", "new", "carol", "--email", mail_servers.account(user))
-    mail_setup(carol, mail_servers, user)
+    carol, c = round_3_by_imap(table, tmp_path, mail_servers, monkeypatch, "later")
     out = table.out
-    dm(carol, "receive", str(out / "genesis.toml"), str(out / "r0001-s1.toml"))
-    c = mail_servers.imap(user)
     try:
-        assert c.append("INBOX", None, None, attached(out / "r0003-s1.toml").as_bytes())[0] == "OK"
         first = dm(carol, "mail", "fetch")
         assert "round 3 seat 1: it waits for round 2" in first and "not kept now" in first, first
         assert "REFUSED" not in first and "1 left unread" in first, first
