@@ -540,16 +540,18 @@ def test_g23_an_ally_adds_to_the_defence_and_pins_the_card(rig, play):
     refused("G-23", play, t, 0, "ally a#3 e3")
 
 
+def two_allies_on_c3(t, play) -> None:
+    """Seat 0's first card on c3 with its next two as Allies on it; seat 1's first three face down on e3, e2, e4."""
+    for seat, move in [(0, "play a#0 c3"), (1, "play b#0 e3 hidden"), (0, "ally a#1 c3"), (1, "play b#1 e2 hidden"),
+                       (0, "ally a#2 c3"), (1, "play b#2 e4 hidden")]:
+        play(t, seat, move)
+
+
 def test_g23_a_card_with_allies_moves_and_leaves_them_holding_its_space(rig, play):
     """The source: "You may move any of your cards that is not in a battle." The Allies stay (only merged cards
     "move as if they were a single card"), the first one now holds the space (rules version 5)."""
     t = rig({0: "Spearman, Squire, Shieldmate", 1: "Militia, Guard, Captain"})
-    play(t, 0, "play a#0 c3")
-    play(t, 1, "play b#0 e3 hidden")
-    play(t, 0, "ally a#1 c3")
-    play(t, 1, "play b#1 e2 hidden")
-    play(t, 0, "ally a#2 c3")
-    play(t, 1, "play b#2 e4 hidden")
+    two_allies_on_c3(t, play)
     st = t.state
     assert any(str(a) == "move c3 c4" for a in st.legal_actions(0, t.known(0)))
     play(t, 0, "move c3 c4")
@@ -578,12 +580,7 @@ def test_g23_a_move_names_its_card_so_an_ally_steps_off_a_rooted_wall(rig, play)
     moves. Rules version 6: a move may name the card (move a#2 c2), so an Ally steps off any card, the Rooted Wall
     under it included; the Wall and the other Allies stay (G-23, G-25); stepping into an enemy space attacks."""
     t = rig({0: "Wall, Militia, Militia", 1: "Recruit, Spearman, Knight, Archer"}, deck0="bastion", deck1="vanguard")
-    play(t, 0, "play a#0 c3")
-    play(t, 1, "play b#0 e3 hidden")
-    play(t, 0, "ally a#1 c3")
-    play(t, 1, "play b#1 e2 hidden")
-    play(t, 0, "ally a#2 c3")
-    play(t, 1, "play b#2 e4 hidden")
+    two_allies_on_c3(t, play)
     st = t.state
     legal = {str(a) for a in st.legal_actions(0, t.known(0))}
     assert {"move a#1 c2", "move a#2 c2", "move a#2 c4", "move a#2 d3"} <= legal and "move a#2 b3" not in legal  # G-5
