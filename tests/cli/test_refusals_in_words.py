@@ -49,13 +49,19 @@ def hand_refs(home: Path) -> list[str]:
     return [str(r) for r in view.known(seat)]
 
 
+def settled(tmp: Path, game: str = "warlords", *options: str) -> clitable.Table:
+    """Alice and Bob's table of ``game`` (with ``options``), set up to the first decision."""
+    t = type("GameTable", (clitable.Table,), {"game": game})(tmp, *options)
+    t.settle()
+    return t
+
+
 def round_of(home: Path) -> int:
     return json.loads(dm(home, "status", "--json"))["round"]
 
 
 def test_warlords(tmp_path):
-    t = clitable.Table(tmp_path)
-    t.settle()
+    t = settled(tmp_path)
     r, n = round_of(t.alice), len(json.loads(dm(t.alice, "moves", "--json")))
     sent = f"your move was not sent (round {r}): "
     assert refused(t.alice, "99") == (f"there is no move 99: your moves are numbered 1 to {n} ('duelmail moves' "
@@ -77,11 +83,7 @@ def test_warlords(tmp_path):
 
 
 def test_summoner(tmp_path):
-    class T(clitable.Table):
-        game = "summoner"
-
-    t = T(tmp_path)
-    t.settle()
+    t = settled(tmp_path, "summoner")
     (s,) = t.status(t.alice)["awaited"]
     me = t.home(s)
     sent = f"your move was not sent (round {round_of(me)}): "
@@ -94,11 +96,7 @@ def test_summoner(tmp_path):
 
 
 def test_grid(tmp_path):
-    class T(clitable.Table):
-        game = "grid"
-
-    t = T(tmp_path)
-    t.settle()
+    t = settled(tmp_path, "grid")
     sent = f"your move was not sent (round {round_of(t.alice)}): "
     assert refused(t.alice, "move c3 d3") == (
         f"{sent}'Move the card at c3 to d3' cannot be played: you control no card at c3 "
@@ -128,11 +126,7 @@ def test_wizard(tmp_path):
 
 
 def test_skirmish(tmp_path):
-    class T(clitable.Table):
-        game = "skirmish"
-
-    t = T(tmp_path, "battlefield=ruined-keep")
-    t.settle()
+    t = settled(tmp_path, "skirmish", "battlefield=ruined-keep")
     sent = f"your move was not sent (round {round_of(t.alice)}): "
     assert refused(t.alice, "build str 10", "build spd 2", "build end 1", "build dex 1") == (
         f"{sent}the character would have 14 cards, more than 13 ({SEE.format(rule='K-2', game='skirmish')}). "
@@ -161,8 +155,7 @@ def test_the_awkward_patterns_are_caught(text):
 
 def test_a_number_typed_with_a_minus_sign_is_no_move_not_an_option(tmp_path):
     """``play -1`` says there is no such move (click would call it an unknown option); nothing is written."""
-    t = clitable.Table(tmp_path)
-    t.settle()
+    t = settled(tmp_path)
     before = snapshot(t.alice)
     out = dm(t.alice, "play", "-1", code=2)
     assert "Error: there is no move -1: the moves are numbered from 1 ('duelmail moves' lists them)" in out
