@@ -30,6 +30,9 @@ SPLIT_AT = 100_000  # files in git's index from which the clone is made sparse (
 _CONE_NAME = re.compile(r"[A-Za-z0-9._-]+")  # a folder a cone names (nothing git's patterns would escape)
 SLOW = 3600  # seconds a git command that walks the whole working tree once may take (making a clone sparse)
 SPARSE = "duelmail.sparse"  # in a clone's config: duelmail made it a sparse checkout (and keeps its cone)
+# Nothing of duelmail's lies outside the cone (a folder is put in it before anything is written there), so git need
+# not look for such files: without this, every command that reads a sparse index stats each folder left out.
+EXPECT = "sparse.expectfilesoutsideofpatterns"
 
 
 class GitError(DuelmailError):
@@ -238,12 +241,16 @@ class GitRepo:
         atomic_write(info, "/*\n!/*/\n" + "".join(f"/{f}/\n" for f in folders))  # the next (``recover``)
         self.git("sparse-checkout", "set", "--cone", "--sparse-index", "--stdin", input="".join(
             f"{f}\n" for f in folders), timeout=SLOW)  # once: every file left out is taken out of the working tree
+        if EXPECT not in config:  # (set by whoever keeps the clone: left as it is)
+            self.git("config", EXPECT, "true")
         self.cone = self._read_cone(info)
         return True
 
     def _sparse_config(self) -> dict[str, str]:
-        """``core.sparseCheckout`` (any scope, the worktree's included) and ``duelmail.sparse``, as set."""
-        res = self.git("config", "--get-regexp", r"^(core\.sparsecheckout|duelmail\.sparse)$", check=False)
+        """``core.sparseCheckout`` (any scope, the worktree's included), ``duelmail.sparse`` and ``EXPECT``, as
+        set."""
+        res = self.git("config", "--get-regexp", rf"^(core\.sparsecheckout|duelmail\.sparse|{re.escape(EXPECT)})$",
+                       check=False)
         return dict(line.partition(" ")[::2] for line in res.stdout.splitlines())
 
     def load_cone(self) -> None:
@@ -254,6 +261,8 @@ class GitRepo:
             config = self._sparse_config()
             if config.get(SPARSE) == "true" and config.get("core.sparsecheckout") == "true":
                 self.cone = self._read_cone(info)
+                if EXPECT not in config:  # a clone made sparse before duelmail set it
+                    self.git("config", EXPECT, "true")
 
     @staticmethod
     def _read_cone(info: Path) -> set[str]:

@@ -249,7 +249,9 @@ def test_a_large_clone_is_made_sparse_its_finished_games_leave_the_working_tree_
         assert (repo / "finished").is_dir() and (repo / "README.md").is_file()
         assert "genesis" in git(repo, "show", f"HEAD:{done}/genesis.toml")  # still in the repository
         assert not list((repo / ".git").glob("sharedindex.*"))  # sparse, not split
+        assert git(repo, "config", "--get", "sparse.expectFilesOutsideOfPatterns").strip() == "true"
         assert_plain_git_reads(repo)
+        git(repo, "config", "--unset", "sparse.expectFilesOutsideOfPatterns")  # as a clone made sparse before it
     other, applied = move(t)  # a turn, then the sync that applies it
     out, commands = traced(other, monkeypatch, tmp_path, "git", "sync")
     assert applied in out, out
@@ -260,6 +262,7 @@ def test_a_large_clone_is_made_sparse_its_finished_games_leave_the_working_tree_
         assert git(repo, "ls-files", "--", f"{live}/r0*.toml").split() == [
             p for p in git(repo, "ls-tree", "-r", "--name-only", "HEAD").split() if p.startswith(f"{live}/r0")]
         assert git(repo, "ls-tree", "-r", "--name-only", "HEAD", "--", done).split()  # not deleted
+        assert git(repo, "config", "--get", "sparse.expectFilesOutsideOfPatterns").strip() == "true"  # set again
         assert_plain_git_reads(repo)
     dm(alice, "resign", "--push")  # the game in play ends: its folder leaves the working trees too
     for home in (bob, alice, bob):
