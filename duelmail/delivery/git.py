@@ -24,7 +24,7 @@ from duelmail.home import Home
 from duelmail.protocol.identity import Identity
 from duelmail.protocol.turnfile import SignedFile, parse_any
 from duelmail.transport import mail as mailt
-from duelmail.transport.archive import TURN_NAME, awaited_text, file_name, proof_name
+from duelmail.transport.archive import TURN_NAME, awaited_text, file_name, genesis_prefix, proof_name
 from duelmail.transport.folder import GameFolder
 from duelmail.transport.git import GAME_DIR, LISTING, GitError, GitRepo, blob_id
 from duelmail.transport.settled import MARK, GameIndex
@@ -440,22 +440,15 @@ def _game_of(repo: GitRepo, name: str) -> str:
 
 def _head_genesis(repo: GitRepo, name: str) -> str | None:
     """``_genesis_id`` of the genesis a folder left out of a sparse clone's working tree holds in HEAD's tree."""
-    try:
-        res = repo.git("cat-file", "blob", f"HEAD:{name}/genesis.toml", check=False)
-        if res.returncode != 0:
-            return None
-        (f,) = parse_any(res.stdout, f"{name}/genesis.toml")
-        return f.game_id[:12] if f.kind == "genesis" else None
-    except Exception:  # noqa: BLE001 - whatever sits there is no genesis
-        return None
+    res = repo.git("cat-file", "blob", f"HEAD:{name}/genesis.toml", check=False)
+    return genesis_prefix(res.stdout, f"{name}/genesis.toml") if res.returncode == 0 else None
 
 
 def _genesis_id(path: Path) -> str | None:
     """The first 12 hex digits of the id of the game whose genesis is at ``path``; None if it holds none."""
     try:
-        (f,) = parse_any(path.read_text(errors="replace"), str(path))
-        return f.game_id[:12] if f.kind == "genesis" else None
-    except Exception:  # noqa: BLE001 - whatever sits there is no genesis
+        return genesis_prefix(path.read_text(errors="replace"), str(path))
+    except OSError:
         return None
 
 

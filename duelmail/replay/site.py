@@ -2,11 +2,13 @@
 
 ``write_site(repo, out)`` reads every game folder of the repository (``KIND-GAMEID/``), builds its replay from
 the signed files alone (so only what is public, or everything once the game is audited) and writes
-``out/index.html`` and ``out/KIND-GAMEID.html``: plain files any static pages host serves as they are.
+``out/index.html`` and ``out/KIND-GAMEID.html`` (a folder its club renamed: ``NAME-GAMEID.html``): plain files any
+static pages host serves as they are.
 """
 
 from __future__ import annotations
 
+import re
 from html import escape
 from pathlib import Path
 
@@ -30,10 +32,36 @@ class SiteGame:
 
 
 def game_folders(repo: Path) -> list[Path]:
+    """The repository's game folders: each named ``kind-12hex`` that holds a genesis, and any other that holds a
+    game's genesis (a folder its club renamed; a game is known by its genesis, not by its folder's name)."""
     from duelmail.transport.git import GAME_DIR
 
-    return sorted(p for p in repo.iterdir() if p.is_dir() and GAME_DIR.fullmatch(p.name)
-                  and (p / "genesis.toml").exists())
+    found = []
+    for p in sorted(repo.iterdir()):
+        genesis = p / "genesis.toml"
+        if p.name.startswith(".") or p.is_symlink() or not p.is_dir() or genesis.is_symlink() or not genesis.is_file():
+            continue
+        if GAME_DIR.fullmatch(p.name) or page_name(p) != p.name:
+            found.append(p)
+    return found
+
+
+def page_name(folder: Path) -> str:
+    """The name of a game's page (``NAME.html``): its folder's, ``kind-12hex``; a renamed folder's said in letters,
+    digits, dots and dashes and ended by its game's id, so no page is named like another or the index. The
+    folder's own name when it holds no game's genesis."""
+    from duelmail.transport.archive import genesis_prefix
+    from duelmail.transport.git import GAME_DIR
+
+    if GAME_DIR.fullmatch(folder.name):
+        return folder.name
+    try:
+        gid = genesis_prefix((folder / "genesis.toml").read_text(errors="replace"), str(folder / "genesis.toml"))
+    except OSError:
+        gid = None
+    if gid is None:
+        return folder.name
+    return f"{re.sub(r'[^A-Za-z0-9.]+', '-', folder.name).strip('.-')[:60] or 'game'}-{gid}"
 
 
 def summary(folder: str, replay: Replay) -> SiteGame:
@@ -96,12 +124,13 @@ def write_site(repo: Path, out: Path) -> list[Path]:
     """Write the index and one replay page per game into ``out``; the paths written."""
     written, games = [], []
     for folder in game_folders(repo):
+        page = page_name(folder)
         try:
             replay = build_replay(read_files(folder, archive_only=True))
         except (DuelmailError, OSError) as e:  # a file someone pushed that does not verify: say so, draw no page
-            games.append(SiteGame(folder.name, folder.name.split("-")[0], [], f"does not verify: {e}", None))
+            games.append(SiteGame(page, folder.name.split("-")[0], [], f"does not verify: {e}", None))
             continue
-        written.append(atomic_write(out / f"{folder.name}.html", render_html(replay)))
-        games.append(summary(folder.name, replay))
+        written.append(atomic_write(out / f"{page}.html", render_html(replay)))
+        games.append(summary(page, replay))
     written.insert(0, atomic_write(out / "index.html", index_html(games)))
     return written

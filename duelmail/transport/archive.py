@@ -251,6 +251,18 @@ def waiting_words(match: Match, seat: int | None) -> str:
     return "; ".join(parts)
 
 
+def genesis_prefix(text: str, where: str) -> str | None:
+    """The first 12 hex digits of the id of the game whose genesis ``text`` is (read at ``where``); None when it is
+    none (whatever else sits there)."""
+    from duelmail.protocol.turnfile import parse_any
+
+    try:
+        (f,) = parse_any(text, where)
+        return f.game_id[:12] if f.kind == "genesis" else None
+    except Exception:  # noqa: BLE001 - whatever sits there is no genesis
+        return None
+
+
 def read_files(path: Path, archive_only: bool = False) -> list[tuple[str, SignedFile]]:
     """Every duelmail file in a folder (or one file), parsed but not yet checked."""
     from duelmail.protocol.turnfile import parse_any  # (not imported before a file is read: 'status' from its cache)

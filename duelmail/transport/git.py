@@ -279,7 +279,15 @@ class GitRepo:
         tree too), for what reads games from folders (``git site``); ``dest``."""
         import tarfile
 
-        names = [n for n in self.out("ls-tree", "--name-only", "HEAD").splitlines() if GAME_DIR.fullmatch(n)]
+        folders = [item.partition("\t")[2] for item in self.git("ls-tree", "-z", "HEAD").stdout.split("\0")
+                   if item.split(" ", 2)[1:2] == ["tree"]]
+        names = [n for n in folders if GAME_DIR.fullmatch(n)]
+        others = [n for n in folders if not GAME_DIR.fullmatch(n) and n != "finished" and not n.startswith(".")
+                  and "\n" not in n]  # a folder its club renamed: a game's if it holds a genesis
+        if others:
+            res = self.git("cat-file", "--batch-check", input="".join(f"HEAD:{n}/genesis.toml\n" for n in others))
+            names += [n for n, line in zip(others, res.stdout.splitlines(), strict=False)
+                      if line.split()[1:2] == ["blob"]]
         if names:
             proc = subprocess.Popen(["git", "-C", str(self.path), "archive", "--format=tar", "HEAD", "--", *names],
                                     stdout=subprocess.PIPE)

@@ -318,3 +318,8 @@ def test_a_renamed_finished_folder_left_out_of_a_sparse_clone_is_still_known_by_
     assert gitsync._is_game(clone, "the-final") and not gitsync._is_game(clone, "finished")
     git(repo, "checkout", "-q", "--", ".")
     assert_plain_git_reads(repo)
+    page = f"the-final-{game.name[-12:]}.html"  # its page too, from HEAD's trees (bob's) or the working tree (alice's)
+    for clone_path, out in ((repo, tmp_path / "site-sparse"), (repos[0], tmp_path / "site-whole")):
+        dm(bob, "git", "site", str(clone_path), "--out", str(out))
+        assert {p.name for p in out.iterdir()} == {"index.html", page}
+        assert f'href="{page}"' in (out / "index.html").read_text() and "Over: " in (out / "index.html").read_text()
