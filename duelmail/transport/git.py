@@ -114,23 +114,26 @@ class GitRepo:
         self.cone: set[str] | None = None  # a sparse clone of duelmail's (``sparse``): the folders in its cone
 
     # -- plumbing ---------------------------------------------------------------------------
-    def git(self, *args: str, check: bool = True, input: str | None = None,
+    def git(self, *args: str, check: bool = True, input: str | bytes | None = None,
             env: dict[str, str] | None = None, timeout: float = 120) -> subprocess.CompletedProcess:
+        """Run git here; text in and out, or bytes when ``input`` is bytes."""
         base = dict(os.environ, GIT_TERMINAL_PROMPT="0", GIT_EDITOR="true", LC_ALL="C")
         if self.author and not self._has_user():
             name, addr = self.author
             base.update(GIT_AUTHOR_NAME=name, GIT_AUTHOR_EMAIL=addr, GIT_COMMITTER_NAME=name, GIT_COMMITTER_EMAIL=addr)
         env = {**base, **(env or {})}
         try:
-            res = subprocess.run(["git", "-C", str(self.path), *args], capture_output=True, text=True, env=env,
-                                 input=input, timeout=timeout)
+            res = subprocess.run(["git", "-C", str(self.path), *args], capture_output=True, env=env, input=input,
+                                 text=not isinstance(input, bytes), timeout=timeout)
         except FileNotFoundError:
             raise GitError("the 'git' program is not installed (apt-get install git)") from None
         except subprocess.TimeoutExpired:
             raise GitError(f"{self.path}: git {' '.join(args)} did not end in {timeout:.0f} s (stopped); the next sync "
                            "goes on from where it stopped") from None
         if check and res.returncode != 0:
-            raise GitError(f"{self.path}: git {' '.join(args)} failed: {(res.stderr or res.stdout).strip()}")
+            said = res.stderr or res.stdout
+            said = said.decode(errors="replace") if isinstance(said, bytes) else said
+            raise GitError(f"{self.path}: git {' '.join(args)} failed: {said.strip()}")
         return res
 
     def _has_user(self) -> bool:
@@ -410,29 +413,31 @@ class GitRepo:
 
     def _mktree(self, old: str | None, changes: dict, root: bool = False) -> str | None:
         """Tree ``old`` (an object name; None: none) with ``changes`` made (see ``_tree_with``); None when it is
-        left empty (git keeps no empty folder), but the root's id always."""
-        entries: dict[str, str] = {}
-        if old is not None:
-            for item in self.git("ls-tree", "-z", old).stdout.split("\0"):
-                meta, _, name = item.partition("\t")
-                if name:
-                    entries[name] = meta
+        left empty (git keeps no empty folder), but the root's id always.
+
+        Made from the tree's own bytes (``cat-file tree``) and written by ``hash-object -t tree``, which checks its
+        form: ``ls-tree`` and ``mktree`` would look up each entry's object, some 70 ms for a root of 10,000 game
+        folders of distinct files."""
+        entries = _tree_entries(self.git("cat-file", "tree", old, input=b"").stdout, len(old) // 2) if old else {}
         for name, change in changes.items():
+            key = name.encode()
             if isinstance(change, dict):
-                meta = entries.get(name, "").split()
-                sub = self._mktree(meta[2] if len(meta) == 3 and meta[1] == "tree" else None, change)
+                mode, oid = entries.get(key, (b"", b""))
+                sub = self._mktree(oid.hex() if mode == b"40000" else None, change)
                 if sub is None:
-                    entries.pop(name, None)
+                    entries.pop(key, None)
                 else:
-                    entries[name] = f"040000 tree {sub}"
+                    entries[key] = (b"40000", bytes.fromhex(sub))
             elif change is None:
-                entries.pop(name, None)
+                entries.pop(key, None)
             else:
-                entries[name] = change
+                mode, _, oid = change.split()
+                entries[key] = (mode.lstrip("0").encode(), bytes.fromhex(oid))
         if not entries and not root:
             return None
-        return self.git("mktree", "-z", input="".join(f"{meta}\t{name}\0" for name, meta in entries.items())
-                        ).stdout.strip()
+        ordered = sorted(entries.items(), key=lambda e: e[0] + b"/" if e[1][0] == b"40000" else e[0])  # git's order
+        data = b"".join(b"%s %s\0%s" % (mode, name, oid) for name, (mode, oid) in ordered)
+        return self.git("hash-object", "-t", "tree", "-w", "--stdin", input=data).stdout.decode().strip()
 
     def add(self, *paths: str) -> None:
         """Stage these paths as they are in the working tree (a path gone from it: taken out of the index). Kept
@@ -833,6 +838,19 @@ class GitRepo:
         if p.is_symlink() or not p.is_file():
             return False
         return blob_id(p.read_bytes()) == blob
+
+
+def _tree_entries(data: bytes, size: int) -> dict[bytes, tuple[bytes, bytes]]:
+    """A tree object's entries as git stores them: name -> (mode, object id's ``size`` bytes), in its order."""
+    entries, at, find = {}, 0, data.find
+    while at < len(data):
+        space = find(b" ", at)
+        nul = find(b"\0", space)
+        if space < 0 or nul < 0 or nul + 1 + size > len(data):
+            raise GitError(f"a tree object of {len(data)} bytes is cut short at byte {at}")
+        entries[data[space + 1:nul]] = (data[at:space], data[nul + 1:nul + 1 + size])
+        at = nul + 1 + size
+    return entries
 
 
 def blob_id(data: bytes) -> str:

@@ -258,3 +258,37 @@ def test_status_says_a_file_not_pushed_yet_until_a_sync_pushes_it(tmp_path):
     assert "not pushed" not in dm(alice, "status") and "unsent" not in t.status(alice)
     assert "round 2 seat 0 verified and applied" in dm(bob, "git", "sync")
     assert "not pushed" not in dm(bob, "status")
+
+
+def test_a_commit_tree_is_the_one_git_itself_makes_of_the_same_files(tmp_path):
+    """(issue 42) A commit's tree is made from HEAD's tree's own bytes (``GitRepo._mktree``, written by
+    ``hash-object -t tree``): the same object as git's index makes of the same working tree (``write-tree``),
+    in git's order (a folder sorts as its name and '/': ``a`` after ``a.b`` and ``a-b``, a file ``a0`` after the
+    folder ``a``), with a symbolic link, an executable, a folder taken out and a new nested one."""
+    import os
+
+    from duelmail.transport.git import GitRepo
+
+    repo = tmp_path / "r"
+    subprocess.run(["git", "init", "-q", "-b", "main", str(repo)], check=True)
+    git(repo, "config", "user.name", "x")
+    git(repo, "config", "user.email", "x@example.org")
+    for rel in ("a/one.toml", "a.b", "a-b", "a0", "gone/x.toml", "keep/deep/y.toml", "run.sh"):
+        (repo / rel).parent.mkdir(parents=True, exist_ok=True)
+        (repo / rel).write_text(f"{rel}\n")
+    os.chmod(repo / "run.sh", 0o755)
+    os.symlink("a0", repo / "link")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "first")
+    g = GitRepo(repo)
+    (repo / "a" / "two.toml").write_text("two\n")
+    (repo / "gone" / "x.toml").unlink()
+    (repo / "new" / "deeper").mkdir(parents=True)
+    (repo / "new" / "deeper" / "z.toml").write_text("z\n")
+    (repo / "keep" / "deep" / "y.toml").write_text("y, changed\n")
+    g.add("a/two.toml", "gone/x.toml", "new/deeper/z.toml", "keep/deep/y.toml")
+    assert g.commit("second")
+    git(repo, "add", "-A")
+    assert git(repo, "rev-parse", "HEAD^{tree}") == git(repo, "write-tree")
+    assert git(repo, "status", "--porcelain") == ""
+    git(repo, "fsck", "--strict")
