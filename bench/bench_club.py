@@ -8,11 +8,13 @@ Usage: python bench/bench_club.py [SIZE ...] [--repeat N]      (default sizes: 1
 Material, built once and cached under bench/.cache: real games of Summoner (life 3) in play between alice and bob,
 played by bots to rounds 4 to 11 (24 are dealt; the 7 the bots end before their round are left out: 17 in play),
 and 3 real finished ones (a few seconds each). A club of SIZE games: the 17 in play, the 3 finished and SIZE-20
-copies of the finished ones under new ids (their folders renamed; a settled game is never read again, so the id
-inside its files does not matter). Per size: alice's home and bob's each get every game; alice's first `git sync`
-exports the real games to a bare remote for real, bob's takes them in; the copies are then committed to the remote
-by git's plumbing (one tree per real game, shared by its copies; their lines appended to their originals' month
-listing and the top README's count, as a sync that settled them writes them), both clones pull them, and each
+copies of the finished ones under new ids (their folders renamed, without their replay page; a settled game is never
+read again). Per size: alice's home and bob's each get every game; alice's first `git sync` exports the real games
+to a bare remote for real, bob's takes them in; the copies are then committed to the remote by `git fast-import`,
+each file of a copy its own object (its original's with the copy's id in place of the original's: a real club's
+games share no file, and copies sharing their original's tree flattered git, whose connectivity check after a fetch
+and before a push reads every tree of the old tip once), their lines appended to their originals' month listing and
+the top README's count, as a sync that settled them writes them; both clones pull them, and each
 home's settled marks and its memory of the last sync are written as a sync that had applied them would have left
 them. Each command then runs as its own `duelmail` process: wall time, and CPU time of the process and its git
 children (getrusage). "One new turn": bob plays a turn of a game in play and pushes (`play --push`, timed too),
@@ -182,11 +184,9 @@ def build(size: int, tmp: Path, long: bool = False) -> dict:
         finished = [g.name for g in games if (club["homes"][0].games_dir / g.name / MARK).exists()]
         assert finished, "the real finished games were not settled by the first sync"
         head = git(remote, "rev-parse", "main")
-        trees = {n: git(remote, "rev-parse", f"main:{n}") for n in finished}
-        if long:  # the copies without their replay page (1.4 MB each: 28 GB in the two clones at 10,000 games)
-            trees = {n: git(remote, "mktree", input="".join(f"{e}\n" for e in git(remote, "ls-tree", t).splitlines()
-                                                           if not e.endswith("\treplay.html")))
-                     for n, t in trees.items()}
+        trees = {n: git(remote, "mktree", input="".join(  # the copies without their replay page (1.4 MB a long
+            f"{e}\n" for e in git(remote, "ls-tree", f"main:{n}").splitlines()  # game's: 28 GB in the two clones
+            if not e.endswith("\treplay.html"))) for n in finished}  # at 10,000)
         entries = git(remote, "ls-tree", "main").splitlines()
         names = [f"{finished[k % len(finished)][:-13]}-{hashlib.sha256(f'club copy {k}'.encode()).hexdigest()[:12]}"
                  for k in range(copies)]
@@ -205,12 +205,7 @@ def build(size: int, tmp: Path, long: bool = False) -> dict:
         entries = [e for e in entries if not e.endswith(("\tREADME.md", "\tfinished"))] + [
             f"100644 blob {blob(remote, top)}\tREADME.md",
             f"040000 tree {git(remote, 'mktree', input=chr(10).join(months) + chr(10))}\tfinished"]
-        if long:  # each copy its own objects, as a real club's games are (see ``_distinct_copies``)
-            _distinct_copies(remote, head, entries, trees, finished, names, copies)
-        else:
-            tree = git(remote, "mktree", input="\n".join(entries) + "\n")
-            commit = git(remote, "commit-tree", tree, "-p", head, "-m", f"{copies} finished games")
-            git(remote, "update-ref", "refs/heads/main", commit)
+        _distinct_copies(remote, head, entries, trees, finished, names, copies)  # each its own objects
         for home, path in zip(club["homes"], club["clones"], strict=True):
             git(path, "pull", "-q", "--ff-only", "origin", "main")
             for k, n in enumerate(names):
