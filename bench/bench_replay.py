@@ -55,14 +55,17 @@ def two_player_archive() -> Path:
 def fresh(files):
     """Fresh copies of parsed files, as reading them again gives them: what a fold computed of each (its canonical
     bytes and hash) is dropped, so no run profits from an earlier one; what reading it gave stays (the text it was
-    read from and what that text read as, which writing it again as it was uses: ``SignedFile.to_toml``)."""
+    read from and what that text read as, which writing it again as it was uses: ``SignedFile.to_toml``; and that
+    its content is what ``plain`` returned, so its canonical bytes are encoded without checking it again, as in a
+    fresh process: ``SignedFile.canonical``)."""
     import copy
 
     out = []
     for w, f in files:
         g = copy.copy(f)
-        if "_source" in f.__dict__:
-            object.__setattr__(g, "_source", f.__dict__["_source"])
+        for name in ("_source", "_plain"):
+            if name in f.__dict__:
+                object.__setattr__(g, name, f.__dict__[name])
         out.append((w, g))
     return out
 

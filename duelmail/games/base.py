@@ -24,6 +24,7 @@ obligations; the rules never see a key.
 
 from __future__ import annotations
 
+import functools
 import re
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
@@ -173,6 +174,8 @@ _REF_TEXT = re.compile(rf"(?<![\w=])(?P<c1>{_FACE}) \((?P<r1>{_REF})\)"
                        rf"|(?P<r2>{_REF})=(?P<c2>{_FACE})(?!\w)|(?P<r3>{_REF})")
 
 
+# a ref's text as a CardRef: the same few hundred refs are named again and again in events (an error is not kept)
+_ref_of = functools.lru_cache(maxsize=4096)(CardRef.parse)
 _S_THE = re.compile(r"(\w)'s the (?=\d|[A-Z])")
 _ROLE_FACE = re.compile(r"\bthe ([A-Z][a-z]+) \x00(the [^\x01]*)\x01")
 
@@ -190,7 +193,7 @@ def in_words(text: str, known: Mapping[CardRef, Card], names: Sequence[str] | No
     game's words for a card, default ``face_words``), and (given ``names``) every ``seat N`` becomes the seat's
     name. Refs the reader does not know stay refs."""
     def face(m: re.Match) -> str:
-        ref = CardRef.parse(m.group("r1") or m.group("r2") or m.group("r3"))
+        ref = _ref_of(m.group("r1") or m.group("r2") or m.group("r3"))
         card = known.get(ref) if known else None
         if card is None:
             return m.group(0)
@@ -203,7 +206,11 @@ def in_words(text: str, known: Mapping[CardRef, Card], names: Sequence[str] | No
     # a card named by its role and then its face, "the Warlord the King of spades", reads as "the King of spades
     # (the Warlord)"; a text with no ref (every pattern of _REF_TEXT has a '#') and no marks is left as it is
     if "#" in text or "\x00" in text or "\x01" in text:
-        text = _ROLE_FACE.sub(r"\2 (the \1)", _REF_TEXT.sub(face, text)).replace("\x00", "").replace("\x01", "")
+        text = _REF_TEXT.sub(face, text)
+        if "\x00" in text:  # (_ROLE_FACE needs one: most refs in events are cards the reader does not know)
+            text = _ROLE_FACE.sub(r"\2 (the \1)", text).replace("\x00", "")
+        if "\x01" in text:
+            text = text.replace("\x01", "")
     if "'s the " in text:
         text = _S_THE.sub(r"\1's ", text)  # "bob's the 9 of hearts" is "bob's 9 of hearts"
     if names:

@@ -90,6 +90,41 @@ def test_hkdf_is_rfc5869_as_the_cryptography_package_computes_it(key, info, leng
     assert hkdf(key, info, length) == want
 
 
+# RFC 5869 appendix A, test cases 1-3 (SHA-256): IKM, salt, info, L, OKM
+RFC5869 = [
+    ("0b" * 22, "000102030405060708090a0b0c", "f0f1f2f3f4f5f6f7f8f9", 42,
+     "3cb25f25faacd57a90434f64d0362f2a2d2d0a90cf1a5a4c5db02d56ecc4c5bf34007208d5b887185865"),
+    (bytes(range(0x00, 0x50)).hex(), bytes(range(0x60, 0xB0)).hex(), bytes(range(0xB0, 0x100)).hex(), 82,
+     "b11e398dc80327a1c8e7f78c596a49344f012eda2d4efad8a050cc4c19afa97c59045a99cac7827271cb41c65e590e09"
+     "da3275600c2f09b8367793a9aca3db71cc30c58179ec3e87c14c01d5c1f3434f1d87"),
+    ("0b" * 22, "", "", 42,
+     "8da4e775a563c18f715f802a063c5a31b8a11f5c5ee1879ec3454e5f3c738d2d9d201395faa4b61a96c8"),
+]
+
+
+@pytest.mark.parametrize("ikm, salt, info, length, okm", RFC5869)
+def test_hkdf_by_hashlib_gives_rfc5869s_vectors(ikm, salt, info, length, okm):
+    """The HMAC written with hashlib (a salt's key blocks hashed once, copied for each key) gives RFC 5869's own
+    vectors, a salt longer than SHA-256's block (hashed first) and an empty one included."""
+    from duelmail.crypto.derive import _hkdf, _salted
+
+    assert _hkdf(_salted(bytes.fromhex(salt)), bytes.fromhex(ikm), bytes.fromhex(info), length).hex() == okm
+
+
+@given(st.binary(min_size=16, max_size=200), st.binary(max_size=200), st.integers(1, 300))
+def test_hkdf_gives_the_bytes_of_hmac_extract_and_expand(key, info, length):
+    """The same bytes as HKDF written with ``hmac.digest`` (OpenSSL's HMAC), as it was before (issue 42 item 5)."""
+    import hmac
+
+    prk = hmac.digest(b"duelmail/v1", key, "sha256")
+    out, block = b"", b""
+    for i in range(1, (length + 31) // 32 + 1):
+        block = hmac.digest(prk, block + info + bytes([i]), "sha256")
+        out += block
+    assert hkdf(key, info, length) == out[:length]
+    assert hkdf(bytearray(key), bytearray(info), length) == out[:length]
+
+
 @pytest.mark.parametrize("key", [b"", b"short", "a string of text that is long", None])
 def test_hkdf_refuses_weak_or_wrong_keys(key):
     with pytest.raises(CryptoError, match="hkdf key"):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping, Sequence
-from itertools import repeat
+from itertools import filterfalse, repeat
 from operator import is_
 
 from duelmail.errors import DuelmailError, IllegalMove
@@ -866,7 +866,7 @@ class WarlordsState(FaceClaims, GameState):
             for r in self.warlords[s]:
                 vis[r] = PUBLIC if r in face_up else s
             pile = self.discards[s]
-            add(zip([r for r in pile if r not in locked] if locked else pile, repeat(PUBLIC)))
+            add(zip(filterfalse(locked.__contains__, pile) if locked else pile, repeat(PUBLIC)))
         b = self.battle
         if b is not None:
             if self.phase in (REVEAL, LAST_CHANCE):
