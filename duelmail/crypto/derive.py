@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import builtins
 import hashlib
+import hmac
 
 import nacl.bindings as _nb
 
@@ -38,44 +39,15 @@ def hkdf(key: bytes, info: str | bytes, length: int = 32) -> bytes:
         raise CryptoError(f"hkdf info: expected str or bytes, got {type(info).__name__}")
     if not 1 <= length <= 255 * 32:
         raise CryptoError(f"hkdf length {length} is outside 1..8160")
-    return _hkdf(_SALTED, bytes(key), bytes(info), length)
+    return _hkdf(HKDF_SALT, bytes(key), bytes(info), length)
 
 
-# HMAC-SHA256 (RFC 2104) by ``hashlib``: H((K ^ opad) || H((K ^ ipad) || m)), K padded with zeros to SHA-256's block
-# of 64 bytes (hashed first if longer). The same bytes as ``hmac.digest(K, m, "sha256")``; the fixed salt's two
-# padded blocks are hashed once (``_SALTED``), and each HKDF costs four SHA-256 calls in C rather than two OpenSSL
-# HMACs looked up by name (the audit derives some 1,100 keys: tests/crypto/test_derive.py checks RFC 5869's vectors)
-_IPAD = bytes(b ^ 0x36 for b in range(256))
-_OPAD = bytes(b ^ 0x5C for b in range(256))
-
-
-def _padded(key: bytes) -> tuple[bytes, bytes]:
-    """HMAC-SHA256's inner and outer key blocks of ``key``."""
-    if len(key) > 64:
-        key = hashlib.sha256(key).digest()
-    key = key.ljust(64, b"\0")
-    return key.translate(_IPAD), key.translate(_OPAD)
-
-
-def _salted(salt: bytes) -> tuple:
-    """SHA-256 states after HMAC's inner and outer key blocks of ``salt``, to copy for each extract."""
-    inner, outer = _padded(salt)
-    return hashlib.sha256(inner), hashlib.sha256(outer)
-
-
-_SALTED = _salted(HKDF_SALT)
-
-
-def _hkdf(salted: tuple, ikm: bytes, info: bytes, length: int) -> bytes:
-    """RFC 5869: PRK = HMAC(salt, IKM) (``salted``: ``_salted(salt)``), then T(i) = HMAC(PRK, T(i-1) || info || i)."""
-    inner, outer = salted[0].copy(), salted[1].copy()
-    inner.update(ikm)
-    outer.update(inner.digest())
-    k_in, k_out = _padded(outer.digest())
-    sha256 = hashlib.sha256
+def _hkdf(salt: bytes, ikm: bytes, info: bytes, length: int) -> bytes:
+    """RFC 5869: PRK = HMAC(salt, IKM), then T(i) = HMAC(PRK, T(i-1) || info || i), HMAC-SHA256 by OpenSSL."""
+    prk = hmac.digest(salt, ikm, "sha256")
     out, block = [], b""
     for i in range(1, (length + 31) // 32 + 1):
-        block = sha256(k_out + sha256(k_in + block + info + bytes((i,))).digest()).digest()
+        block = hmac.digest(prk, block + info + bytes((i,)), "sha256")
         out.append(block)
     return b"".join(out)[:length]
 
