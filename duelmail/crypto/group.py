@@ -127,10 +127,7 @@ def point_mul(scalar: bytes, point: bytes) -> bytes:
         check_point(point, "point to multiply")
         # Unreachable: a valid point times a scalar in [1, L) is never the identity.
         raise CryptoError(f"point multiplication failed for {point.hex()}") from None  # pragma: no cover
-    if len(_VALID) >= _VALID_MAX:  # (``_known_valid(point, out)``, written out: some 2,400 calls a replay)
-        _VALID.clear()
-    _VALID.add(point)  # libsodium checked the point; a nonzero multiple of it is in the subgroup too
-    _VALID.add(out)
+    _known_valid(point, out)  # libsodium checked the point; a nonzero multiple of it is in the subgroup too
     return out
 
 
@@ -147,9 +144,7 @@ def base_mul(scalar: bytes) -> bytes:
     """``scalar * G`` (unclamped) for the standard base point G."""
     check_scalar(scalar, "multiplier")
     out = _nb.crypto_scalarmult_ed25519_base_noclamp(scalar)
-    if len(_VALID) >= _VALID_MAX:  # (``_known_valid(out)``, written out: some 5,000 calls a replay)
-        _VALID.clear()
-    _VALID.add(out)
+    _known_valid(out)
     return out
 
 
