@@ -11,7 +11,7 @@ and 3 real finished ones (a few seconds each). A club of SIZE games: the 17 in p
 copies of the finished ones under new ids (their folders renamed, without their replay page; a settled game is never
 read again). Per size: alice's home and bob's each get every game; alice's first `git sync` exports the real games
 to a bare remote for real, bob's takes them in; the copies are then committed to the remote by `git fast-import`,
-each file of a copy its own object (its original's with the copy's id in place of the original's: a real club's
+each signed file of a copy its own object (its original's with a first comment line naming the copy: a real club's
 games share no file, and copies sharing their original's tree flattered git, whose connectivity check after a fetch
 and before a push reads every tree of the old tip once), their lines appended to their originals' month listing and
 the top README's count, as a sync that settled them writes them; both clones pull them, and each
@@ -113,16 +113,16 @@ def blob(repo: Path, text: str) -> str:
 
 def _distinct_copies(remote: Path, head: str, entries: list[str], trees: dict[str, str], finished: list[str],
                      names: list[str], copies: int) -> None:
-    """Commit the copies to ``remote`` as files of their own (``git fast-import``): each file its original's with
-    the copy's id in place of the original's (a file that does not name it gets a last line naming the copy), so
-    every copy is a tree of distinct blobs, as each game of a real club is. Copies sharing their original's tree
-    flatter git: a fetch's and a push's connectivity check (``rev-list --objects``) marks every object of the old
-    tip's tree, and reads each distinct tree once."""
+    """Commit the copies to ``remote`` (``git fast-import``), each signed file of a copy an object of its own, as in a
+    real club, where no two games share a file: its original's with a first comment line naming the copy (what is
+    signed, and so the file a home reads, is its original's: a home's copy of it is the same file). Only the README
+    and picture are their original's objects. Copies sharing their original's tree flattered git, whose connectivity
+    check after a fetch and before a push marks every object of the old tip's tree: 3 trees read, not 10,000."""
     originals = {n: [(line.split("\t", 1)[1], line.split()[2]) for line in git(remote, "ls-tree", t).splitlines()]
                  for n, t in trees.items()}
-    texts = {n: [(name, subprocess.run(["git", "-C", str(remote), "cat-file", "blob", b], check=True,
-                                       capture_output=True).stdout) for name, b in files]
-             for n, files in originals.items()}
+    texts = {n: [(name, b, subprocess.run(["git", "-C", str(remote), "cat-file", "blob", b], check=True,
+                                          capture_output=True).stdout if name.endswith(".toml") else b"")
+                 for name, b in files] for n, files in originals.items()}
     copied = set(names)
     proc = subprocess.Popen(["git", "-C", str(remote), "fast-import", "--quiet"], stdin=subprocess.PIPE)
     out = proc.stdin
@@ -136,11 +136,11 @@ def _distinct_copies(remote: Path, head: str, entries: list[str], trees: dict[st
             out.write(f"M {'040000' if kind == 'tree' else mode} {oid} {name}\n".encode())
     for k, n in enumerate(names):
         original = finished[k % len(finished)]
-        old, new = original[-12:].encode(), n[-12:].encode()
-        for name, data in texts[original]:
-            mine = data.replace(old, new)
-            if mine == data:
-                mine += b"<!-- %s -->\n" % new if name.endswith((".svg", ".html")) else b"# %s\n" % new
+        for name, blob_id, data in texts[original]:
+            if not name.endswith(".toml"):
+                out.write(f"M 100644 {blob_id} {n}/{name}\n".encode())
+                continue
+            mine = b"# a copy of %s, as %s\n%s" % (original.encode(), n.encode(), data)
             out.write(b"M 100644 inline %s/%s\ndata %d\n%s\n" % (n.encode(), name.encode(), len(mine), mine))
     out.write(b"\n")
     out.close()
