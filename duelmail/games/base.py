@@ -27,9 +27,10 @@ from __future__ import annotations
 import re
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import field
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from duelmail.errors import DuelmailError, NotationError, SeatNotRemovable
+from duelmail.errors import Case, DuelmailError, NotationError, SeatNotRemovable
 from duelmail.games.cards import Card, CardRef
 from duelmail.util.classes import dataclass
 
@@ -139,12 +140,29 @@ class Window:
 
 
 @dataclass(frozen=True)
-class Violation:
-    """A broken claim found at a reveal: the seat cheated (e.g. a face-down 'Warlord' that is a 7)."""
+class FalseClaim(Case):
+    """A card played as what it is not: the card; what it was said to be, a role (``Warlord``) or a face, or, with
+    ``as_if``, what the move needs it to be (``an Ally``); its face; and what that face is in the game's words
+    where the face alone does not say it (``Ram 4, Siege``: Grid's designed cards)."""
+
+    card: CardRef
+    said: str | Card
+    face: Card
+    as_if: bool = False
+    what: str = ""
+
+
+@dataclass(frozen=True)
+class Violation(Case):
+    """A broken claim found at a reveal: the seat cheated (e.g. a face-down 'Warlord' that is a 7). ``claim``: its
+    parts, for a player's words (``choosing.refusal``), where the claim is about a card (two violations are the
+    same by seat, rule and message alone). A seat's own move that would break one is refused with it (its
+    ``case``) before anything is signed."""
 
     seat: int
     rule: str
     message: str
+    claim: FalseClaim | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)
@@ -642,7 +660,8 @@ class FaceClaims:
 
     def _violation(self, ref: CardRef, face: Card, claim: tuple) -> Violation:
         seat, said, rule = claim
-        return Violation(seat, rule, f"seat {seat} played {ref} as {said}, but it is {face}")
+        return Violation(seat, rule, f"seat {seat} played {ref} as {said}, but it is {face}",
+                         FalseClaim(ref, said, face))
 
     def _revealed(self, ref: CardRef) -> None:
         """Bookkeeping as a card turns up (before its claim is checked)."""

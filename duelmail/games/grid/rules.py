@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import field
 
 from duelmail.errors import IllegalMove
-from duelmail.games.base import PUBLIC, Action, GameState, Outcome, Violation, Window, plural
+from duelmail.games.base import PUBLIC, Action, FalseClaim, GameState, Outcome, Violation, Window, plural
 from duelmail.games.cards import Card, CardRef
 from duelmail.games.grid.library import CardDef, deck
 from duelmail.games.grid.notation import (
@@ -800,7 +800,10 @@ class GridState(GameState):
 
     def _violation(self, c: Claim, faces: Mapping[CardRef, Card]) -> Violation:
         shown = ", ".join(f"{r} is {faces[r]} ({self.defs[c.seat][faces[r]].summary()})" for r in c.refs if r in faces)
-        return Violation(c.seat, c.rule, f"seat {c.seat} played '{c.action}' as if with {WHAT[c.kind]}, but {shown}")
+        first = next((r for r in c.refs if r in faces), None)
+        return Violation(c.seat, c.rule, f"seat {c.seat} played '{c.action}' as if with {WHAT[c.kind]}, but {shown}",
+                         None if first is None else FalseClaim(first, WHAT[c.kind], faces[first], as_if=True,
+                                                               what=self.defs[c.seat][faces[first]].summary()))
 
     def _forfeit(self, v: Violation) -> None:
         """G-28: a broken claim ends the game at once and the cheater loses; found after the end, it

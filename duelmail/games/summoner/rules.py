@@ -358,8 +358,10 @@ class SummonerState(FaceClaims, GameState):
             rule = "S-21" if self.window[0] == "direct" else "S-18"
         if type(action) is Win:
             rule = "S-22"
-        raise IllegalMove(rule, f"{action}: not possible now ({PHASE_NAMES[self.phase]}); "
-                          f"seat {seat} must {self.prompt(seat)}")
+        prompt = self.prompt(seat)  # an order in the turn's phases; elsewhere it first says what happens
+        order = self.phase in (PRE, BATTLE, POST)
+        raise IllegalMove(rule, f"{action}: not possible now ({PHASE_NAMES[self.phase]}); seat {seat} must {prompt}",
+                          seat=seat, move=str(action), must=prompt if order else None, now=None if order else prompt)
 
     def _waiting(self) -> str:
         seat = self.to_move()

@@ -14,7 +14,7 @@ from itertools import repeat
 from operator import is_
 
 from duelmail.errors import DuelmailError, IllegalMove
-from duelmail.games.base import PUBLIC, FaceClaims, GameState, Outcome, Shuffle, Violation, Window, plural
+from duelmail.games.base import PUBLIC, FaceClaims, FalseClaim, GameState, Outcome, Shuffle, Violation, Window, plural
 from duelmail.games.cards import Card, CardRef
 from duelmail.games.warlords.notation import (
     Accept,
@@ -442,7 +442,10 @@ class WarlordsState(FaceClaims, GameState):
 
     def _wrong_phase(self, seat: int, action: WarlordsAction) -> None:
         rule = RULE_OF.get(type(action), "W-4")
-        raise IllegalMove(rule, f"{action}: not possible now, seat {seat} must {self.prompt(seat)}")
+        prompt = self.prompt(seat)  # an order, but where it first says what happens (an attack's damage, ...)
+        order = self.phase != LAST_CHANCE and not (self.phase == PREP and (self.rescue or self.revenge))
+        raise IllegalMove(rule, f"{action}: not possible now, seat {seat} must {prompt}", seat=seat, move=str(action),
+                          must=prompt if order else None, now=None if order else prompt)
 
     def _waiting(self) -> str:
         d = self.deciders()
@@ -898,7 +901,7 @@ class WarlordsState(FaceClaims, GameState):
         seat, role, rule = claim
         how = "" if role in (ACE, JOKER) else " face down"
         return Violation(seat, rule, f"seat {seat} played {ref}{how} as {_article(role)} {role}, "
-                                     f"but it is {face}")
+                                     f"but it is {face}", FalseClaim(ref, role, face))
 
     def _forfeit(self, v: Violation) -> None:
         """W-30: a proven false claim ends the game; the cheater loses, the others still in win."""

@@ -17,7 +17,7 @@ from dataclasses import field
 from itertools import combinations
 
 from duelmail.errors import DuelmailError, IllegalMove
-from duelmail.games.base import PUBLIC, FaceClaims, GameState, Outcome, Shuffle, Violation, plural
+from duelmail.games.base import PUBLIC, FaceClaims, FalseClaim, GameState, Outcome, Shuffle, Violation, plural
 from duelmail.games.cards import Card, CardRef, standard_deck
 from duelmail.games.wizard.notation import Attack, Defend, Pass, Played, Take, Target, WizardAction, played
 from duelmail.games.wizard.render import render as render_text
@@ -272,7 +272,7 @@ class WizardState(FaceClaims, GameState):
         else:
             rule = {DEFEND: "Z-9", RETARGET: "Z-11", WINDOW: "Z-22"}.get(p, "Z-5")
             raise IllegalMove(rule, f"{action}: not possible now ({PHASE_NAMES[p]}); for seat {seat} now: "
-                              f"{self.prompt(seat)}")
+                              f"{self.prompt(seat)}", seat=seat, move=str(action), now=self.prompt(seat))
 
     def _waiting(self) -> str:
         seats = self.waiting_for()
@@ -605,7 +605,8 @@ class WizardState(FaceClaims, GameState):
 
     def _violation(self, ref: CardRef, face: Card, claim: tuple[int, Card, str]) -> Violation:
         seat, said, rule = claim
-        return Violation(seat, rule, f"seat {seat} played {ref} as {said}, but it is {face} (Z-24)")
+        return Violation(seat, rule, f"seat {seat} played {ref} as {said}, but it is {face} (Z-24)",
+                         FalseClaim(ref, said, face))
 
     def _forfeit(self, v: Violation) -> None:
         """Z-24: a false claim loses the game; the others still in play share the win."""

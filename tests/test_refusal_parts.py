@@ -1,0 +1,136 @@
+"""A refusal carries its parts from where the rules raise it (``IllegalMove``'s ``seat``, ``move``, ``must``,
+``now``, ``case``), and ``choosing.refusal`` composes a player's words from them: one test per kind of part, each
+checking the parts, the words said to the seat refused, and the rules' own text (``str(error)``, what
+``play --verbose`` and ``verify`` show), which speaks of that seat in the third person, by seat number or name."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from duelmail.choosing import choices, refusal
+from duelmail.engine.match import Match
+from duelmail.errors import Awaited, Committed, DuelmailError, FileRefused
+from duelmail.games.base import FalseClaim, face_words
+from duelmail.games.cards import Card, CardRef
+from duelmail.testing.selfplay import SelfPlay
+
+
+def deciding(sp: SelfPlay, wanted: Callable[[Match, int], bool], limit: int = 600) -> int:
+    """Bots play until a seat decides in a state ``wanted`` by it; that seat."""
+    for _ in range(limit):
+        m = sp.match
+        for s, d in sorted(m.duties.items()):
+            if d.decide and s not in m.current and wanted(m, s):
+                return s
+        sp.step()
+    raise AssertionError("no such state came up")
+
+
+def refused(sp: SelfPlay, seat: int, *moves: str) -> FileRefused:
+    """``moves`` noted for ``seat`` and refused as its own file: the refusal, nothing written."""
+    try:
+        sp.match.draft(seat, sp.ids[seat], list(moves))
+    except FileRefused as e:
+        assert e.illegal is not None and e.illegal.seat == seat, e
+        return e
+    raise AssertionError(f"{moves} accepted")
+
+
+def listed(sp: SelfPlay, seat: int, verb: str) -> list[str]:
+    return [c.move for c in choices(sp.match, seat, sp.ids[seat]) if c.move.split()[0] == verb]
+
+
+def test_an_order_refused_says_what_you_must_do_now():
+    sp = SelfPlay("warlords", n=2, seed=1, shared=True)
+    s = deciding(sp, lambda m, s: bool(listed(sp, s, "end")))
+    e = refused(sp, s, "support -")
+    prompt = sp.match.state.prompt(s)
+    assert (e.illegal.move, e.illegal.must, e.illegal.now, e.illegal.case) == ("support -", prompt, None, None)
+    said = refusal(sp.match, s, sp.ids[s], e, (), "support -", commands=False)
+    assert said == (f"your move was not sent (round {sp.match.round}): 'Add no Support' cannot be played now: you "
+                    f"must {prompt} (rule W-12 of the rules of Warlords)")
+    name = sp.match.names()[s]
+    assert f"support -: not possible now, {name} must {prompt} (rule W-12)" in str(e)  # the rules' own text
+
+
+def test_a_prompt_that_is_no_order_is_said_as_it_is():
+    sp = SelfPlay("wizard", n=3, seed=1, shared=True)
+    s = deciding(sp, lambda m, s: m.state.phase == 0 and bool(listed(sp, s, "pass")))  # TURN
+    e = refused(sp, s, "take")
+    prompt = sp.match.state.prompt(s)
+    assert (e.illegal.must, e.illegal.now) == (None, prompt) and prompt.startswith("pass, or attack")
+    said = refusal(sp.match, s, sp.ids[s], e, (), "take", commands=False)
+    assert said.endswith(f": 'Take the blow' cannot be played now: {prompt} (rule Z-5 of the rules of Wizard Duel)")
+    assert "you must" not in said and f"for {sp.match.names()[s]} now: {prompt}" in str(e)
+
+
+def test_a_card_played_as_a_role_it_is_not():
+    sp = SelfPlay("warlords", n=2, seed=1, shared=True)
+    s = deciding(sp, lambda m, s: bool(listed(sp, s, "end")))
+    view = sp.match.draft(s, sp.ids[s], [])
+    known = view.known(s)
+    low = next(r for r in view.state.hands[s] if known[r].rank not in ("J", "Q", "K", "A") and not known[r].is_joker)
+    e = refused(sp, s, f"warlord {low}")
+    assert e.illegal.case == FalseClaim(low, "Warlord", known[low]) and e.illegal.move == f"warlord {low}"
+    said = refusal(sp.match, s, sp.ids[s], e, (), "warlord")
+    assert f": {face_words(known[low])} cannot be played as a Warlord (see rule W-7 in 'duelmail rules " \
+           "warlords'). You may now: 1. " in said and "#" not in said
+    assert f"({sp.match.names()[s]} played {low} face down as a Warlord, but it is {known[low]})" in str(e)
+
+
+def test_a_card_named_by_a_face_it_has_not():
+    sp = SelfPlay("summoner", n=2, seed=1, shared=True)
+    s = deciding(sp, lambda m, s: bool(listed(sp, s, "summon")))
+    ref, face = listed(sp, s, "summon")[0].split()[1].split("=")
+    wrong = Card.parse("2H" if face.upper() != "2H" else "3H")
+    e = refused(sp, s, f"summon {ref}={wrong}")
+    assert e.illegal.case == FalseClaim(CardRef.parse(ref), wrong, Card.parse(face))
+    said = refusal(sp.match, s, sp.ids[s], e, (), "summon", commands=False)
+    assert said.endswith(f": you named {face_words(wrong)}, but it is {face_words(Card.parse(face))} (rule S-9 of "
+                         f"the rules of {sp.match.game.spec.title})"), said
+    assert f"played {ref} as {wrong}, but it is {Card.parse(face)}" in str(e)
+
+
+def test_a_secret_choice_made_again():
+    sp = SelfPlay("skirmish", n=2, seed=1, shared=True)
+    s = deciding(sp, lambda m, s: bool(listed(sp, s, "stay")))
+    e = refused(sp, s, "build str 3")
+    assert e.illegal.case == Committed("str", 2) and e.illegal.rule == "P-commit"
+    said = refusal(sp.match, s, sp.ids[s], e, (), "build str 3", commands=False)
+    assert said == f"your move was not sent (round {sp.match.round}): you already chose your Strength cards in round 2"
+    assert f"{sp.match.names()[s]} already committed to 'str' in round 2" in str(e)
+
+
+def test_an_answer_out_of_turn_comes_first():
+    sp = SelfPlay("warlords", n=3, seed=1, shared=True)
+    s = deciding(sp, lambda m, s: bool(m.duties[s].windows), 2000)
+    (w,) = sp.match.duties[s].windows
+    e = refused(sp, s, "end")
+    assert e.illegal.case == Awaited(w.rule, w.what) and e.illegal.move == "end" and "seat " in w.what
+    said = refusal(sp.match, s, sp.ids[s], e, (), "end", commands=False)
+    assert said.endswith(f": 'End the turn' cannot be played: first answer out of turn: {sp.match.named(w.what)} "
+                         f"(rule {w.rule} of the rules of Warlords)"), said
+    assert f"{sp.match.names()[s]} is awaited to answer out of turn, {w.rule}" in str(e)
+
+
+def test_the_parts_survive_a_refusal_said_again():
+    """An ``IllegalMove`` reworded (the engine adds the legal moves to the text) keeps its parts, and a refusal of
+    an answer in words keeps the rules' refusal it wraps."""
+    from duelmail.choosing import ChoiceError, read_step
+
+    sp = SelfPlay("warlords", n=2, seed=1, shared=True)
+    s = deciding(sp, lambda m, s: bool(listed(sp, s, "end")))
+    e = refused(sp, s, "support -").illegal
+    again = e.reworded("other words")
+    assert str(again) == f"other words (rule {e.rule})"
+    assert (again.seat, again.move, again.must, again.now, again.case) == (e.seat, e.move, e.must, e.now, e.case)
+    try:
+        read_step(sp.match, s, sp.ids[s], "support -")
+    except ChoiceError as refused_words:
+        assert refused_words.illegal is not None and refused_words.illegal.must == e.must
+        said = refusal(sp.match, s, sp.ids[s], refused_words, (), "support -", commands=False)
+        assert said.startswith("'Add no Support' cannot be played now: you must "), said
+    except DuelmailError as other:
+        raise AssertionError(other) from None
+    else:
+        raise AssertionError("accepted")
