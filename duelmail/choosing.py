@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from duelmail.errors import Awaited, Committed, DuelmailError, FileRefused, IllegalMove, NotationError
-from duelmail.games.base import FalseClaim, Violation, face_words, for_player, in_words
+from duelmail.games.base import FalseClaim, NotHeld, Violation, face_words, for_player, in_words
 from duelmail.games.cards import Card, CardRef
 from duelmail.util.classes import dataclass
 
@@ -380,13 +380,17 @@ def _composed(match: Match, seat: int, identity: Identity, illegal: IllegalMove,
         return (f"you already chose your {what} cards in round {case.round}" if what
                 else f"you already made that secret choice in round {case.round}"), rule
     said = _move_words(match, view, seat, illegal.move) if illegal.move else ""
-    if isinstance(case, Awaited):
+    if isinstance(case, NotHeld):
+        face = known.get(case.card)
+        why, now = ("you hold no such card" if face is None
+                    else f"{view.state.card_words(case.card, face)} is not in your hand"), False
+    elif isinstance(case, Awaited):
         why, now, rule = f"first answer out of turn: {words(case.what)}", False, case.rule
     else:
         why, now = f"you must {words(illegal.must)}" if illegal.must else words(illegal.now or ""), True
     why = why.rstrip(" .;:")
     if not said:
-        return f"not possible now: {why}", rule
+        return f"not possible now: {why}" if now else why, rule
     return f"{said!r} cannot be played{' now' if now else ''}: {why}", rule
 
 
@@ -422,7 +426,6 @@ def _addressed(text: str, seat: int, match: Match) -> tuple[str | None, str]:
         break
     names = match.names()
     me = f"(?:seat {seat}|{re.escape(names[seat])})" if 0 <= seat < len(names) else f"seat {seat}"
-    text = re.sub(rf"^{me} is not in this battle: it may ", "you are not in this battle: you may ", text)
     text = re.sub(rf"\b{me} (is|has)\b", lambda m: {"is": "you are", "has": "you have"}[m.group(1)], text)
     text = re.sub(rf"\b{me}'s\b", "your", text)
     text = re.sub(rf"^{me} (must|can|may|\w+s)\b", lambda m: "you " + _base_form(m.group(1)), text)  # "you defend"
@@ -431,7 +434,6 @@ def _addressed(text: str, seat: int, match: Match) -> tuple[str | None, str]:
         names[int(i)] if int(i) < len(names) else i for i in m.group(1).split(", ")), text)  # Z-12, by name
     text = re.sub(rf"unprotected players in play other than {me}: ([\d, ]+)", lambda m: "you may name " + " or ".join(
         names[int(i)] if int(i) < len(names) else i for i in m.group(1).split(", ")), text)
-    text = text.replace(" (fewer only with '!', when that exhausts it)", " (or fewer, when that exhausts it)")
     return move, text
 
 
@@ -445,10 +447,8 @@ def _plain(text: str) -> str:
     text = re.sub(r"\bfrom -?[\d.]+,-?[\d.]+ that is farther than the Speed (\d+) inch(?:es)? you have revealed",
                   lambda m: f"that is farther than the {m.group(1)} inch{'es' if m.group(1) != '1' else ''} your "
                   "revealed Speed allows", text)
-    text = re.sub(r"\ba face-down card(?: \(the \w+\))? is not in your hand", "you hold no such card", text)
     text = re.sub(r"(^|: )a face-down card is not ", r"\1that card is not ", text)  # a position typed, not held
     text = re.sub(r"\b(the [\w ]+?) is \1, not ", r"\1 is not ", text)  # "the 9 of spades is the 9 of spades, not"
-    text = re.sub(r"(the [^()]+?) \(the \w+\) is not in your hand", r"\1 is not in your hand", text)
     text = re.sub(r"(?<![\w.])(-?\d+(?:\.\d+)?),(-?\d+(?:\.\d+)?) is off the (\d+)x(\d+) table",
                   r"that spot is off the table (it is \3 by \4 inches)", text)
     text = re.sub(r"^((?:\d+ \+ )*\d+) = (\d+) does not beat",

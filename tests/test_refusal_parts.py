@@ -10,7 +10,7 @@ from collections.abc import Callable
 from duelmail.choosing import choices, refusal
 from duelmail.engine.match import Match
 from duelmail.errors import Awaited, Committed, DuelmailError, FileRefused
-from duelmail.games.base import FalseClaim, face_words
+from duelmail.games.base import FalseClaim, NotHeld, face_words
 from duelmail.games.cards import Card, CardRef
 from duelmail.testing.selfplay import SelfPlay
 
@@ -134,3 +134,28 @@ def test_the_parts_survive_a_refusal_said_again():
         raise AssertionError(other) from None
     else:
         raise AssertionError("accepted")
+
+
+
+def test_a_card_not_in_the_hand():
+    """A position typed wrong is no card the seat holds; a card it has seen elsewhere is said by its face."""
+    sp = SelfPlay("summoner", n=2, seed=1, shared=True)
+    s = deciding(sp, lambda m, s: bool(listed(sp, s, "summon")))
+    e = refused(sp, s, "summon s#99=2h")
+    assert e.illegal.case == NotHeld(CardRef.parse("s#99")) and e.illegal.move == "summon s#99=2h"
+    said = refusal(sp.match, s, sp.ids[s], e, (), "summon", commands=False)
+    assert said.endswith(": 'Summon the 2 of hearts' cannot be played: you hold no such card (rule S-9 of the rules "
+                         f"of {sp.match.game.spec.title})"), said
+    assert f"s#99 is not in {sp.match.names()[s]}'s hand" in str(e)
+
+    def seen_elsewhere(m: Match, t: int) -> bool:
+        view = m.draft(t, sp.ids[t], [])
+        return bool(listed(sp, t, "summon")) and any(r not in view.state.hands[t] for r in view.known(t))
+
+    s = deciding(sp, seen_elsewhere)
+    view = sp.match.draft(s, sp.ids[s], [])
+    ref, face = next((r, f) for r, f in view.known(s).items() if r not in view.state.hands[s])
+    e = refused(sp, s, f"summon {ref}={face}")
+    assert e.illegal.case == NotHeld(ref)
+    said = refusal(sp.match, s, sp.ids[s], e, (), "summon", commands=False)
+    assert f"cannot be played: {view.state.card_words(ref, face)} is not in your hand (rule S-9" in said, said

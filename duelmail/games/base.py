@@ -153,6 +153,13 @@ class FalseClaim(Case):
 
 
 @dataclass(frozen=True)
+class NotHeld(Case):
+    """A card a move names that is not in its seat's hand: a position typed wrong, or a card the seat holds no more."""
+
+    card: CardRef
+
+
+@dataclass(frozen=True)
 class Violation(Case):
     """A broken claim found at a reveal: the seat cheated (e.g. a face-down 'Warlord' that is a 7). ``claim``: its
     parts, for a player's words (``choosing.refusal``), where the claim is about a card (two violations are the

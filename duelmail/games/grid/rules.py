@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import field
 
 from duelmail.errors import IllegalMove
-from duelmail.games.base import PUBLIC, Action, FalseClaim, GameState, Outcome, Violation, Window, plural
+from duelmail.games.base import PUBLIC, Action, FalseClaim, GameState, NotHeld, Outcome, Violation, Window, plural
 from duelmail.games.cards import Card, CardRef
 from duelmail.games.grid.library import CardDef, deck
 from duelmail.games.grid.notation import (
@@ -379,7 +379,8 @@ class GridState(GameState):
                               "Scout turned face up (orient REF ORIENTATION)")
         if self.acted is not None and t not in (Reveal, Concede, Orient, Pass):
             raise IllegalMove("G-7", f"{action}: seat {seat} has taken this turn's action; what is left of the turn "
-                              "is reveal and concede, then pass to end it")
+                              "is reveal and concede, then pass to end it", seat=seat, move=str(action),
+                              now=self.prompt(seat))
         if t is Place:
             self._place(seat, action)
             self._acted(seat, played=True)
@@ -430,7 +431,8 @@ class GridState(GameState):
         try:
             self.hands[seat].remove(a.card)
         except ValueError:
-            raise IllegalMove("G-9", f"{a}: {a.card} is not in seat {seat}'s hand") from None
+            raise IllegalMove("G-9", f"{a}: {a.card} is not in seat {seat}'s hand", seat=seat, move=str(a),
+                              case=NotHeld(a.card)) from None
 
     def _turn_up(self, ref: CardRef, orient: int | None) -> None:
         self.face_up.add(ref)

@@ -14,7 +14,7 @@ from dataclasses import field
 from itertools import combinations
 
 from duelmail.errors import DuelmailError, IllegalMove
-from duelmail.games.base import PUBLIC, FaceClaims, GameState, Outcome, Violation, Window, plural
+from duelmail.games.base import PUBLIC, FaceClaims, GameState, NotHeld, Outcome, Violation, Window, plural
 from duelmail.games.cards import JOKER, Card, CardRef, standard_deck
 from duelmail.games.summoner.notation import (
     Attack,
@@ -385,7 +385,8 @@ class SummonerState(FaceClaims, GameState):
         """Play ``ref`` from ``seat``'s hand face up as ``face``; draw (S-5). False if the draw lost the game."""
         hand = self.hands[seat]
         if ref not in hand:
-            raise IllegalMove(rule, f"{action}: {ref} is not in seat {seat}'s hand")
+            raise IllegalMove(rule, f"{action}: {ref} is not in seat {seat}'s hand", seat=seat, move=str(action),
+                              case=NotHeld(ref))
         if ref in self.unseen[seat]:
             how = ("it becomes playable once the opponent has moved" if self.shortcuts else
                    "'look' first: the opponent's key share shows it, and then it may be played")
@@ -412,7 +413,8 @@ class SummonerState(FaceClaims, GameState):
     def _check_hand_card(self, seat: int, ref: CardRef, action: SummonerAction, rule: str) -> None:
         """Refuse early what can be refused before anything changes (not in hand, not seen yet)."""
         if ref not in self.hands[seat]:
-            raise IllegalMove(rule, f"{action}: {ref} is not in seat {seat}'s hand")
+            raise IllegalMove(rule, f"{action}: {ref} is not in seat {seat}'s hand", seat=seat, move=str(action),
+                              case=NotHeld(ref))
         if ref in self.unseen[seat]:
             how = ("it becomes playable once the opponent has moved" if self.shortcuts else
                    "'look' first: the opponent's key share shows it, and then it may be played")

@@ -14,7 +14,18 @@ from itertools import repeat
 from operator import is_
 
 from duelmail.errors import DuelmailError, IllegalMove
-from duelmail.games.base import PUBLIC, FaceClaims, FalseClaim, GameState, Outcome, Shuffle, Violation, Window, plural
+from duelmail.games.base import (
+    PUBLIC,
+    FaceClaims,
+    FalseClaim,
+    GameState,
+    NotHeld,
+    Outcome,
+    Shuffle,
+    Violation,
+    Window,
+    plural,
+)
 from duelmail.games.cards import Card, CardRef
 from duelmail.games.warlords.notation import (
     Accept,
@@ -383,7 +394,8 @@ class WarlordsState(FaceClaims, GameState):
                 self._after_emergency()
             else:
                 raise IllegalMove("W-26", f"{action}: seat {seat}'s draw pile has just emptied: play the "
-                                  "Reinforcements joker now, or pass")
+                                  "Reinforcements joker now, or pass", seat=seat, move=str(action),
+                                  now=self.prompt(seat))
             return
         if p == RENEWAL:
             if t is Reinforce:
@@ -392,7 +404,8 @@ class WarlordsState(FaceClaims, GameState):
                 self._end_turn()
             else:
                 raise IllegalMove("W-25", f"{action}: seat {seat}'s battle is over and its turn ends: play the "
-                                  "Reinforcements joker now, or pass")
+                                  "Reinforcements joker now, or pass", seat=seat, move=str(action),
+                                  now=self.prompt(seat))
             return
         if p == OUTSIDE:
             if t is Pass:
@@ -402,7 +415,8 @@ class WarlordsState(FaceClaims, GameState):
                 self._ace_outside(seat, action)
             else:
                 raise IllegalMove("W-18", f"{action}: seat {seat} is not in this battle: it may play an Ace outside "
-                                  "battle against a Warlord (ace ACE TARGET), or pass")
+                                  "battle against a Warlord (ace ACE TARGET), or pass", seat=seat, move=str(action),
+                                  now=self.prompt(seat))
             return
         if t is PlayAce:
             if p == PREP:
@@ -458,7 +472,8 @@ class WarlordsState(FaceClaims, GameState):
         try:
             self.hands[seat].remove(ref)
         except ValueError:
-            raise IllegalMove(rule, f"{action}: {ref} ({what}) is not in seat {seat}'s hand") from None
+            raise IllegalMove(rule, f"{action}: {ref} ({what}) is not in seat {seat}'s hand", seat=seat,
+                              move=str(action), case=NotHeld(ref)) from None
 
     def _claim(self, seat: int, ref: CardRef, role: str, rule: str) -> None:
         self.claims[ref] = (seat, role, rule)

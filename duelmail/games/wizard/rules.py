@@ -17,7 +17,7 @@ from dataclasses import field
 from itertools import combinations
 
 from duelmail.errors import DuelmailError, IllegalMove
-from duelmail.games.base import PUBLIC, FaceClaims, FalseClaim, GameState, Outcome, Shuffle, Violation, plural
+from duelmail.games.base import PUBLIC, FaceClaims, FalseClaim, GameState, NotHeld, Outcome, Shuffle, Violation, plural
 from duelmail.games.cards import Card, CardRef, standard_deck
 from duelmail.games.wizard.notation import Attack, Defend, Pass, Played, Take, Target, WizardAction, played
 from duelmail.games.wizard.render import render as render_text
@@ -287,7 +287,8 @@ class WizardState(FaceClaims, GameState):
             raise IllegalMove(rule, f"{action}: a card is named twice")
         for r in refs:
             if r not in self.hands[seat]:
-                raise IllegalMove(rule, f"{action}: {r} is not in seat {seat}'s hand")
+                raise IllegalMove(rule, f"{action}: {r} is not in seat {seat}'s hand", seat=seat, move=str(action),
+                                  case=NotHeld(r))
 
     def _play(self, seat: int, cards: Played, rule: str) -> list[CardRef]:
         for r, f in cards:
