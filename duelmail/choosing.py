@@ -430,10 +430,6 @@ def _addressed(text: str, seat: int, match: Match) -> tuple[str | None, str]:
     text = re.sub(rf"\b{me}'s\b", "your", text)
     text = re.sub(rf"^{me} (must|can|may|\w+s)\b", lambda m: "you " + _base_form(m.group(1)), text)  # "you defend"
     text = re.sub(rf"\b(from|of|for|to) {me}\b", r"\1 you", text)
-    text = re.sub(r"name the new target with 'at SEAT' \(([\d, ]+)\)", lambda m: "name the new target: " + " or ".join(
-        names[int(i)] if int(i) < len(names) else i for i in m.group(1).split(", ")), text)  # Z-12, by name
-    text = re.sub(rf"unprotected players in play other than {me}: ([\d, ]+)", lambda m: "you may name " + " or ".join(
-        names[int(i)] if int(i) < len(names) else i for i in m.group(1).split(", ")), text)
     return move, text
 
 

@@ -159,3 +159,19 @@ def test_a_card_not_in_the_hand():
     assert e.illegal.case == NotHeld(ref)
     said = refusal(sp.match, s, sp.ids[s], e, (), "summon", commands=False)
     assert f"cannot be played: {view.state.card_words(ref, face)} is not in your hand (rule S-9" in said, said
+
+
+def test_a_deflection_names_whom_it_may_aim_at():
+    """Z-12: the players a hearts defence may turn the spell to, by name, and the seat itself as "you"."""
+    sp = SelfPlay("wizard", n=3, seed=1, shared=True)
+    s = deciding(sp, lambda m, s: any(" at " in mv for mv in listed(sp, s, "defend")))
+    move = next(mv for mv in listed(sp, s, "defend") if " at " in mv).split(" at ")[0]
+    aims = sorted({int(mv.split(" at ")[1]) for mv in listed(sp, s, "defend") if mv.startswith(move + " at ")})
+    names = sp.match.names()
+    for typed, why in ((move, "a hearts defence deflects: name the new target: "),
+                       (f"{move} at {s}", "you cannot be the new target; you may name ")):
+        e = refused(sp, s, typed)
+        assert e.illegal.move == typed and e.illegal.now is not None
+        said = refusal(sp.match, s, sp.ids[s], e, (), "defend", commands=False)
+        assert f"cannot be played now: {why}{' or '.join(names[t] for t in aims)} (rule Z-12" in said, said
+        assert "SEAT" in str(e) or f"other than {names[s]}" in str(e)  # the rules' own text

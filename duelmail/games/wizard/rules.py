@@ -377,10 +377,13 @@ class WizardState(FaceClaims, GameState):
         if lead.suit == "H":
             if d.target is None and aims:
                 raise IllegalMove("Z-12", f"{d}: a hearts defence deflects: name the new target with 'at SEAT' "
-                                  f"({', '.join(map(str, aims))})")
+                                  f"({', '.join(map(str, aims))})", seat=seat, move=str(d),
+                                  now=f"a hearts defence deflects: name the new target: {_or(aims)}")
             if d.target is not None and d.target not in aims:
                 raise IllegalMove("Z-12", f"{d}: seat {d.target} cannot be the new target; unprotected players "
-                                  f"in play other than seat {seat}: {', '.join(map(str, aims)) or 'none'}")
+                                  f"in play other than seat {seat}: {', '.join(map(str, aims)) or 'none'}", seat=seat,
+                                  move=str(d), now=f"{'you' if d.target == seat else f'seat {d.target}'} cannot be "
+                                  f"the new target; you may name {_or(aims) or 'nobody'}")
         elif d.target is not None:
             raise IllegalMove("Z-10", f"{d}: only a hearts defence names a new target ({lead} is "
                               f"{SUITS[lead.suit]})")
@@ -668,6 +671,11 @@ def _and(cards) -> str:
     """Cards played, for a sentence: ``w#3=7h and w#9=qh``, ``w#1=9s, w#3=7h and w#9=qh``."""
     said = played(cards).split()
     return said[0] if len(said) == 1 else ", ".join(said[:-1]) + " and " + said[-1]
+
+
+def _or(seats) -> str:
+    """Seats to choose from, for a sentence: ``seat 1 or seat 2``."""
+    return " or ".join(f"seat {s}" for s in seats)
 
 
 def _refs(refs) -> str:
