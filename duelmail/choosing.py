@@ -382,8 +382,13 @@ def _composed(match: Match, seat: int, identity: Identity, illegal: IllegalMove,
     said = _move_words(match, view, seat, illegal.move) if illegal.move else ""
     if isinstance(case, NotHeld):
         face = known.get(case.card)
-        why, now = ("you hold no such card" if face is None
-                    else f"{view.state.card_words(case.card, face)} is not in your hand"), False
+        card = view.state.card_words(case.card, face) if face is not None else "that card"
+        if not case.where:
+            why = "you hold no such card" if face is None else f"{card} is not in your hand"
+        else:
+            why = f"{card} is not {case.where}" + (f" ({words(', '.join(map(str, case.yours)))})" if case.yours
+                                                   else "")
+        now = False
     elif isinstance(case, Awaited):
         why, now, rule = f"first answer out of turn: {words(case.what)}", False, case.rule
     else:

@@ -175,3 +175,18 @@ def test_a_deflection_names_whom_it_may_aim_at():
         said = refusal(sp.match, s, sp.ids[s], e, (), "defend", commands=False)
         assert f"cannot be played now: {why}{' or '.join(names[t] for t in aims)} (rule Z-12" in said, said
         assert "SEAT" in str(e) or f"other than {names[s]}" in str(e)  # the rules' own text
+
+
+def test_a_card_that_is_not_one_of_your_warlords():
+    """W-8: where the move needs the card (one of the seat's Warlords), with the ones that are, in words."""
+    sp = SelfPlay("warlords", n=2, seed=1, shared=True)
+    s = deciding(sp, lambda m, s: bool(listed(sp, s, "exchange")))
+    new = listed(sp, s, "exchange")[0].split()[2]
+    mine = tuple(sp.match.state.warlords[s])
+    e = refused(sp, s, f"exchange a#99 {new}")
+    assert e.illegal.case == NotHeld(CardRef.parse("a#99"), "one of your Warlords", mine)
+    said = refusal(sp.match, s, sp.ids[s], e, (), "exchange", commands=False)
+    view = sp.match.draft(s, sp.ids[s], [])
+    yours = ", ".join(view.state.card_words(r, view.known(s)[r]) for r in mine)
+    assert f"cannot be played: that card is not one of your Warlords ({yours}) (rule W-8 of" in said, said
+    assert f"a#99 is not one of {sp.match.names()[s]}'s Warlords" in str(e)

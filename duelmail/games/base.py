@@ -154,9 +154,13 @@ class FalseClaim(Case):
 
 @dataclass(frozen=True)
 class NotHeld(Case):
-    """A card a move names that is not in its seat's hand: a position typed wrong, or a card the seat holds no more."""
+    """A card a move names that its seat does not have where the move needs it: in its hand (a position typed wrong,
+    a card held no more), or ``where`` says where, to the seat (``one of your Warlords``), with ``yours``, the cards
+    that are."""
 
     card: CardRef
+    where: str = ""
+    yours: tuple[CardRef, ...] = ()
 
 
 @dataclass(frozen=True)

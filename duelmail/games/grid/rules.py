@@ -411,7 +411,8 @@ class GridState(GameState):
         elif t is Orient:
             if action.card not in pend:
                 raise IllegalMove("G-8", f"{action}: {action.card} is not a card of seat {seat} waiting for an "
-                                  "orientation (only cards a battle or a Scout turned face up are)")
+                                  "orientation (only cards a battle or a Scout turned face up are)", seat=seat,
+                                  move=str(action), case=NotHeld(action.card, "a card of yours waiting to be oriented"))
             self.orient[action.card] = action.orient
             self._settle()
         elif t is Concede:
@@ -589,7 +590,8 @@ class GridState(GameState):
     def _reveal(self, seat: int, a: Reveal) -> None:
         r = a.card
         if r not in self.where or seat_of(r) != seat or r in self.face_up:
-            raise IllegalMove("G-15", f"{a}: {r} is not a face-down card of seat {seat} on the table")
+            raise IllegalMove("G-15", f"{a}: {r} is not a face-down card of seat {seat} on the table", seat=seat,
+                              move=str(a), case=NotHeld(r, "a face-down card of yours on the table"))
         self._turn_up(r, a.orient)
         self._settle()
 

@@ -492,7 +492,8 @@ class WarlordsState(FaceClaims, GameState):
         mine = self.warlords[seat]
         if a.old not in mine:
             raise IllegalMove("W-8", f"{a}: {a.old} is not one of seat {seat}'s Warlords "
-                              f"({', '.join(map(str, mine)) or 'none'})")
+                              f"({', '.join(map(str, mine)) or 'none'})", seat=seat, move=str(a),
+                              case=NotHeld(a.old, "one of your Warlords", tuple(mine)))
         self._take(seat, a.new, a, "W-8", "the new Warlord")
         self._claim(seat, a.new, WARLORD, "W-8")
         mine[mine.index(a.old)] = a.new
@@ -644,7 +645,8 @@ class WarlordsState(FaceClaims, GameState):
                               f"(seat {self.n - 1})")
         if a.warlord is not None:
             if a.warlord not in self.warlords[seat]:
-                raise IllegalMove("W-10", f"{a}: {a.warlord} is not one of seat {seat}'s Warlords")
+                raise IllegalMove("W-10", f"{a}: {a.warlord} is not one of seat {seat}'s Warlords", seat=seat,
+                                  move=str(a), case=NotHeld(a.warlord, "one of your Warlords"))
             if a.warlord in self.used:
                 raise IllegalMove("W-9", f"{a}: the Warlord {a.warlord} defended and may not attack "
                                   f"before seat {seat}'s renewal")
@@ -663,7 +665,8 @@ class WarlordsState(FaceClaims, GameState):
     def _defend(self, seat: int, a: Defend) -> None:
         if a.warlord is not None:
             if a.warlord not in self.warlords[seat]:
-                raise IllegalMove("W-11", f"{a}: {a.warlord} is not one of seat {seat}'s Warlords")
+                raise IllegalMove("W-11", f"{a}: {a.warlord} is not one of seat {seat}'s Warlords", seat=seat,
+                                  move=str(a), case=NotHeld(a.warlord, "one of your Warlords"))
             if a.warlord in self.used:
                 raise IllegalMove("W-9", f"{a}: the Warlord {a.warlord} is used until seat {seat}'s renewal")
         if a.army is not None:
