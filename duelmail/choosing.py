@@ -414,8 +414,9 @@ def _move_words(match: Match, view: Match, seat: int, move: str) -> str:
 
 
 def _addressed(text: str, seat: int, match: Match) -> tuple[str | None, str]:
-    """The rules' refusal split as the player reads it: the move it refuses in notation (said again in words by
-    ``refusal``), then why, the player addressed as 'you' (``seat 0's hand`` is ``your hand``)."""
+    """A rules' refusal without parts split as the player reads it: the move it refuses in notation (said again in
+    words by ``refusal``), then why, the player addressed as 'you' (``seat 0 has`` is ``you have``): what the raise
+    sites that speak of their seat in the third person still need."""
     move = None
     for cut in [m.start() for m in re.finditer(": ", text)][:4]:  # "dual d0: str1 ...: why" holds one itself
         head = text[:cut]
@@ -439,8 +440,8 @@ def _addressed(text: str, seat: int, match: Match) -> tuple[str | None, str]:
 
 
 def _plain(text: str) -> str:
-    """The last touches of a refusal in words: faces in notation said in words, no notation's usage hint, no card's
-    role in brackets after 'is not in your hand', a claim that breaks the rules said as the rule broken."""
+    """The last touches of a refusal said from its text (one without parts): faces in notation said in words, no
+    notation's usage hint, no coordinates, a total of card values said as what the cards are worth."""
     text = re.sub(r"(?<![\w#=.-])((?:10|[2-9JQKA])[SHDC]|X[RB])(?![\w-])", lambda m: face_words(Card.parse(m.group(1))),
                   text)
     text = re.sub(r" \((?:write: [^)]*|[a-z]+(?: [A-Z]+)+|'[a-z]+ [^']*'(?:, [^)]*)?)\)", "", text)  # notation's
