@@ -367,9 +367,9 @@ def _composed(match: Match, seat: int, identity: Identity, illegal: IllegalMove,
     case, rule = illegal.case, illegal.rule
     if isinstance(case, FalseClaim):
         card = view.state.card_words(case.card, case.face)
-        if case.as_if:
-            what = f" ({case.what})" if case.what else ""
-            return f"{card} is not {case.said}: it is {face_words(case.face)}{what}", rule
+        if case.as_if:  # a designed card (Grid) is what it is by its design, never by the French face behind it
+            return (f"{card} is not {case.said} ({case.what})" if case.what
+                    else f"{card} is not {case.said}: it is {face_words(case.face)}"), rule
         if isinstance(case.said, Card):
             return f"you named {face_words(case.said)}, but it is {face_words(case.face)}", rule
         return f"{card} cannot be played as {_article(case.said)} {case.said}", rule

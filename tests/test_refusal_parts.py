@@ -190,3 +190,19 @@ def test_a_card_that_is_not_one_of_your_warlords():
     yours = ", ".join(view.state.card_words(r, view.known(s)[r]) for r in mine)
     assert f"cannot be played: that card is not one of your Warlords ({yours}) (rule W-8 of" in said, said
     assert f"a#99 is not one of {sp.match.names()[s]}'s Warlords" in str(e)
+
+
+def test_a_designed_card_played_as_if_it_had_an_ability():
+    """G-23: a card played as an Ally that is none is said by its design, never by the French face behind it."""
+    sp = SelfPlay("grid", n=2, seed=1, shared=True)
+    s = deciding(sp, lambda m, s: bool(listed(sp, s, "ally")))
+    allies = {mv.split()[1] for mv in listed(sp, s, "ally")}
+    view = sp.match.draft(s, sp.ids[s], [])
+    other = next(r for r in view.state.hands[s] if str(r) not in allies)
+    e = refused(sp, s, f"ally {other} {listed(sp, s, 'ally')[0].split()[2]}")
+    case = e.illegal.case
+    assert isinstance(case, FalseClaim) and case.as_if and case.card == other and case.said == "an Ally"
+    said = refusal(sp.match, s, sp.ids[s], e, (), "ally", commands=False)
+    name = view.state.card_words(other, view.known(s)[other])
+    assert said.endswith(f": {name} is not an Ally ({case.what}) (rule G-23 of the rules of Grid Duel)"), said
+    assert str(case.face) not in said and "of spades" not in said and str(case.face) in str(e)

@@ -142,8 +142,8 @@ class Window:
 @dataclass(frozen=True)
 class FalseClaim(Case):
     """A card played as what it is not: the card; what it was said to be, a role (``Warlord``) or a face, or, with
-    ``as_if``, what the move needs it to be (``an Ally``); its face; and what that face is in the game's words
-    where the face alone does not say it (``Ram 4, Siege``: Grid's designed cards)."""
+    ``as_if``, what the move needs it to be (``an Ally``); its face; and what the card is in the game's words where
+    its face does not say it (``Ram 4, Siege``: Grid's designed cards, said instead of the face)."""
 
     card: CardRef
     said: str | Card
