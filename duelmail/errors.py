@@ -15,8 +15,9 @@ class NotationError(DuelmailError, ValueError):
 
 class Case:
     """The parts of a refusal that says more than what its seat must do now: a false claim about one's own cards
-    (``games.base.FalseClaim``, else the ``games.base.Violation`` found), an earlier commitment (``Committed``), an
-    answer out of turn awaited first (``Awaited``). ``choosing.refusal`` composes a player's words from them."""
+    (``games.base.FalseClaim``, else the ``games.base.Violation`` found), a card the seat does not have where the
+    move needs it (``games.base.NotHeld``), an earlier commitment (``Committed``), an answer out of turn awaited
+    first (``Awaited``). ``choosing.refusal`` composes a player's words from them."""
 
 
 @dataclass(frozen=True)
