@@ -15,8 +15,8 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from duelmail.errors import DuelmailError, IllegalMove, NotationError
-from duelmail.games.base import face_words, for_player, in_words
+from duelmail.errors import Awaited, Committed, DuelmailError, FileRefused, IllegalMove, NotationError
+from duelmail.games.base import FalseClaim, NotHeld, Violation, face_words, for_player, in_words
 from duelmail.games.cards import Card, CardRef
 from duelmail.util.classes import dataclass
 
@@ -58,9 +58,11 @@ class Answer:
 
 class ChoiceError(NotationError):
     """An answer that names no legal move (or several): says what was not understood and what may be chosen.
-    ``rule``: the rule that refused a move the answer did name (``refusal`` then lists the legal moves)."""
+    ``rule``: the rule that refused a move the answer did name (``refusal`` then lists the legal moves);
+    ``illegal``: that refusal, with its parts."""
 
     rule: str | None = None
+    illegal: IllegalMove | None = None
 
 
 # -- the list ----------------------------------------------------------------------------------------------
@@ -283,7 +285,6 @@ _LEGAL_NOW = re.compile(r"\. Legal now: .*?\('duelmail moves' lists them all\)",
 _RULE_TAIL = re.compile(r" ?(?:\(rule ([A-Z]{1,2}-[A-Za-z0-9-]+)\)|\[([A-Za-z]{1,2}-[A-Za-z0-9-]+|notation)\])$")
 _USAGE = re.compile(r"(?::|;|,)? ?\(?expected '[^']*'(?:; [^)]*)?\)?")
 _GAME_ROUND = re.compile(r"^game [0-9a-f]{6,64}, round \d+: ")
-_IS_FACE = re.compile(r"(?<=\bis )((?:10|[2-9JQKA])[SHDC]|X[RB])\b")  # "but it is AH": the face in words
 
 
 def refusal(match: Match, seat: int, identity: Identity, error: Exception, noted: Sequence[str] = (),
@@ -292,8 +293,15 @@ def refusal(match: Match, seat: int, identity: Identity, error: Exception, noted
     by position; no notation's placeholders; the rule's id only after words, where to read it (``see rule W-7 in
     'duelmail rules warlords'``); then the moves legal now like the one typed, numbered as the list numbers them.
     The rules' own text (positions, rule ids, notation) is ``str(error)``: ``play --verbose`` shows it. Without
-    ``commands`` (a reply mail, which comes with the list) no command is named and no move listed."""
-    text = str(error).strip()
+    ``commands`` (a reply mail, which comes with the list) no command is named and no move listed.
+
+    A rules' refusal that gives its parts (``IllegalMove``'s ``must``, ``now``, ``case``) is said from them
+    (``_composed``); any other from its text."""
+    illegal = error if isinstance(error, IllegalMove) else getattr(error, "illegal", None)
+    if illegal is not None and (illegal.must or illegal.now or illegal.case):
+        text, rule = _composed(match, seat, identity, illegal, noted)
+        return _listed(match, seat, identity, getattr(error, "lead", "") + text, rule, noted, typed, commands)
+    text = (error.message if isinstance(error, FileRefused) else str(error)).strip()
     rule = getattr(error, "rule", None)
     m = _RULE_TAIL.search(text)
     while m:
@@ -303,30 +311,31 @@ def refusal(match: Match, seat: int, identity: Identity, error: Exception, noted
     text = text.removesuffix(" ('duelmail moves' lists the legal moves)")
     legal_now = bool(_LEGAL_NOW.search(text))
     text = _GAME_ROUND.sub("", _USAGE.sub("", _LEGAL_NOW.sub("", text)))
-    lead, move, text, rule = _addressed(text, seat, match, rule)
+    move, text = _addressed(text, seat, match)
     said = ""
     try:
         view = match.draft(seat, identity, list(noted))
-        known = view.known(seat)
-        text = in_words(view.named(text), known, namer=view.state.card_words)
-        name = view.names()[seat]
-        text = re.sub(rf"\b{re.escape(name)}'s\b", "your", text)
-        if move is not None:  # the refused move in words, as the list would say it
-            said = imperative(for_player(in_words(view.named(view.state.describe(seat, match.game.parse_action(
-                move))), known, namer=view.state.card_words)), name).replace("a face-down card", "a card")
-            said = re.sub(r"\b((?:10|[2-9JQKA])[SHDC]|X[RB]) \(a card\)", lambda m: face_words(Card.parse(m.group(1))),
-                          said)  # a card not held, said by the face typed
+        text = in_words(view.named(text), view.known(seat), namer=view.state.card_words)
+        text = re.sub(rf"\b{re.escape(view.names()[seat])}'s\b", "your", text)
+        said = _move_words(match, view, seat, move) if move is not None else ""  # as the list would say it
     except DuelmailError:
         pass
     text = _plain(for_player(text)).rstrip(" .;:")
     if said:
-        now = text.startswith("not possible now: ")
-        text = f"{said!r} cannot be played{' now' if now else ''}: " + text.removeprefix("not possible now: ")
-    text = lead + text
+        text = f"{said!r} cannot be played: {text}"
+    text = getattr(error, "lead", "") + text
+    return _listed(match, seat, identity, text, rule, noted, typed, commands, bool(
+        legal_now or isinstance(error, IllegalMove) or getattr(error, "rule", None)))
+
+
+def _listed(match: Match, seat: int, identity: Identity, text: str, rule: str | None, noted: Sequence[str],
+            typed: str, commands: bool, listing: bool = True) -> str:
+    """A refusal in words, then where to read its rule and, with ``commands`` and ``listing``, the moves legal now
+    like the one typed."""
     if rule and re.fullmatch(r"[A-Z]{1,2}-\d+[a-z]?", rule) and not rule.startswith("P-"):
         text += (f" (see rule {rule} in 'duelmail rules {match.game.spec.id}')" if commands
                  else f" (rule {rule} of the rules of {match.game.spec.title})")
-    if not commands or not (legal_now or isinstance(error, IllegalMove) or getattr(error, "rule", None)):
+    if not commands or not listing:
         return text
     listed = choices(match, seat, identity, noted)
     verb = (typed.split() or [""])[0].lower()
@@ -341,14 +350,73 @@ def refusal(match: Match, seat: int, identity: Identity, error: Exception, noted
 _STATS = {"str": "Strength", "spd": "Speed", "end": "Endurance", "dex": "Dexterity"}
 
 
-def _addressed(text: str, seat: int, match: Match, rule: str | None) -> tuple[str, str | None, str, str | None]:
-    """The rules' refusal split as the player reads it: what leads it (``your move was not sent (round 4): ``), the
-    move it refuses in notation (said again in words by ``refusal``), then why, the player addressed as 'you'
-    (``seat 0 must ...`` is ``you must ...``); and the rule."""
-    lead = re.match(r"your move was not sent \(round \d+\): ", text)
-    if lead:
-        _, move, text, rule = _addressed(text[lead.end():], seat, match, rule)
-        return lead.group(0), move, text, rule
+def _composed(match: Match, seat: int, identity: Identity, illegal: IllegalMove, noted: Sequence[str]
+              ) -> tuple[str, str | None]:
+    """A rules' refusal said from its parts to the seat it refuses: the move as the list says it, then why (``you
+    must ...``, ``you already chose your Strength cards in round 3``, ``you named the 2 of clubs, but it is the 7
+    of hearts``); and the rule to read."""
+    try:
+        view = match.draft(seat, identity, list(noted))
+    except DuelmailError:  # (the noted moves were each checked as they were noted)
+        view = match
+    known = view.known(seat)
+
+    def words(text: str) -> str:
+        return for_player(in_words(view.named(text), known, namer=view.state.card_words))
+
+    case, rule = illegal.case, illegal.rule
+    if isinstance(case, FalseClaim):
+        card = view.state.card_words(case.card, case.face)
+        if case.as_if:  # a designed card (Grid) is what it is by its design, never by the French face behind it
+            return (f"{card} is not {case.said} ({case.what})" if case.what
+                    else f"{card} is not {case.said}: it is {face_words(case.face)}"), rule
+        if isinstance(case.said, Card):
+            return f"you named {face_words(case.said)}, but it is {face_words(case.face)}", rule
+        return f"{card} cannot be played as {_article(case.said)} {case.said}", rule
+    if isinstance(case, Violation):  # a claim about a secret choice (Skirmish's stats): the rules' words
+        return f"that would say something false about your own cards ({words(case.message)})", rule
+    if isinstance(case, Committed):
+        what = _STATS.get(case.label)
+        return (f"you already chose your {what} cards in round {case.round}" if what
+                else f"you already made that secret choice in round {case.round}"), rule
+    said = _move_words(match, view, seat, illegal.move) if illegal.move else ""
+    if isinstance(case, NotHeld):
+        face = known.get(case.card)
+        card = view.state.card_words(case.card, face) if face is not None else "that card"
+        if not case.where:
+            why = "you hold no such card" if face is None else f"{card} is not in your hand"
+        else:
+            why = f"{card} is not {case.where}" + (f" ({words(', '.join(map(str, case.yours)))})" if case.yours
+                                                   else "")
+        now = False
+    elif isinstance(case, Awaited):
+        why, now, rule = f"first answer out of turn: {words(case.what)}", False, case.rule
+    else:
+        why, now = f"you must {words(illegal.must)}" if illegal.must else words(illegal.now or ""), True
+    why = why.rstrip(" .;:")
+    if not said:
+        return f"not possible now: {why}" if now else why, rule
+    return f"{said!r} cannot be played{' now' if now else ''}: {why}", rule
+
+
+def _move_words(match: Match, view: Match, seat: int, move: str) -> str:
+    """A refused move as the list would say it (``Play a card face down as a Warlord``), or nothing where the rules
+    cannot say it."""
+    known = view.known(seat)
+    try:
+        said = imperative(for_player(in_words(view.named(view.state.describe(seat, match.game.parse_action(move))),
+                                              known, namer=view.state.card_words)), view.names()[seat])
+    except DuelmailError:
+        return ""
+    said = said.replace("a face-down card", "a card")
+    return re.sub(r"\b((?:10|[2-9JQKA])[SHDC]|X[RB]) \(a card\)", lambda m: face_words(Card.parse(m.group(1))),
+                  said)  # a card not held, said by the face typed
+
+
+def _addressed(text: str, seat: int, match: Match) -> tuple[str | None, str]:
+    """A rules' refusal without parts split as the player reads it: the move it refuses in notation (said again in
+    words by ``refusal``), then why, the player addressed as 'you' (``seat 0 has`` is ``you have``): what the raise
+    sites that speak of their seat in the third person still need."""
     move = None
     for cut in [m.start() for m in re.finditer(": ", text)][:4]:  # "dual d0: str1 ...: why" holds one itself
         head = text[:cut]
@@ -364,69 +432,16 @@ def _addressed(text: str, seat: int, match: Match, rule: str | None) -> tuple[st
         break
     names = match.names()
     me = f"(?:seat {seat}|{re.escape(names[seat])})" if 0 <= seat < len(names) else f"seat {seat}"
-    m = re.match(rf"{me} is awaited to answer out of turn, ([A-Z]{{1,2}}-\d+[a-z]?) \((.*)\); the file must answer "
-                 r"first: .*$", text)
-    if m:  # a window first (P-window): what it is, and its rule
-        return "", move, f"first answer out of turn: {m.group(2)}", rule if rule and not rule.startswith("P-") \
-            else m.group(1)
-    m = re.match(rf"{me} already committed to '(\w+)' in round (\d+)", text)
-    if m:
-        what = _STATS.get(m.group(1))
-        return "", move, (f"you already chose your {what} cards in round {m.group(2)}" if what
-                          else f"you already made that secret choice in round {m.group(2)}"), rule
-    text = re.sub(rf"^not possible now \([\w-]+\); {me} must ", "not possible now: you must ", text)
-    text = re.sub(rf"^not possible now \([\w-]+\); for {me} now: ", "not possible now: ", text)  # a prompt follows
-    text = re.sub(rf"^not possible now, {me} must ", "not possible now: you must ", text)
-    text = re.sub(rf"^{me} is not in this battle: it may ", "you are not in this battle: you may ", text)
     text = re.sub(rf"\b{me} (is|has)\b", lambda m: {"is": "you are", "has": "you have"}[m.group(1)], text)
     text = re.sub(rf"\b{me}'s\b", "your", text)
     text = re.sub(rf"^{me} (must|can|may|\w+s)\b", lambda m: "you " + _base_form(m.group(1)), text)  # "you defend"
     text = re.sub(rf"\b(from|of|for|to) {me}\b", r"\1 you", text)
-    text = re.sub(r"name the new target with 'at SEAT' \(([\d, ]+)\)", lambda m: "name the new target: " + " or ".join(
-        names[int(i)] if int(i) < len(names) else i for i in m.group(1).split(", ")), text)  # Z-12, by name
-    text = re.sub(rf"unprotected players in play other than {me}: ([\d, ]+)", lambda m: "you may name " + " or ".join(
-        names[int(i)] if int(i) < len(names) else i for i in m.group(1).split(", ")), text)
-    subject = "|".join(map(re.escape, names)) if names else "seat"  # a prompt that is no order ("the attack deals 1
-    text = re.sub(rf"^not possible now: you must (?=(?:the|a|an|one|no|{subject})\b|\d)", "not possible now: ", text)
-    # damage: accept, or ...") follows no "you must"
-    text = text.replace(" (fewer only with '!', when that exhausts it)", " (or fewer, when that exhausts it)")
-    return "", move, text, rule
-
-
-_SAID_FALSE = re.compile(r"\bmove '[^']*' says something false about your own cards \((?:you|\w+) played (.+?)"
-                         r"(?: face down)? as (?:(?:a|an|the) )?(.+?), but it is (.+?)\), so it would be a proven "
-                         r"cheat: nothing was signed")
-
-
-_SAID_FALSE_AS = re.compile(r"\bmove '[^']*' says something false about your own cards \((?:you|\w+) played '[^']*' "
-                            r"as if with (an?) (\w+), but (.+?) is (.+)\), so it would be a proven cheat: nothing "
-                            r"was signed")
-_FALSE_CLAIM = re.compile(r"\bmove '[^']*' says something false about your own cards \((.+)\), so it would be a "
-                          r"proven cheat: nothing was signed")
+    return move, text
 
 
 def _plain(text: str) -> str:
-    """The last touches of a refusal in words: faces in notation said in words, no notation's usage hint, no card's
-    role in brackets after 'is not in your hand', a claim that breaks the rules said as the rule broken."""
-    m = _SAID_FALSE.search(text)
-    if m:
-        card, role, face = m.groups()
-        claimed = re.match(r"(.+?) \(said to be (.+)\)$", card)
-        if claimed:
-            said = f"you named {claimed.group(2)}, but it is {face}"
-        elif re.fullmatch(r"(?:10|[2-9JQKA])[SHDC]|X[RB]", role):
-            said = f"you named {face_words(Card.parse(role))}, but it is {face}"
-        elif re.fullmatch(r"(?:\d+|Jack|Queen|King|Ace) of \w+|(?:red|black) joker", role):  # "as the 2 of hearts"
-            said = f"you named the {role}, but it is {face}"
-        else:
-            said = f"{card} cannot be played as {_article(role)} {role}"
-        text = text[:m.start()] + said + text[m.end():]
-    m = _SAID_FALSE_AS.search(text)
-    if m:
-        article, role, card, face = m.groups()
-        text = text[:m.start()] + f"{card} is not {article} {role}: it is {face}" + text[m.end():]
-    text = _FALSE_CLAIM.sub(r"that would say something false about your own cards (\1)", text)
-    text = _IS_FACE.sub(lambda m: face_words(Card.parse(m.group(1))), text)
+    """The last touches of a refusal said from its text (one without parts): faces in notation said in words, no
+    notation's usage hint, no coordinates, a total of card values said as what the cards are worth."""
     text = re.sub(r"(?<![\w#=.-])((?:10|[2-9JQKA])[SHDC]|X[RB])(?![\w-])", lambda m: face_words(Card.parse(m.group(1))),
                   text)
     text = re.sub(r" \((?:write: [^)]*|[a-z]+(?: [A-Z]+)+|'[a-z]+ [^']*'(?:, [^)]*)?)\)", "", text)  # notation's
@@ -434,10 +449,8 @@ def _plain(text: str) -> str:
     text = re.sub(r"\bfrom -?[\d.]+,-?[\d.]+ that is farther than the Speed (\d+) inch(?:es)? you have revealed",
                   lambda m: f"that is farther than the {m.group(1)} inch{'es' if m.group(1) != '1' else ''} your "
                   "revealed Speed allows", text)
-    text = re.sub(r"\ba face-down card(?: \(the \w+\))? is not in your hand", "you hold no such card", text)
     text = re.sub(r"(^|: )a face-down card is not ", r"\1that card is not ", text)  # a position typed, not held
     text = re.sub(r"\b(the [\w ]+?) is \1, not ", r"\1 is not ", text)  # "the 9 of spades is the 9 of spades, not"
-    text = re.sub(r"(the [^()]+?) \(the \w+\) is not in your hand", r"\1 is not in your hand", text)
     text = re.sub(r"(?<![\w.])(-?\d+(?:\.\d+)?),(-?\d+(?:\.\d+)?) is off the (\d+)x(\d+) table",
                   r"that spot is off the table (it is \3 by \4 inches)", text)
     text = re.sub(r"^((?:\d+ \+ )*\d+) = (\d+) does not beat",
@@ -537,6 +550,7 @@ def read_step(match: Match, seat: int, identity: Identity, text: str, noted: Seq
     except DuelmailError as e:
         refused = ChoiceError(f"{text!r} cannot be played now: {e} ('duelmail moves' lists the legal moves)")
         refused.rule = getattr(e, "rule", None)  # a rules' refusal: ``refusal`` says it in words, with the moves
+        refused.illegal = e if isinstance(e, IllegalMove) else getattr(e, "illegal", None)
         raise refused from None
     return Choice(0, words, move, in_words(view.named(warning), known, namer=view.state.card_words)
                   if warning else None)

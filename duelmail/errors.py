@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from duelmail.util.classes import dataclass
+
 
 class DuelmailError(Exception):
     """Base of every error duelmail raises on purpose."""
@@ -11,12 +13,50 @@ class NotationError(DuelmailError, ValueError):
     """Text that is not a valid action, card or reference."""
 
 
-class IllegalMove(DuelmailError):
-    """A move the rules forbid. ``rule`` is the digest rule id, e.g. ``W-7``."""
+class Case:
+    """The parts of a refusal that says more than what its seat must do now: a false claim about one's own cards
+    (``games.base.FalseClaim``, else the ``games.base.Violation`` found), a card the seat does not have where the
+    move needs it (``games.base.NotHeld``), an earlier commitment (``Committed``), an answer out of turn awaited
+    first (``Awaited``). ``choosing.refusal`` composes a player's words from them."""
 
-    def __init__(self, rule: str, message: str):
-        self.rule = rule
+
+@dataclass(frozen=True)
+class Committed(Case):
+    """A secret choice the seat committed to already: its label (``str``) and the round it did."""
+
+    label: str
+    round: int
+
+
+@dataclass(frozen=True)
+class Awaited(Case):
+    """An answer out of turn the seat owes before anything else: the window's rule and what it is (``bob attacks
+    seat 0: play an Ace outside battle ..., or pass``, seats as numbers)."""
+
+    rule: str
+    what: str
+
+
+class IllegalMove(DuelmailError):
+    """A move the rules forbid. ``rule`` is the digest rule id, e.g. ``W-7``; ``str(error)`` the rules' own text
+    (``message`` and the rule), what ``play --verbose`` and ``verify`` show.
+
+    The parts a player's words are composed from (``choosing.refusal``), each where the raiser knows it: ``seat``,
+    the seat refused; ``move``, the refused move's notation; ``must``, what the seat must do now, an order as its
+    prompt says it (``summon, double, joker; then end ...``: "you must ..."); ``now``, what is asked of it now when
+    the prompt is no order (``the attack deals 1 damage: accept, or play an Ace``); ``case``, the parts of a
+    refusal that says more (``Case``)."""
+
+    def __init__(self, rule: str, message: str, *, seat: int | None = None, move: str | None = None,
+                 must: str | None = None, now: str | None = None, case: Case | None = None):
+        self.rule, self.message = rule, message
+        self.seat, self.move, self.must, self.now, self.case = seat, move, must, now, case
         super().__init__(f"{message} (rule {rule})")
+
+    def reworded(self, message: str) -> IllegalMove:
+        """The same refusal, its parts kept, with the rules' text ``message`` instead."""
+        return IllegalMove(self.rule, message, seat=self.seat, move=self.move, must=self.must, now=self.now,
+                           case=self.case)
 
 
 class SeatNotRemovable(DuelmailError):
@@ -40,15 +80,18 @@ class CryptoError(DuelmailError):
 
 
 class FileRefused(DuelmailError):
-    """An incoming file failed a check. Names the file, the round, the seat and the rule."""
+    """An incoming file failed a check. Names the file, the round, the seat and the rule; ``illegal``: the rules'
+    refusal of a move it carries (an ``IllegalMove``, its parts for a player's words), if that is why."""
 
     def __init__(self, path: str, message: str, round: int | None = None,
-                 seat: int | None = None, rule: str | None = None):
+                 seat: int | None = None, rule: str | None = None, illegal: IllegalMove | None = None):
         self.path, self.round, self.seat, self.rule = path, round, seat, rule
+        self.message, self.illegal = message, illegal  # illegal: the rules' refusal it says, with its parts
+        self.lead = ""  # what a refusal in a player's words begins with
         if path in OWN_FILES:  # this home's own file, checked before it is signed: said as the player would
             tail = f" [{rule}]" if rule and not message.endswith(f"(rule {rule})") else ""
-            when = f" (round {round})" if round is not None else ""
-            super().__init__(f"{OWN_FILES[path]} was not sent{when}: {message}{tail}")
+            self.lead = f"{OWN_FILES[path]} was not sent" + (f" (round {round})" if round is not None else "") + ": "
+            super().__init__(f"{self.lead}{message}{tail}")
             return
         parts = [f"refused {path}"]
         if round is not None:

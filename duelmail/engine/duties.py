@@ -7,7 +7,7 @@ from datetime import datetime, timedelta
 
 from duelmail.engine.clock import MAX_ALLOWANCE, paused_deadline
 from duelmail.engine.log import parse_time
-from duelmail.errors import DuelmailError, IllegalMove
+from duelmail.errors import Awaited, DuelmailError, IllegalMove
 from duelmail.games.base import PUBLIC, Window
 from duelmail.games.cards import CardRef
 from duelmail.protocol.turnfile import SignedFile
@@ -233,7 +233,8 @@ class Duties:
         if text.split(" ", 1)[0].strip() not in verbs:
             rules = ", ".join(f"{w.rule} ({w.what})" for w in duty.windows)
             raise IllegalMove("P-window", f"action {text!r}: seat {seat} is awaited to answer out of turn, {rules}; "
-                              f"the file must answer first: {' or '.join(verbs)}")
+                              f"the file must answer first: {' or '.join(verbs)}", seat=seat, move=text,
+                              case=Awaited(duty.windows[0].rule, "; ".join(w.what for w in duty.windows)))
 
     def _retired_seed_duties(self, duties: dict[int, Duty]) -> None:
         """A retired seat awaited anyway (for shares or a pass) must publish its seed in that file."""

@@ -21,6 +21,7 @@ from duelmail.engine.views import with_faces
 from duelmail.errors import (
     OWN_FILES,
     CheatDetected,
+    Committed,
     CryptoError,
     DuelmailError,
     FileRefused,
@@ -199,8 +200,8 @@ class Folding:
         seat = c["seat"] if f.kind != "genesis" else c["creator"]
         rnd = f.round
 
-        def refuse(msg: str, rule: str) -> FileRefused:
-            return FileRefused(where, msg, round=rnd, seat=seat, rule=rule)
+        def refuse(msg: str, rule: str, illegal: IllegalMove | None = None) -> FileRefused:
+            return FileRefused(where, msg, round=rnd, seat=seat, rule=rule, illegal=illegal)
 
         if f.kind == "genesis":
             if f.game_id == self.gid:
@@ -285,7 +286,8 @@ class Folding:
             events = self._apply_body(f, seat, duty, strict)
         except (CryptoError, IllegalMove, NotationError) as e:
             rule = getattr(e, "rule", None) or ("P-crypto" if isinstance(e, CryptoError) else "notation")
-            raise refuse(self.named(str(e)) if where in OWN_FILES else str(e), rule) from None  # players by name
+            raise refuse(self.named(str(e)) if where in OWN_FILES else str(e), rule,  # players by name
+                         e if isinstance(e, IllegalMove) else None) from None
         except CheatDetected as e:
             raise refuse(f"CHEAT: {e}", e.rule) from None
         self.last_time = max(self.last_time, t) if self.last_time else t
@@ -955,7 +957,8 @@ class Folding:
             new = [v for v in self._broken_claims(seat, after) if v not in before]
             if new:
                 raise IllegalMove(new[0].rule, f"move {text!r} says something false about your own cards "
-                                  f"({self.named(new[0].message)}), so it would be a proven cheat: nothing was signed")
+                                  f"({self.named(new[0].message)}), so it would be a proven cheat: nothing was signed",
+                                  seat=seat, move=text, case=new[0].claim or new[0])
         except IllegalMove as e:
             legal = [str(a) for a in pre.legal_actions(seat, known)]
             verb = text.split()[0].lower() if text.split() else ""
@@ -963,8 +966,7 @@ class Folding:
             shown = ", ".join(with_faces(a, known, pre.card_name) for a in alike[:8]) + (
                 f" and {len(alike) - 8} more" if len(alike) > 8 else "")
             said = str(e).removesuffix(f" (rule {e.rule})")
-            raise IllegalMove(e.rule, f"{said}. Legal now: {shown or 'nothing'} ('duelmail moves' lists them all)"
-                              ) from None
+            raise e.reworded(f"{said}. Legal now: {shown or 'nothing'} ('duelmail moves' lists them all)") from None
 
     def _broken_claims(self, seat: int, known: Known) -> list[Violation]:
         """The seat's claims that the rules' audit finds broken by the faces and sealed choices it knows."""
@@ -983,7 +985,8 @@ class Folding:
                 raise IllegalMove("P-commit", f"commitment for {label!r} is not 64 hex digits")
             if (seat, label) in self.commitments:
                 raise IllegalMove("P-commit", f"seat {seat} already committed to {label!r} in round "
-                                  f"{self.commitments[(seat, label)][0]}")
+                                  f"{self.commitments[(seat, label)][0]}", seat=seat,
+                                  case=Committed(label, self.commitments[(seat, label)][0]))
             self.commitments[(seat, label)] = (rnd, h)
         if labels or "memo" in c:
             # one memo for the file's sealed choices, of the size their kinds fix: any other size would tell the

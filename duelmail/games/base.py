@@ -28,9 +28,10 @@ import functools
 import re
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import field
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from duelmail.errors import DuelmailError, NotationError, SeatNotRemovable
+from duelmail.errors import Case, DuelmailError, NotationError, SeatNotRemovable
 from duelmail.games.cards import Card, CardRef
 from duelmail.util.classes import dataclass
 
@@ -140,12 +141,40 @@ class Window:
 
 
 @dataclass(frozen=True)
-class Violation:
-    """A broken claim found at a reveal: the seat cheated (e.g. a face-down 'Warlord' that is a 7)."""
+class FalseClaim(Case):
+    """A card played as what it is not: the card; what it was said to be, a role (``Warlord``) or a face, or, with
+    ``as_if``, what the move needs it to be (``an Ally``); its face; and what the card is in the game's words where
+    its face does not say it (``Ram 4, Siege``: Grid's designed cards, said instead of the face)."""
+
+    card: CardRef
+    said: str | Card
+    face: Card
+    as_if: bool = False
+    what: str = ""
+
+
+@dataclass(frozen=True)
+class NotHeld(Case):
+    """A card a move names that its seat does not have where the move needs it: in its hand (a position typed wrong,
+    a card held no more), or ``where`` says where, to the seat (``one of your Warlords``), with ``yours``, the cards
+    that are."""
+
+    card: CardRef
+    where: str = ""
+    yours: tuple[CardRef, ...] = ()
+
+
+@dataclass(frozen=True)
+class Violation(Case):
+    """A broken claim found at a reveal: the seat cheated (e.g. a face-down 'Warlord' that is a 7). ``claim``: its
+    parts, for a player's words (``choosing.refusal``), where the claim is about a card (two violations are the
+    same by seat, rule and message alone). A seat's own move that would break one is refused with it (its
+    ``case``) before anything is signed."""
 
     seat: int
     rule: str
     message: str
+    claim: FalseClaim | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)
@@ -649,7 +678,8 @@ class FaceClaims:
 
     def _violation(self, ref: CardRef, face: Card, claim: tuple) -> Violation:
         seat, said, rule = claim
-        return Violation(seat, rule, f"seat {seat} played {ref} as {said}, but it is {face}")
+        return Violation(seat, rule, f"seat {seat} played {ref} as {said}, but it is {face}",
+                         FalseClaim(ref, said, face))
 
     def _revealed(self, ref: CardRef) -> None:
         """Bookkeeping as a card turns up (before its claim is checked)."""

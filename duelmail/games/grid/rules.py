@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import field
 
 from duelmail.errors import IllegalMove
-from duelmail.games.base import PUBLIC, Action, GameState, Outcome, Violation, Window, plural
+from duelmail.games.base import PUBLIC, Action, FalseClaim, GameState, NotHeld, Outcome, Violation, Window, plural
 from duelmail.games.cards import Card, CardRef
 from duelmail.games.grid.library import CardDef, deck
 from duelmail.games.grid.notation import (
@@ -379,7 +379,8 @@ class GridState(GameState):
                               "Scout turned face up (orient REF ORIENTATION)")
         if self.acted is not None and t not in (Reveal, Concede, Orient, Pass):
             raise IllegalMove("G-7", f"{action}: seat {seat} has taken this turn's action; what is left of the turn "
-                              "is reveal and concede, then pass to end it")
+                              "is reveal and concede, then pass to end it", seat=seat, move=str(action),
+                              now=self.prompt(seat))
         if t is Place:
             self._place(seat, action)
             self._acted(seat, played=True)
@@ -410,7 +411,8 @@ class GridState(GameState):
         elif t is Orient:
             if action.card not in pend:
                 raise IllegalMove("G-8", f"{action}: {action.card} is not a card of seat {seat} waiting for an "
-                                  "orientation (only cards a battle or a Scout turned face up are)")
+                                  "orientation (only cards a battle or a Scout turned face up are)", seat=seat,
+                                  move=str(action), case=NotHeld(action.card, "a card of yours waiting to be oriented"))
             self.orient[action.card] = action.orient
             self._settle()
         elif t is Concede:
@@ -430,7 +432,8 @@ class GridState(GameState):
         try:
             self.hands[seat].remove(a.card)
         except ValueError:
-            raise IllegalMove("G-9", f"{a}: {a.card} is not in seat {seat}'s hand") from None
+            raise IllegalMove("G-9", f"{a}: {a.card} is not in seat {seat}'s hand", seat=seat, move=str(a),
+                              case=NotHeld(a.card)) from None
 
     def _turn_up(self, ref: CardRef, orient: int | None) -> None:
         self.face_up.add(ref)
@@ -587,7 +590,8 @@ class GridState(GameState):
     def _reveal(self, seat: int, a: Reveal) -> None:
         r = a.card
         if r not in self.where or seat_of(r) != seat or r in self.face_up:
-            raise IllegalMove("G-15", f"{a}: {r} is not a face-down card of seat {seat} on the table")
+            raise IllegalMove("G-15", f"{a}: {r} is not a face-down card of seat {seat} on the table", seat=seat,
+                              move=str(a), case=NotHeld(r, "a face-down card of yours on the table"))
         self._turn_up(r, a.orient)
         self._settle()
 
@@ -800,7 +804,10 @@ class GridState(GameState):
 
     def _violation(self, c: Claim, faces: Mapping[CardRef, Card]) -> Violation:
         shown = ", ".join(f"{r} is {faces[r]} ({self.defs[c.seat][faces[r]].summary()})" for r in c.refs if r in faces)
-        return Violation(c.seat, c.rule, f"seat {c.seat} played '{c.action}' as if with {WHAT[c.kind]}, but {shown}")
+        first = next((r for r in c.refs if r in faces), None)
+        return Violation(c.seat, c.rule, f"seat {c.seat} played '{c.action}' as if with {WHAT[c.kind]}, but {shown}",
+                         None if first is None else FalseClaim(first, WHAT[c.kind], faces[first], as_if=True,
+                                                               what=self.defs[c.seat][faces[first]].summary()))
 
     def _forfeit(self, v: Violation) -> None:
         """G-28: a broken claim ends the game at once and the cheater loses; found after the end, it

@@ -474,11 +474,13 @@ class SkirmishState(GameState):
             label = w[3] if kind == "dual" else w[2]
             if not isinstance(action, Sealed) or action.label != label:
                 raise IllegalMove("K-9" if kind == "dual" else "K-17",
-                                  f"{action}: the rules wait for a sealed choice labelled {label!r}")
+                                  f"{action}: the rules wait for a sealed choice labelled {label!r}", seat=seat,
+                                  move=str(action), now=self.prompt(seat))
             self.committed.add(seat)
         elif kind == "reveal":
             if not isinstance(action, Reveal):
-                raise IllegalMove("K-9", f"{action}: the rules wait for a reveal ({w[3]})")
+                raise IllegalMove("K-9", f"{action}: the rules wait for a reveal ({w[3]})", seat=seat, move=str(action),
+                                  now=self.prompt(seat))
             self._reveal(seat, action.items, w[2], "K-9")
             self.wait = None
         elif kind == "endure":
@@ -486,7 +488,8 @@ class SkirmishState(GameState):
             if not isinstance(action, Reveal) or [s for s, _, _ in action.items] != ["end"] or not (
                     action.count("end") == n or (action.items[0][2] and action.count("end") < n)):
                 raise IllegalMove("K-21", f"{action}: seat {seat} must reveal {n} Endurance (fewer only with '!', "
-                                  f"when that exhausts it) after {w[3]}")
+                                  f"when that exhausts it) after {w[3]}", seat=seat, move=str(action),
+                                  must=self.prompt(seat))
             self._reveal(seat, action.items, ("end",), "K-21")
             self.wait = None
         elif kind == "move":
@@ -499,7 +502,8 @@ class SkirmishState(GameState):
                 self.pos[seat] = action.to
                 self.moved_order.append(seat)
             else:
-                raise IllegalMove("K-11", f"{action}: the rules wait for 'run X,Y', 'climb X,Y' or 'stay'")
+                raise IllegalMove("K-11", f"{action}: the rules wait for 'run X,Y', 'climb X,Y' or 'stay'", seat=seat,
+                                  move=str(action), now=self.prompt(seat))
             self.wait = None
         elif kind == "cancel":
             self._cancel(seat, action)
@@ -585,7 +589,8 @@ class SkirmishState(GameState):
 
     def _cancel(self, seat: int, action: Action) -> None:
         if not isinstance(action, Cancel):
-            raise IllegalMove("K-19", f"{action}: the rules wait for 'cancel SEAT:N' or 'cancel none'")
+            raise IllegalMove("K-19", f"{action}: the rules wait for 'cancel SEAT:N' or 'cancel none'", seat=seat,
+                              move=str(action), now=self.prompt(seat))
         if action.seat is None:
             return
         plans = self.fight["plans"]

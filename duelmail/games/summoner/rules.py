@@ -14,7 +14,7 @@ from dataclasses import field
 from itertools import combinations
 
 from duelmail.errors import DuelmailError, IllegalMove
-from duelmail.games.base import PUBLIC, FaceClaims, GameState, Outcome, Violation, Window, plural
+from duelmail.games.base import PUBLIC, FaceClaims, GameState, NotHeld, Outcome, Violation, Window, plural
 from duelmail.games.cards import JOKER, Card, CardRef, standard_deck
 from duelmail.games.summoner.notation import (
     Attack,
@@ -358,8 +358,10 @@ class SummonerState(FaceClaims, GameState):
             rule = "S-21" if self.window[0] == "direct" else "S-18"
         if type(action) is Win:
             rule = "S-22"
-        raise IllegalMove(rule, f"{action}: not possible now ({PHASE_NAMES[self.phase]}); "
-                          f"seat {seat} must {self.prompt(seat)}")
+        prompt = self.prompt(seat)  # an order in the turn's phases; elsewhere it first says what happens
+        order = self.phase in (PRE, BATTLE, POST)
+        raise IllegalMove(rule, f"{action}: not possible now ({PHASE_NAMES[self.phase]}); seat {seat} must {prompt}",
+                          seat=seat, move=str(action), must=prompt if order else None, now=None if order else prompt)
 
     def _waiting(self) -> str:
         seat = self.to_move()
@@ -383,7 +385,8 @@ class SummonerState(FaceClaims, GameState):
         """Play ``ref`` from ``seat``'s hand face up as ``face``; draw (S-5). False if the draw lost the game."""
         hand = self.hands[seat]
         if ref not in hand:
-            raise IllegalMove(rule, f"{action}: {ref} is not in seat {seat}'s hand")
+            raise IllegalMove(rule, f"{action}: {ref} is not in seat {seat}'s hand", seat=seat, move=str(action),
+                              case=NotHeld(ref))
         if ref in self.unseen[seat]:
             how = ("it becomes playable once the opponent has moved" if self.shortcuts else
                    "'look' first: the opponent's key share shows it, and then it may be played")
@@ -410,7 +413,8 @@ class SummonerState(FaceClaims, GameState):
     def _check_hand_card(self, seat: int, ref: CardRef, action: SummonerAction, rule: str) -> None:
         """Refuse early what can be refused before anything changes (not in hand, not seen yet)."""
         if ref not in self.hands[seat]:
-            raise IllegalMove(rule, f"{action}: {ref} is not in seat {seat}'s hand")
+            raise IllegalMove(rule, f"{action}: {ref} is not in seat {seat}'s hand", seat=seat, move=str(action),
+                              case=NotHeld(ref))
         if ref in self.unseen[seat]:
             how = ("it becomes playable once the opponent has moved" if self.shortcuts else
                    "'look' first: the opponent's key share shows it, and then it may be played")

@@ -14,7 +14,18 @@ from itertools import filterfalse, repeat
 from operator import is_
 
 from duelmail.errors import DuelmailError, IllegalMove
-from duelmail.games.base import PUBLIC, FaceClaims, GameState, Outcome, Shuffle, Violation, Window, plural
+from duelmail.games.base import (
+    PUBLIC,
+    FaceClaims,
+    FalseClaim,
+    GameState,
+    NotHeld,
+    Outcome,
+    Shuffle,
+    Violation,
+    Window,
+    plural,
+)
 from duelmail.games.cards import Card, CardRef
 from duelmail.games.warlords.notation import (
     Accept,
@@ -383,7 +394,8 @@ class WarlordsState(FaceClaims, GameState):
                 self._after_emergency()
             else:
                 raise IllegalMove("W-26", f"{action}: seat {seat}'s draw pile has just emptied: play the "
-                                  "Reinforcements joker now, or pass")
+                                  "Reinforcements joker now, or pass", seat=seat, move=str(action),
+                                  now=self.prompt(seat))
             return
         if p == RENEWAL:
             if t is Reinforce:
@@ -392,7 +404,8 @@ class WarlordsState(FaceClaims, GameState):
                 self._end_turn()
             else:
                 raise IllegalMove("W-25", f"{action}: seat {seat}'s battle is over and its turn ends: play the "
-                                  "Reinforcements joker now, or pass")
+                                  "Reinforcements joker now, or pass", seat=seat, move=str(action),
+                                  now=self.prompt(seat))
             return
         if p == OUTSIDE:
             if t is Pass:
@@ -402,7 +415,8 @@ class WarlordsState(FaceClaims, GameState):
                 self._ace_outside(seat, action)
             else:
                 raise IllegalMove("W-18", f"{action}: seat {seat} is not in this battle: it may play an Ace outside "
-                                  "battle against a Warlord (ace ACE TARGET), or pass")
+                                  "battle against a Warlord (ace ACE TARGET), or pass", seat=seat, move=str(action),
+                                  now=self.prompt(seat))
             return
         if t is PlayAce:
             if p == PREP:
@@ -442,7 +456,10 @@ class WarlordsState(FaceClaims, GameState):
 
     def _wrong_phase(self, seat: int, action: WarlordsAction) -> None:
         rule = RULE_OF.get(type(action), "W-4")
-        raise IllegalMove(rule, f"{action}: not possible now, seat {seat} must {self.prompt(seat)}")
+        prompt = self.prompt(seat)  # an order, but where it first says what happens (an attack's damage, ...)
+        order = self.phase != LAST_CHANCE and not (self.phase == PREP and (self.rescue or self.revenge))
+        raise IllegalMove(rule, f"{action}: not possible now, seat {seat} must {prompt}", seat=seat, move=str(action),
+                          must=prompt if order else None, now=None if order else prompt)
 
     def _waiting(self) -> str:
         d = self.deciders()
@@ -455,7 +472,8 @@ class WarlordsState(FaceClaims, GameState):
         try:
             self.hands[seat].remove(ref)
         except ValueError:
-            raise IllegalMove(rule, f"{action}: {ref} ({what}) is not in seat {seat}'s hand") from None
+            raise IllegalMove(rule, f"{action}: {ref} ({what}) is not in seat {seat}'s hand", seat=seat,
+                              move=str(action), case=NotHeld(ref)) from None
 
     def _claim(self, seat: int, ref: CardRef, role: str, rule: str) -> None:
         self.claims[ref] = (seat, role, rule)
@@ -474,7 +492,8 @@ class WarlordsState(FaceClaims, GameState):
         mine = self.warlords[seat]
         if a.old not in mine:
             raise IllegalMove("W-8", f"{a}: {a.old} is not one of seat {seat}'s Warlords "
-                              f"({', '.join(map(str, mine)) or 'none'})")
+                              f"({', '.join(map(str, mine)) or 'none'})", seat=seat, move=str(a),
+                              case=NotHeld(a.old, "one of your Warlords", tuple(mine)))
         self._take(seat, a.new, a, "W-8", "the new Warlord")
         self._claim(seat, a.new, WARLORD, "W-8")
         mine[mine.index(a.old)] = a.new
@@ -626,7 +645,8 @@ class WarlordsState(FaceClaims, GameState):
                               f"(seat {self.n - 1})")
         if a.warlord is not None:
             if a.warlord not in self.warlords[seat]:
-                raise IllegalMove("W-10", f"{a}: {a.warlord} is not one of seat {seat}'s Warlords")
+                raise IllegalMove("W-10", f"{a}: {a.warlord} is not one of seat {seat}'s Warlords", seat=seat,
+                                  move=str(a), case=NotHeld(a.warlord, "one of your Warlords"))
             if a.warlord in self.used:
                 raise IllegalMove("W-9", f"{a}: the Warlord {a.warlord} defended and may not attack "
                                   f"before seat {seat}'s renewal")
@@ -645,7 +665,8 @@ class WarlordsState(FaceClaims, GameState):
     def _defend(self, seat: int, a: Defend) -> None:
         if a.warlord is not None:
             if a.warlord not in self.warlords[seat]:
-                raise IllegalMove("W-11", f"{a}: {a.warlord} is not one of seat {seat}'s Warlords")
+                raise IllegalMove("W-11", f"{a}: {a.warlord} is not one of seat {seat}'s Warlords", seat=seat,
+                                  move=str(a), case=NotHeld(a.warlord, "one of your Warlords"))
             if a.warlord in self.used:
                 raise IllegalMove("W-9", f"{a}: the Warlord {a.warlord} is used until seat {seat}'s renewal")
         if a.army is not None:
@@ -898,7 +919,7 @@ class WarlordsState(FaceClaims, GameState):
         seat, role, rule = claim
         how = "" if role in (ACE, JOKER) else " face down"
         return Violation(seat, rule, f"seat {seat} played {ref}{how} as {_article(role)} {role}, "
-                                     f"but it is {face}")
+                                     f"but it is {face}", FalseClaim(ref, role, face))
 
     def _forfeit(self, v: Violation) -> None:
         """W-30: a proven false claim ends the game; the cheater loses, the others still in win."""

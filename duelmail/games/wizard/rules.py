@@ -17,7 +17,7 @@ from dataclasses import field
 from itertools import combinations
 
 from duelmail.errors import DuelmailError, IllegalMove
-from duelmail.games.base import PUBLIC, FaceClaims, GameState, Outcome, Shuffle, Violation, plural
+from duelmail.games.base import PUBLIC, FaceClaims, FalseClaim, GameState, NotHeld, Outcome, Shuffle, Violation, plural
 from duelmail.games.cards import Card, CardRef, standard_deck
 from duelmail.games.wizard.notation import Attack, Defend, Pass, Played, Take, Target, WizardAction, played
 from duelmail.games.wizard.render import render as render_text
@@ -272,7 +272,7 @@ class WizardState(FaceClaims, GameState):
         else:
             rule = {DEFEND: "Z-9", RETARGET: "Z-11", WINDOW: "Z-22"}.get(p, "Z-5")
             raise IllegalMove(rule, f"{action}: not possible now ({PHASE_NAMES[p]}); for seat {seat} now: "
-                              f"{self.prompt(seat)}")
+                              f"{self.prompt(seat)}", seat=seat, move=str(action), now=self.prompt(seat))
 
     def _waiting(self) -> str:
         seats = self.waiting_for()
@@ -287,7 +287,8 @@ class WizardState(FaceClaims, GameState):
             raise IllegalMove(rule, f"{action}: a card is named twice")
         for r in refs:
             if r not in self.hands[seat]:
-                raise IllegalMove(rule, f"{action}: {r} is not in seat {seat}'s hand")
+                raise IllegalMove(rule, f"{action}: {r} is not in seat {seat}'s hand", seat=seat, move=str(action),
+                                  case=NotHeld(r))
 
     def _play(self, seat: int, cards: Played, rule: str) -> list[CardRef]:
         for r, f in cards:
@@ -376,10 +377,13 @@ class WizardState(FaceClaims, GameState):
         if lead.suit == "H":
             if d.target is None and aims:
                 raise IllegalMove("Z-12", f"{d}: a hearts defence deflects: name the new target with 'at SEAT' "
-                                  f"({', '.join(map(str, aims))})")
+                                  f"({', '.join(map(str, aims))})", seat=seat, move=str(d),
+                                  now=f"a hearts defence deflects: name the new target: {_or(aims)}")
             if d.target is not None and d.target not in aims:
                 raise IllegalMove("Z-12", f"{d}: seat {d.target} cannot be the new target; unprotected players "
-                                  f"in play other than seat {seat}: {', '.join(map(str, aims)) or 'none'}")
+                                  f"in play other than seat {seat}: {', '.join(map(str, aims)) or 'none'}", seat=seat,
+                                  move=str(d), now=f"{'you' if d.target == seat else f'seat {d.target}'} cannot be "
+                                  f"the new target; you may name {_or(aims) or 'nobody'}")
         elif d.target is not None:
             raise IllegalMove("Z-10", f"{d}: only a hearts defence names a new target ({lead} is "
                               f"{SUITS[lead.suit]})")
@@ -605,7 +609,8 @@ class WizardState(FaceClaims, GameState):
 
     def _violation(self, ref: CardRef, face: Card, claim: tuple[int, Card, str]) -> Violation:
         seat, said, rule = claim
-        return Violation(seat, rule, f"seat {seat} played {ref} as {said}, but it is {face} (Z-24)")
+        return Violation(seat, rule, f"seat {seat} played {ref} as {said}, but it is {face} (Z-24)",
+                         FalseClaim(ref, said, face))
 
     def _forfeit(self, v: Violation) -> None:
         """Z-24: a false claim loses the game; the others still in play share the win."""
@@ -666,6 +671,11 @@ def _and(cards) -> str:
     """Cards played, for a sentence: ``w#3=7h and w#9=qh``, ``w#1=9s, w#3=7h and w#9=qh``."""
     said = played(cards).split()
     return said[0] if len(said) == 1 else ", ".join(said[:-1]) + " and " + said[-1]
+
+
+def _or(seats) -> str:
+    """Seats to choose from, for a sentence: ``seat 1 or seat 2``."""
+    return " or ".join(f"seat {s}" for s in seats)
 
 
 def _refs(refs) -> str:
