@@ -385,7 +385,9 @@ def main(argv: list[str]) -> None:
     results = {}
     for size in sizes:  # each size in a process of its own: no cache or memo of one size's run helps another's
         res = subprocess.run([sys.executable, __file__, "--one", str(size), "--repeat", str(repeat)],
-                             capture_output=True, text=True, check=True)
+                             capture_output=True, text=True)
+        if res.returncode:
+            raise SystemExit(f"{size:,} games failed:\n{res.stdout[-3000:]}{res.stderr[-3000:]}")
         results[size] = {k: tuple(v) for k, v in json.loads(res.stdout.strip().splitlines()[-1]).items()}
         print(f"  {size:,} games done; load average {os.getloadavg()[0]:.2f}", flush=True)
     labels = [label for label in next(iter(results.values())) if not label.startswith("git clone")]

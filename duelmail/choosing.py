@@ -15,8 +15,8 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from duelmail.errors import Awaited, Committed, DuelmailError, FileRefused, IllegalMove, NotationError
-from duelmail.games.base import FalseClaim, NotHeld, Violation, face_words, for_player, in_words
+from duelmail.errors import DuelmailError, FileRefused, IllegalMove, NotationError
+from duelmail.games.base import Awaited, Committed, FalseClaim, NotHeld, Violation, face_words, for_player, in_words
 from duelmail.games.cards import Card, CardRef
 from duelmail.util.classes import dataclass
 

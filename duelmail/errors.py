@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from duelmail.util.classes import dataclass
-
 
 class DuelmailError(Exception):
     """Base of every error duelmail raises on purpose."""
@@ -16,25 +14,9 @@ class NotationError(DuelmailError, ValueError):
 class Case:
     """The parts of a refusal that says more than what its seat must do now: a false claim about one's own cards
     (``games.base.FalseClaim``, else the ``games.base.Violation`` found), a card the seat does not have where the
-    move needs it (``games.base.NotHeld``), an earlier commitment (``Committed``), an answer out of turn awaited
-    first (``Awaited``). ``choosing.refusal`` composes a player's words from them."""
-
-
-@dataclass(frozen=True)
-class Committed(Case):
-    """A secret choice the seat committed to already: its label (``str``) and the round it did."""
-
-    label: str
-    round: int
-
-
-@dataclass(frozen=True)
-class Awaited(Case):
-    """An answer out of turn the seat owes before anything else: the window's rule and what it is (``bob attacks
-    seat 0: play an Ace outside battle ..., or pass``, seats as numbers)."""
-
-    rule: str
-    what: str
+    move needs it (``games.base.NotHeld``), an earlier commitment (``games.base.Committed``), an answer out of
+    turn awaited first (``games.base.Awaited``). (Here a plain class: a status read from its cache imports this module
+    and no dataclass.) ``choosing.refusal`` composes a player's words from them."""
 
 
 class IllegalMove(DuelmailError):

@@ -9,8 +9,8 @@ from collections.abc import Callable
 
 from duelmail.choosing import choices, refusal
 from duelmail.engine.match import Match
-from duelmail.errors import Awaited, Committed, DuelmailError, FileRefused
-from duelmail.games.base import FalseClaim, NotHeld, face_words
+from duelmail.errors import DuelmailError, FileRefused
+from duelmail.games.base import Awaited, Committed, FalseClaim, NotHeld, face_words
 from duelmail.games.cards import Card, CardRef
 from duelmail.testing.selfplay import SelfPlay
 

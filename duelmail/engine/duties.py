@@ -7,8 +7,8 @@ from datetime import datetime, timedelta
 
 from duelmail.engine.clock import MAX_ALLOWANCE, paused_deadline
 from duelmail.engine.log import parse_time
-from duelmail.errors import Awaited, DuelmailError, IllegalMove
-from duelmail.games.base import PUBLIC, Window
+from duelmail.errors import DuelmailError, IllegalMove
+from duelmail.games.base import PUBLIC, Awaited, Window
 from duelmail.games.cards import CardRef
 from duelmail.protocol.turnfile import SignedFile
 from duelmail.util.classes import dataclass

@@ -21,14 +21,13 @@ from duelmail.engine.views import with_faces
 from duelmail.errors import (
     OWN_FILES,
     CheatDetected,
-    Committed,
     CryptoError,
     DuelmailError,
     FileRefused,
     IllegalMove,
     NotationError,
 )
-from duelmail.games.base import PUBLIC, GameEvent, Known, Outcome, Sealed, Violation
+from duelmail.games.base import PUBLIC, Committed, GameEvent, Known, Outcome, Sealed, Violation
 from duelmail.games.cards import CardRef
 from duelmail.protocol.turnfile import FormatError, SignedFile, check_fields
 

@@ -141,6 +141,23 @@ class Window:
 
 
 @dataclass(frozen=True)
+class Committed(Case):
+    """A secret choice the seat committed to already: its label (``str``) and the round it did."""
+
+    label: str
+    round: int
+
+
+@dataclass(frozen=True)
+class Awaited(Case):
+    """An answer out of turn the seat owes before anything else: the window's rule and what it is (``bob attacks
+    seat 0: play an Ace outside battle ..., or pass``, seats as numbers)."""
+
+    rule: str
+    what: str
+
+
+@dataclass(frozen=True)
 class FalseClaim(Case):
     """A card played as what it is not: the card; what it was said to be, a role (``Warlord``) or a face, or, with
     ``as_if``, what the move needs it to be (``an Ally``); its face; and what the card is in the game's words where
