@@ -253,6 +253,13 @@ def test_a_large_clone_is_made_sparse_its_finished_games_leave_the_working_tree_
         assert git(repo, "config", "--get", "sparse.expectFilesOutsideOfPatterns").strip() == "true"
         assert_plain_git_reads(repo)
         git(repo, "config", "--unset", "sparse.expectFilesOutsideOfPatterns")  # as a clone made sparse before it
+    kept = next((alice / "games" / done).glob("r0*.toml"))  # the same file, its comment lines written otherwise
+    kept.write_text("# as another home writes its header\n" + kept.read_text())
+    for memory in (alice / "index").glob("git-*.json"):
+        memory.unlink()  # a sync without its memory looks at every game, the finished ones left out too
+    _, commands = traced(alice, monkeypatch, tmp_path, "git", "sync")
+    assert not [c for c in commands if c.startswith("sparse-checkout")], commands  # the same files: none put back
+    assert not (repos[0] / done).exists()
     other, applied = move(t)  # a turn, then the sync that applies it
     out, commands = traced(other, monkeypatch, tmp_path, "git", "sync")
     assert applied in out, out
