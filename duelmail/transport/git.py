@@ -813,15 +813,15 @@ class GitRepo:
             return []
         res = subprocess.run(["git", "-C", str(self.path), "cat-file", "--batch"], input="".join(
             f"{i}\n" for i in ids).encode(), capture_output=True, timeout=120, env=dict(os.environ, LC_ALL="C"))
-        out, at = [], 0
+        data, out, at = res.stdout, [], 0
         for i in ids:
-            head, _, rest = res.stdout[at:].partition(b"\n")
-            parts = head.split()
+            end = data.find(b"\n", at)  # (never ``data[at:]``: a copy of the rest at each blob is quadratic)
+            parts = data[at:end].split() if end >= 0 else []
             if res.returncode or len(parts) != 3 or parts[0].decode() != i or parts[1] != b"blob":
                 raise GitError(f"{self.path}: git cat-file could not read blob {i}")
             size = int(parts[2])
-            at += len(head) + 1
-            out.append(res.stdout[at:at + size])
+            at = end + 1
+            out.append(data[at:at + size])
             at += size + 1
         return out
 
