@@ -5,23 +5,26 @@ from __future__ import annotations
 
 import mailbox
 import shutil
-from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 from clitable import Table, assert_views_fresh, dm, runner, snapshot
 
 from duelmail.cli import main
+from duelmail.engine.log import parse_time
 from duelmail.protocol.turnfile import parse_any
 from duelmail.transport import mail as mailt
 
-T = datetime(2026, 11, 21, 12, 0, tzinfo=UTC)
+
+def signed_at(f):
+    """A mail's Date: the time its file was signed (no fixed date beside files signed on the clock)."""
+    return parse_time(f.content["time"], "time")
 
 
 def letter(*paths: Path) -> bytes:
     """A message as duelmail sends it, carrying the files at ``paths`` (one armour and attachment each)."""
     files = [parse_any(p.read_text(), str(p))[0] for p in paths]
-    msg = mailt.compose(None, files[0], "bob@example.org", ["alice@example.org"], T)
+    msg = mailt.compose(None, files[0], "bob@example.org", ["alice@example.org"], signed_at(files[0]))
     for f in files[1:]:
         msg.add_attachment(f.to_toml().encode(), maintype="application", subtype="toml",
                            filename=f"r{f.round:04d}-s{f.seat}.toml")

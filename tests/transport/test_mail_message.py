@@ -8,16 +8,19 @@ import email
 import email.policy
 import quopri
 import textwrap
-from datetime import UTC, datetime
 from email.message import EmailMessage
 
 import pytest
 
+from duelmail.engine.log import parse_time
 from duelmail.protocol.turnfile import BEGIN
 from duelmail.testing.selfplay import SelfPlay
 from duelmail.transport import mail as mailt
 
-T = datetime(2026, 11, 21, 12, 0, tzinfo=UTC)
+
+def signed_at(f):
+    """A mail's Date: the time its file was signed (no fixed date beside files signed on the clock)."""
+    return parse_time(f.content["time"], "time")
 
 
 @pytest.fixture(scope="module")
@@ -26,7 +29,7 @@ def turns():
     sp.run(until=lambda m: m.round >= 5)
     m = sp.match
     msgs = [mailt.compose(m, f, "alice@example.org" if f.seat == 0 else "bob@example.org",
-                          mailt.recipients_for(m, f.seat), T) for f in sp.files[1:]]
+                          mailt.recipients_for(m, f.seat), signed_at(f)) for f in sp.files[1:]]
     return sp, msgs
 
 

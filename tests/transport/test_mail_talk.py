@@ -3,18 +3,21 @@ are shown as well, marked unsigned, and never mistaken for the signed talk."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
 from email.message import EmailMessage
 
 import pytest
 from clitable import Table, dm
 
+from duelmail.engine.log import parse_time
 from duelmail.engine.match import Match
 from duelmail.protocol.turnfile import BEGIN
 from duelmail.testing.selfplay import SelfPlay
 from duelmail.transport import mail as mailt
 
-T = datetime(2026, 11, 21, 12, 0, tzinfo=UTC)
+
+def signed_at(f):
+    """A mail's Date: the time its file was signed (no fixed date beside files signed on the clock)."""
+    return parse_time(f.content["time"], "time")
 
 
 def _summary(msg) -> str:
@@ -33,7 +36,7 @@ def test_the_summary_shows_the_talk_of_a_turn_and_of_a_note():
     note = m.compose_note(1 - seat, sp.ids[1 - seat], sp.tick(), say="thinking...")
     for f, who, words in [(turn, seat, "your move, friend"), (note, 1 - seat, "thinking...")]:
         events = m.apply(f, "new")
-        msg = mailt.compose(m, f, "x@example.org", mailt.recipients_for(m, who), T, events)
+        msg = mailt.compose(m, f, "x@example.org", mailt.recipients_for(m, who), signed_at(f), events)
         assert f'{m.cards[who].name} says: "{words}"' in _summary(msg)
         found = mailt.find_turns(mailt.parse_message(msg.as_bytes()), "mail")
         assert [g.file_hash for g in found.files] == [f.file_hash]
