@@ -115,8 +115,8 @@ class GitRepo:
 
     # -- plumbing ---------------------------------------------------------------------------
     def git(self, *args: str, check: bool = True, input: str | bytes | None = None,
-            env: dict[str, str] | None = None, timeout: float = 120) -> subprocess.CompletedProcess:
-        """Run git here; text in and out, or bytes when ``input`` is bytes."""
+            env: dict[str, str] | None = None, timeout: float = 120, raw: bool = False) -> subprocess.CompletedProcess:
+        """Run git here; text in and out, or bytes when ``raw`` (or ``input`` is bytes)."""
         base = dict(os.environ, GIT_TERMINAL_PROMPT="0", GIT_EDITOR="true", LC_ALL="C")
         if self.author and not self._has_user():
             name, addr = self.author
@@ -124,7 +124,7 @@ class GitRepo:
         env = {**base, **(env or {})}
         try:
             res = subprocess.run(["git", "-C", str(self.path), *args], capture_output=True, env=env, input=input,
-                                 text=not isinstance(input, bytes), timeout=timeout)
+                                 text=not (raw or isinstance(input, bytes)), timeout=timeout)
         except FileNotFoundError:
             raise GitError("the 'git' program is not installed (apt-get install git)") from None
         except subprocess.TimeoutExpired:
@@ -418,7 +418,7 @@ class GitRepo:
         Made from the tree's own bytes (``cat-file tree``) and written by ``hash-object -t tree``, which checks its
         form: ``ls-tree`` and ``mktree`` would look up each entry's object, some 70 ms for a root of 10,000 game
         folders of distinct files."""
-        entries = _tree_entries(self.git("cat-file", "tree", old, input=b"").stdout, len(old) // 2) if old else {}
+        entries = _tree_entries(self.git("cat-file", "tree", old, raw=True).stdout, len(old) // 2) if old else {}
         for name, change in changes.items():
             key = name.encode()
             if isinstance(change, dict):
