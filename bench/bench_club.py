@@ -16,7 +16,9 @@ games share no file, and copies sharing their original's tree flattered git, who
 and before a push reads every tree of the old tip once), their lines appended to their originals' month listing and
 the top README's count, as a sync that settled them writes them; both clones pull them, and each
 home's settled marks and its memory of the last sync are written as a sync that had applied them would have left
-them. Each command then runs as its own `duelmail` process: wall time, and CPU time of the process and its git
+them. The homes' next syncs (the caches a player's commands leave) move the finished games to the branch
+`finished-games` (from 100 on, as a club begun before this version moves them once; their time is printed). Each
+command then runs as its own `duelmail` process: wall time, and CPU time of the process and its git
 children (getrusage). "One new turn": bob plays a turn of a game in play and pushes (`play --push`, timed too),
 then alice's `git sync` that applies it is timed. "No memory": alice's `git sync` after her memory of the last sync
 is deleted (a home whose index was rebuilt): it reads the whole history; beside it, git's own `git clone` of the
@@ -227,9 +229,12 @@ def build(size: int, tmp: Path, long: bool = False) -> dict:
             memo = json.loads(memory.read_text())
             memory.write_text(json.dumps({**memo, "commit": git(path, "rev-parse", "HEAD"),
                                           "generation": index.generation, "rows": index.rows_size, "held": []}))
-    for home in club["homes"]:  # the caches a player's own commands leave
-        dm(home, "status", "--all")
-        dm(home, "git", "sync")
+    for home in club["homes"]:  # the caches a player's own commands leave; alice's sync moves the finished games
+        dm(home, "status", "--all")  # to their branch once (from SHELVE_AT on), as a club begun before moves them
+        wall, cpu, text = dm(home, "git", "sync")
+        moved = [line for line in text.splitlines() if "moved to the branch" in line]
+        print(f"  {home.root.name}'s first sync of the club: {wall:,.1f} s ({cpu:,.1f} s CPU)"
+              + (f"; {moved[0].split(': ', 1)[-1]}" if moved else ""), flush=True)
     return club
 
 

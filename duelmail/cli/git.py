@@ -113,8 +113,11 @@ def site(ctx, directory, out):
         source = repo
         if g.is_repo():
             g.load_cone()
-            if g.cone is not None:  # a large clone keeps only its games in play in the working tree: HEAD's games
+            shelf = g.shelf() if g.has_commits() else None  # the finished games moved to their own branch
+            if g.cone is not None or shelf:  # (a large clone keeps only its games in play in its working tree)
                 source = g.export_head(Path(tmp))
+                if shelf:
+                    g.export_head(source, shelf)
         written = write_site(source, Path(out) if out else repo / "site")
     for p in written:
         click.echo(f"wrote {p}")

@@ -26,7 +26,7 @@ from duelmail.protocol.turnfile import SignedFile, parse_any
 from duelmail.transport import mail as mailt
 from duelmail.transport.archive import TURN_NAME, awaited_text, file_name, genesis_prefix, proof_name
 from duelmail.transport.folder import GameFolder
-from duelmail.transport.git import GAME_DIR, LISTING, GitError, GitRepo, blob_id
+from duelmail.transport.git import GAME_DIR, LISTING, SHELF, SHELVE_AT, GitError, GitRepo, blob_id
 from duelmail.transport.settled import MARK, GameIndex
 from duelmail.util.classes import dataclass
 from duelmail.util.fs import atomic_write
@@ -169,10 +169,13 @@ def sync_git(home: Home, identity: Identity, path: Path, now: datetime | None = 
             if not repo.fast_forward(ref):  # only the files the new commits changed are written
                 report.recovered += repo.commit_leftovers()  # (the clean mark spared recover this look)
                 repo.integrate(ref)
-            report.committed += _export(home, repo, games, look)  # put back what the remote's commits overwrote
+            back = _taken_out(home, repo, seen.get("folders") or ())
+            report.committed += _export(home, repo, games, look, back)  # put back what the remote's commits
+            # overwrote, and the folders they took out of games not finished
         elif any(a.status != "duplicate" for a in report.arrivals[took:]):  # a proof to send on goes in this push
             report.committed += _export(home, repo, games, look)
         _write_readmes(home, repo, look=look)
+        report.committed += _shelve(home, repo)
         if (ref is not None and repo.out("rev-parse", "HEAD") == head) or repo.push():  # nothing new to push
             report.pushed = repo.remote() is not None
             report.recovered += repo.aside
@@ -264,7 +267,26 @@ def _take_in(home: Home, identity: Identity, repo: GitRepo, tree: str, now: date
                            if a.status == "refused" and (a.where in blobs or a.file_hash in by_hash)])
     seen.update(commit=tree, held=[list(blobs[a.where]) for a in out if a.status in ("held", "later")
                                    and a.where in blobs])  # (later: no room in the held store yet, read again)
+    seen["folders"] = seen["touched"] if seen["touched"] is not None else {p.split("/", 1)[0] for p, _, _ in files}
     return out
+
+
+def _taken_out(home: Home, repo: GitRepo, names) -> list[GameFolder]:
+    """Of the game folders the commits just read touched (``names``), this home's games not finished whose folder the
+    branch in play no longer holds: someone took it out (deleted it, or moved a game still in play to the finished
+    games' branch). ``_export`` writes them again, so nothing pushed can stop a game."""
+    head = repo.folders() if repo.cone is not None and names else None
+    out, done = [], []
+    for n in sorted(names):
+        here = home.games_dir / n
+        if (here / MARK).exists() or not (here / "genesis.toml").is_file() \
+                or (n in head if head is not None else (repo.path / n).is_dir()):
+            continue
+        folder = GameFolder(here, home.root)
+        match = fold(folder)
+        (done if match.finished else out).append((folder, match))
+    settle_finished(home, done)  # (finished, moved to the finished games' branch: folded once, here)
+    return [folder for folder, _ in out]
 
 
 def _check_name(path: str, f: SignedFile, count: int, where: str) -> None:
@@ -304,13 +326,17 @@ def _looked_at(home: Home, look: set[str] | None) -> list[GameFolder]:
             if (home.games_dir / n / "genesis.toml").exists()]
 
 
-def _export(home: Home, repo: GitRepo, games: Sequence[GameFolder], look: set[str] | None = None) -> list[str]:
+def _export(home: Home, repo: GitRepo, games: Sequence[GameFolder], look: set[str] | None = None,
+            back: Sequence[GameFolder] = ()) -> list[str]:
     """Copy this home's files of the games kept in the repository (and of ``games``) into it: one commit
     per game, its README rewritten in the same commit. A file missing from the repository, or another file
     sitting under its name (a squatter's, or an overwrite), is written (again): nothing pushed under an
-    honest file's name can keep it out. ``look``: only these games (see ``sync_git``)."""
+    honest file's name can keep it out. ``look``: only these games (see ``sync_git``); ``back``: games whose folder
+    someone took out of the repository, written again whole (``_taken_out``)."""
     messages = []
-    wanted = {g.path.name for g in games}
+    wanted = {g.path.name for g in [*games, *back]}
+    gone = {g.path.name for g in back}
+    look = None if look is None else look | gone
     folders = _looked_at(home, look)
     committed = repo.committed([f.path.name for f in folders if repo.outside(f.path.name) or (
         (repo.path / f.path.name).is_dir() and not (repo.path / f.path.name).is_symlink())])  # one read of HEAD's trees
@@ -367,6 +393,8 @@ def _export(home: Home, repo: GitRepo, games: Sequence[GameFolder], look: set[st
             if replaced:
                 msg = msg.replace("\n", f" (replacing a foreign {', '.join(replaced)})\n", 1) if "\n" in msg \
                     else f"{msg} (replacing a foreign {', '.join(replaced)})"
+            if folder.path.name in gone:
+                msg = f"{folder.path.name}: its files put back (its folder was taken out of {repo.branch()})"
             who = seats[newest[0].seat]
             if repo.commit(msg, author=(who["name"], who["email"])):
                 messages.append(msg.splitlines()[0])
@@ -439,7 +467,7 @@ def _index_line(line: str, is_game=GAME_DIR.fullmatch) -> str:
 
 _FINISHED = re.compile(r"Finished: .*")
 _MONTH_COUNT = re.compile(r"\[([0-9]{4}-[0-9]{2})\]\(finished/\1\.md\) \(([0-9][0-9,]*)\)")
-_LISTED = re.compile(r"- \[([^\]\n/\\]+)\]\(\.\./\1/README\.md\)")
+_LISTED = re.compile(rf"- \[([^\]\n/\\]+)\]\((?:\.\./\.\./{SHELF}|\.\.)/\1/README\.md\)")  # (moved: its branch)
 
 
 def _is_game(repo: GitRepo, name: str) -> bool:
@@ -489,7 +517,8 @@ def top_readme(lines: Sequence[str], months: dict[str, int]) -> str:
     total = sum(months.values())
     finished = "Finished: none yet." if not total else (
         f"Finished: {total:,} game{'s' if total != 1 else ''}, listed by the month of their last move: "
-        + ", ".join(f"[{m}](finished/{m}.md) ({n:,})" for m, n in sorted(months.items(), reverse=True)) + ".")
+        + ", ".join(f"[{m}](finished/{m}.md) ({n:,})" for m, n in sorted(months.items(), reverse=True)) + ". "
+        f"Their folders move to the branch `{SHELF}`, {SHELVE_AT} at a time.")
     return "\n".join(["# duelmail games", "", "One folder per game; each holds its signed turn files.", "",
                       *(["In play:", "", *sorted(lines)] if lines else ["In play: none."]), "", finished, "",
                       "Play with `duelmail play ... --push` or `duelmail git sync`.", ""])
@@ -547,6 +576,7 @@ def _write_readmes(home: Home, repo: GitRepo, commit: bool = True, look: set[str
     ours: dict[str, str] = {}  # the lines of the games in play looked at
     done: list[tuple[str, str, str, str]] = []  # (month, folder, its listing's line, game) of the finished ones
     folded = []
+    shelved: set[str] | None = None  # the folders on the finished games' branch (read once, when needed)
     for folder in _looked_at(home, look):
         if repo.outside(folder.path.name):
             if (folder.path / MARK).exists():
@@ -554,6 +584,12 @@ def _write_readmes(home: Home, repo: GitRepo, commit: bool = True, look: set[str
             repo.widen([folder.path.name])
         target = repo.plain(folder.path.name, folder=True)
         if not target.is_dir():
+            if not (folder.path / MARK).exists():
+                if shelved is None:
+                    shelf = repo.shelf()
+                    shelved = set(repo.folders(shelf)) if shelf else set()
+                if folder.path.name in shelved:
+                    folded.append((folder, fold(folder)))  # moved to the finished games' branch: settled here too
             continue
         for name in ("README.md", "table.svg", "replay.html"):
             repo.plain(f"{folder.path.name}/{name}")
@@ -650,6 +686,42 @@ def _write_readmes(home: Home, repo: GitRepo, commit: bool = True, look: set[str
             repo.commit("duelmail: README files show the current position")
 
 
+def _shelve(home: Home, repo: GitRepo, most: int | None = None) -> list[str]:
+    """Once the branch in play holds ``SHELVE_AT`` games this home has settled (``most``), move them all to the
+    finished games' branch (``GitRepo.shelve``, pushed first) and take them out of the branch in play, their
+    listings' lines linked to their new place: so the tree every turn commits to holds the games in play and a few
+    finished ones, and what git reads of it at each fetch and push does not grow with the club. What it committed."""
+    most = SHELVE_AT if most is None else most
+    if repo.cone is None:  # (the working tree holds HEAD's folders: no git process to list them)
+        names = [e.name for e in os.scandir(repo.path) if e.is_dir(follow_symlinks=False) and e.name != ".git"]
+    else:
+        names = list(repo.folders())
+    done = [n for n in names if (home.games_dir / n / MARK).exists()]
+    if len(done) < most or not repo.has_commits():
+        return []
+    moved = repo.shelve(sorted(done))
+    if not moved:
+        return []
+    listings = repo.path / "finished"
+    relinked, gone = [], set(moved)
+    for p in sorted(listings.iterdir()) if listings.is_dir() and not listings.is_symlink() else []:
+        if not (LISTING.fullmatch(f"finished/{p.name}") and p.is_file() and not p.is_symlink()):
+            continue
+        text = p.read_text(errors="replace")
+        new = _LISTED_HERE.sub(lambda m: m.group(0).replace("](../", f"](../../{SHELF}/", 1)
+                               if m.group(1) in gone else m.group(0), text)
+        if new != text:
+            atomic_write(p, new)
+            relinked.append(f"finished/{p.name}")
+    repo.drop_folders(moved)
+    repo.add(*relinked)
+    msg = f"duelmail: {len(moved)} finished game{'s' if len(moved) != 1 else ''} moved to the branch {SHELF}"
+    return [msg] if repo.commit(msg) else []
+
+
+_LISTED_HERE = re.compile(r"^- \[([^\]\n/\\]+)\]\(\.\./\1/README\.md\)", re.MULTILINE)  # (in the branch in play)
+
+
 def unpushed(home: Home, folder: GameFolder) -> list[dict]:
     """The files of this home's own seat that its game's folder holds and the remote of the game's repository does
     not (as the clone last saw it: its remote-tracking branch, no network), e.g. after a failed push: ``status``'s
@@ -669,6 +741,9 @@ def unpushed(home: Home, folder: GameFolder) -> list[dict]:
         ref = f"refs/remotes/{remote}/{g.branch()}"
         known = g.git("rev-parse", "-q", "--verify", ref, check=False).returncode == 0
         there = set(g.out("ls-tree", "--name-only", ref, "--", f"{folder.path.name}/").split()) if known else set()
+        shelf = f"refs/remotes/{remote}/{SHELF}"
+        if not there and g.git("rev-parse", "-q", "--verify", shelf, check=False).returncode == 0:
+            there = set(g.out("ls-tree", "--name-only", shelf, "--", f"{folder.path.name}/").split())  # moved there
     except GitError:
         return []
     why = f"{remote} of {repo} does not have it"
@@ -681,11 +756,22 @@ def by_git(home: Home, folder: GameFolder) -> bool:
 
 
 def holds_game(repo: Path, name: str) -> bool:
-    """Whether the clone at ``repo`` holds a game's folder: in its working tree, or (a sparse clone, whose finished
-    games are left out of it) in its HEAD's tree."""
+    """Whether the clone at ``repo`` holds a game's folder: in its working tree, on the finished games' branch
+    (``SHELF``, as the clone last saw it), or (a sparse clone, whose finished games are left out of it) in its HEAD's
+    tree."""
     if (repo / name).is_dir():
         return True
-    if not (repo / ".git" / "info" / "sparse-checkout").is_file() or "/" in name or name.startswith("."):
+    dot_git = repo / ".git"
+    if "/" in name or name.startswith(".") or not dot_git.is_dir():
         return False
+    sparse = (dot_git / "info" / "sparse-checkout").is_file()
+    packed = dot_git / "packed-refs"
+    if not sparse and not (dot_git / "refs" / "heads" / SHELF).exists() \
+            and not any((dot_git / "refs" / "remotes").glob(f"*/{SHELF}")) \
+            and not (packed.is_file() and f"/{SHELF}\n".encode() in packed.read_bytes()):
+        return False  # (no finished games' branch here: no git process, for a home's games by mail too)
     g = GitRepo(repo)
-    return g.git("cat-file", "-e", f"HEAD:{name}", check=False).returncode == 0
+    refs = (["HEAD"] if sparse else []) + [f"refs/remotes/{r}/{SHELF}" for r in g.out("remote").split()] \
+        + [f"refs/heads/{SHELF}"]
+    res = g.git("cat-file", "--batch-check", input="".join(f"{ref}:{name}\n" for ref in refs), check=False)
+    return any(line.split()[1:2] == ["tree"] for line in res.stdout.splitlines())

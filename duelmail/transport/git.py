@@ -33,6 +33,8 @@ SPARSE = "duelmail.sparse"  # in a clone's config: duelmail made it a sparse che
 # Nothing of duelmail's lies outside the cone (a folder is put in it before anything is written there), so git need
 # not look for such files: without this, every command that reads a sparse index stats each folder left out.
 EXPECT = "sparse.expectfilesoutsideofpatterns"
+SHELF = "finished-games"  # the branch a club's finished games move to, so the branch in play holds few of them
+SHELVE_AT = 100  # finished games in the branch in play from which a sync moves them all to ``SHELF``
 
 
 class GitError(DuelmailError):
@@ -277,27 +279,28 @@ class GitRepo:
         """Whether ``folder`` (a top folder) is left out of this sparse clone's working tree."""
         return self.cone is not None and folder not in self.cone
 
-    def export_head(self, dest: Path) -> Path:
-        """HEAD's game folders written into ``dest`` (``git archive``: what a sparse clone leaves out of its working
-        tree too), for what reads games from folders (``git site``); ``dest``."""
+    def export_head(self, dest: Path, ref: str = "HEAD") -> Path:
+        """HEAD's (or ``ref``'s) game folders written into ``dest`` (``git archive``: what a sparse clone leaves out of
+        its working tree too, and the finished games' branch), for what reads games from folders (``git site``); a
+        folder ``dest`` holds already is left as it is. ``dest``."""
         import tarfile
 
-        folders = [item.partition("\t")[2] for item in self.git("ls-tree", "-z", "HEAD").stdout.split("\0")
-                   if item.split(" ", 2)[1:2] == ["tree"]]
+        folders = [item.partition("\t")[2] for item in self.git("ls-tree", "-z", ref).stdout.split("\0")
+                   if item.split(" ", 2)[1:2] == ["tree"] and not (dest / item.partition("\t")[2]).exists()]
         names = [n for n in folders if GAME_DIR.fullmatch(n)]
         others = [n for n in folders if not GAME_DIR.fullmatch(n) and n != "finished" and not n.startswith(".")
                   and "\n" not in n]  # a folder its club renamed: a game's if it holds a genesis
         if others:
-            res = self.git("cat-file", "--batch-check", input="".join(f"HEAD:{n}/genesis.toml\n" for n in others))
+            res = self.git("cat-file", "--batch-check", input="".join(f"{ref}:{n}/genesis.toml\n" for n in others))
             names += [n for n, line in zip(others, res.stdout.splitlines(), strict=False)
                       if line.split()[1:2] == ["blob"]]
         if names:
-            proc = subprocess.Popen(["git", "-C", str(self.path), "archive", "--format=tar", "HEAD", "--", *names],
+            proc = subprocess.Popen(["git", "-C", str(self.path), "archive", "--format=tar", ref, "--", *names],
                                     stdout=subprocess.PIPE)
             with tarfile.open(fileobj=proc.stdout, mode="r|") as tar:
                 tar.extractall(dest, filter="data")  # (no link, no path out of dest: whatever was pushed)
             if proc.wait():
-                raise GitError(f"{self.path}: git archive HEAD failed")
+                raise GitError(f"{self.path}: git archive {ref} failed")
         return dest
 
     def left_out(self, path: str) -> bool:
@@ -364,16 +367,21 @@ class GitRepo:
                 return False
             if not parent and tree == self.out("hash-object", "-t", "tree", "/dev/null"):
                 return False
-            env = {"GIT_AUTHOR_NAME": author[0], "GIT_AUTHOR_EMAIL": author[1]} if author else None
-            sign = ["-S"] if self.git("config", "--type=bool", "commit.gpgsign", check=False).stdout.strip() == \
-                "true" else []
-            made = self.git("commit-tree", tree, *(["-p", parent] if parent else []), *sign,
-                            input=_clean_message(message), env=env).stdout.strip()
+            made = self._commit_tree(tree, parent, message, author)
             self.git("update-ref", "-m", f"commit: {message.splitlines()[0] if message else ''}", "HEAD", made,
                      parent or "0" * 40)
             return True
         finally:
             self.flush()  # git's index: the staged paths, once
+
+    def _commit_tree(self, tree: str, parent: str | None, message: str,
+                     author: tuple[str, str] | None = None) -> str:
+        """A commit of ``tree`` on ``parent`` (``commit-tree``; signed when ``commit.gpgsign`` is set): its id."""
+        env = {"GIT_AUTHOR_NAME": author[0], "GIT_AUTHOR_EMAIL": author[1]} if author else None
+        sign = ["-S"] if self.git("config", "--type=bool", "commit.gpgsign", check=False).stdout.strip() == \
+            "true" else []
+        return self.git("commit-tree", tree, *(["-p", parent] if parent else []), *sign,
+                        input=_clean_message(message), env=env).stdout.strip()
 
     def _tree_with(self, base: str, paths: list[str]) -> str | None:
         """Tree ``base`` (HEAD's) with ``paths`` as the working tree holds them (a path gone from it: taken
@@ -420,7 +428,7 @@ class GitRepo:
         folders of distinct files."""
         entries = _tree_entries(self.git("cat-file", "tree", old, raw=True).stdout, len(old) // 2) if old else {}
         for name, change in changes.items():
-            key = name.encode()
+            key = name if isinstance(name, bytes) else name.encode()
             if isinstance(change, dict):
                 mode, oid = entries.get(key, (b"", b""))
                 sub = self._mktree(oid.hex() if mode == b"40000" else None, change)
@@ -438,6 +446,92 @@ class GitRepo:
         ordered = sorted(entries.items(), key=lambda e: e[0] + b"/" if e[1][0] == b"40000" else e[0])  # git's order
         data = b"".join(b"%s %s\0%s" % (mode, name, oid) for name, (mode, oid) in ordered)
         return self.git("hash-object", "-t", "tree", "-w", "--stdin", input=data).stdout.decode().strip()
+
+    def folders(self, ref: str = "HEAD") -> dict[str, str]:
+        """The top folders of ``ref``'s tree: the tree id of each, by name (one ``cat-file``)."""
+        res = self.git("rev-parse", "-q", "--verify", f"{ref}^{{tree}}", check=False)
+        if res.returncode != 0:
+            return {}
+        tree = res.stdout.strip()
+        entries = _tree_entries(self.git("cat-file", "tree", tree, raw=True).stdout, len(tree) // 2)
+        return {name.decode(errors="replace"): oid.hex() for name, (mode, oid) in entries.items() if mode == b"40000"}
+
+    def shelf(self) -> str | None:
+        """The tip of the finished games' branch (``SHELF``) as this clone last saw it: the remote's, else its own."""
+        remote = self.remote()
+        for ref in ([f"refs/remotes/{remote}/{SHELF}"] if remote else []) + [f"refs/heads/{SHELF}"]:
+            res = self.git("rev-parse", "-q", "--verify", f"{ref}^{{commit}}", check=False)
+            if res.returncode == 0:
+                return res.stdout.strip()
+        return None
+
+    def shelve(self, names: list[str], attempts: int = 5) -> list[str]:
+        """Put these top folders of HEAD's tree on the finished games' branch (``SHELF``) and push it: the names it
+        holds after, which the caller may take out of the branch in play. A folder the branch holds already keeps
+        its files, HEAD's copy of each taken over it (a file added since is not lost). The branch is made from the
+        remote's tip, fetched first; a push that lost a race is made again on the new tip. A host that refuses the
+        branch: nothing is moved, and ``aside`` says why."""
+        remote = self.remote()
+        head = self.folders()
+        names = [n for n in names if n in head]
+        for _ in range(attempts):
+            base = None
+            if remote is not None:
+                res = self.git("fetch", "-q", "--no-recurse-submodules", remote,
+                               f"+refs/heads/{SHELF}:refs/remotes/{remote}/{SHELF}", check=False)
+                if res.returncode == 0:
+                    base = self.out("rev-parse", f"refs/remotes/{remote}/{SHELF}^{{commit}}")
+                elif "couldn't find remote ref" not in res.stderr:
+                    raise GitError(f"{self.path}: git fetch of {SHELF} failed: {res.stderr.strip()}")
+            else:
+                base = self.shelf()
+            there = self.folders(base) if base else {}
+            changes = {n: f"040000 tree {self._merged(there.get(n), head[n])}" for n in names
+                       if there.get(n) != head[n]}
+            if not changes:
+                return names
+            tree = self._mktree(self.out("rev-parse", f"{base}^{{tree}}") if base else None, changes, root=True)
+            made = self._commit_tree(tree, base, f"duelmail: {len(changes)} finished game"
+                                     f"{'s' if len(changes) != 1 else ''} from {self.branch()}")
+            self.git("update-ref", f"refs/heads/{SHELF}", made)
+            if remote is None:
+                return names
+            res = self.git("push", "-q", remote, f"refs/heads/{SHELF}:refs/heads/{SHELF}", check=False)
+            if res.returncode == 0:
+                self.git("update-ref", f"refs/remotes/{remote}/{SHELF}", made)
+                return names
+            moved, refused = _push_outcome(res.stderr)
+            if refused or not moved:
+                self.aside.append(f"{remote} did not take the branch {SHELF} ({refused or res.stderr.strip()[:200]}): "
+                                  f"the finished games stay where they are")
+                return []
+        self.aside.append(f"the branch {SHELF} kept moving on {remote}: the finished games stay where they are")
+        return []
+
+    def _merged(self, old: str | None, new: str) -> str:
+        """Folder ``new`` (a tree id) with the files only ``old`` holds kept: a file pushed to a game's folder after
+        it was moved is not lost when the folder is moved again."""
+        if old is None or old == new:
+            return new
+        theirs = _tree_entries(self.git("cat-file", "tree", new, raw=True).stdout, len(new) // 2)
+        return self._mktree(old, {n: f"{m.decode()} {'tree' if m == b'40000' else 'blob'} {o.hex()}"
+                                  for n, (m, o) in theirs.items()}) or new
+
+    def drop_folders(self, names: list[str]) -> None:
+        """Take these top folders out of git's index and the working tree (the next ``commit`` takes the index)."""
+        import shutil
+
+        if not names:
+            return
+        self.flush()
+        self.git("rm", "-r", "-q", "--cached", "--ignore-unmatch", "--sparse", "--pathspec-from-file=-",
+                 "--pathspec-file-nul", input="".join(f"{n}\0" for n in names), timeout=SLOW,
+                 env={"GIT_LITERAL_PATHSPECS": "1"})  # (a name is a name, never a pattern)
+        for n in names:
+            where = self.path / n
+            if where.is_dir() and not where.is_symlink():
+                shutil.rmtree(where)
+        self._index_moved = True
 
     def add(self, *paths: str) -> None:
         """Stage these paths as they are in the working tree (a path gone from it: taken out of the index). Kept

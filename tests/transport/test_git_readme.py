@@ -15,7 +15,7 @@ from test_git_memory import mover as mover_of
 from test_hostile import push_as
 
 from duelmail.delivery import git as gitsync
-from duelmail.transport.git import GitRepo
+from duelmail.transport.git import SHELF, GitRepo
 
 
 def assert_plain_git_reads(clone: Path) -> None:
@@ -295,6 +295,17 @@ def test_a_large_clone_is_made_sparse_its_finished_games_leave_the_working_tree_
         assert (repo / third / "genesis.toml").is_file() and (repo / third / "README.md").is_file()
         assert not (repo / live).exists()
         assert_plain_git_reads(repo)
+    monkeypatch.setattr(gitsync, "SHELVE_AT", 2)  # the club's two finished games move to their own branch
+    for home in (alice, bob):
+        dm(home, "git", "sync")
+    for repo in repos:
+        assert not git(repo, "ls-tree", "--name-only", "HEAD", "--", done, live).split()
+        assert {done, live} <= set(git(repo, "ls-tree", "--name-only", f"origin/{SHELF}").split())
+        assert (repo / third / "genesis.toml").is_file()
+        assert_plain_git_reads(repo)
+    dm(bob, "git", "site", str(repos[1]), "--out", str(tmp_path / "site2"))  # both branches' games
+    assert {p.name for p in (tmp_path / "site2").iterdir()} == {"index.html", f"{done}.html", f"{live}.html",
+                                                                f"{third}.html"}
 
 
 def test_a_renamed_finished_folder_left_out_of_a_sparse_clone_is_still_known_by_its_genesis(tmp_path, monkeypatch):
