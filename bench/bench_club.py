@@ -3,7 +3,8 @@
 finished games grows.
 
 Usage: python bench/bench_club.py [SIZE ...] [--repeat N]      (default sizes: 10 1000 10000; each in its own process)
-       python bench/bench_club.py --long [SIZE ...] [--repeat N] [--keep DIR]  (default sizes: 10 10000)
+       python bench/bench_club.py --long [SIZE ...] [--repeat N] [--keep DIR] [--instructions]
+                                                                            (default sizes: 10 10000)
 
 Material, built once and cached under bench/.cache: real games of Summoner (life 3) in play between alice and bob,
 played by bots to rounds 4 to 11 (24 are dealt; the 7 the bots end before their round are left out: 17 in play),
@@ -31,7 +32,9 @@ games. Each size is built in a process of its own and kept (``--keep DIR``: in `
 then, ``--repeat`` times, each size in turn (interleaved, so a load that comes and goes weighs on every size alike):
 alice's `git sync` with nothing new, bob's `play --push` (alice's when bob has no turn left) and the other's `git
 sync` that applies it. From 100,000 files on the clones' last sync of the build makes them sparse checkouts (their
-finished games' folders leave the working tree: a few minutes, once; docs/transports.md).
+finished games' folders leave the working tree: a few minutes, once; docs/transports.md). ``--instructions``: then
+one more turn a size under valgrind's cachegrind, following every child process (git, the remote's side of a push):
+the instructions of each command, which do not drift with the machine's load.
 """
 
 from __future__ import annotations
@@ -238,16 +241,25 @@ def build(size: int, tmp: Path, long: bool = False) -> dict:
     return club
 
 
-def dm(home, *args: str) -> tuple[float, float, str]:
-    """Run ``duelmail --home HOME ARGS`` as its own process: (wall, CPU of it and its children, output)."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    t = time.perf_counter()
-    res = subprocess.run([DUELMAIL, "--home", str(home if isinstance(home, Path) else home.root), *args],
-                         capture_output=True, text=True)
-    wall = time.perf_counter() - t
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    if res.returncode not in (0, 10):
-        raise RuntimeError(f"duelmail {' '.join(args)}: {res.stdout}{res.stderr}")
+def dm(home, *args: str, counted: bool = False) -> tuple[float, float, str]:
+    """Run ``duelmail --home HOME ARGS`` as its own process: (wall, CPU of it and its children, output); ``counted``:
+    under valgrind's cachegrind, following every child (git, and the bare remote's side of a push), the
+    instructions of them all in place of the CPU time."""
+    with tempfile.TemporaryDirectory(prefix="bench-club-cg-") as cg:
+        wrap = ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--trace-children=yes",
+                f"--cachegrind-out-file={cg}/cg.%p"] if counted else []
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        t = time.perf_counter()
+        res = subprocess.run([*wrap, DUELMAIL, "--home", str(home if isinstance(home, Path) else home.root), *args],
+                             capture_output=True, text=True, env={**os.environ, "PYTHONHASHSEED": "0"})
+        wall = time.perf_counter() - t
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        if res.returncode not in (0, 10):
+            raise RuntimeError(f"duelmail {' '.join(args)}: {res.stdout}{res.stderr}")
+        if counted:  # each process's file ends with "summary: N" (instructions)
+            total = sum(int(line.split()[1]) for f in Path(cg).iterdir()
+                        for line in f.read_text(errors="replace").splitlines() if line.startswith("summary:"))
+            return wall, float(total), res.stdout
     return wall, after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime, res.stdout
 
 
@@ -306,25 +318,26 @@ def measure(size: int, repeat: int) -> dict[str, tuple[float, float]]:
         shutil.rmtree(tmp, ignore_errors=True)
 
 
-def turn(alice: Path, bob: Path) -> dict[str, tuple[float, float]]:
+def turn(alice: Path, bob: Path, counted: bool = False) -> dict[str, tuple[float, float]]:
     """One new turn in a club whose homes are ``alice`` and ``bob``: a sync with nothing new, bob's ``play --push``
     (alice's when bob has no turn to play) and the other's ``git sync`` that applies it, each its own ``duelmail``
-    process: (wall, CPU) of each."""
-    out = {"git sync, nothing new": dm(alice, "git", "sync")[:2]}
+    process: (wall, CPU) of each, or (wall, instructions) when ``counted``."""
+    out = {"git sync, nothing new": dm(alice, "git", "sync", counted=counted)[:2]}
     for mover in (bob, alice):
         st = json.loads(dm(mover, "status", "--all", "--json")[2])
         game = next((r["game"][:12] for r in st if r["your_turn"] and not r["over"]), None)
         if game:
             break
     other = alice if mover == bob else bob
-    out["play --push (the mover)"] = dm(mover, "play", "--game", game, "--bot", "heuristic", "--push")[:2]
-    wall, cpu, text = dm(other, "git", "sync")
+    out["play --push (the mover)"] = dm(mover, "play", "--game", game, "--bot", "heuristic", "--push",
+                                       counted=counted)[:2]
+    wall, cpu, text = dm(other, "git", "sync", counted=counted)
     assert "verified and applied" in text, text
     out["git sync, one new turn"] = (wall, cpu)
     return out
 
 
-def long_club(sizes: list[int], repeat: int, keep: Path | None = None) -> None:
+def long_club(sizes: list[int], repeat: int, keep: Path | None = None, counted: bool = False) -> None:
     """``--long``: clubs whose finished games are Warlords (some 134 files a game in the repository), each size built
     in its own process and kept; then a new turn at each size in turn, ``repeat`` times (interleaved: a load that
     comes and goes weighs on every size alike). ``keep``: each club is built in ``keep/SIZE`` and left there (one
@@ -355,6 +368,11 @@ def long_club(sizes: list[int], repeat: int, keep: Path | None = None) -> None:
                             for w, c in (median([r[label] for r in runs[s]]) for s in sizes))
             print(f"{label:<28}{cells}")
         print(f"{'  (files)':<28}" + "".join(f"{files[s]:>26,}" for s in sizes))
+        if counted:  # one more turn a size, its instructions counted (they do not drift with the load)
+            counts = {size: turn(tmp / "alice", tmp / "bob", counted=True) for size, tmp in tmps.items()}
+            print("instructions (valgrind cachegrind, every process of the command; one turn a size):")
+            for label in counts[sizes[0]]:
+                print(f"{label:<28}" + "".join(f"{f'{counts[s][label][1] / 1e6:,.0f} M':>26}" for s in sizes))
         print(f"load average after: {os.getloadavg()[0]:.2f}")
     finally:
         for tmp in tmps.values() if keep is None else ():
@@ -377,7 +395,9 @@ def main(argv: list[str]) -> None:
             i = argv.index("--keep")
             keep = Path(argv[i + 1])
             argv = argv[:i] + argv[i + 2:]
-        long_club([int(a) for a in argv if a != "--long"] or [10, 10000], repeat, keep)
+        counted = "--instructions" in argv
+        long_club([int(a) for a in argv if a not in ("--long", "--instructions")] or [10, 10000], repeat, keep,
+                  counted)
         return
     if "--one" in argv:  # one size, in this process: its figures as JSON on the last line
         size = int(argv[argv.index("--one") + 1])

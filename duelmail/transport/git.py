@@ -468,7 +468,7 @@ class GitRepo:
     def shelve(self, names: list[str], attempts: int = 5) -> list[str]:
         """Put these top folders of HEAD's tree on the finished games' branch (``SHELF``) and push it: the names it
         holds after, which the caller may take out of the branch in play. A folder the branch holds already keeps
-        its files, HEAD's copy of each taken over it (a file added since is not lost). The branch is made from the
+        its files, and those only HEAD's copy holds are added (``_merged``). The branch is made from the
         remote's tip, fetched first; a push that lost a race is made again on the new tip. A host that refuses the
         branch: nothing is moved, and ``aside`` says why."""
         remote = self.remote()
@@ -509,13 +509,15 @@ class GitRepo:
         return []
 
     def _merged(self, old: str | None, new: str) -> str:
-        """Folder ``new`` (a tree id) with the files only ``old`` holds kept: a file pushed to a game's folder after
-        it was moved is not lost when the folder is moved again."""
+        """Folder ``old`` (a tree id, on the finished games' branch) with the files only ``new`` holds added: a file
+        pushed into a game's folder after it was moved is not lost when the folder is moved again, and a move never
+        replaces a file the branch holds (whatever someone pushed under its name in the branch in play since)."""
         if old is None or old == new:
             return new
-        theirs = _tree_entries(self.git("cat-file", "tree", new, raw=True).stdout, len(new) // 2)
+        kept = _tree_entries(self.git("cat-file", "tree", old, raw=True).stdout, len(old) // 2)
+        added = _tree_entries(self.git("cat-file", "tree", new, raw=True).stdout, len(new) // 2)
         return self._mktree(old, {n: f"{m.decode()} {'tree' if m == b'40000' else 'blob'} {o.hex()}"
-                                  for n, (m, o) in theirs.items()}) or new
+                                  for n, (m, o) in added.items() if n not in kept}) or old
 
     def drop_folders(self, names: list[str]) -> None:
         """Take these top folders out of git's index and the working tree (the next ``commit`` takes the index)."""

@@ -109,10 +109,13 @@ def test_a_file_pushed_into_a_moved_games_folder_is_kept_when_it_moves_again(tmp
     for home in (bob, alice, bob):
         dm(home, "git", "sync")
     before = files_on(repos[0], f"origin/{SHELF}", game)
-    push_as(tmp_path, t.remote, "a late note", {f"{game}/NOTES.md": "gg\n"})  # the folder back in play, one file
+    genesis = git(repos[0], "rev-parse", f"origin/{SHELF}:{game}/genesis.toml")
+    push_as(tmp_path, t.remote, "a late note", {f"{game}/NOTES.md": "gg\n",  # the folder back in play: a new file,
+                                                f"{game}/genesis.toml": "# forged\n"})  # and one under a file's name
     dm(alice, "git", "sync")
     after = files_on(repos[0], f"origin/{SHELF}", game)
     assert after == before | {"NOTES.md"}, after ^ before  # nothing of the folder's lost on the finished branch
+    assert git(repos[0], "rev-parse", f"origin/{SHELF}:{game}/genesis.toml") == genesis  # nor replaced
     assert game not in git(t.remote, "ls-tree", "--name-only", "main").split()
     assert re.search(r"^\S+ duelmail: 1 finished game moved to the branch finished-games$",
                      git(t.remote, "log", "--format=%h %s", "main"), re.M)
