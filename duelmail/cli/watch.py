@@ -89,4 +89,5 @@ def _reply_play(ctx, ident, settings, once: bool):
     return replies.ReplyPlay(ident, settings.address or ident.email,
                              lambda msgs: mailt.send(settings, msgs,
                                                      lambda: password_for(settings, settings.smtp_user,
-                                                                          settings.smtp_host)))
+                                                                          settings.smtp_host)),
+                             spool=ctx.home.root / replies.SPOOL)

@@ -10,12 +10,14 @@ send by the game's transport. The player gets an answer either way. Nothing a re
 
 from __future__ import annotations
 
+import hashlib
 import re
 import tomllib
 from collections.abc import Callable, Sequence
 from dataclasses import field
 from datetime import datetime, timedelta
 from email.message import EmailMessage, Message
+from pathlib import Path
 
 import tomlkit
 
@@ -144,22 +146,45 @@ def by_reply(folder: GameFolder) -> bool:
     return (folder.path / MARK).exists()
 
 
+SPOOL = "replies"  # in the home: each reply a fetch took (and marked read), kept until it is played
+
 # -- the play ------------------------------------------------------------------------------------------------
 class ReplyPlay:
     """The reply play of one home: ``take`` keeps the replies a fetch meets, ``play`` plays them (before the poll
     answers duties), ``offer`` mails a list for each decision left (after it). ``send`` mails messages (SMTP)."""
 
-    def __init__(self, identity: Identity, address: str, send: Callable[[list[EmailMessage]], object]):
+    def __init__(self, identity: Identity, address: str, send: Callable[[list[EmailMessage]], object],
+                 spool: Path | None = None):
         self.identity, self.address, self.send = identity, address.strip().lower(), send
         self.key = rt.reply_key(identity.master)
-        self.queue: list[tuple[str, Message]] = []
+        self.queue: list[tuple[str, Message, Path | None]] = []
+        self.spool = spool  # (``HOME/replies``) where a reply taken waits for ``play``, on disk
 
     def take(self, letter) -> bool:
-        """A fetch's hook: a reply (or anything posing as one) is kept for ``play`` and marked read."""
+        """A fetch's hook: a reply (or anything posing as one) is kept for ``play`` and marked read. It is kept on
+        disk first (``spool``), so a poll stopped between the fetch that marks it read and the play loses no reply:
+        the next ``play`` takes it from there."""
         if not rt.looks_like_reply(letter.msg):
             return False
-        self.queue.append((letter.where, letter.msg))
+        self.queue.append((letter.where, letter.msg, self._keep(letter.msg)))
         return True
+
+    def _keep(self, msg: Message) -> Path | None:
+        if self.spool is None:
+            return None
+        try:
+            data = msg.as_bytes()
+        except Exception:  # noqa: BLE001 - a message email cannot write out again: kept in memory, as before
+            return None
+        self.spool.mkdir(mode=0o700, exist_ok=True)
+        return atomic_write(self.spool / f"{hashlib.sha256(data).hexdigest()[:32]}.eml", data, mode=0o600)
+
+    def _left(self, taken: set[Path | None]) -> list[tuple[str, Message, Path]]:
+        """The replies an earlier poll took (marked read) and did not play: it was stopped before."""
+        if self.spool is None or not self.spool.is_dir():
+            return []
+        return [(f"{p} (a reply a stopped poll had taken)", mailt.parse_message(p.read_bytes()), p)
+                for p in sorted(self.spool.glob("*.eml")) if p not in taken]
 
     # -- reading replies -------------------------------------------------------------------------------
     def play(self, home: Home, identity: Identity, now: Callable[[], datetime]) -> tuple[list[Answer], list[str]]:
@@ -170,7 +195,8 @@ class ReplyPlay:
         answers, lines, out = [], [], []
         refused: list[tuple[str, ReplyRefused]] = []
         queue, self.queue = self.queue, []
-        for where, msg in queue:
+        queue += self._left({kept for _, _, kept in queue})
+        for where, msg, kept in queue:
             try:
                 try:
                     answer, line, mails = self._one(home, identity, where, msg, now)
@@ -184,6 +210,8 @@ class ReplyPlay:
                 e = e if isinstance(e, ReplyRefused) else ReplyRefused(str(e))
                 refused.append((where, e))
                 answer, line, mails = None, f"reply {where} REFUSED: {e}", []
+            if kept is not None:
+                kept.unlink(missing_ok=True)  # played (signed and stored) or refused: done with
             if answer is not None:
                 answers.append(answer)
             lines.append(line)
