@@ -355,9 +355,12 @@ def long_club(sizes: list[int], repeat: int, keep: Path | None = None, counted: 
                 tmp.mkdir(parents=True)
                 subprocess.run([sys.executable, __file__, "--build-long", str(size), str(tmp)], check=True)
                 (tmp / "built").write_text("")
-            files[size] = int(git(tmp / "alice-clone", "ls-files", "-z").count("\0"))
-            print(f"  {size:,} games built ({files[size]:,} files in the repository) in "
-                  f"{time.perf_counter() - t:,.0f} s; load average {os.getloadavg()[0]:.2f}", flush=True)
+            clone = tmp / "alice-clone"
+            files[size] = git(clone, "ls-tree", "-r", "-z", "--name-only", "HEAD").count("\0")
+            shelf = subprocess.run(["git", "-C", str(clone), "ls-tree", "-r", "-z", "--name-only",
+                                    "origin/finished-games"], capture_output=True, text=True).stdout.count("\0")
+            print(f"  {size:,} games built ({files[size]:,} files in the branch in play, {shelf:,} on finished-games) "
+                  f"in {time.perf_counter() - t:,.0f} s; load average {os.getloadavg()[0]:.2f}", flush=True)
         runs: dict[int, list[dict]] = {size: [] for size in sizes}
         for _ in range(repeat):
             for size, tmp in tmps.items():
@@ -367,7 +370,7 @@ def long_club(sizes: list[int], repeat: int, keep: Path | None = None, counted: 
             cells = "".join(f"{f'{w * 1000:,.0f} ms ({c * 1000:,.0f} CPU)':>26}"
                             for w, c in (median([r[label] for r in runs[s]]) for s in sizes))
             print(f"{label:<28}{cells}")
-        print(f"{'  (files)':<28}" + "".join(f"{files[s]:>26,}" for s in sizes))
+        print(f"{'  (files in play)':<28}" + "".join(f"{files[s]:>26,}" for s in sizes))
         if counted:  # one more turn a size, its instructions counted (they do not drift with the load)
             counts = {size: turn(tmp / "alice", tmp / "bob", counted=True) for size, tmp in tmps.items()}
             print("instructions (valgrind cachegrind, every process of the command; one turn a size):")
