@@ -19,15 +19,20 @@ from duelmail.transport.folder import GameFolder
 from duelmail.transport.git import SHELF, GitError, GitRepo
 
 
-def finished_game(tmp_path, monkeypatch, most: int = 1):
-    """Alice and Bob's Warlords game, resigned by alice, in a club that moves its finished games from ``most`` on."""
+def game_in_play(tmp_path, monkeypatch, most: int = 1):
+    """Alice and Bob's Warlords game in play, in a club that moves its finished games from ``most`` on."""
     monkeypatch.setattr(gitsync, "SHELVE_AT", most)
     t = GitTable(tmp_path)
     repos = t.start("warlords")
     t.join(1)
     for home in t.homes:
         dm(home, "git", "sync")
-    game = next((t.homes[0] / "games").iterdir()).name
+    return t, repos, next((t.homes[0] / "games").iterdir()).name
+
+
+def finished_game(tmp_path, monkeypatch, most: int = 1):
+    """The same game, resigned by alice."""
+    t, repos, game = game_in_play(tmp_path, monkeypatch, most)
     dm(t.homes[0], "resign", "--push")
     return t, repos, game
 
@@ -125,13 +130,7 @@ def test_a_bogus_move_pushed_by_someone_stops_no_game(tmp_path, monkeypatch):
     """The finished games' branch is a view: no sync reads it to verify or play. Mallory takes a game in play out of
     the branch in play and pushes a ``finished-games`` branch holding it with a forged last file: no home settles the
     game or reads the forgery, and the next move puts the folder back, where the game goes on."""
-    monkeypatch.setattr(gitsync, "SHELVE_AT", 1)
-    t = GitTable(tmp_path)
-    repos = t.start("warlords")
-    t.join(1)
-    for home in t.homes:
-        dm(home, "git", "sync")
-    game = next((t.homes[0] / "games").iterdir()).name
+    t, repos, game = game_in_play(tmp_path, monkeypatch)
     mallory = tmp_path / "mallory-clone"
     push_as(tmp_path, t.remote, "a note", {"NOTE.md": "hi\n"})  # (mallory's clone)
     git(mallory, "rm", "-r", "-q", game)
