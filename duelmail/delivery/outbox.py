@@ -4,6 +4,7 @@ it goes. What cannot go is said with the server's own words, and stays."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from datetime import datetime
 
@@ -13,7 +14,8 @@ from duelmail.errors import DuelmailError
 from duelmail.home import Home
 from duelmail.protocol.identity import Identity
 from duelmail.transport import mail as mailt
-from duelmail.transport.outbox import Outbox
+from duelmail.transport.folder import GameFolder
+from duelmail.transport.outbox import LISTED, OUTBOX, Outbox
 from duelmail.util.classes import dataclass
 from duelmail.util.lock import locked
 
@@ -35,10 +37,32 @@ class Unsent:
         return f"game {self.game[:12]}: {what} ({self.file}) is not sent yet: {why}"
 
 
+def with_outbox(home: Home) -> list[GameFolder]:
+    """The game folders of ``home`` that hold an outbox, found by the home's list of them (``LISTED``: an empty file
+    a folder, written before its outbox), so a command reads no folder of the thousands a club's home holds that
+    have none. The list is a cache: without it (a home from before it, ``HOME/index`` deleted) every folder is
+    looked at once and the list made again."""
+    listed = home.root / LISTED
+    if not listed.is_dir():
+        found = [f for f in home.game_folders() if (f.path / OUTBOX).exists()]
+        listed.mkdir(parents=True, exist_ok=True)
+        for f in found:
+            (listed / f.path.name).touch()
+        return found
+    out = []
+    for name in sorted(os.listdir(listed)):
+        folder = GameFolder(home.games_dir / name, home.root)
+        if (folder.path / OUTBOX).exists():
+            out.append(folder)
+        else:
+            (listed / name).unlink(missing_ok=True)  # (its outbox emptied by a process stopped before this line)
+    return out
+
+
 def unsent(home: Home) -> list[Unsent]:
     """What every outbox of ``home`` still holds, with the last error of each."""
     out = []
-    for folder in home.game_folders():
+    for folder in with_outbox(home):
         box = Outbox(folder)
         if not box.path.exists():
             continue
@@ -53,7 +77,7 @@ def recover(home: Home, now: datetime) -> list[str]:
     the game has passed by (this seat wrote another file for that round since, or the game moved on) leaves the
     outbox unsent: nobody saw it. A line for each."""
     lines: list[str] = []
-    for folder in home.game_folders():
+    for folder in with_outbox(home):
         box = Outbox(folder)
         if not box.path.exists():
             continue
@@ -85,7 +109,7 @@ def send_outbox(home: Home, identity: Identity, now: datetime, settings: mailt.M
     failed, and what is still unsent. The first failure ends the run (the server is likely down for the rest:
     they keep their place); first, a file signed and not stored before a stop is stored (``recover``)."""
     lines: list[str] = recover(home, now)
-    for folder in home.game_folders():
+    for folder in with_outbox(home):
         box = Outbox(folder)
         if not box.path.exists():
             continue

@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from duelmail.transport.folder import GameFolder
 
 OUTBOX = ".outbox"
+LISTED = Path("index") / "outboxes"  # in the home: an empty file named after each game folder holding an outbox
 
 
 def mails(folder: GameFolder) -> bool:
@@ -69,10 +70,15 @@ class Outbox:
                 and isinstance(e.get("hash"), str) and "/" not in e["file"] and not e["file"].startswith(".")]
 
     def _save(self, entries: list[dict]) -> None:
+        listed = Path(self.folder.home) / LISTED / Path(self.folder.path).name if self.folder.home else None
         if entries:
+            if listed is not None and listed.parent.is_dir() and not listed.exists():
+                listed.touch()  # (listed first: an outbox is never left unlisted; no list yet: made by a look at all)
             atomic_write(self.path, json.dumps(entries, indent=1) + "\n")
         else:
             self.path.unlink(missing_ok=True)
+            if listed is not None:
+                listed.unlink(missing_ok=True)
 
     def add(self, f: SignedFile) -> None:
         """Put ``f`` in the outbox (before it is stored: see the module's words); one already there stays once."""
