@@ -396,7 +396,11 @@ class Escrowing:
                 continue
             for d in history:
                 if d.round < rnd and seat in d.holders:
-                    accepted.setdefault((dealer, d.label or what), set()).add(seat)  # (``d.tag(what)``)
+                    got = accepted.get(key := (dealer, d.label or what))  # (``d.tag(what)``)
+                    if got is None:
+                        accepted[key] = {seat}
+                    else:  # (most files: a set made for nothing, each dealing each file)
+                        got.add(seat)
 
     def _record_published(self, c: dict, seat: int, duty) -> list[Event]:
         """``escrow_shares`` in a removal round: every share the holder holds of the seat removed, decrypted."""
