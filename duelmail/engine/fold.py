@@ -193,7 +193,8 @@ class Folding:
         computed itself (signature, points, proofs) is not checked again, nor are missing duties."""
         c = f.content
         try:
-            check_fields(c, where)
+            if not f.__dict__.get("_fields"):  # (a parsed file's were checked by the parser, on this very content)
+                check_fields(c, where)
         except FormatError as e:  # a file built by a caller, not parsed: what the parser refuses, refused here too
             raise FileRefused(where, str(e).removeprefix(f"{where}: "), rule="P-format") from None
         seat = c["seat"] if f.kind != "genesis" else c["creator"]
