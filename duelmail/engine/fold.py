@@ -1042,8 +1042,9 @@ class Folding:
     def _drain(self, rnd: int, seat: int) -> list[Event]:
         """The outcomes the rules told since the last drain, as log events (seat: the event's first seat, else the
         file's author)."""
+        told = self.state.take_told()
         out = [Event(rnd, g.seats[0] if g.seats else seat if seat >= 0 else self.creator, self.named(g.text), g)
-               for g in self.state.take_told()]
+               for g in told] if told else []  # (most drains: nothing told)
         if not self.told_over and self.over():  # who won, once, as the game ends (by its rules or a timeout)
             self.told_over = True
             o = self.outcome()
