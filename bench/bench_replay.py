@@ -57,13 +57,13 @@ def fresh(files):
     bytes and hash) is dropped, so no run profits from an earlier one; what reading it gave stays (the text it was
     read from and what that text read as, which writing it again as it was uses: ``SignedFile.to_toml``; and that
     its content is what ``plain`` returned, so its canonical bytes are encoded without checking it again, as in a
-    fresh process: ``SignedFile.canonical``)."""
+    fresh process: ``SignedFile.canonical``; and that the parser checked its kind and fields: ``Match.apply``)."""
     import copy
 
     out = []
     for w, f in files:
         g = copy.copy(f)
-        for name in ("_source", "_plain"):
+        for name in ("_source", "_plain", "_fields"):
             if name in f.__dict__:
                 object.__setattr__(g, name, f.__dict__[name])
         out.append((w, g))

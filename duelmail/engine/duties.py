@@ -156,7 +156,10 @@ class Duties:
         duties: dict[int, Duty] = {}
 
         def duty(s: int) -> Duty:
-            return duties.setdefault(s, Duty())
+            got = duties.get(s)
+            if got is None:  # (a Duty, made with its three containers, only for a seat not awaited yet)
+                got = duties[s] = Duty()
+            return got
 
         if self.removing is not None:  # a removal round awaits the escrow shares of the seat removed, and only them
             for s in self._publishers(self.removing):

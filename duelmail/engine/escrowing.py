@@ -90,6 +90,9 @@ class Escrowing:
         self.published: dict[tuple[int, str], dict[int, list[bytes]]] = {}  # (dealer, what) -> holder -> shares
         self.escrow_accepted: dict[tuple[int, str], set[int]] = {}  # (dealer, what) -> holders that answered
         # after the dealing without a complaint (a later complaint of theirs is late: it names them too)
+        self.dealings_made = 0  # every dealing recorded (``dealing_history``'s, counted)
+        self.accepted_all: dict[int, int] = {}  # seat -> ``dealings_made`` when a file of it accepted every dealing
+        # there was (each one of a round before: ``_note_acceptance`` has nothing to add while no dealing is made)
         self.escrow_accomplices: dict[int, set[int]] = {}  # dealer -> holders whose late complaint named them
         self.complaints_due: dict[int, list[tuple[int, str, int]]] = {}  # own seat -> [(dealer, what, dealing
         # index in the history)] its check failed
@@ -240,6 +243,7 @@ class Escrowing:
         self.dealings.setdefault(seat, {})[what] = dealt
         self.dealing_history.setdefault((seat, what), []).append(dealt)
         self.escrow_accepted[(seat, dealt.tag(what))] = set()
+        self.dealings_made += 1
         for h in dealt.holders:
             if h in self.own and h != seat:
                 self._check_own_shares(seat, what, dealt, h)
@@ -389,14 +393,25 @@ class Escrowing:
         home checked the shares as the dealing arrived, and owes a complaint in its next file if one failed. A
         complaint in place of the shares at a removal (``published``, the file's ``escrow_shares``) is one too."""
         published = published if isinstance(published, dict) else None
+        if published is None and self.accepted_all.get(seat) == self.dealings_made:
+            return  # a file of this seat accepted every dealing there is already
         accepted = self.escrow_accepted
+        every = published is None
         for (dealer, what), history in self.dealing_history.items():
             if published is not None and isinstance(published.get(str(dealer)), dict) \
                     and isinstance(published[str(dealer)].get(what), dict):
                 continue
             for d in history:
-                if d.round < rnd and seat in d.holders:
-                    accepted.setdefault((dealer, d.label or what), set()).add(seat)  # (``d.tag(what)``)
+                if d.round >= rnd:
+                    every = False  # accepted by a file of a later round
+                elif seat in d.holders:
+                    got = accepted.get(key := (dealer, d.label or what))  # (``d.tag(what)``)
+                    if got is None:
+                        accepted[key] = {seat}
+                    else:  # (most files: a set made for nothing, each dealing each file)
+                        got.add(seat)
+        if every:
+            self.accepted_all[seat] = self.dealings_made
 
     def _record_published(self, c: dict, seat: int, duty) -> list[Event]:
         """``escrow_shares`` in a removal round: every share the holder holds of the seat removed, decrypted."""

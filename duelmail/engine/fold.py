@@ -193,7 +193,8 @@ class Folding:
         computed itself (signature, points, proofs) is not checked again, nor are missing duties."""
         c = f.content
         try:
-            check_fields(c, where)
+            if not f.__dict__.get("_fields"):  # (a parsed file's were checked by the parser, on this very content)
+                check_fields(c, where)
         except FormatError as e:  # a file built by a caller, not parsed: what the parser refuses, refused here too
             raise FileRefused(where, str(e).removeprefix(f"{where}: "), rule="P-format") from None
         seat = c["seat"] if f.kind != "genesis" else c["creator"]
@@ -1041,8 +1042,9 @@ class Folding:
     def _drain(self, rnd: int, seat: int) -> list[Event]:
         """The outcomes the rules told since the last drain, as log events (seat: the event's first seat, else the
         file's author)."""
+        told = self.state.take_told()
         out = [Event(rnd, g.seats[0] if g.seats else seat if seat >= 0 else self.creator, self.named(g.text), g)
-               for g in self.state.take_told()]
+               for g in told] if told else []  # (most drains: nothing told)
         if not self.told_over and self.over():  # who won, once, as the game ends (by its rules or a timeout)
             self.told_over = True
             o = self.outcome()

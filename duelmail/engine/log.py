@@ -185,8 +185,8 @@ def round_hash(rnd: int, prev: str, files: dict[int, SignedFile], claims: dict[i
     decision-free answer counts by its answer hash, so every copy of it closes the round alike."""
     key = (lambda f: f.file_hash) if dated else answer_hash
     return _round_digest(_round_body(rnd, prev, {str(s): key(f) for s, f in sorted(files.items())},
-                                     {str(s): f.file_hash for s, f in sorted((claims or {}).items())},
-                                     {str(s): f.file_hash for s, f in sorted((notes or {}).items())}),
+                                     {str(s): f.file_hash for s, f in sorted(claims.items())} if claims else None,
+                                     {str(s): f.file_hash for s, f in sorted(notes.items())} if notes else None),
                          rnd.__class__ is int and prev.__class__ is str)
 
 

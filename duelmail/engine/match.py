@@ -312,6 +312,7 @@ class Match(Folding, Duties, Composing, Views, Escrowing):
         twin.dealing_history = {k: list(v) for k, v in self.dealing_history.items()}
         twin.published = {k: dict(v) for k, v in self.published.items()}
         twin.escrow_accepted = {k: set(v) for k, v in self.escrow_accepted.items()}
+        twin.accepted_all = dict(self.accepted_all)
         twin.escrow_accomplices = {k: set(v) for k, v in self.escrow_accomplices.items()}
         twin.complaints_due = {k: list(v) for k, v in self.complaints_due.items()}
         twin.escrow_broken = set(self.escrow_broken)

@@ -213,11 +213,12 @@ class GameEvent:
 
 _SUIT_WORDS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 _RANK_WORDS = {11: "Jack", 12: "Queen", 13: "King", 14: "Ace"}
-_REF = r"(?<![\w#.])[a-z]+[0-9]*(?:\.[0-9]+)?#[0-9]+\b"
+# (possessive: a deck id's letters and digits are never given back, which could not match '.' or '#' anyway)
+_REF = r"(?<![\w#.])[a-z]++[0-9]*+(?:\.[0-9]+)?#[0-9]+\b"
 _FACE = r"(?:10|[2-9JQKAjqka])[SHDCshdc]|[Xx][RBrb]"
-# a card played as a face: ``8H (s#23)`` (a claim, then its ref), ``s#23=8h`` (notation), or a bare ref
-_REF_TEXT = re.compile(rf"(?<![\w=])(?P<c1>{_FACE}) \((?P<r1>{_REF})\)"
-                       rf"|(?P<r2>{_REF})=(?P<c2>{_FACE})(?!\w)|(?P<r3>{_REF})")
+# a card played as a face: ``8H (s#23)`` (a claim, then its ref), ``s#23=8h`` (notation), or a bare ref (the last
+# two as one pattern, its claim optional: one scan of the ref where two alternatives scanned it twice)
+_REF_TEXT = re.compile(rf"(?<![\w=])(?P<c1>{_FACE}) \((?P<r1>{_REF})\)|(?P<r2>{_REF})(?:=(?P<c2>{_FACE})(?!\w))?")
 
 
 # a ref's text as a CardRef: the same few hundred refs are named again and again in events (an error is not kept)
@@ -239,7 +240,7 @@ def in_words(text: str, known: Mapping[CardRef, Card], names: Sequence[str] | No
     game's words for a card, default ``face_words``), and (given ``names``) every ``seat N`` becomes the seat's
     name. Refs the reader does not know stay refs."""
     def face(m: re.Match) -> str:
-        ref = _ref_of(m.group("r1") or m.group("r2") or m.group("r3"))
+        ref = _ref_of(m.group("r1") or m.group("r2"))
         card = known.get(ref) if known else None
         if card is None:
             return m.group(0)

@@ -172,6 +172,7 @@ def parse_toml(text: str, where: str) -> SignedFile:
     _require(content, where)
     f = SignedFile(content, b64d(sig, f"{where} signature"))
     object.__setattr__(f, "_plain", True)  # what ``plain`` returned: checked (``canonical``)
+    object.__setattr__(f, "_fields", True)  # its kind and fields checked (``check_fields``)
     object.__setattr__(f, "_source", (text, {**data, "signature": sig}))  # for ``to_toml``: what this text reads as
     return f
 

@@ -334,3 +334,45 @@ def test_a_home_that_folds_before_it_knows_its_seat_still_complains_about_a_firs
     for seat in range(4):
         assert [(v.seat, v.rule) for v in sp.matches[seat].violations] == [(dealer, "P-escrow")], seat
         assert dealer in sp.matches[seat].escrow_broken
+
+
+@pytest.mark.parametrize("game, n, seed", [("warlords", 4, 1), ("wizard", 4, 2)])
+def test_a_seats_acceptance_of_the_dealings_is_noted_again_after_a_re_dealing(monkeypatch, game, n, seed):
+    """A file accepts every dealing made to its seat in a round before (``_note_acceptance``); once a file of the seat
+    accepted every dealing there was, the next ones skip the walk until a dealing is made (``accepted_all``): the
+    fold records the same acceptances, the re-dealings' included, as one that walks every dealing at every file."""
+    from duelmail.engine.escrowing import Escrowing
+
+    sp, _ = _two_departures(n, seed, game)
+    start = sp.match.round
+    sp.run(until=lambda m: m.over() or m.round > start + 8)
+    files = [(f"{i:04d}.toml", f) for i, f in enumerate(sp.files)]
+    skipped = []
+    note = Escrowing._note_acceptance
+
+    def counted(self, seat, rnd, published=None):
+        skipped.append(self.accepted_all.get(seat) == self.dealings_made and not isinstance(published, dict))
+        return note(self, seat, rnd, published)
+
+    monkeypatch.setattr(Escrowing, "_note_acceptance", counted)
+    kept = fold(files)
+
+    def walking(self, seat, rnd, published=None):
+        self.accepted_all.clear()
+        return note(self, seat, rnd, published)
+
+    monkeypatch.setattr(Escrowing, "_note_acceptance", walking)
+    walked = fold(files)
+    redealt = {k: v for k, v in walked.escrow_accepted.items() if "@" in k[1]}
+    assert redealt and all(redealt.values()) and sum(skipped) > 5
+    assert kept.escrow_accepted == walked.escrow_accepted
+    # a dealing of the file's own round (another seat's file of that round, applied before) is accepted only by a
+    # file of a later round: until then the walk is not skipped
+    (dealer, what), history = next(iter(kept.dealing_history.items()))
+    d, holder = history[-1], history[-1].holders[0]
+    kept.escrow_accepted[(dealer, d.tag(what))].discard(holder)
+    kept.accepted_all.clear()
+    note(kept, holder, d.round)
+    assert holder not in kept.escrow_accepted[(dealer, d.tag(what))]
+    note(kept, holder, d.round + 1)
+    assert holder in kept.escrow_accepted[(dealer, d.tag(what))]

@@ -1,5 +1,6 @@
 """Turn files survive what mail clients do to them; anything that changes meaning breaks the signature."""
 
+import copy
 import tomllib
 
 import pytest
@@ -112,6 +113,17 @@ def test_a_file_parsed_or_signed_here_gives_the_checked_canonical_bytes_and_one_
     by_hand = SignedFile({**CONTENT, "round": 3.0}, f.signature)  # a value the canonical form does not allow
     with pytest.raises(CanonicalError, match="float"):
         by_hand.canonical()
+
+
+def test_only_a_parsed_file_is_marked_as_its_fields_checked():
+    """The fold checks a file's kind and fields (``check_fields``) unless the parser did, on this very content: a file
+    signed here, built by hand or copied is checked again (``tests/engine/test_talk.py``: a claim signed without
+    'against' is refused by the fold)."""
+    f = signed()
+    back = parse_toml(f.to_toml(), "t.toml")
+    assert back.__dict__.get("_fields") and not f.__dict__.get("_fields")
+    assert not copy.copy(back).__dict__.get("_fields") and not copy.deepcopy(back).__dict__.get("_fields")
+    assert not SignedFile(dict(back.content), back.signature).__dict__.get("_fields")
 
 
 @settings(max_examples=300, deadline=None)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from typing import Any
 
@@ -50,7 +51,12 @@ class WarlordsGame(Game):
                              bool(opts["mail-shortcuts"]))
 
     def parse_action(self, text: str) -> WarlordsAction:
-        return parse_action(text)
+        return _parsed(text) if text.__class__ is str else parse_action(text)
+
+
+# an action's text as its action (frozen, never changed): 'pass' and 'end' are two in three of a game's actions (an
+# error is not kept)
+_parsed = functools.lru_cache(maxsize=1024)(parse_action)
 
 
 GAME = register(WarlordsGame())

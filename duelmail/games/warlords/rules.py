@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping, Sequence
-from itertools import filterfalse, repeat
-from operator import is_
+from itertools import filterfalse
+from operator import is_, is_not
 
 from duelmail.errors import DuelmailError, IllegalMove
 from duelmail.games.base import (
@@ -167,6 +167,9 @@ class WarlordsState(FaceClaims, GameState):
     changes the lists by hand must set ``_vis`` to None."""
 
     _vis: dict[CardRef, int] | None = None  # the last visibility() while nothing changed since
+    # the locked leftovers and, per seat, its discard pile and that pile's entries in the visibility (public but for
+    # the locked leftovers), as the last visibility computed them: reused while both are equal (never changed)
+    _discarded: tuple[frozenset[CardRef], tuple[tuple[list[CardRef], dict[CardRef, int]], ...]] | None = None
 
     def __init__(self, nseats: int, reinforcements: bool = False, hidden_ally: bool = False, shortcuts: bool = False):
         if not 2 <= nseats <= len(DECK_IDS):
@@ -247,6 +250,7 @@ class WarlordsState(FaceClaims, GameState):
         """Pickled (a home's kept state) without the visibility kept: it is computed again when asked."""
         out = dict(self.__dict__)
         out.pop("_vis", None)
+        out.pop("_discarded", None)
         return out
 
     # -- whose move ----------------------------------------------------------------------------
@@ -882,12 +886,22 @@ class WarlordsState(FaceClaims, GameState):
         vis: dict[CardRef, int] = {}
         face_up, locked = self.face_up, self.locked
         add = vis.update
+        kept = self._discarded
+        piles = kept[1] if kept is not None and kept[0] == locked else ()
+        fresh = []
         for s in range(self.n):  # (whole lists at once where no card is told apart: called a few times a round)
-            add(zip(self.hands[s], repeat(s)))
+            for r in self.hands[s]:
+                vis[r] = s
             for r in self.warlords[s]:
                 vis[r] = PUBLIC if r in face_up else s
             pile = self.discards[s]
-            add(zip(filterfalse(locked.__contains__, pile) if locked else pile, repeat(PUBLIC)))
+            old = piles[s] if piles else None
+            if old is None or old[0] != pile:  # (a discard pile changes a few times a round: most are as they were)
+                old = (list(pile), dict.fromkeys(filterfalse(locked.__contains__, pile) if locked else pile, PUBLIC))
+            fresh.append(old)
+            add(old[1])
+        if not piles or any(map(is_not, fresh, piles)):
+            self._discarded = (frozenset(locked), tuple(fresh))
         b = self.battle
         if b is not None:
             if self.phase in (REVEAL, LAST_CHANCE):

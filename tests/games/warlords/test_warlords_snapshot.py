@@ -11,7 +11,8 @@ from duelmail.testing.selfplay import SelfPlay
 
 
 def fields(state: WarlordsState) -> dict:
-    return {k: v for k, v in vars(state).items() if k != "_vis"}  # the visibility kept is not pickled
+    return {k: v for k, v in vars(state).items() if k not in ("_vis", "_discarded")}  # kept for the visibility:
+    # not pickled
 
 
 def test_snapshots_read_as_clones_and_stay_as_taken(monkeypatch):

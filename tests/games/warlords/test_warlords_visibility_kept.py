@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from duelmail.games.base import RandomBot
+import operator
+
+from duelmail.games.base import PUBLIC, RandomBot
 from duelmail.games.warlords.rules import WarlordsState
 from duelmail.testing.selfplay import SelfPlay
 
@@ -50,3 +52,41 @@ def test_a_reveal_keeps_it_unless_a_battle_resolves(monkeypatch):
     options = {"reinforcements": True, "hidden-ally": True, "mail-shortcuts": True}
     SelfPlay("warlords", n=3, seed=4, options=options, bots=[RandomBot() for _ in range(3)]).run()
     assert kept and dropped
+
+
+def test_discards_kept_give_the_fresh_visibility(monkeypatch):
+    """A visibility made with the discard piles' entries kept from the last one made (``_discarded``) is the one made
+    without them, in the same order (a seat's holding row on a replay's page is in this order), also once
+    reinforcement leftovers lie locked among the discards."""
+    made = WarlordsState._visibility
+    reused, locked = [], []
+
+    def checked(self):
+        kept = self._discarded
+        vis = made(self)
+        after, self._discarded = self._discarded, None
+        assert list(vis.items()) == list(made(self).items())
+        self._discarded = after
+        if kept is not None:
+            n = sum(map(operator.is_, after[1], kept[1]))
+            reused.append(n)
+            if n and self.locked:
+                locked.append(n)
+        return vis
+
+    monkeypatch.setattr(WarlordsState, "_visibility", checked)
+    options = {"reinforcements": True, "hidden-ally": True, "mail-shortcuts": True}
+    SelfPlay("warlords", n=3, seed=4, options=options, bots=[RandomBot() for _ in range(3)]).run()
+    assert sum(reused) > 1000 and locked
+
+
+def test_discards_kept_follow_the_locked_leftovers():
+    """A discard locked since (the lists changed by hand, so ``_vis`` dropped by hand) is not public any more."""
+    st = WarlordsState(2)
+    ref = st.hands[0].pop()
+    st.discards[0].append(ref)
+    st._vis = None
+    assert st.visibility()[ref] == PUBLIC
+    st.locked.add(ref)
+    st._vis = None
+    assert ref not in st.visibility()
