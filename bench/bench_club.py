@@ -3,6 +3,7 @@
 finished games grows.
 
 Usage: python bench/bench_club.py [SIZE ...] [--repeat N]      (default sizes: 10 1000 10000; each in its own process)
+       python bench/bench_club.py [SIZE ...] --instructions [--repeat N]   (and each once more under cachegrind)
        python bench/bench_club.py --long [SIZE ...] [--repeat N] [--keep DIR] [--instructions]
                                                                             (default sizes: 10 10000)
 
@@ -277,7 +278,7 @@ def median(runs) -> tuple[float, float]:
     return statistics.median(r[0] for r in runs), statistics.median(r[1] for r in runs)
 
 
-def measure(size: int, repeat: int) -> dict[str, tuple[float, float]]:
+def measure(size: int, repeat: int, counted: bool = False) -> dict[str, tuple[float, float]]:
     from duelmail.delivery import git as gitsync
     from duelmail.transport.git import GitRepo
 
@@ -312,6 +313,15 @@ def measure(size: int, repeat: int) -> dict[str, tuple[float, float]]:
             runs.append((wall, cpu))
         out["play --push (the mover)"] = median(played)
         out["git sync, one new turn"] = median(runs)
+        if counted:  # each once more under cachegrind, every child process followed: instructions (they do not
+            out["instructions: git sync, nothing new"] = dm(alice, "git", "sync", counted=True)[:2]  # drift)
+            memory.unlink()
+            out["instructions: git sync, no memory"] = dm(alice, "git", "sync", counted=True)[:2]
+            st = json.loads(dm(bob, "status", "--all", "--json")[2])
+            game = next(r["game"][:12] for r in st if r["your_turn"] and not r["over"])
+            out["instructions: play --push"] = dm(bob, "play", "--game", game, "--bot", "heuristic", "--push",
+                                                  counted=True)[:2]
+            out["instructions: git sync, one new turn"] = dm(alice, "git", "sync", counted=True)[:2]
         out["(building the club)"] = (built, 0.0)
         return out
     finally:
@@ -404,30 +414,32 @@ def main(argv: list[str]) -> None:
         return
     if "--one" in argv:  # one size, in this process: its figures as JSON on the last line
         size = int(argv[argv.index("--one") + 1])
-        print(json.dumps(measure(size, repeat)))
+        print(json.dumps(measure(size, repeat, "--instructions" in argv)))
         return
-    sizes = [int(a) for a in argv] or [10, 1000, 10000]
+    counted = "--instructions" in argv
+    sizes = [int(a) for a in argv if a != "--instructions"] or [10, 1000, 10000]
     in_play = sum(1 for p in material().iterdir() if p.is_dir()) - FINISHED
     print(f"load average before: {os.getloadavg()[0]:.2f} ({os.cpu_count()} cores); median of {repeat}; "
           f"{in_play} games in play, the rest finished; each size in its own process")
     results = {}
     for size in sizes:  # each size in a process of its own: no cache or memo of one size's run helps another's
-        res = subprocess.run([sys.executable, __file__, "--one", str(size), "--repeat", str(repeat)],
-                             capture_output=True, text=True)
+        res = subprocess.run([sys.executable, __file__, "--one", str(size), "--repeat", str(repeat),
+                              *(["--instructions"] if counted else [])], capture_output=True, text=True)
         if res.returncode:
             raise SystemExit(f"{size:,} games failed:\n{res.stdout[-3000:]}{res.stderr[-3000:]}")
         results[size] = {k: tuple(v) for k, v in json.loads(res.stdout.strip().splitlines()[-1]).items()}
         print(f"  {size:,} games done; load average {os.getloadavg()[0]:.2f}", flush=True)
     labels = [label for label in next(iter(results.values())) if not label.startswith("git clone")]
-    print(f"{'command':<28}" + "".join(f"{f'{s:,} games':>26}" for s in sizes))
+    print(f"{'command':<40}" + "".join(f"{f'{s:,} games':>26}" for s in sizes))
     for label in labels:
-        pairs = (results[s][label] for s in sizes)
-        cells = "".join(f"{f'{w * 1000:,.0f} ms ({c * 1000:,.0f} CPU)':>26}" for w, c in pairs)
-        print(f"{label:<28}{cells}")
+        counts = label.startswith("instructions")  # (wall, instructions): no CPU time
+        cells = "".join(f"{f'{c / 1e6:,.0f} M' if counts else f'{w * 1000:,.0f} ms ({c * 1000:,.0f} CPU)':>26}"
+                        for w, c in (results[s][label] for s in sizes))
+        print(f"{label:<40}{cells}")
     clones = [next((k, v) for k, v in results[s].items() if k.startswith("git clone")) for s in sizes]
-    print(f"{'git clone + checkout':<28}" + "".join(f"{f'{w * 1000:,.0f} ms ({c * 1000:,.0f} CPU)':>26}"
+    print(f"{'git clone + checkout':<40}" + "".join(f"{f'{w * 1000:,.0f} ms ({c * 1000:,.0f} CPU)':>26}"
                                                   for _, (w, c) in clones))
-    print(f"{'  (files)':<28}" + "".join(f"{k.split('(')[1].split()[0]:>26}" for k, _ in clones))
+    print(f"{'  (files checked out)':<40}" + "".join(f"{k.split('(')[1].split()[0]:>26}" for k, _ in clones))
     print(f"load average after: {os.getloadavg()[0]:.2f}")
 
 
