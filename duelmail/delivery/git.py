@@ -696,6 +696,8 @@ def _shelve(home: Home, repo: GitRepo, most: int | None = None) -> list[str]:
         names = [e.name for e in os.scandir(repo.path) if e.is_dir(follow_symlinks=False) and e.name != ".git"]
     else:
         names = list(repo.folders())
+        if len(names) < FEW_FOLDERS:  # another home moved the finished games: an ordinary clone again if few files
+            repo.unsparse()
     done = [n for n in names if (home.games_dir / n / MARK).exists()]
     if len(done) < most or not repo.has_commits():
         return []
@@ -716,9 +718,12 @@ def _shelve(home: Home, repo: GitRepo, most: int | None = None) -> list[str]:
     repo.drop_folders(moved)
     repo.add(*relinked)
     msg = f"duelmail: {len(moved)} finished game{'s' if len(moved) != 1 else ''} moved to the branch {SHELF}"
-    return [msg] if repo.commit(msg) else []
+    done = [msg] if repo.commit(msg) else []
+    repo.unsparse()  # a clone made sparse for its finished games holds few files now: an ordinary one again
+    return done
 
 
+FEW_FOLDERS = 200  # a sparse clone whose HEAD holds fewer top folders is counted for ``GitRepo.unsparse``
 _LISTED_HERE = re.compile(r"^- \[([^\]\n/\\]+)\]\(\.\./\1/README\.md\)", re.MULTILINE)  # (in the branch in play)
 
 

@@ -251,6 +251,22 @@ class GitRepo:
         self.cone = self._read_cone(info)
         return True
 
+    def unsparse(self, most: int | None = None) -> bool:
+        """Undo ``sparse`` once HEAD holds fewer than ``most`` files again (its finished games moved to their own
+        branch): every file of HEAD back in the working tree, an ordinary clone (one that grows past ``most`` again
+        is made sparse again). Only duelmail's own sparse clone; True when it was undone now."""
+        most = SPLIT_AT if most is None else most
+        if self.cone is None or self.git("ls-tree", "-r", "-z", "--name-only", "HEAD").stdout.count("\0") >= most:
+            return False
+        self.flush()
+        self.git("sparse-checkout", "disable", timeout=SLOW)
+        for key in (SPARSE, "core.sparseCheckout", "index.sparse"):
+            for scope in ("--local", "--worktree"):  # (git's sparse-checkout writes the worktree's own config)
+                self.git("config", scope, "--unset", key, check=False)
+        (self.git_dir / "info" / "sparse-checkout").unlink(missing_ok=True)
+        self.cone = None
+        return True
+
     def _sparse_config(self) -> dict[str, str]:
         """``core.sparseCheckout`` (any scope, the worktree's included), ``duelmail.sparse`` and ``EXPECT``, as
         set."""

@@ -303,6 +303,12 @@ def test_a_large_clone_is_made_sparse_its_finished_games_leave_the_working_tree_
         assert {done, live} <= set(git(repo, "ls-tree", "--name-only", f"origin/{SHELF}").split())
         assert (repo / third / "genesis.toml").is_file()
         assert_plain_git_reads(repo)
+    for repo in repos:  # few files in HEAD now: ordinary clones again (alice's at her move, bob's at the sync after)
+        assert subprocess.run(["git", "-C", str(repo), "config", "--get", "core.sparseCheckout"],
+                              capture_output=True).returncode == 1
+        assert not (repo / ".git" / "info" / "sparse-checkout").exists()
+        assert sorted(git(repo, "ls-files").split()) == sorted(git(repo, "ls-tree", "-r", "--name-only",
+                                                                   "HEAD").split())  # every file, no folder left out
     dm(bob, "git", "site", str(repos[1]), "--out", str(tmp_path / "site2"))  # both branches' games
     assert {p.name for p in (tmp_path / "site2").iterdir()} == {"index.html", f"{done}.html", f"{live}.html",
                                                                 f"{third}.html"}
