@@ -356,13 +356,14 @@ def ciphertext_size(count: int) -> int:
 
 def _pads(ctx: bytes, recipient: bytes, r_point: bytes, dh: bytes, count: int) -> list[int]:
     """The pads of shares ``0..count-1``: ``SHA-512(lp(pad tag, ctx, E, R, D, j)) mod L``, the common prefix encoded
-    once (``lp`` concatenates its parts)."""
+    once (``lp`` concatenates its parts). Each is the digest's integer, not yet reduced: its callers reduce the share
+    it pads or unpads mod L (one reduction of each sum instead of two, the same bytes)."""
     head = hashlib.sha512(lp(PAD_TAG, ctx, recipient, r_point, dh) + (8).to_bytes(4, "big"))  # then j: lp(j) is its
     out = []  # length, 8, and j; the head hashed once, its state copied for each j (some 4,000 pads a replay's audit)
     for j in range(count):
         h = head.copy()
         h.update(j.to_bytes(8, "big"))
-        out.append(int.from_bytes(h.digest(), "little") % L)
+        out.append(int.from_bytes(h.digest(), "little"))
     return out
 
 
