@@ -49,9 +49,11 @@ __all__ = [
     "MAX_HOLDER",
     "Dealing",
     "escrow_context",
+    "escrow_contexts",
     "escrow_key",
     "deal",
     "deal_sent",
+    "deal_sent_each",
     "public_share",
     "check_commitments",
     "verify_share",
@@ -150,11 +152,22 @@ def escrow_context(game_id: str, round: int, dealer: int, what: str) -> bytes:
     """``lp("duelmail/escrow/v1", game id, round, dealer seat, what)``: what a dealing or ciphertext
     binds. ``what`` names the secret (``"a.1#7"``, ``"escrow-key"``), with the holder for a ciphertext
     (``"a.1/to-2"``): a copy into another game, round, seat, secret or holder fails its check."""
+    return escrow_contexts(game_id, round, dealer, (what,))[0]
+
+
+def escrow_contexts(game_id: str, round: int, dealer: int, whats: Sequence[str]) -> list[bytes]:
+    """``escrow_context`` of each of ``whats``, for one game, round and dealer: ``lp`` concatenates its parts, so
+    each is the same head ``lp(tag, game id, round, dealer)`` followed by ``lp(what)``, and the head is encoded once
+    (a dealing of a deck binds one context a position: some 1,000 an audit)."""
     if not isinstance(game_id, str) or not game_id:
         raise CryptoError(f"escrow context: game id must be a non-empty string, got {game_id!r}")
-    if not isinstance(what, str) or not what:
-        raise CryptoError(f"escrow context: what must be a non-empty string, got {what!r}")
-    return lp(ESCROW_TAG, game_id, round, dealer, what)
+    head = lp(ESCROW_TAG, game_id, round, dealer)
+    out = []
+    for what in whats:
+        if not isinstance(what, str) or not what:
+            raise CryptoError(f"escrow context: what must be a non-empty string, got {what!r}")
+        out.append(head + lp(what))
+    return out
 
 
 def escrow_key(seed: bytes) -> bytes:
@@ -172,7 +185,7 @@ def deal(secret: bytes, threshold: int, holders: Sequence[int], context: bytes,
     The coefficients derive from the secret, ``rng_seed``, the context and the threshold, so a
     dealing is a deterministic function of its inputs (the audit can recompute it from the seed)."""
     t = _checked(secret, threshold, holders, context, rng_seed)
-    sent, shares = _share_out(secret, t, list(holders), context, rng_seed)
+    sent, shares = _share_out(secret, t, list(holders), context, lp(COEFF_TAG, rng_seed or b""))
     return Dealing(t, (base_mul(secret),) + sent, shares)
 
 
@@ -181,13 +194,32 @@ def deal_sent(secret: bytes, threshold: int, holders: Sequence[int], context: by
     """``deal``'s ``(sent, shares)`` (its inputs checked alike) without ``C_0 = secret G``, which a file never carries
     (its receivers take the dealer's recorded key commitment): the audit recomputes a dealing with it, so that a key's
     commitment is computed once, by the deck's recomputed pass."""
-    t = _checked(secret, threshold, holders, context, rng_seed)
-    return _share_out(secret, t, list(holders), context, rng_seed)
+    return deal_sent_each([secret], threshold, holders, [context], rng_seed)[0]
+
+
+def deal_sent_each(secrets: Sequence[bytes], threshold: int, holders: Sequence[int], contexts: Sequence[bytes],
+                   rng_seed: bytes | None = None) -> list[tuple[tuple[bytes, ...], dict[int, bytes]]]:
+    """``deal_sent`` of each secret with its context, for one threshold and one list of holders, which are checked
+    once (a deck's dealing deals one secret a position: some 1,000 an audit)."""
+    if len(secrets) != len(contexts):
+        raise CryptoError(f"dealing: {len(secrets)} secrets for {len(contexts)} contexts")
+    t = _checked_holders(threshold, holders, rng_seed)
+    xs, head = list(holders), lp(COEFF_TAG, rng_seed or b"")
+    out = []
+    for secret, context in zip(secrets, contexts, strict=True):
+        check_scalar(secret, "escrowed secret")
+        _check_bytes(context, "escrow context")
+        out.append(_share_out(secret, t, xs, context, head))
+    return out
 
 
 def _checked(secret: bytes, threshold: int, holders: Sequence[int], context: bytes, rng_seed: bytes | None) -> int:
     check_scalar(secret, "escrowed secret")
     _check_bytes(context, "escrow context")
+    return _checked_holders(threshold, holders, rng_seed)
+
+
+def _checked_holders(threshold: int, holders: Sequence[int], rng_seed: bytes | None) -> int:
     if rng_seed is not None:
         _check_bytes(rng_seed, "rng_seed")
     if not isinstance(holders, (list, tuple)) or not holders:
@@ -199,9 +231,11 @@ def _checked(secret: bytes, threshold: int, holders: Sequence[int], context: byt
 
 
 def _share_out(secret: bytes, t: int, xs: list[int], context: bytes,
-               rng_seed: bytes | None) -> tuple[tuple[bytes, ...], dict[int, bytes]]:
-    """The commitments ``C_1..C_{t-1}`` and every holder's share, for checked inputs."""
-    stream = Stream(hkdf(lp(COEFF_TAG, rng_seed or b"", secret), lp(context, t)), "escrow/coeffs")
+               head: bytes) -> tuple[tuple[bytes, ...], dict[int, bytes]]:
+    """The commitments ``C_1..C_{t-1}`` and every holder's share, for checked inputs; ``head``: ``lp(COEFF_TAG,
+    rng_seed or b"")``, the part of the coefficients' key ``lp(COEFF_TAG, rng_seed or b"", secret)`` a dealing's
+    positions share (``lp`` concatenates its parts)."""
+    stream = Stream(hkdf(head + lp(secret), lp(context, t)), "escrow/coeffs")
     drawn = [stream.scalar() for _ in range(t - 1)]
     sent = tuple(base_mul(a) for a in drawn)
     coeffs = [_int(a) for a in reversed(drawn)]  # a_{t-1} .. a_1, then the secret: Horner's order
@@ -356,13 +390,14 @@ def ciphertext_size(count: int) -> int:
 
 def _pads(ctx: bytes, recipient: bytes, r_point: bytes, dh: bytes, count: int) -> list[int]:
     """The pads of shares ``0..count-1``: ``SHA-512(lp(pad tag, ctx, E, R, D, j)) mod L``, the common prefix encoded
-    once (``lp`` concatenates its parts)."""
+    once (``lp`` concatenates its parts). Each is the digest's integer, not yet reduced: its callers reduce the share
+    it pads or unpads mod L (one reduction of each sum instead of two, the same bytes)."""
     head = hashlib.sha512(lp(PAD_TAG, ctx, recipient, r_point, dh) + (8).to_bytes(4, "big"))  # then j: lp(j) is its
     out = []  # length, 8, and j; the head hashed once, its state copied for each j (some 4,000 pads a replay's audit)
     for j in range(count):
         h = head.copy()
         h.update(j.to_bytes(8, "big"))
-        out.append(int.from_bytes(h.digest(), "little") % L)
+        out.append(int.from_bytes(h.digest(), "little"))
     return out
 
 

@@ -631,21 +631,21 @@ def deal_table(gid: str, rnd: int, dealer: int, what: str, secrets: list[bytes],
 def deal_parts(gid: str, rnd: int, dealer: int, what: str, secrets: list[bytes], holders: tuple[int, ...],
                t: int, keys: dict[int, bytes], seed: bytes) -> tuple[list[bytes], dict[int, str]]:
     """``deal_table`` before encoding: every position's commitments ``C_1..C_{t-1}`` in one list, and each holder's
-    ciphertext (``esc.deal_sent``: ``C_0``, the dealer's key commitment, is not part of a dealing)."""
+    ciphertext (``esc.deal_sent_each``: ``C_0``, the dealer's key commitment, is not part of a dealing)."""
     from duelmail.crypto import escrow  # (``esc``'s, once rather than at each of some 2,000 calls an audit makes)
 
     commits: list[bytes] = []
     per_holder: dict[int, list[bytes]] = {h: [] for h in holders}
     names = [KEY] if what == KEY else [f"{what}#{j}" for j in range(len(secrets))]  # ``what``: a re-dealing's label
     xs = [h + 1 for h in holders]
-    deal_sent, context = escrow.deal_sent, escrow.escrow_context
-    for name, k in zip(names, secrets, strict=True):
-        sent, dealt = deal_sent(k, t, xs, context(gid, rnd, dealer, name), seed)
+    contexts = escrow.escrow_contexts
+    for sent, dealt in escrow.deal_sent_each(secrets, t, xs, contexts(gid, rnd, dealer, names), seed):
         commits += sent
         for h in holders:
             per_holder[h].append(dealt[h + 1])
-    shares = {h: escrow.encrypt_shares(per_holder[h], keys[h], context(gid, rnd, dealer, f"{what}/to-{h}"), seed)
-              for h in holders}
+    shares = {h: escrow.encrypt_shares(per_holder[h], keys[h], context, seed)
+              for h, context in zip(holders, contexts(gid, rnd, dealer, [f"{what}/to-{h}" for h in holders]),
+                                     strict=True)}
     return commits, shares
 
 

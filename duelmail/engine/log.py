@@ -60,6 +60,8 @@ class EventLog:
         self._tail: list[Event] = list(events)
 
     def __len__(self) -> int:
+        if not self._blocks:  # (a fold's log: every event in the tail)
+            return len(self._tail)
         return sum(b.count for b in self._blocks) + len(self._tail)
 
     def __iter__(self):
@@ -74,6 +76,8 @@ class EventLog:
 
     def __getitem__(self, i):
         if isinstance(i, slice):
+            if not self._blocks:  # (a fold's log: every event in the tail, sliced as a list is)
+                return self._tail[i]
             start, stop, step = i.indices(len(self))
             if step != 1:
                 return list(self)[i]

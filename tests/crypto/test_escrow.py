@@ -177,6 +177,27 @@ def test_a_dealing_is_deterministic_and_bound_to_its_context():
     assert E.escrow_context(GAME, 3, 0, "a#1") == lp("duelmail/escrow/v1", GAME, 3, 0, "a#1")
 
 
+def test_a_dealing_of_many_positions_is_each_position_dealt_alone():
+    """``escrow_contexts`` and ``deal_sent_each`` (the audit's, their heads encoded and their holders checked once)
+    give each position what ``escrow_context`` and ``deal_sent`` give it alone, with a seed and without."""
+    names = ["a#0", "a#1", "a#12", "key/to-3"]
+    contexts = E.escrow_contexts(GAME, 4, 2, names)
+    assert contexts == [E.escrow_context(GAME, 4, 2, w) for w in names] == \
+        [lp("duelmail/escrow/v1", GAME, 4, 2, w) for w in names]
+    secrets = scalars(11, len(names))
+    for seed in (None, b"hedge"):
+        each = E.deal_sent_each(secrets, 3, [1, 2, 4, 5], contexts, seed)
+        assert each == [E.deal_sent(k, 3, [1, 2, 4, 5], c, seed) for k, c in zip(secrets, contexts, strict=True)]
+        assert [sent for sent, _ in each] == [E.deal(k, 3, [1, 2, 4, 5], c, seed).commitments[1:]
+                                             for k, c in zip(secrets, contexts, strict=True)]
+    with pytest.raises(CryptoError, match="what must be a non-empty string, got ''"):
+        E.escrow_contexts(GAME, 4, 2, ["a#0", ""])
+    with pytest.raises(CryptoError, match="escrowed secret"):
+        E.deal_sent_each([secrets[0], b"short"], 3, [1, 2, 4], contexts[:2])
+    with pytest.raises(CryptoError, match="2 secrets for 1 contexts"):
+        E.deal_sent_each(secrets[:2], 3, [1, 2, 4], contexts[:1])
+
+
 # -- tampering ------------------------------------------------------------------------------------
 
 def test_a_wrong_share_is_refused_naming_holder_and_position():
