@@ -696,8 +696,8 @@ def _shelve(home: Home, repo: GitRepo, most: int | None = None) -> list[str]:
         names = [e.name for e in os.scandir(repo.path) if e.is_dir(follow_symlinks=False) and e.name != ".git"]
     else:
         names = list(repo.folders())
-        if len(names) < FEW_FOLDERS:  # another home moved the finished games: an ordinary clone again if few files
-            repo.unsparse()
+        if len(names) < FEW_FOLDERS and repo.shelf():  # another home moved the finished games to their branch: an
+            repo.unsparse()  # ordinary clone again, if HEAD holds few files
     done = [n for n in names if (home.games_dir / n / MARK).exists()]
     if len(done) < most or not repo.has_commits():
         return []
