@@ -44,8 +44,8 @@ def with_outbox(home: Home) -> list[GameFolder]:
     looked at once and the list made again."""
     listed = home.root / LISTED
     if not listed.is_dir():
+        listed.mkdir(parents=True, exist_ok=True)  # (first: an outbox written during the look below lists itself)
         found = [f for f in home.game_folders() if (f.path / OUTBOX).exists()]
-        listed.mkdir(parents=True, exist_ok=True)
         for f in found:
             (listed / f.path.name).touch()
         return found

@@ -72,9 +72,12 @@ class Outbox:
     def _save(self, entries: list[dict]) -> None:
         listed = Path(self.folder.home) / LISTED / Path(self.folder.path).name if self.folder.home else None
         if entries:
-            if listed is not None and listed.parent.is_dir() and not listed.exists():
+            was = listed is not None and listed.parent.is_dir()
+            if was and not listed.exists():
                 listed.touch()  # (listed first: an outbox is never left unlisted; no list yet: made by a look at all)
             atomic_write(self.path, json.dumps(entries, indent=1) + "\n")
+            if not was and listed is not None and listed.parent.is_dir():
+                listed.touch()  # (the list made meanwhile, by a look that may have passed this folder by)
         else:
             self.path.unlink(missing_ok=True)
             if listed is not None:
