@@ -172,8 +172,9 @@ def sync_git(home: Home, identity: Identity, path: Path, now: datetime | None = 
             back = _taken_out(home, repo, seen.get("folders") or ())
             report.committed += _export(home, repo, games, look, back)  # put back what the remote's commits
             # overwrote, and the folders they took out of games not finished
-        elif any(a.status != "duplicate" for a in report.arrivals[took:]):  # a proof to send on goes in this push
-            report.committed += _export(home, repo, games, look)
+        elif (back := _taken_out(home, repo, seen.get("folders") or ())) \
+                or any(a.status != "duplicate" for a in report.arrivals[took:]):  # (a proof to send on goes out)
+            report.committed += _export(home, repo, games, look, back)
         _write_readmes(home, repo, look=look)
         report.committed += _shelve(home, repo)
         if (ref is not None and repo.out("rev-parse", "HEAD") == head) or repo.push():  # nothing new to push
@@ -272,9 +273,10 @@ def _take_in(home: Home, identity: Identity, repo: GitRepo, tree: str, now: date
 
 
 def _taken_out(home: Home, repo: GitRepo, names) -> list[GameFolder]:
-    """Of the game folders the commits just read touched (``names``), this home's games not finished whose folder the
-    branch in play no longer holds: someone took it out (deleted it, or moved a game still in play to the finished
-    games' branch). ``_export`` writes them again, so nothing pushed can stop a game."""
+    """Of the game folders the commits just read touched (``names``: every folder of the history when it was read
+    whole), this home's games not settled whose folder the branch in play no longer holds. A finished one was moved
+    to the finished games' branch: it is settled here too. One not finished was taken out by someone (deleted, or
+    moved while in play): ``_export`` writes it again, so nothing pushed can stop a game."""
     head = repo.folders() if repo.cone is not None and names else None
     out, done = [], []
     for n in sorted(names):
@@ -576,7 +578,6 @@ def _write_readmes(home: Home, repo: GitRepo, commit: bool = True, look: set[str
     ours: dict[str, str] = {}  # the lines of the games in play looked at
     done: list[tuple[str, str, str, str]] = []  # (month, folder, its listing's line, game) of the finished ones
     folded = []
-    shelved: set[str] | None = None  # the folders on the finished games' branch (read once, when needed)
     for folder in _looked_at(home, look):
         if repo.outside(folder.path.name):
             if (folder.path / MARK).exists():
@@ -584,12 +585,6 @@ def _write_readmes(home: Home, repo: GitRepo, commit: bool = True, look: set[str
             repo.widen([folder.path.name])
         target = repo.plain(folder.path.name, folder=True)
         if not target.is_dir():
-            if not (folder.path / MARK).exists():
-                if shelved is None:
-                    shelf = repo.shelf()
-                    shelved = set(repo.folders(shelf)) if shelf else set()
-                if folder.path.name in shelved:
-                    folded.append((folder, fold(folder)))  # moved to the finished games' branch: settled here too
             continue
         for name in ("README.md", "table.svg", "replay.html"):
             repo.plain(f"{folder.path.name}/{name}")
@@ -776,7 +771,6 @@ def holds_game(repo: Path, name: str) -> bool:
             and not (packed.is_file() and f"/{SHELF}\n".encode() in packed.read_bytes()):
         return False  # (no finished games' branch here: no git process, for a home's games by mail too)
     g = GitRepo(repo)
-    refs = (["HEAD"] if sparse else []) + [f"refs/remotes/{r}/{SHELF}" for r in g.out("remote").split()] \
-        + [f"refs/heads/{SHELF}"]
+    refs = (["HEAD"] if sparse else []) + [shelf for shelf in [g.shelf()] if shelf]
     res = g.git("cat-file", "--batch-check", input="".join(f"{ref}:{name}\n" for ref in refs), check=False)
     return any(line.split()[1:2] == ["tree"] for line in res.stdout.splitlines())

@@ -5,6 +5,7 @@ games in play and a few finished ones. Real repositories; plain git reads them a
 from __future__ import annotations
 
 import re
+import shutil
 import subprocess
 
 from clitable import dm
@@ -17,6 +18,7 @@ import duelmail.delivery.git as gitsync
 from duelmail.home import Home
 from duelmail.transport.folder import GameFolder
 from duelmail.transport.git import SHELF, GitError, GitRepo
+from duelmail.transport.settled import MARK
 
 
 def game_in_play(tmp_path, monkeypatch, most: int = 1):
@@ -64,6 +66,10 @@ def test_a_settled_game_moves_to_the_finished_branch_and_every_home_takes_it_so(
         status = dm(home, "status")
         assert "not pushed" not in status, status
     assert git(t.remote, "rev-parse", "main") == tip
+    (bob / "games" / game / MARK).unlink()  # a home that had not settled it, with nothing new to fetch and no memory
+    shutil.rmtree(bob / "index")  # (a cache: rebuilt from the games' marks)
+    dm(bob, "git", "sync")  # reads the whole history, finds the game moved and finished: settles it, puts nothing back
+    assert (bob / "games" / game / MARK).exists() and git(t.remote, "rev-parse", "main") == tip
     folder = GameFolder(bob / "games" / game, bob)
     assert gitsync.holds_game(repos[1], game) and gitsync.unpushed(Home(bob), folder) == []  # known there, pushed
     out = dm(bob, "git", "site", str(repos[1]), "--out", str(tmp_path / "site"))
