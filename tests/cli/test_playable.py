@@ -73,8 +73,10 @@ def test_summoner_takes_faces_and_refuses_a_false_face(tmp_path):
     t.settle()
     (seat,) = t.status(t.alice)["awaited"]  # whoever the coin toss chose (S-3)
     me = t.home(seat)
-    legal = [m["move"] for m in json.loads(dm(me, "moves", "--json")) if m["move"].startswith("summon")]
-    ref, face = legal[0].split()[1].split("=")
+    legal = [m["move"].split()[1].split("=") for m in json.loads(dm(me, "moves", "--json"))
+             if m["move"].startswith("summon")]
+    faces = [f for _, f in legal]
+    ref, face = next((r, f) for r, f in legal if faces.count(f) == 1)  # two alike are told apart ("the 1st")
     other = next(f for f in ("2c", "kd", "7s") if f != face)
     out = refused_unchanged(me, "play", f"summon {ref}={other}")
     assert "S-9" in out and f"it is {face_words(Card.parse(face))}" in out and "You may now: 1. Summon" in out

@@ -115,11 +115,17 @@ class Player:
 
     def __init__(self, home, address: str, seed: int = 0, bot: str | Bot = "heuristic",
                  mutt_subject: str | None = None):
-        self.home, self.address, self.bot, self.mutt_subject = Home(home), address, bot, mutt_subject
+        self.bot, self.mutt_subject = bot, mutt_subject
         self.rng = random.Random(seed)
         self.clients = itertools.cycle(CLIENTS)
         self.used: dict[str, int] = {}
         self.replies = 0
+        if home is not None:
+            self.sit(home, address)
+
+    def sit(self, home, address: str) -> None:
+        """Play the seat of ``home`` (mail at ``address``) from now on, the clients' turn going on where it was."""
+        self.home, self.address = Home(home), address
         self.ident = self.home.load_identity(None)
 
     def answer_text(self, one_step: bool = False) -> str:
