@@ -92,6 +92,16 @@ def test_check_scalar_accepts_exactly_the_canonical_nonzero_scalars(v):
             g.check_scalar(s, "x")
 
 
+def test_base_muls_is_base_mul_of_each_noted_valid_at_once():
+    scalars = [g.scalar_from_int(k) for k in (1, 2, 3, g.L - 1)]
+    g._VALID.clear()
+    out = g.base_muls(scalars)
+    assert out == [g.base_mul(s) for s in scalars] and set(out) <= g._VALID
+    assert g.base_muls([]) == []
+    with pytest.raises(CryptoError, match="multiplier: scalar is zero"):
+        g.base_muls([S, bytes(32)])
+
+
 def test_sinv_refuses_zero_and_inverts():
     with pytest.raises(CryptoError, match="zero"):
         g.sinv(bytes(32))
