@@ -35,8 +35,9 @@ class FormatError(DuelmailError, ValueError):
 
 
 class _kept:  # noqa: N801 - used as a decorator, like ``property``
-    """A field of a signed file read from its content once, then kept in the instance (a fold reads a file's kind,
-    round and seat some 40 times): the content of a ``SignedFile`` is never changed once made (``canonical``)."""
+    """A field of a signed file computed from its content once, then kept in the instance (a fold reads a file's
+    kind, round and seat some 40 times, its hash some 4): the content of a ``SignedFile`` is never changed once made
+    (``canonical``). Not pickled (``__getstate__``): a copy computes them again."""
 
     def __init__(self, read):
         self.read, self.name, self.__doc__ = read, read.__name__, read.__doc__
@@ -90,14 +91,10 @@ class SignedFile:
     def __getstate__(self) -> dict[str, Any]:
         return {"content": self.content, "signature": self.signature}
 
-    @property
+    @_kept
     def file_hash(self) -> str:
         """Hash of content and signature: what a round hash chains over."""
-        got = self.__dict__.get("_file_hash")
-        if got is None:
-            got = hashlib.sha256(self.canonical() + self.signature).hexdigest()
-            object.__setattr__(self, "_file_hash", got)
-        return got
+        return hashlib.sha256(self.canonical() + self.signature).hexdigest()
 
     # -- signing --------------------------------------------------------------
     @staticmethod

@@ -133,8 +133,8 @@ def test_a_file_keeps_its_kind_round_and_seat_and_a_copy_reads_its_own():
 
     f = signed()
     assert (f.kind, f.round, f.seat) == ("turn", 3, 0)
-    assert {"kind", "round", "seat"} <= set(f.__dict__)
-    assert not {"kind", "round", "seat"} & set(f.__getstate__()) and pickle.loads(pickle.dumps(f)) == f
+    assert f.file_hash and {"kind", "round", "seat", "file_hash"} <= set(f.__dict__)
+    assert not {"kind", "round", "seat", "file_hash"} & set(f.__getstate__()) and pickle.loads(pickle.dumps(f)) == f
     for other in (copy.copy(f), copy.deepcopy(f), pickle.loads(pickle.dumps(f))):
         assert not {"kind", "round", "seat"} & set(other.__dict__) and (other.kind, other.round, other.seat) == (
             "turn", 3, 0)
