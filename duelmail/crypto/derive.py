@@ -102,8 +102,9 @@ class Stream:
             raise CryptoError(f"stream label must be a non-empty string, got {label!r}")
         self._seed = bytes(seed)
         self._label = label
-        # lp(seed, label, i) is this prefix followed by lp(i): i's length (8), then i in 8 bytes big-endian
-        self._prefix = lp(self._seed, label) + _EIGHT
+        # lp(seed, label, i) is this prefix followed by lp(i): i's length (8), then i in 8 bytes big-endian; the prefix
+        # hashed once, each block a copy of that state given i (the audit draws some 8,000 blocks)
+        self._head = hashlib.sha256(lp(self._seed, label) + _EIGHT)
         self._counter = 0
         self._buf = b""
 
@@ -114,7 +115,9 @@ class Stream:
         chunks = [self._buf]
         have = len(self._buf)
         while have < n:
-            block = hashlib.sha256(self._prefix + self._counter.to_bytes(8, "big")).digest()  # lp(i), i < 2**64
+            h = self._head.copy()
+            h.update(self._counter.to_bytes(8, "big"))  # lp(i), i < 2**64
+            block = h.digest()
             self._counter += 1
             chunks.append(block)
             have += len(block)
@@ -155,9 +158,10 @@ class Stream:
             if self._buf:
                 data = self.bytes(64)
             else:  # ``bytes(64)`` with nothing buffered: the next two blocks (the audit draws some 4,000 scalars)
-                i, head = self._counter, self._prefix
-                data = hashlib.sha256(head + i.to_bytes(8, "big")).digest() + \
-                    hashlib.sha256(head + (i + 1).to_bytes(8, "big")).digest()
+                i, a, b = self._counter, self._head.copy(), self._head.copy()
+                a.update(i.to_bytes(8, "big"))
+                b.update((i + 1).to_bytes(8, "big"))
+                data = a.digest() + b.digest()
                 self._counter = i + 2
             s = _nb.crypto_core_ed25519_scalar_reduce(data)
             if any(s):

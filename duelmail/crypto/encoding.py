@@ -11,11 +11,9 @@ from __future__ import annotations
 
 import base64
 import binascii
-import re
 
 from duelmail.errors import CryptoError
 
-_B64_CHARS = re.compile(r"[A-Za-z0-9_-]*")
 _MAX_PART = 2**32 - 1
 
 
@@ -29,21 +27,29 @@ def b64d(text: str, what: str) -> bytes:
 
     Strict: any character outside the URL-safe alphabet, a wrong amount of padding, or a
     non-canonical encoding (stray low bits in the last character) is refused, so one byte
-    string has exactly one accepted text.
+    string has exactly one accepted text. The alphabet is checked by ``binascii``'s strict mode,
+    after ``-`` and ``_`` are turned into the standard alphabet's ``+`` and ``/``, and ``+`` and ``/``
+    themselves into a character it refuses; the stray bits by the last character's value.
     """
     if not isinstance(text, str):
         raise CryptoError(f"{what}: expected base64 text, got {type(text).__name__}")
     body = text.rstrip("=")
-    pad = len(text) - len(body)
-    if not _B64_CHARS.fullmatch(body) or len(body) % 4 == 1 or (pad and (pad > 2 or (len(body) + pad) % 4)):
+    size = len(body)
+    pad = len(text) - size
+    if size % 4 == 1 or (pad and (pad > 2 or (size + pad) % 4)):
         raise CryptoError(f"{what}: not URL-safe base64: {_clip(text)!r}")
     try:
-        data = base64.urlsafe_b64decode(body + "=" * (-len(body) % 4))
-    except (binascii.Error, ValueError) as exc:  # pragma: no cover - the checks above catch these
-        raise CryptoError(f"{what}: not URL-safe base64: {_clip(text)!r}") from exc
-    if b64e(data) != body:
+        data = binascii.a2b_base64((body + "=" * (-size % 4)).encode("ascii").translate(_TO_STANDARD), strict_mode=True)
+    except (UnicodeEncodeError, binascii.Error):
+        raise CryptoError(f"{what}: not URL-safe base64: {_clip(text)!r}") from None
+    if size % 4 and _ALPHABET.index(body[-1]) & _STRAY[size % 4]:
         raise CryptoError(f"{what}: non-canonical base64 (stray trailing bits): {_clip(text)!r}")
     return data
+
+
+_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+_TO_STANDARD = bytes.maketrans(b"-_+/", b"+/!!")  # '!' is no base64: strict mode refuses it
+_STRAY = {2: 0b1111, 3: 0b11}  # a last character after 2 or 3 characters of a group: its bits past the data
 
 
 def lp(*parts: bytes | str | int) -> bytes:

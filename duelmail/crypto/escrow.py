@@ -36,6 +36,7 @@ from duelmail.crypto.group import (
     SCALAR_BYTES,
     L,
     base_mul,
+    base_muls,
     check_point,
     check_scalar,
     point_add,
@@ -237,7 +238,7 @@ def _share_out(secret: bytes, t: int, xs: list[int], context: bytes,
     positions share (``lp`` concatenates its parts)."""
     stream = Stream(hkdf(head + lp(secret), lp(context, t)), "escrow/coeffs")
     drawn = [stream.scalar() for _ in range(t - 1)]
-    sent = tuple(base_mul(a) for a in drawn)
+    sent = tuple(base_muls(drawn))
     coeffs = [_int(a) for a in reversed(drawn)]  # a_{t-1} .. a_1, then the secret: Horner's order
     coeffs.append(_int(secret))
     shares = {}

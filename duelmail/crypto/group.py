@@ -34,6 +34,7 @@ L = 2**252 + 27742317777372353535851937790883648493
 POINT_BYTES = 32
 SCALAR_BYTES = 32
 IDENTITY = (1).to_bytes(32, "little")
+_ZERO = bytes(SCALAR_BYTES)
 H2C_DOMAIN = b"duelmail/h2c/v1"
 
 
@@ -56,8 +57,8 @@ def scalar_to_int(s: bytes) -> int:
 
 def check_scalar(s: bytes, what: str) -> bytes:
     """Return ``s`` if it is a canonical nonzero scalar (32 bytes, 0 < s < L); else CryptoError."""
-    if s.__class__ is bytes and len(s) == SCALAR_BYTES and 0 < int.from_bytes(s, "little") < L:
-        return s  # the common case in one test (some 19,000 calls a replay); the others name what is wrong
+    if s.__class__ is bytes and len(s) == SCALAR_BYTES and s[31] < 16 and s != _ZERO:
+        return s  # below 2**252 < L and not zero: the common case (some 19,000 calls a replay) without an int made
     if not isinstance(s, bytes) or len(s) != SCALAR_BYTES:
         raise CryptoError(f"{what}: a scalar must be {SCALAR_BYTES} bytes, got {_hex(s)}")
     v = int.from_bytes(s, "little")
@@ -145,6 +146,14 @@ def base_mul(scalar: bytes) -> bytes:
     check_scalar(scalar, "multiplier")
     out = _nb.crypto_scalarmult_ed25519_base_noclamp(scalar)
     _known_valid(out)
+    return out
+
+
+def base_muls(scalars: list[bytes]) -> list[bytes]:
+    """``[base_mul(s) for s in scalars]``, noted as valid at once (a dealing's commitments: some 4,000 an audit)."""
+    mul = _nb.crypto_scalarmult_ed25519_base_noclamp
+    out = [mul(check_scalar(s, "multiplier")) for s in scalars]
+    _known_valid(*out)
     return out
 
 

@@ -34,6 +34,21 @@ class FormatError(DuelmailError, ValueError):
     """Text that is not a well-formed duelmail file."""
 
 
+class _kept:  # noqa: N801 - used as a decorator, like ``property``
+    """A field of a signed file computed from its content once, then kept in the instance (a fold reads a file's
+    kind, round and seat some 40 times, its hash some 4): the content of a ``SignedFile`` is never changed once made
+    (``canonical``). Not pickled (``__getstate__``): a copy computes them again."""
+
+    def __init__(self, read):
+        self.read, self.name, self.__doc__ = read, read.__name__, read.__doc__
+
+    def __get__(self, f, cls=None):
+        if f is None:
+            return self
+        value = f.__dict__[self.name] = self.read(f)
+        return value
+
+
 @dataclass(frozen=True)
 class SignedFile:
     """A genesis or turn: plain content (without the signature) and the signature over it."""
@@ -42,7 +57,7 @@ class SignedFile:
     signature: bytes
 
     # -- fields ---------------------------------------------------------------
-    @property
+    @_kept
     def kind(self) -> str:
         return self.content["kind"]
 
@@ -50,11 +65,11 @@ class SignedFile:
     def game(self) -> str:
         return self.game_id if self.kind == "genesis" else self.content["game"]
 
-    @property
+    @_kept
     def round(self) -> int:
         return 0 if self.kind == "genesis" else self.content["round"]
 
-    @property
+    @_kept
     def seat(self) -> int:
         return self.content["creator"] if self.kind == "genesis" else self.content["seat"]
 
@@ -76,14 +91,10 @@ class SignedFile:
     def __getstate__(self) -> dict[str, Any]:
         return {"content": self.content, "signature": self.signature}
 
-    @property
+    @_kept
     def file_hash(self) -> str:
         """Hash of content and signature: what a round hash chains over."""
-        got = self.__dict__.get("_file_hash")
-        if got is None:
-            got = hashlib.sha256(self.canonical() + self.signature).hexdigest()
-            object.__setattr__(self, "_file_hash", got)
-        return got
+        return hashlib.sha256(self.canonical() + self.signature).hexdigest()
 
     # -- signing --------------------------------------------------------------
     @staticmethod

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import base64
+import re
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -35,6 +38,48 @@ def test_b64d_accepts_missing_and_correct_padding():
 def test_b64d_refuses_bad_text_and_names_the_field(bad):
     with pytest.raises(CryptoError, match="the field"):
         b64d(bad, "the field")
+
+
+def _b64d_by_regex(text: str) -> bytes | str:
+    """The decoder ``b64d`` was before issue 42 (a regular expression, a decode and a re-encode): the bytes, or the
+    start of the refusal's words. ``b64d`` refuses exactly what it refused, with the same words."""
+    body = text.rstrip("=")
+    pad = len(text) - len(body)
+    if not re.fullmatch(r"[A-Za-z0-9_-]*", body) or len(body) % 4 == 1 or (
+            pad and (pad > 2 or (len(body) + pad) % 4)):
+        return "f: not URL-safe base64"
+    data = base64.urlsafe_b64decode(body + "=" * (-len(body) % 4))
+    if base64.urlsafe_b64encode(data).rstrip(b"=").decode("ascii") != body:
+        return "f: non-canonical base64"
+    return data
+
+
+_B64_TEXT = st.text(alphabet=st.sampled_from("AQgwBCDYZaz09-_+/=\n é\x00"), max_size=12) | st.builds(
+    lambda data, cut, tail: b64e(data)[:len(b64e(data)) - cut] + tail, st.binary(max_size=20), st.integers(0, 2),
+    st.sampled_from(["", "=", "==", "===", "+", "/", " ", "\n", "A", "=A"]))
+
+
+@given(_B64_TEXT)
+def test_b64d_refuses_what_the_regular_expression_refused(text):
+    want = _b64d_by_regex(text)
+    try:
+        got = b64d(text, "f")
+    except CryptoError as e:
+        assert isinstance(want, str) and str(e).startswith(want), (text, want, str(e))
+    else:
+        assert got == want, (text, want, got)
+
+
+@pytest.mark.parametrize("text", ["YR", "YWJ", "YW=", "YQ=\n", "YQ\n", "Y+==", "YQ/=", "\u0663\u0663\u0663\u0663",
+                                  "YQ==YQ==", "=YQ=", "YWI=" * 3 + "=", "QUJDRA=="[:7] + "B"])
+def test_b64d_strict_cases(text):
+    want = _b64d_by_regex(text)
+    try:
+        got = b64d(text, "f")
+    except CryptoError as e:
+        assert isinstance(want, str) and str(e).startswith(want), (text, want, str(e))
+    else:
+        assert got == want
 
 
 def test_b64d_refuses_non_string():

@@ -75,6 +75,33 @@ def test_check_scalar_refuses(bad, msg):
         g.base_mul(bad)
 
 
+_EDGES = [0, 1, 2**248, 2**252 - 1, 2**252, g.L - 1, g.L, g.L + 1, 2**253, 2**256 - 1]
+
+
+@settings(max_examples=400)
+@given(st.integers(0, 2**256 - 1) | st.builds(lambda e, d: min(max(e + d, 0), 2**256 - 1), st.sampled_from(_EDGES),
+                                               st.integers(-2**16, 2**16)))
+def test_check_scalar_accepts_exactly_the_canonical_nonzero_scalars(v):
+    """Its common case looks at the last byte (below 16: under 2**252 < L) and at zero without making an int: the
+    same answer as 0 < v < L for every 32-byte scalar, those between 2**252 and L included."""
+    s = v.to_bytes(32, "little")
+    if 0 < v < g.L:
+        assert g.check_scalar(s, "x") is s
+    else:
+        with pytest.raises(CryptoError, match="x: scalar is " + ("zero" if v == 0 else "not canonical")):
+            g.check_scalar(s, "x")
+
+
+def test_base_muls_is_base_mul_of_each_noted_valid_at_once():
+    scalars = [g.scalar_from_int(k) for k in (1, 2, 3, g.L - 1)]
+    g._VALID.clear()
+    out = g.base_muls(scalars)
+    assert out == [g.base_mul(s) for s in scalars] and set(out) <= g._VALID
+    assert g.base_muls([]) == []
+    with pytest.raises(CryptoError, match="multiplier: scalar is zero"):
+        g.base_muls([S, bytes(32)])
+
+
 def test_sinv_refuses_zero_and_inverts():
     with pytest.raises(CryptoError, match="zero"):
         g.sinv(bytes(32))

@@ -126,6 +126,24 @@ def test_only_a_parsed_file_is_marked_as_its_fields_checked():
     assert not SignedFile(dict(back.content), back.signature).__dict__.get("_fields")
 
 
+def test_a_file_keeps_its_kind_round_and_seat_and_a_copy_reads_its_own():
+    """A file's kind, round and seat are read from its content once and kept in the file (its content never changes
+    once made); they are not pickled, and a copy or a file made from other content reads them afresh."""
+    import pickle
+
+    f = signed()
+    assert (f.kind, f.round, f.seat) == ("turn", 3, 0)
+    assert f.file_hash and {"kind", "round", "seat", "file_hash"} <= set(f.__dict__)
+    assert not {"kind", "round", "seat", "file_hash"} & set(f.__getstate__()) and pickle.loads(pickle.dumps(f)) == f
+    for other in (copy.copy(f), copy.deepcopy(f), pickle.loads(pickle.dumps(f))):
+        assert not {"kind", "round", "seat"} & set(other.__dict__) and (other.kind, other.round, other.seat) == (
+            "turn", 3, 0)
+    moved = SignedFile({**f.content, "round": 4, "seat": 1}, f.signature)
+    assert (moved.round, moved.seat) == (4, 1)
+    genesis = SignedFile({"kind": "genesis", "creator": 2}, b"")
+    assert (genesis.kind, genesis.round, genesis.seat) == ("genesis", 0, 2)
+
+
 @settings(max_examples=300, deadline=None)
 @given(st.text(max_size=400))
 def test_parser_never_crashes_on_garbage(text):
