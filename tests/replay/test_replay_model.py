@@ -10,6 +10,7 @@ from duelmail.games.base import in_words
 from duelmail.games.cards import CardRef
 from duelmail.protocol.turnfile import SignedFile
 from duelmail.replay import build_replay, load_replay
+from duelmail.replay.model import _Recorder
 from duelmail.transport.archive import fold, read_files
 
 
@@ -148,3 +149,36 @@ def test_face_up_cards_show_their_faces_once_audited():
     for seat in (None, 0, 1):
         assert f"Warlords: {face} {c.alice_warlord} (face up)" in c.replay.render(step, seat)
     assert c.alice_warlord not in step.public  # its face was never opened in play
+
+
+def test_holding_rows_and_sight_are_those_of_each_steps_visibility(monkeypatch):
+    """Each step's holding rows are the refs its state's visibility shows each seat alone, in its order, and its sight
+    what that seat could open then (a locked deck's ref once every other locker published its key), also for a step
+    that takes the last one's rows because the rules gave the same visibility again (issue 42: a Warlords move that
+    moves no card keeps it)."""
+    snap = _Recorder.snap
+    expected = []
+
+    def checked(self, rnd, files, partial):
+        m = self.match
+        sight = [set(s) for s in self.seen]
+        for ref, who in m.state.visibility().items():
+            deck = m.book.decks.get(ref.deck)
+            if who >= 0 and deck is not None and deck.locked and all(
+                    ref.index in deck.keys.get(s, ()) for s in deck.lockers if s != who):
+                sight[who].add(ref)
+        snap(self, rnd, files, partial)
+        expected.append(tuple(map(frozenset, sight)))
+
+    monkeypatch.setattr(_Recorder, "snap", checked)
+    for path in (GAME, CHEAT):
+        expected.clear()
+        replay = load_replay(path)
+        steps = replay.steps
+        assert [s.seen for s in steps] == expected
+        for step in steps:
+            vis = step.state.visibility()
+            assert step.holding == tuple(tuple(r for r, who in vis.items() if who == s) for s in range(replay.n))
+        pairs = list(zip(steps, steps[1:], strict=False))
+        same = [(a, b) for a, b in pairs if b.state.visibility() is a.state.visibility()]
+        assert same and all(b.holding is a.holding for a, b in same)
