@@ -514,7 +514,8 @@ class GameState(ABC):
 
     @abstractmethod
     def public_faces(self) -> Mapping[CardRef, Card]:
-        """Every ref revealed so far."""
+        """Every ref revealed so far. A mapping given again only grows, in the order revealed (the engine's reveals and
+        the replay's steps read only the refs after those they read last)."""
 
     def retired(self) -> frozenset[int]:
         """Seats out for good whose hidden cards and secret choices no longer matter to play (a player put out of

@@ -287,13 +287,20 @@ class _Recorder:
         self.nevents = 0
         self.faces: dict[CardRef, int] | None = None  # the match's faces as the last step read them, and how many
         self.nfaces = 0
+        self.revealed: Mapping[CardRef, Card] | None = None  # the state's public faces as the last step read them, and
+        self.nrevealed = 0  # how many
         self.vis: object = None  # the visibility the last step's holding rows were read from
 
     def snap(self, rnd: int, files: list[str], partial: bool) -> None:
         m = self.match
         state = m.state
         public = self.public
-        public.update(state.public_faces())
+        revealed = state.public_faces()
+        if revealed is not self.revealed or len(revealed) != self.nrevealed:
+            # a state's public faces only grow, in the order revealed: from the same mapping, the new ones are those
+            # after the last step's
+            public.update(revealed if revealed is not self.revealed else islice(revealed.items(), self.nrevealed, None))
+            self.revealed, self.nrevealed = revealed, len(revealed)
         faces = m.faces
         if len(faces) != self.nfaces:
             # the match's faces only grow, in the order opened: the new ones are those after the last step's
