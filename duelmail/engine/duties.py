@@ -118,14 +118,16 @@ class Duties:
     def _missing_for(self, seat: int) -> dict[int, set[CardRef]]:
         """Shares other seats still owe before ``seat`` can see what the rules show it."""
         missing: dict[int, set[CardRef]] = {}
+        decks = self.book.decks
         for ref, who in self.state.visibility().items():
             if who != seat:
                 continue
-            deck = self.book.decks.get(ref.deck)
+            deck = decks.get(ref.deck)
             if deck is None:
                 continue
+            i, keys = ref.index, deck.keys
             for s in deck.lockers:
-                if s != seat and ref.index not in deck.keys.get(s, {}):
+                if s != seat and i not in keys.get(s, ()):  # (no table made for a locker without keys)
                     missing.setdefault(s, set()).add(ref)
         return missing
 

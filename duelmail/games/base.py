@@ -227,6 +227,12 @@ _S_THE = re.compile(r"(\w)'s the (?=\d|[A-Z])")
 _ROLE_FACE = re.compile(r"\bthe ([A-Z][a-z]+) \x00(the [^\x01]*)\x01")
 
 
+def _role_after(m: re.Match) -> str:
+    """``_ROLE_FACE``'s replacement ``\\2 (the \\1)`` as a function: a template string is compiled and expanded by the
+    ``re`` module's Python code at each call (Python 3.11)."""
+    return f"{m[2]} (the {m[1]})"
+
+
 def face_words(card: Card) -> str:
     """A face in words: ``the Queen of hearts``, ``the 10 of spades``, ``the red joker``."""
     if card.is_joker:
@@ -240,12 +246,13 @@ def in_words(text: str, known: Mapping[CardRef, Card], names: Sequence[str] | No
     game's words for a card, default ``face_words``), and (given ``names``) every ``seat N`` becomes the seat's
     name. Refs the reader does not know stay refs."""
     def face(m: re.Match) -> str:
-        ref = _ref_of(m.group("r1") or m.group("r2"))
+        c1, r1, r2, c2 = m.groups()  # _REF_TEXT's four groups, in order (one call: most refs are not known)
+        ref = _ref_of(r1 or r2)
         card = known.get(ref) if known else None
         if card is None:
             return m.group(0)
         words = namer(ref, card) if namer else face_words(card)
-        said = m.group("c1") or m.group("c2")
+        said = c1 or c2
         if said is None or Card.parse(said) == card:
             return f"\x00{words}\x01"
         return f"\x00{words} (said to be {face_words(Card.parse(said))})\x01"  # a false claim: both in words
@@ -255,7 +262,7 @@ def in_words(text: str, known: Mapping[CardRef, Card], names: Sequence[str] | No
     if "#" in text or "\x00" in text or "\x01" in text:
         text = _REF_TEXT.sub(face, text)
         if "\x00" in text:  # (_ROLE_FACE needs one: most refs in events are cards the reader does not know)
-            text = _ROLE_FACE.sub(r"\2 (the \1)", text).replace("\x00", "")
+            text = _ROLE_FACE.sub(_role_after, text).replace("\x00", "")
         if "\x01" in text:
             text = text.replace("\x01", "")
     if "'s the " in text:
@@ -514,7 +521,8 @@ class GameState(ABC):
 
     @abstractmethod
     def public_faces(self) -> Mapping[CardRef, Card]:
-        """Every ref revealed so far."""
+        """Every ref revealed so far. A mapping given again only grows, in the order revealed (the engine's reveals and
+        the replay's steps read only the refs after those they read last)."""
 
     def retired(self) -> frozenset[int]:
         """Seats out for good whose hidden cards and secret choices no longer matter to play (a player put out of

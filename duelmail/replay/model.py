@@ -5,7 +5,8 @@ round closes (its ``on_round`` hook), records a ``Step``: a snapshot of the
 rules' state (``GameState.snapshot``), the faces public by then, the events of the round in words, and for every seat
 the refs that seat could open by then (the rules showed the ref to it and every other locker of its deck
 had published a key for it). That costs one state snapshot and one pass over the visibility per
-round: linear in the archive. A step is never changed, so it shares with the step before whatever did not change.
+round (none when the rules give the last step's visibility again): linear in the archive. A step is never
+changed, so it shares with the step before whatever did not change.
 
 Faces come from two places only. Public faces are public. Private faces are known to nobody but
 their holder until the game is over and every seat has published its per-game seed; then the
@@ -286,12 +287,20 @@ class _Recorder:
         self.nevents = 0
         self.faces: dict[CardRef, int] | None = None  # the match's faces as the last step read them, and how many
         self.nfaces = 0
+        self.revealed: Mapping[CardRef, Card] | None = None  # the state's public faces as the last step read them, and
+        self.nrevealed = 0  # how many
+        self.vis: object = None  # the visibility the last step's holding rows were read from
 
     def snap(self, rnd: int, files: list[str], partial: bool) -> None:
         m = self.match
         state = m.state
         public = self.public
-        public.update(state.public_faces())
+        revealed = state.public_faces()
+        if revealed is not self.revealed or len(revealed) != self.nrevealed:
+            # a state's public faces only grow, in the order revealed: from the same mapping, the new ones are those
+            # after the last step's
+            public.update(revealed if revealed is not self.revealed else islice(revealed.items(), self.nrevealed, None))
+            self.revealed, self.nrevealed = revealed, len(revealed)
         faces = m.faces
         if len(faces) != self.nfaces:
             # the match's faces only grow, in the order opened: the new ones are those after the last step's
@@ -300,26 +309,42 @@ class _Recorder:
                 if ref not in public:
                     public[ref] = m.card_of(ref, face)
             self.faces, self.nfaces = faces, len(faces)
+        # each seat's holding row: the refs the visibility shows it alone, in its order; a step shares the last one's
+        # rows while they are equal, and takes them as they are from the same visibility (a mapping given is never
+        # changed: Warlords gives the same one again while no card moved)
+        last = self.steps[-1] if self.steps else None
+        vis = state.visibility()
+        if vis is self.vis and last is not None:
+            holding = last.holding
+        else:
+            rows: list[list[CardRef]] = [[] for _ in range(m.n)]
+            adds = [row.append for row in rows]
+            for ref, who in vis.items():
+                if who >= 0:
+                    adds[who](ref)
+            kept = last.holding if last is not None else ((),) * m.n
+            holding = tuple(old if old == row else row for row, old in zip(map(tuple, rows), kept, strict=True))
+            self.vis = vis
+        # what each seat could open by then: a ref of its row once every other locker of its deck published its key
         decks = m.book.decks
-        grown = set()
-        holding: list[list[CardRef]] = [[] for _ in range(m.n)]
-        adds = [row.append for row in holding]
         seen = self.seen
-        for ref, who in state.visibility().items():
-            if who < 0:
+        for who, row in enumerate(holding):
+            mine = seen[who]
+            if mine.issuperset(row):
                 continue
-            adds[who](ref)
-            if ref in seen[who]:
-                continue
-            deck = decks.get(ref.deck)
-            if deck is None or not deck.locked:
-                continue
-            i = ref.index
-            if all(i in deck.keys.get(s, ()) for s in deck.lockers if s != who):
-                seen[who].add(ref)
-                grown.add(who)
-        for s in grown:
-            self.frozen[s] = frozenset(self.seen[s])
+            grown = False
+            for ref in row:
+                if ref in mine:
+                    continue
+                deck = decks.get(ref.deck)
+                if deck is None or not deck.locked:
+                    continue
+                i = ref.index
+                if all(i in deck.keys.get(s, ()) for s in deck.lockers if s != who):
+                    mine.add(ref)
+                    grown = True
+            if grown:
+                self.frozen[who] = frozenset(mine)
         # the round's events with the faces public by then (a battle's cards are named by their faces); an event
         # whose words that changes nothing is kept as it is (events are never changed)
         events = []
@@ -333,12 +358,10 @@ class _Recorder:
             times = [f.content.get("time", "") for f in m.rounds[rnd].values()]
             time = max(times) if times else ""
         # what did not change since the last step is shared with it (a step is never changed)
-        last = self.steps[-1] if self.steps else None
-        kept = last.holding if last is not None else ((),) * m.n
         self.steps.append(Step(
             index=len(self.steps), round=rnd, state=state.snapshot(last.state if last is not None else None),
             public=last.public if last is not None and last.public == public else dict(public),
             seen=tuple(self.frozen),
-            holding=tuple(old if old == row else row for row, old in zip(map(tuple, holding), kept, strict=True)),
+            holding=holding,
             events=tuple(events), awaited=tuple(sorted(m.duties)), over=m.over(),
             files=tuple(w.rstrip("/").rsplit("/", 1)[-1] for w in files), time=time, partial=partial))

@@ -3,13 +3,16 @@ before the audit; the same result as the archive's own fold, timeout claims incl
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 from helpers import Players
 from replay_archives import CHEAT, GAME, cheat
 
 from duelmail.games.base import in_words
-from duelmail.games.cards import CardRef
+from duelmail.games.cards import Card, CardRef
 from duelmail.protocol.turnfile import SignedFile
 from duelmail.replay import build_replay, load_replay
+from duelmail.replay.model import _Recorder
 from duelmail.transport.archive import fold, read_files
 
 
@@ -148,3 +151,66 @@ def test_face_up_cards_show_their_faces_once_audited():
     for seat in (None, 0, 1):
         assert f"Warlords: {face} {c.alice_warlord} (face up)" in c.replay.render(step, seat)
     assert c.alice_warlord not in step.public  # its face was never opened in play
+
+
+def test_holding_rows_sight_and_faces_are_those_of_each_steps_state(monkeypatch):
+    """Each step's holding rows are the refs its state's visibility shows each seat alone, in its order, and its sight
+    what that seat could open then (a locked deck's ref once every other locker published its key), also for a step
+    that takes the last one's rows because the rules gave the same visibility again (issue 42: a Warlords move that
+    moves no card keeps it); its public faces are every face the state and the match had opened by then, also when the
+    step read only the faces opened since the last one."""
+    snap = _Recorder.snap
+    expected, faces = [], []
+
+    def checked(self, rnd, files, partial):
+        m = self.match
+        public = dict(faces[-1]) if faces else {}
+        public.update(m.state.public_faces())
+        for ref, face in m.faces.items():
+            if ref not in public:
+                public[ref] = m.card_of(ref, face)
+        faces.append(public)
+        sight = [set(s) for s in self.seen]
+        for ref, who in m.state.visibility().items():
+            deck = m.book.decks.get(ref.deck)
+            if who >= 0 and deck is not None and deck.locked and all(
+                    ref.index in deck.keys.get(s, ()) for s in deck.lockers if s != who):
+                sight[who].add(ref)
+        snap(self, rnd, files, partial)
+        expected.append(tuple(map(frozenset, sight)))
+
+    monkeypatch.setattr(_Recorder, "snap", checked)
+    for path in (GAME, CHEAT):
+        expected.clear()
+        faces.clear()
+        replay = load_replay(path)
+        steps = replay.steps
+        assert [s.seen for s in steps] == expected
+        assert [s.public for s in steps] == faces and [list(s.public) for s in steps] == [list(f) for f in faces]
+        for step in steps:
+            vis = step.state.visibility()
+            assert step.holding == tuple(tuple(r for r, who in vis.items() if who == s) for s in range(replay.n))
+        pairs = list(zip(steps, steps[1:], strict=False))
+        same = [(a, b) for a, b in pairs if b.state.visibility() is a.state.visibility()]
+        assert same and all(b.holding is a.holding for a, b in same)
+
+
+def test_a_step_reads_the_faces_a_state_revealed_since_the_last_step():
+    """A state's public faces only grow, in the order revealed: a step reads those after the last step's from the same
+    mapping, and all of a mapping the state gives anew (here a state whose faces no match opened, so only the state
+    tells them)."""
+    revealed = {CardRef("a", 0): Card.parse("QH")}
+    state = SimpleNamespace(public_faces=lambda: revealed, visibility=dict, card_words=None,
+                            snapshot=lambda previous: None)
+    match = SimpleNamespace(n=1, state=state, faces={}, book=SimpleNamespace(decks={}), events=[], rounds=[],
+                            duties={}, over=lambda: False)
+    recorder = _Recorder(match)
+    recorder.snap(0, [], partial=False)
+    revealed[CardRef("a", 1)] = Card.parse("2S")
+    recorder.snap(1, [], partial=False)
+    recorder.snap(2, [], partial=False)
+    revealed = {CardRef("b", 0): Card.parse("3D")}  # another mapping: read whole
+    recorder.snap(3, [], partial=False)
+    assert [[str(r) for r in s.public] for s in recorder.steps] == [["a#0"], ["a#0", "a#1"], ["a#0", "a#1"],
+                                                                    ["a#0", "a#1", "b#0"]]
+    assert recorder.steps[2].public is recorder.steps[1].public

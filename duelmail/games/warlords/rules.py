@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Mapping, Sequence
 from itertools import filterfalse
-from operator import is_, is_not
+from operator import is_not
 
 from duelmail.errors import DuelmailError, IllegalMove
 from duelmail.games.base import (
@@ -135,36 +135,39 @@ class Battle:
 
 def _changes(method):
     """A method that may change who sees what: the visibility kept by ``WarlordsState.visibility`` is dropped
-    before and after it (after: in case it asked for the visibility midway)."""
+    before and after it (after: in case it asked for the visibility midway), unless the way it took moved no card
+    and changed nothing else the visibility reads (it set ``_still``): then the one kept before stays."""
     @functools.wraps(method)
     def run(self, *args, **kwargs):
-        self._vis = None
+        kept, self._vis = self._vis, None
         try:
             return method(self, *args, **kwargs)
         finally:
-            self._vis = None
+            self._vis = kept if self.__dict__.pop("_still", False) else None
     return run
 
 
 def _same(mine, kept, copy):
     """``kept`` (a snapshot's, never changed) when it equals ``mine``, else a copy of ``mine``."""
-    return kept if len(kept) == len(mine) and kept == mine else copy(mine)
+    return kept if kept == mine else copy(mine)  # (a list, set or dict compares its sizes first)
 
 
 def _rows(mine: list[list[CardRef]], kept: list[list[CardRef]]) -> list[list[CardRef]]:
     """Per seat, ``kept``'s row when it equals ``mine``'s, else a copy; ``kept`` itself when every row is kept."""
+    if kept == mine:  # every row as it was: one comparison in C, row by row (some 12,500 rows a replay)
+        return kept
     if len(kept) != len(mine):
         return [list(row) for row in mine]
-    rows = [old if len(old) == len(row) and old == row else list(row) for row, old in zip(mine, kept, strict=True)]
-    return kept if all(map(is_, rows, kept)) else rows  # (``_same`` per row, written out: some 12,500 rows a replay)
+    return [old if old == row else list(row) for row, old in zip(mine, kept, strict=True)]  # (a row differs)
 
 
 class WarlordsState(FaceClaims, GameState):
     """A Warlords position: the whole table as refs, the faces revealed so far and every claim.
 
     ``visibility()`` is kept until a method that changes the state runs (``apply``, ``apply_shuffle``, ``remove``,
-    each marked ``_changes``, and ``reveal`` when the face breaks a claim or completes a battle's reveal): code that
-    changes the lists by hand must set ``_vis`` to None."""
+    each marked ``_changes``, and ``reveal`` when the face breaks a claim or completes a battle's reveal), except an
+    ``apply`` that moved no card (a pass outside battle, a battle's first answers without a card: ``_still``): code
+    that changes the lists by hand must set ``_vis`` to None."""
 
     _vis: dict[CardRef, int] | None = None  # the last visibility() while nothing changed since
     # the locked leftovers and, per seat, its discard pile and that pile's entries in the visibility (public but for
@@ -415,6 +418,7 @@ class WarlordsState(FaceClaims, GameState):
             if t is Pass:
                 self.bystanders.pop(0)
                 self._next_bystander()
+                self._still = True  # only who answers next changed (OUTSIDE or DEFEND: the battle stays face down)
             elif t is PlayAce and action.target is not None:
                 self._ace_outside(seat, action)
             else:
@@ -679,6 +683,7 @@ class WarlordsState(FaceClaims, GameState):
         b = self.battle
         b.d_warlord, b.d_army = a.warlord, a.army
         self.phase = A_SUPPORT
+        self._still = a.army is None  # no card left the hand (a Warlord defends from the table, face down till W-13)
 
     def _support(self, seat: int, a: Support) -> None:
         if a.accept and (self.phase != D_SUPPORT or self.shortcuts):
@@ -694,6 +699,7 @@ class WarlordsState(FaceClaims, GameState):
         if self.phase == A_SUPPORT:
             b.a_support = a.card
             self.phase = D_SUPPORT
+            self._still = a.card is None  # no Support: no card moved (the battle opens after the defender's)
         else:
             b.d_support = a.card
             b.waived = a.accept
