@@ -173,9 +173,8 @@ class Duties:
                     duty(s).join = True
         stepping = False
         for deck in self.book.decks.values():
-            step = deck.next_step()
-            if step is not None:
-                duty(step.seat).steps.append(deck.id)
+            if not deck.locked:  # (most decks are locked: no step to look up)
+                duty(deck.next_step().seat).steps.append(deck.id)
                 stepping = True
         if self.tossing:
             duty(self.creator).toss = True
@@ -202,7 +201,8 @@ class Duties:
                 duty(s).shares |= refs
             if not missing:
                 duty(x).decide = True
-                duty(x).windows = tuple(w for w in windows if w.seat == x)
+                if windows:  # (most rounds open none)
+                    duty(x).windows = tuple(w for w in windows if w.seat == x)
         if not deciders:
             public = self.state.public_faces()
             for ref, who in self.state.visibility().items():
@@ -243,7 +243,10 @@ class Duties:
 
     def _retired_seed_duties(self, duties: dict[int, Duty]) -> None:
         """A retired seat awaited anyway (for shares or a pass) must publish its seed in that file."""
-        for s in self.state.retired() - set(self.seeds) - self.removed:
+        retired = self.state.retired()
+        if not retired:  # (most games retire nobody)
+            return
+        for s in retired - set(self.seeds) - self.removed:
             if s in duties:
                 duties[s].seed = duties[s].retired = True
 

@@ -131,7 +131,9 @@ class Views:
         """Rules speak of seats; people read names."""
         if "eat " not in text:  # no "seat N" nor "Seat N": nothing to name (most events)
             return text
-        return _SEAT.sub(lambda m: self._name(int(m.group(1))), text)
+        return _SEAT.sub(self._seat_name, text)
 
-    def _name(self, seat: int) -> str:
+    def _seat_name(self, m: re.Match) -> str:
+        """``_SEAT``'s match as the seat's name (one call a match, no function made for each text)."""
+        seat = int(m[1])
         return self.cards[seat].name if 0 <= seat < self.n else f"seat {seat}"
