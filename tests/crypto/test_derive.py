@@ -59,8 +59,7 @@ _B64_TEXT = st.text(alphabet=st.sampled_from("AQgwBCDYZaz09-_+/=\n é\x00"), max
     st.sampled_from(["", "=", "==", "===", "+", "/", " ", "\n", "A", "=A"]))
 
 
-@given(_B64_TEXT)
-def test_b64d_refuses_what_the_regular_expression_refused(text):
+def _same_as_by_regex(text: str) -> None:
     want = _b64d_by_regex(text)
     try:
         got = b64d(text, "f")
@@ -70,16 +69,15 @@ def test_b64d_refuses_what_the_regular_expression_refused(text):
         assert got == want, (text, want, got)
 
 
+@given(_B64_TEXT)
+def test_b64d_refuses_what_the_regular_expression_refused(text):
+    _same_as_by_regex(text)
+
+
 @pytest.mark.parametrize("text", ["YR", "YWJ", "YW=", "YQ=\n", "YQ\n", "Y+==", "YQ/=", "\u0663\u0663\u0663\u0663",
                                   "YQ==YQ==", "=YQ=", "YWI=" * 3 + "=", "QUJDRA=="[:7] + "B"])
 def test_b64d_strict_cases(text):
-    want = _b64d_by_regex(text)
-    try:
-        got = b64d(text, "f")
-    except CryptoError as e:
-        assert isinstance(want, str) and str(e).startswith(want), (text, want, str(e))
-    else:
-        assert got == want
+    _same_as_by_regex(text)
 
 
 def test_b64d_refuses_non_string():
