@@ -13,6 +13,7 @@ import binascii
 import hashlib
 import re
 import zlib
+from functools import cached_property
 from typing import Any
 
 from duelmail.crypto.encoding import b64d, b64e
@@ -34,30 +35,18 @@ class FormatError(DuelmailError, ValueError):
     """Text that is not a well-formed duelmail file."""
 
 
-class _kept:  # noqa: N801 - used as a decorator, like ``property``
-    """A field of a signed file computed from its content once, then kept in the instance (a fold reads a file's
-    kind, round and seat some 40 times, its hash some 4): the content of a ``SignedFile`` is never changed once made
-    (``canonical``). Not pickled (``__getstate__``): a copy computes them again."""
-
-    def __init__(self, read):
-        self.read, self.name, self.__doc__ = read, read.__name__, read.__doc__
-
-    def __get__(self, f, cls=None):
-        if f is None:
-            return self
-        value = f.__dict__[self.name] = self.read(f)
-        return value
-
-
 @dataclass(frozen=True)
 class SignedFile:
-    """A genesis or turn: plain content (without the signature) and the signature over it."""
+    """A genesis or turn: plain content (without the signature) and the signature over it. Its content is never
+    changed once made (``canonical``), so its kind, round, seat and hash are read once and kept in the instance
+    (``cached_property``; a fold reads them some 40 times a file); not pickled (``__getstate__``): a copy reads them
+    afresh."""
 
     content: dict[str, Any]
     signature: bytes
 
     # -- fields ---------------------------------------------------------------
-    @_kept
+    @cached_property
     def kind(self) -> str:
         return self.content["kind"]
 
@@ -65,11 +54,11 @@ class SignedFile:
     def game(self) -> str:
         return self.game_id if self.kind == "genesis" else self.content["game"]
 
-    @_kept
+    @cached_property
     def round(self) -> int:
         return 0 if self.kind == "genesis" else self.content["round"]
 
-    @_kept
+    @cached_property
     def seat(self) -> int:
         return self.content["creator"] if self.kind == "genesis" else self.content["seat"]
 
@@ -91,7 +80,7 @@ class SignedFile:
     def __getstate__(self) -> dict[str, Any]:
         return {"content": self.content, "signature": self.signature}
 
-    @_kept
+    @cached_property
     def file_hash(self) -> str:
         """Hash of content and signature: what a round hash chains over."""
         return hashlib.sha256(self.canonical() + self.signature).hexdigest()
